@@ -1,0 +1,36 @@
+/**
+ * `pnpm demo`: runs the document-review example on FakeLLM scripts (no API key), writes
+ * traces/demo.jsonl, then shows the replay of that trace and validates it.
+ */
+import { rmSync } from 'node:fs';
+import { run } from '@agent-trace/core';
+import { runCli } from '@agent-trace/cli';
+import { jsonlSink } from '@agent-trace/trace';
+import { reviewer } from './document-review/agents.js';
+import { draft } from './document-review/draft.js';
+
+const tracePath = 'traces/demo.jsonl';
+rmSync(tracePath, { force: true });
+const sink = jsonlSink(tracePath);
+const result = await run(reviewer(), `Review this draft: ${draft}`, {
+  trace: sink,
+  session: 'demo',
+});
+await sink.close();
+
+const io = {
+  stdout: (text: string) => process.stdout.write(`${text}\n`),
+  stderr: (text: string) => process.stderr.write(`${text}\n`),
+  env: process.env,
+  isTTY: process.stdout.isTTY,
+};
+io.stdout(
+  `Ran agent '${result.agent}': ${result.stopReason} after ${result.steps.length} steps and ${result.toolCalls.length} tool calls.`,
+);
+io.stdout(`Trace written to ${tracePath}.\n`);
+io.stdout(`$ agent-trace replay ${tracePath}`);
+const replayed = await runCli(['replay', tracePath], io);
+io.stdout(`\n$ agent-trace validate ${tracePath}`);
+const validated = await runCli(['validate', tracePath], io);
+io.stdout(`\nReplay it yourself: pnpm agent-trace replay ${tracePath}`);
+process.exitCode = result.stopReason === 'completed' && replayed === 0 && validated === 0 ? 0 : 1;

@@ -1,0 +1,14 @@
+export { exitCodes } from './commands/command-result.js';
+export type { CommandResult } from './commands/command-result.js';
+export { replayCommand } from './commands/replay.js';
+export type { ReplayCommandOptions } from './commands/replay.js';
+export { validateCommand } from './commands/validate.js';
+export type { ValidateCommandOptions } from './commands/validate.js';
+export { buildRunTrees, isSpanNode } from './render/span-tree.js';
+export type { RunTree, SpanNode } from './render/span-tree.js';
+export { renderRunTree } from './render/render-trace.js';
+export type { RenderOptions } from './render/render-trace.js';
+export { createStyle, shouldColor } from './render/style.js';
+export type { Style } from './render/style.js';
+export { createProgram, runCli } from './program.js';
+export type { CliIo } from './program.js';

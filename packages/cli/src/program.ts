@@ -1,0 +1,83 @@
+import { Command, CommanderError } from 'commander';
+import type { CommandResult } from './commands/command-result.js';
+import { replayCommand } from './commands/replay.js';
+import { validateCommand } from './commands/validate.js';
+import { createStyle, shouldColor } from './render/style.js';
+
+/** Where the CLI writes and what it knows of its terminal. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly isTTY: boolean;
+}
+
+/**
+ * Builds the `agent-trace` program. Each command's action stores its result; `runCli` prints it
+ * and turns it into the exit code.
+ */
+export function createProgram(io: CliIo, onResult: (result: CommandResult) => void): Command {
+  const style = createStyle(shouldColor(io.env, { isTTY: io.isTTY }));
+  const program = new Command('agent-trace')
+    .description('Render, check and compare agent-trace JSONL traces.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: text => io.stdout(text.trimEnd()),
+      writeErr: text => io.stderr(text.trimEnd()),
+    })
+    .exitOverride();
+
+  program
+    .command('replay')
+    .description(
+      'Render a recorded run as a tree: agents, model calls (tokens, ms), tool calls (args, result, ms, errors), the stop reason.',
+    )
+    .argument('<trace>', 'a JSONL trace file, e.g. traces/demo.jsonl')
+    .option('--json', 'print the span trees as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n\nExit codes: 0 rendered, 2 unreadable.',
+    )
+    .action(async (file: string, options: { json?: boolean }) => {
+      onResult(await replayCommand(file, { json: options.json === true, style }));
+    });
+
+  program
+    .command('validate')
+    .description(
+      'Check a trace: schema of every line, seq gaps and duplicates, unpaired starts and ends, torn tail, missing run_end.',
+    )
+    .argument('<trace>', 'a JSONL trace file')
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace validate traces/demo.jsonl\n\nExit codes: 0 valid, 1 invalid, 2 unreadable.',
+    )
+    .action(async (file: string, options: { json?: boolean }) => {
+      onResult(await validateCommand(file, { json: options.json === true, style }));
+    });
+
+  return program;
+}
+
+/**
+ * Runs the CLI on `argv` (without the node and script entries) and returns the exit code.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let result: CommandResult | undefined;
+  const program = createProgram(io, value => (result = value));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    throw error;
+  }
+  if (result === undefined) {
+    io.stderr(program.helpInformation().trimEnd());
+    return 2;
+  }
+  if (result.stdout !== '') io.stdout(result.stdout);
+  if (result.stderr !== '') io.stderr(result.stderr);
+  return result.exitCode;
+}

@@ -1,0 +1,196 @@
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { isSpanNode, type RunTree, type SpanNode } from './span-tree.js';
+import type { Style } from './style.js';
+
+/** Options of {@link renderRunTree}. */
+export interface RenderOptions {
+  readonly style: Style;
+  /** Longest rendering of arguments, results and text before `…`. @defaultValue 80 */
+  readonly maxValueLength?: number;
+}
+
+/**
+ * Renders one run as a tree: the run, its agents, their model calls (model, tokens, ms, what
+ * the model answered) and tool calls (arguments, result or error, ms), the stop reason.
+ */
+export function renderRunTree(tree: RunTree, options: RenderOptions): string {
+  const lines: string[] = [];
+  const renderer = new TreeRenderer(options, lines);
+  renderer.node(tree.root, '', '', true);
+  return lines.join('\n');
+}
+
+class TreeRenderer {
+  readonly #style: Style;
+  readonly #maxLength: number;
+  readonly #lines: string[];
+
+  constructor(options: RenderOptions, lines: string[]) {
+    this.#style = options.style;
+    this.#maxLength = options.maxValueLength ?? 80;
+    this.#lines = lines;
+  }
+
+  node(node: SpanNode | TraceEvent, prefix: string, childPrefix: string, isRoot = false): void {
+    this.#lines.push(prefix + (isSpanNode(node) ? this.#span(node) : this.#point(node)));
+    if (!isSpanNode(node)) return;
+    const children = node.children;
+    children.forEach((child, index) => {
+      const last = index === children.length - 1;
+      const branch = isRoot ? '' : childPrefix;
+      this.node(child, branch + (last ? '└─ ' : '├─ '), branch + (last ? '   ' : '│  '));
+    });
+    if (isRoot) this.#lines.push(this.#summary(node));
+  }
+
+  #span(node: SpanNode): string {
+    const { start, end } = node;
+    switch (start.event) {
+      case 'run_start':
+        return this.#run(start);
+      case 'agent_start':
+        return this.#agent(start, end as TraceEventOf<'agent_end'> | undefined);
+      case 'llm_start':
+        return this.#llm(start, end as TraceEventOf<'llm_end'> | undefined);
+      case 'tool_start':
+        return this.#tool(start, end as TraceEventOf<'tool_end'> | undefined);
+      case 'handoff_start':
+        return this.#handoff(start, end as TraceEventOf<'handoff_end'> | undefined);
+      default:
+        return start.event;
+    }
+  }
+
+  #run(start: TraceEventOf<'run_start'>): string {
+    const s = this.#style;
+    const parts = [
+      s.bold(`run ${start.run}`),
+      s.dim(start.time),
+      `entry ${s.cyan(start.agent)}`,
+      `input ${this.#quote(start.input)}`,
+    ];
+    if (start.session !== start.run) parts.splice(2, 0, `session ${start.session}`);
+    return parts.join('  ');
+  }
+
+  #agent(start: TraceEventOf<'agent_start'>, end: TraceEventOf<'agent_end'> | undefined): string {
+    const s = this.#style;
+    const parts = [
+      `${s.bold('agent')} ${s.cyan(start.agent)}`,
+      s.dim(`${start.provider}/${start.model}`),
+    ];
+    if (end === undefined) parts.push(this.#unended());
+    else {
+      parts.push(
+        `${end.steps} step${end.steps === 1 ? '' : 's'}`,
+        this.#stop(end.stop_reason),
+        this.#ms(end.duration_ms),
+      );
+    }
+    return parts.join('  ');
+  }
+
+  #llm(start: TraceEventOf<'llm_start'>, end: TraceEventOf<'llm_end'> | undefined): string {
+    const s = this.#style;
+    const parts = [`${s.magenta('llm')} #${start.step}`, s.dim(start.model)];
+    if (end === undefined) return [...parts, this.#unended()].join('  ');
+    parts.push(`${end.tok_prompt}→${end.tok_completion} tok`, this.#ms(end.duration_ms));
+    if (end.error !== undefined)
+      parts.push(s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`));
+    else {
+      const calls = end.tool_calls ?? [];
+      const answer: string[] = [];
+      if (end.text !== undefined && end.text !== '') answer.push(this.#quote(end.text));
+      if (calls.length > 0) answer.push(`calls ${calls.map(call => call.tool).join(', ')}`);
+      parts.push(`→ ${answer.length > 0 ? answer.join(' + ') : s.dim('(empty)')}`);
+    }
+    return parts.join('  ');
+  }
+
+  #tool(start: TraceEventOf<'tool_start'>, end: TraceEventOf<'tool_end'> | undefined): string {
+    const s = this.#style;
+    const head = `${s.yellow('tool')} ${s.bold(start.tool)} ${this.#value(start.args)}`;
+    if (end === undefined) return `${head}  ${this.#unended()}`;
+    const outcome =
+      end.error !== undefined
+        ? s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`)
+        : `→ ${this.#value(end.result)}`;
+    return `${head}  ${outcome}  ${this.#ms(end.duration_ms)}`;
+  }
+
+  #handoff(
+    start: TraceEventOf<'handoff_start'>,
+    end: TraceEventOf<'handoff_end'> | undefined,
+  ): string {
+    const s = this.#style;
+    const head = `${s.bold('handoff')} ${start.from} → ${s.cyan(start.to)}  depth ${start.depth}  ${s.dim(start.mode)}`;
+    if (end === undefined) return `${head}  ${this.#unended()}`;
+    const error = end.error === undefined ? '' : `  ${s.red(`✗ ${end.error.type}`)}`;
+    return `${head}  ${this.#ms(end.duration_ms)}${error}`;
+  }
+
+  #point(event: TraceEvent): string {
+    const s = this.#style;
+    if (event.event === 'guardrail') {
+      const verdict = event.verdict === 'block' ? s.red(event.verdict) : s.yellow(event.verdict);
+      return `guardrail ${event.guardrail} (${event.stage}) ${verdict}: ${this.#cut(event.reason)}`;
+    }
+    if (event.event === 'retry') {
+      const fallback = event.fallback === undefined ? '' : ` → fallback ${event.fallback}`;
+      return `${s.yellow('retry')} ${event.target} ${event.name} attempt ${event.attempt} after ${event.delay_ms} ms (${event.error.type})${fallback}`;
+    }
+    return s.dim(`${event.event} (seq ${event.seq})`);
+  }
+
+  #summary(root: SpanNode): string {
+    const s = this.#style;
+    const end = root.end;
+    if (end === undefined || end.event !== 'run_end') {
+      return s.red(
+        'stop: none — the run has no run_end (it was cut short); run `agent-trace validate` for details',
+      );
+    }
+    const parts = [
+      `stop: ${this.#stop(end.stop_reason)}`,
+      `${end.counts.llm_calls} llm call${end.counts.llm_calls === 1 ? '' : 's'}`,
+      `${end.counts.tool_calls} tool call${end.counts.tool_calls === 1 ? '' : 's'}${end.counts.tool_errors > 0 ? ` (${end.counts.tool_errors} failed)` : ''}`,
+      `${end.tok_prompt}→${end.tok_completion} tok`,
+      this.#ms(end.duration_ms),
+    ];
+    if (end.limit !== undefined) parts.push(`limit ${end.limit.name} = ${end.limit.value}`);
+    const lines = [parts.join(' · ')];
+    if (end.error !== undefined)
+      lines.push(s.red(`error: ${end.error.type}: ${end.error.message}`));
+    if (end.output !== undefined && end.output !== '')
+      lines.push(`output: ${this.#quote(end.output)}`);
+    return lines.join('\n');
+  }
+
+  #stop(reason: string): string {
+    return reason === 'completed' ? this.#style.green(reason) : this.#style.red(reason);
+  }
+
+  #ms(durationMs: number): string {
+    return this.#style.dim(
+      durationMs >= 1000 ? `${(durationMs / 1000).toFixed(2)} s` : `${Math.round(durationMs)} ms`,
+    );
+  }
+
+  #unended(): string {
+    return this.#style.red('(no end event)');
+  }
+
+  #quote(text: string): string {
+    return JSON.stringify(this.#cut(text.replace(/\s+/g, ' ')));
+  }
+
+  #value(value: unknown): string {
+    if (value === undefined) return 'undefined';
+    const text: string | undefined = JSON.stringify(value);
+    return this.#cut(text ?? typeof value);
+  }
+
+  #cut(text: string): string {
+    return text.length > this.#maxLength ? `${text.slice(0, this.#maxLength - 1)}…` : text;
+  }
+}

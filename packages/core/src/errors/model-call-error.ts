@@ -1,0 +1,59 @@
+import { AgentTraceError } from './agent-trace-error.js';
+
+/** What kind of failure a model call ran into, normalised across providers. */
+export type ModelCallErrorKind =
+  | 'rate_limit'
+  | 'timeout'
+  | 'server'
+  | 'bad_request'
+  | 'authentication'
+  | 'stream_interrupted'
+  | 'script_exhausted'
+  | 'unknown';
+
+/** Constructor options of {@link ModelCallError}. */
+export interface ModelCallErrorOptions {
+  message: string;
+  kind: ModelCallErrorKind;
+  /** The HTTP status code, when the failure came from an HTTP response. */
+  status?: number;
+  /** How long the provider asked us to wait before retrying, in milliseconds. */
+  retryAfterMs?: number;
+  /** Whether trying the same call again may succeed. Derived from `kind` when omitted. */
+  isRetryable?: boolean;
+  cause?: unknown;
+}
+
+const retryableKinds: ReadonlySet<ModelCallErrorKind> = new Set([
+  'rate_limit',
+  'timeout',
+  'server',
+  'stream_interrupted',
+]);
+
+/** A model call failed: typed so that retry policies and traces can tell failures apart. */
+export class ModelCallError extends AgentTraceError {
+  readonly kind: ModelCallErrorKind;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly isRetryable: boolean;
+
+  constructor({ message, kind, status, retryAfterMs, isRetryable, cause }: ModelCallErrorOptions) {
+    super({ message, cause });
+    this.name = 'ModelCallError';
+    this.kind = kind;
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
+    this.isRetryable = isRetryable ?? retryableKinds.has(kind);
+  }
+
+  /** Maps an HTTP status code to the error kind agent-trace uses. */
+  static kindForStatus(status: number): ModelCallErrorKind {
+    if (status === 429) return 'rate_limit';
+    if (status === 408) return 'timeout';
+    if (status === 401 || status === 403) return 'authentication';
+    if (status >= 500) return 'server';
+    if (status >= 400) return 'bad_request';
+    return 'unknown';
+  }
+}

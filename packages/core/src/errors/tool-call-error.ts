@@ -1,0 +1,30 @@
+import { AgentTraceError } from './agent-trace-error.js';
+
+/** Why a tool call did not produce a result. */
+export type ToolCallErrorKind =
+  'unknown_tool' | 'invalid_arguments' | 'execution_failed' | 'timeout';
+
+/**
+ * A tool call failed. This error never ends a run: its message goes back to the LLM as the
+ * tool's result (marked as an error), so the LLM can correct itself.
+ */
+export class ToolCallError extends AgentTraceError {
+  readonly kind: ToolCallErrorKind;
+  readonly toolName: string;
+  /** The tools the agent has, listed when the LLM named one that does not exist. */
+  readonly availableTools: readonly string[] | undefined;
+
+  constructor(options: {
+    message: string;
+    kind: ToolCallErrorKind;
+    toolName: string;
+    availableTools?: readonly string[];
+    cause?: unknown;
+  }) {
+    super({ message: options.message, cause: options.cause });
+    this.name = 'ToolCallError';
+    this.kind = options.kind;
+    this.toolName = options.toolName;
+    this.availableTools = options.availableTools;
+  }
+}

@@ -1,0 +1,64 @@
+export { agent } from './agent/agent.js';
+export type { Agent, AgentLimits, AgentOptions } from './agent/agent.js';
+
+export { AgentTraceError } from './errors/agent-trace-error.js';
+export type { AgentTraceErrorOptions } from './errors/agent-trace-error.js';
+export { ConfigurationError } from './errors/configuration-error.js';
+export { ModelCallError } from './errors/model-call-error.js';
+export type { ModelCallErrorKind, ModelCallErrorOptions } from './errors/model-call-error.js';
+export { RunAbortedError } from './errors/abort-error.js';
+export { ToolCallError } from './errors/tool-call-error.js';
+export type { ToolCallErrorKind } from './errors/tool-call-error.js';
+
+export { StreamAssembler } from './model/assemble-stream.js';
+export { finishReasons } from './model/finish-reason.js';
+export type { FinishReason } from './model/finish-reason.js';
+export { isLanguageModel } from './model/language-model.js';
+export type {
+  LanguageModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ToolDefinition,
+} from './model/language-model.js';
+export type {
+  AssistantMessage,
+  Message,
+  ToolCallRequest,
+  ToolResultMessage,
+  UserMessage,
+} from './model/message.js';
+export { addUsage, zeroUsage } from './model/usage.js';
+export type { Usage } from './model/usage.js';
+
+export { run, stream } from './run/run.js';
+export type { RunStream } from './run/run.js';
+export type { Chunk, ChunkData, ChunkType } from './run/chunk.js';
+export type { RunOptions } from './run/run-options.js';
+export type { RunResult, StepResult, ToolCallRecord } from './run/run-result.js';
+export { stopReasons } from './run/stop-reason.js';
+export type { StopReason } from './run/stop-reason.js';
+
+export { tool } from './tool/tool.js';
+export type { AnyTool, Tool, ToolContext, ToolOptions } from './tool/tool.js';
+export { ToolRegistry } from './tool/tool-registry.js';
+
+export {
+  isSpanStart,
+  spanEndFor,
+  SUPPORTED_TRACE_SCHEMA_VERSIONS,
+  TRACE_SCHEMA_VERSION,
+  TraceError,
+  TraceEvent,
+  traceEventNames,
+  TraceMessage,
+} from './trace/trace-event.js';
+export type { SpanStartName, TraceEventName, TraceEventOf } from './trace/trace-event.js';
+export { isTraceSink } from './trace/trace-sink.js';
+export type { TraceSink } from './trace/trace-sink.js';
+
+export { steppingClock, systemClock } from './util/clock.js';
+export type { Clock } from './util/clock.js';
+export { defaults } from './util/defaults.js';
+export { randomIds, sequentialIds } from './util/ids.js';
+export type { IdGenerator } from './util/ids.js';

@@ -1,0 +1,61 @@
+import { ModelCallError } from '../errors/model-call-error.js';
+import type { FinishReason } from './finish-reason.js';
+import type { ModelResponse, ModelStreamPart } from './language-model.js';
+import type { ToolCallRequest } from './message.js';
+import { zeroUsage, type Usage } from './usage.js';
+
+/**
+ * Builds a {@link ModelResponse} from stream parts, one part at a time, so a streaming consumer
+ * can see each part as it arrives and the loop still gets the same response `generate` returns.
+ */
+export class StreamAssembler {
+  #text = '';
+  readonly #calls = new Map<string, { toolName: string; argumentsText: string }>();
+  #finishReason: FinishReason | undefined;
+  #usage: Usage = zeroUsage;
+
+  /** Takes one part into the response. */
+  add(part: ModelStreamPart): void {
+    switch (part.type) {
+      case 'text-delta':
+        this.#text += part.text;
+        return;
+      case 'tool-call-start':
+        this.#calls.set(part.callId, { toolName: part.toolName, argumentsText: '' });
+        return;
+      case 'tool-call-delta': {
+        const call = this.#calls.get(part.callId);
+        if (call === undefined) {
+          throw new ModelCallError({
+            kind: 'unknown',
+            message: `Model stream is malformed: arguments arrived for tool call '${part.callId}' before its start. The model adapter must send 'tool-call-start' first.`,
+          });
+        }
+        call.argumentsText += part.argumentsDelta;
+        return;
+      }
+      case 'tool-call-end':
+        return;
+      case 'finish':
+        this.#finishReason = part.finishReason;
+        this.#usage = part.usage;
+        return;
+    }
+  }
+
+  /** The assembled response. Throws when the stream ended without a `finish` part. */
+  finish(): ModelResponse {
+    if (this.#finishReason === undefined) {
+      throw new ModelCallError({
+        kind: 'stream_interrupted',
+        message:
+          'Model stream ended without a finish part: the connection was probably cut mid-answer. The call can be retried.',
+      });
+    }
+    const toolCalls: ToolCallRequest[] = [];
+    for (const [callId, call] of this.#calls) {
+      toolCalls.push({ callId, toolName: call.toolName, argumentsText: call.argumentsText });
+    }
+    return { text: this.#text, toolCalls, finishReason: this.#finishReason, usage: this.#usage };
+  }
+}

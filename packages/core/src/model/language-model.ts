@@ -1,0 +1,71 @@
+import type { FinishReason } from './finish-reason.js';
+import type { Message, ToolCallRequest } from './message.js';
+import type { Usage } from './usage.js';
+
+/** A tool as the model sees it: name, description and a JSON Schema of its input. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Everything a model call needs. `messages` is the live, append-only history of the agent: it is
+ * valid for the duration of the call and must be copied by a model that keeps it afterwards.
+ */
+export interface ModelRequest {
+  /** The agent's system instructions. */
+  readonly instructions: string;
+  readonly messages: readonly Message[];
+  readonly tools: readonly ToolDefinition[];
+  /** Fires when the run is aborted; a model should stop its request when it does. */
+  readonly abortSignal?: AbortSignal;
+  /** The name of the agent making the call (for fakes and logs). */
+  readonly agentName: string;
+}
+
+/** A complete model answer, as `generate` returns it and as the stream assembles it. */
+export interface ModelResponse {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCallRequest[];
+  readonly finishReason: FinishReason;
+  readonly usage: Usage;
+}
+
+/**
+ * One part of a streamed model answer. Tool call arguments arrive in fragments keyed by `callId`;
+ * `finish` comes last and carries the finish reason and usage.
+ */
+export type ModelStreamPart =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call-start'; readonly callId: string; readonly toolName: string }
+  | { readonly type: 'tool-call-delta'; readonly callId: string; readonly argumentsDelta: string }
+  | { readonly type: 'tool-call-end'; readonly callId: string }
+  | { readonly type: 'finish'; readonly finishReason: FinishReason; readonly usage: Usage };
+
+/**
+ * The provider-neutral model interface. Adapters (OpenAI, Anthropic) and fakes implement it; the
+ * agent loop is the only caller. Failures are thrown as `ModelCallError`s.
+ */
+export interface LanguageModel {
+  readonly specificationVersion: 'v1';
+  /** Who serves the model, e.g. `openai.chat`, `anthropic.messages`, `fake`. */
+  readonly provider: string;
+  /** The model's name, e.g. `gpt-4o-mini`. */
+  readonly modelId: string;
+  /** Answers the request in one piece. */
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  /** Answers the request as a stream of parts. */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+}
+
+/** True when `value` looks like a {@link LanguageModel}. */
+export function isLanguageModel(value: unknown): value is LanguageModel {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<LanguageModel>;
+  return (
+    candidate.specificationVersion === 'v1' &&
+    typeof candidate.generate === 'function' &&
+    typeof candidate.stream === 'function'
+  );
+}

@@ -1,0 +1,36 @@
+/** A tool call the LLM asked for, as it stands in the conversation history. */
+export interface ToolCallRequest {
+  /** The id the provider gave the call (or a generated one); tool results refer to it. */
+  readonly callId: string;
+  /** The tool's name as the LLM wrote it (it may name a tool that does not exist). */
+  readonly toolName: string;
+  /** The arguments exactly as the LLM produced them: a JSON text that may be malformed. */
+  readonly argumentsText: string;
+}
+
+/** A user turn. */
+export interface UserMessage {
+  readonly role: 'user';
+  readonly content: string;
+}
+
+/** An assistant turn: text and/or tool calls. */
+export interface AssistantMessage {
+  readonly role: 'assistant';
+  readonly content: string;
+  readonly toolCalls: readonly ToolCallRequest[];
+}
+
+/** The result of one tool call, sent back to the LLM. */
+export interface ToolResultMessage {
+  readonly role: 'tool';
+  readonly callId: string;
+  readonly toolName: string;
+  /** What the LLM sees: the tool's result as text, or the error message. */
+  readonly content: string;
+  /** True when `content` describes a failure (unknown tool, invalid arguments, a throw). */
+  readonly isError: boolean;
+}
+
+/** One entry of the provider-neutral conversation history. System instructions are kept apart. */
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;

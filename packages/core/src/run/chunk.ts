@@ -1,0 +1,37 @@
+/** The payload of each chunk type. */
+export interface ChunkData {
+  /** Text from the model as it arrives (one piece per model call when the run does not stream). */
+  delta: { readonly text: string };
+  /** The LLM asked for a tool call; it is about to run. */
+  tool_call: { readonly callId: string; readonly toolName: string; readonly args: unknown };
+  /** A tool call finished, with its result or the error the LLM is told. */
+  tool_response: {
+    readonly callId: string;
+    readonly toolName: string;
+    readonly result: unknown;
+    readonly error: string | undefined;
+  };
+  /** Token usage of one model call. */
+  usage: { readonly promptTokens: number; readonly completionTokens: number };
+  /** The run failed or was aborted; `kind` names the failure. */
+  error: { readonly kind: string; readonly message: string };
+}
+
+/** A chunk type: `delta`, `tool_call`, `tool_response`, `usage` or `error`. */
+export type ChunkType = keyof ChunkData;
+
+/**
+ * One item of a run's stream. `seq` starts at 0 and grows by exactly one per chunk, so a consumer
+ * (say, a browser over SSE) can detect gaps.
+ */
+export type Chunk = {
+  [Type in ChunkType]: {
+    /** ISO-8601. */
+    readonly time: string;
+    /** The agent that produced the chunk. */
+    readonly agent: string;
+    readonly type: Type;
+    readonly data: ChunkData[Type];
+    readonly seq: number;
+  };
+}[ChunkType];

@@ -1,0 +1,66 @@
+import type { Message } from '../model/message.js';
+import type { TraceMessage } from '../trace/trace-event.js';
+import { hashString } from '../util/hash.js';
+
+/**
+ * An agent's append-only message history. It keeps a rolling hash of everything appended, so a
+ * request's fingerprint costs what is new, not the whole history, and it remembers how much the
+ * model has already seen, so `llm_start` records only what is new.
+ */
+export class Conversation {
+  readonly messages: Message[] = [];
+  #rollingHash: string;
+  #sentCount = 0;
+
+  /** @param preambleHash - a hash of what precedes the messages (instructions and tools). */
+  constructor(preambleHash: string) {
+    this.#rollingHash = preambleHash;
+  }
+
+  /** Appends one message. */
+  append(message: Message): void {
+    this.messages.push(message);
+    this.#rollingHash = hashString(`${this.#rollingHash}\n${JSON.stringify(message)}`);
+  }
+
+  /** A hash of the preamble and every message so far. */
+  get requestHash(): string {
+    return this.#rollingHash;
+  }
+
+  /** The messages appended since the last call, as the trace records them; marks them sent. */
+  takeUnsent(): TraceMessage[] {
+    const unsent: TraceMessage[] = [];
+    for (let index = this.#sentCount; index < this.messages.length; index++) {
+      unsent.push(toTraceMessage(this.messages[index]));
+    }
+    this.#sentCount = this.messages.length;
+    return unsent;
+  }
+}
+
+/** A message in the trace's snake_case vocabulary. */
+export function toTraceMessage(message: Message): TraceMessage {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        tool_calls: message.toolCalls.map(call => ({
+          call_id: call.callId,
+          tool: call.toolName,
+          arguments: call.argumentsText,
+        })),
+      };
+    case 'tool':
+      return {
+        role: 'tool',
+        call_id: message.callId,
+        tool: message.toolName,
+        content: message.content,
+        is_error: message.isError,
+      };
+  }
+}

@@ -1,0 +1,17 @@
+import type { TraceSink } from '../trace/trace-sink.js';
+import type { Clock } from '../util/clock.js';
+import type { IdGenerator } from '../util/ids.js';
+
+/** Options of `run` and `stream`. */
+export interface RunOptions {
+  /** Where the trace events go: one sink or several. @defaultValue no tracing */
+  trace?: TraceSink | readonly TraceSink[];
+  /** Aborts the run: it stops with `aborted`, and its trace is still complete and paired. */
+  signal?: AbortSignal;
+  /** A session id written on every event. @defaultValue the run id */
+  session?: string;
+  /** Where times come from; pass `steppingClock()` for reproducible traces. @defaultValue the system clock */
+  clock?: Clock;
+  /** Where ids come from; pass `sequentialIds()` for reproducible traces. @defaultValue random ids */
+  ids?: IdGenerator;
+}

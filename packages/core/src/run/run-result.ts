@@ -1,0 +1,49 @@
+import type { FinishReason } from '../model/finish-reason.js';
+import type { Message } from '../model/message.js';
+import type { Usage } from '../model/usage.js';
+import type { StopReason } from './stop-reason.js';
+
+/** One tool call of a run, with what came of it. */
+export interface ToolCallRecord {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly agent: string;
+  /** The parsed arguments (the raw text when they were not JSON). */
+  readonly args: unknown;
+  /** The tool's return value; undefined when it failed. */
+  readonly result: unknown;
+  /** The error message the LLM was told; undefined when the call succeeded. */
+  readonly error: string | undefined;
+  readonly durationMs: number;
+}
+
+/** One step: a model call and the tool calls it asked for. */
+export interface StepResult {
+  /** 1-based, across the run. */
+  readonly index: number;
+  readonly agent: string;
+  readonly text: string;
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly finishReason: FinishReason;
+  readonly usage: Usage;
+}
+
+/** What a run produced and why it stopped. */
+export interface RunResult {
+  /** The final answer: the text of the last model call. */
+  readonly output: string;
+  readonly stopReason: StopReason;
+  /** The conversation history of the agent that finished. */
+  readonly messages: readonly Message[];
+  readonly steps: readonly StepResult[];
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly usage: Usage;
+  /** The run id, as written in every trace event. */
+  readonly runId: string;
+  /** The agent that produced the output. */
+  readonly agent: string;
+  /** What ended the run, when `stopReason` is `error` or `aborted`. */
+  readonly error: Error | undefined;
+  /** Failures of trace sinks. The run went on without them; their traces are incomplete. */
+  readonly traceErrors: readonly Error[];
+}

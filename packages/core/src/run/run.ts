@@ -1,0 +1,206 @@
+import type { Agent } from '../agent/agent.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { zeroUsage } from '../model/usage.js';
+import { RunTracer } from '../trace/run-tracer.js';
+import { isTraceSink, type TraceSink } from '../trace/trace-sink.js';
+import { systemClock } from '../util/clock.js';
+import { randomIds } from '../util/ids.js';
+import type { Chunk } from './chunk.js';
+import { ChunkSequence } from './chunk-sequence.js';
+import { runAgent, toTraceError, type AgentOutcome, type RunState } from './run-agent.js';
+import type { RunOptions } from './run-options.js';
+import type { RunResult } from './run-result.js';
+
+/** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
+export interface RunStream extends AsyncIterable<Chunk> {
+  /**
+   * The run's result, once its trace is flushed. Awaiting it without iterating runs the stream to
+   * the end and drops the chunks.
+   */
+  readonly result: Promise<RunResult>;
+}
+
+/**
+ * Runs an agent to the end and returns its result. Never throws for what happens during the run:
+ * limits, model failures and aborts end it with a `stopReason` (and `error`). Throws a
+ * `ConfigurationError` for a bad argument before anything runs.
+ *
+ * @example
+ * ```ts
+ * const result = await run(triage, 'I was charged twice', { trace: jsonlSink('traces/run.jsonl') });
+ * result.output; result.stopReason; result.usage; result.steps;
+ * ```
+ */
+export function run(agent: Agent, input: string, options: RunOptions = {}): Promise<RunResult> {
+  return drainToResult(runLoop(agent, input, options, false));
+}
+
+/**
+ * Runs an agent, streaming its chunks (`delta`, `tool_call`, `tool_response`, `usage`, `error`) as
+ * they happen. The model is called in streaming mode; the trace and the result are the same as
+ * {@link run}'s. Stopping the iteration early aborts the run: it ends with `aborted` and its trace
+ * is still complete and sealed.
+ *
+ * @example
+ * ```ts
+ * const s = stream(triage, 'hi', { trace: memorySink() });
+ * for await (const chunk of s) if (chunk.type === 'delta') process.stdout.write(chunk.data.text);
+ * const result = await s.result;
+ * ```
+ */
+export function stream(agent: Agent, input: string, options: RunOptions = {}): RunStream {
+  const stopper = new AbortController();
+  const signal =
+    options.signal === undefined
+      ? stopper.signal
+      : AbortSignal.any([options.signal, stopper.signal]);
+  const loop = runLoop(agent, input, { ...options, signal }, true);
+  let started = false;
+  let settle!: { resolve: (result: RunResult) => void; reject: (error: unknown) => void };
+  const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
+  result.catch(() => undefined);
+  async function* iterate(): AsyncGenerator<Chunk, void, undefined> {
+    let finished = false;
+    try {
+      for (;;) {
+        const next = await loop.next();
+        if (next.done === true) {
+          finished = true;
+          settle.resolve(next.value);
+          return;
+        }
+        yield next.value;
+      }
+    } catch (error) {
+      finished = true;
+      settle.reject(error);
+      throw error;
+    } finally {
+      if (!finished) {
+        // The consumer stopped reading: abort the run and let it close its spans and seal the trace.
+        stopper.abort('the stream consumer stopped reading');
+        await drainToResult(loop).then(settle.resolve, settle.reject);
+      }
+    }
+  }
+  const claim = (): AsyncGenerator<Chunk, void, undefined> => {
+    if (started) {
+      throw new ConfigurationError({
+        option: 'stream',
+        message:
+          'This run stream is already being read: a stream can be iterated once. Call stream() again for a new run.',
+      });
+    }
+    started = true;
+    return iterate();
+  };
+  return {
+    [Symbol.asyncIterator]: claim,
+    get result(): Promise<RunResult> {
+      if (!started) {
+        started = true;
+        void drainToResult(loop).then(settle.resolve, settle.reject);
+      }
+      return result;
+    },
+  };
+}
+
+async function drainToResult(
+  loop: AsyncGenerator<Chunk, RunResult, undefined>,
+): Promise<RunResult> {
+  for (;;) {
+    const next = await loop.next();
+    if (next.done === true) return next.value;
+  }
+}
+
+async function* runLoop(
+  agent: Agent,
+  input: string,
+  options: RunOptions,
+  streaming: boolean,
+): AsyncGenerator<Chunk, RunResult, undefined> {
+  assertRunArguments(agent, input, options);
+  const { clock = systemClock, ids = randomIds, signal } = options;
+  const runId = ids.runId();
+  const tracer = new RunTracer({
+    sinks: toSinks(options.trace),
+    runId,
+    session: options.session ?? runId,
+    clock,
+    ids,
+  });
+  const state: RunState = {
+    tracer,
+    chunks: new ChunkSequence(clock),
+    signal,
+    streaming,
+    steps: [],
+    toolCalls: [],
+    usage: zeroUsage,
+  };
+  const runSpan = tracer.start('run_start', agent.name, null, { input });
+  let outcome: AgentOutcome | undefined;
+  try {
+    outcome = yield* runAgent(agent, input, runSpan, state);
+  } finally {
+    tracer.end(runSpan, {
+      stop_reason: outcome?.stopReason ?? 'aborted',
+      last_seq: tracer.nextSeq,
+      counts: { events: tracer.nextSeq + 1, ...tracer.counts },
+      tok_prompt: state.usage.promptTokens,
+      tok_completion: state.usage.completionTokens,
+      output: outcome?.output ?? '',
+      ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
+      ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
+    });
+    await tracer.flush();
+  }
+  return {
+    output: outcome.output,
+    stopReason: outcome.stopReason,
+    messages: outcome.conversation.messages,
+    steps: state.steps,
+    toolCalls: state.toolCalls,
+    usage: state.usage,
+    runId,
+    agent: agent.name,
+    error: outcome.error,
+    traceErrors: tracer.sinkErrors,
+  };
+}
+
+function toSinks(trace: RunOptions['trace']): readonly TraceSink[] {
+  if (trace === undefined) return [];
+  const sinks = isTraceSink(trace) ? [trace] : trace;
+  if (!Array.isArray(sinks) || !sinks.every(isTraceSink)) {
+    throw new ConfigurationError({
+      option: 'trace',
+      message:
+        "Invalid 'trace' option: expected a trace sink or an array of sinks, such as jsonlSink('traces/run.jsonl') or memorySink().",
+    });
+  }
+  return sinks;
+}
+
+function assertRunArguments(agent: Agent, input: string, options: RunOptions): void {
+  if (typeof agent !== 'object' || agent === null || !('toolRegistry' in agent)) {
+    throw new ConfigurationError({
+      option: 'agent',
+      message: 'run() needs an agent made with agent({ name, model, ... }) as its first argument.',
+    });
+  }
+  if (typeof input !== 'string') {
+    throw new ConfigurationError({
+      option: 'input',
+      message: `run() needs the user's input as a string (actual: ${typeof input}).`,
+    });
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigurationError({
+      option: 'options',
+      message: 'run() options must be an object, e.g. { trace: memorySink() }.',
+    });
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Why a run (or one agent within it) stopped. Every run ends with exactly one, written to
+ * `agent_end` and `run_end`. A limit is a result, not a crash.
+ */
+export type StopReason =
+  | 'completed'
+  | 'max_steps'
+  | 'duplicate_tool_call'
+  | 'tool_call_limit'
+  | 'handoff_depth_exceeded'
+  | 'handoff_cycle'
+  | 'guardrail_blocked'
+  | 'tool_failure_degraded'
+  | 'output_decoding_failed'
+  | 'budget_exceeded'
+  | 'aborted'
+  | 'timeout'
+  | 'error';
+
+/** Every stop reason. */
+export const stopReasons: readonly StopReason[] = [
+  'completed',
+  'max_steps',
+  'duplicate_tool_call',
+  'tool_call_limit',
+  'handoff_depth_exceeded',
+  'handoff_cycle',
+  'guardrail_blocked',
+  'tool_failure_degraded',
+  'output_decoding_failed',
+  'budget_exceeded',
+  'aborted',
+  'timeout',
+  'error',
+];

@@ -1,0 +1,175 @@
+import type { z } from 'zod';
+import { RunAbortedError } from '../errors/abort-error.js';
+import { ToolCallError } from '../errors/tool-call-error.js';
+import type { ToolCallRequest } from '../model/message.js';
+import type { ToolRegistry } from './tool-registry.js';
+
+/** How one tool call ended. `content` is what the LLM is told either way. */
+export type ToolCallOutcome =
+  | {
+      readonly ok: true;
+      readonly args: unknown;
+      readonly result: unknown;
+      readonly content: string;
+    }
+  | {
+      readonly ok: false;
+      readonly args: unknown;
+      readonly error: ToolCallError;
+      readonly content: string;
+    };
+
+/** The LLM's argument text, parsed. */
+export type ParsedToolArguments = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Parses the LLM's argument text as JSON; empty text means no arguments (`{}`). */
+export function parseToolArguments(argumentsText: string): ParsedToolArguments {
+  if (argumentsText.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(argumentsText) as unknown };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Runs one tool call the LLM asked for: finds the tool, parses and validates the arguments with
+ * the tool's zod schema, executes it under its timeout and the run's abort signal. Every failure
+ * but an abort comes back as an outcome the LLM can read; an abort rejects with
+ * {@link RunAbortedError}.
+ */
+export async function executeToolCall(options: {
+  registry: ToolRegistry;
+  call: ToolCallRequest;
+  /** The call's arguments, already parsed with {@link parseToolArguments}. */
+  parsed: ParsedToolArguments;
+  agentName: string;
+  abortSignal: AbortSignal | undefined;
+}): Promise<ToolCallOutcome> {
+  const { registry, call, parsed, agentName, abortSignal } = options;
+  const args = parsed.ok ? parsed.value : call.argumentsText;
+  const tool = registry.get(call.toolName);
+  if (tool === undefined) {
+    const known = registry.names.length > 0 ? registry.names.join(', ') : '(none)';
+    return failure(
+      args,
+      new ToolCallError({
+        kind: 'unknown_tool',
+        toolName: call.toolName,
+        availableTools: registry.names,
+        message: `Tool '${call.toolName}' does not exist. Available tools: ${known}. Call one of these instead.`,
+      }),
+    );
+  }
+  if (!parsed.ok) {
+    return failure(
+      args,
+      new ToolCallError({
+        kind: 'invalid_arguments',
+        toolName: tool.name,
+        message: `Invalid arguments for tool '${tool.name}': not valid JSON (${parsed.message}). Call '${tool.name}' again with a JSON object that matches its schema.`,
+      }),
+    );
+  }
+  const validated = tool.input.safeParse(parsed.value);
+  if (!validated.success) {
+    return failure(
+      args,
+      new ToolCallError({
+        kind: 'invalid_arguments',
+        toolName: tool.name,
+        cause: validated.error,
+        message: `Invalid arguments for tool '${tool.name}': ${describeIssues(validated.error)}. Call '${tool.name}' again with arguments that match its schema.`,
+      }),
+    );
+  }
+  try {
+    const result: unknown = await runWithLimits<unknown>(
+      signal =>
+        tool.execute(validated.data, { abortSignal: signal, callId: call.callId, agentName }),
+      { abortSignal, timeoutMs: tool.timeoutMs, toolName: tool.name },
+    );
+    return { ok: true, args, result, content: toContent(tool.name, result) };
+  } catch (error) {
+    if (error instanceof RunAbortedError) throw error;
+    if (error instanceof ToolCallError) return failure(args, error);
+    const reason = error instanceof Error ? error.message : String(error);
+    return failure(
+      args,
+      new ToolCallError({
+        kind: 'execution_failed',
+        toolName: tool.name,
+        cause: error,
+        message: `Tool '${tool.name}' failed: ${reason}`,
+      }),
+    );
+  }
+}
+
+function failure(args: unknown, error: ToolCallError): ToolCallOutcome {
+  return { ok: false, args, error, content: error.message };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map(issue => {
+      const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+      return `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+function toContent(toolName: string, result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result === undefined) return 'null';
+  try {
+    return JSON.stringify(result);
+  } catch (error) {
+    throw new ToolCallError({
+      kind: 'execution_failed',
+      toolName,
+      cause: error,
+      message: `Tool '${toolName}' returned a value that cannot be sent to the LLM: ${error instanceof Error ? error.message : String(error)}. Return a string or a JSON-serialisable value.`,
+    });
+  }
+}
+
+async function runWithLimits<T>(
+  execute: (signal: AbortSignal) => T | Promise<T>,
+  options: {
+    abortSignal: AbortSignal | undefined;
+    timeoutMs: number | undefined;
+    toolName: string;
+  },
+): Promise<T> {
+  const { abortSignal, timeoutMs, toolName } = options;
+  if (abortSignal?.aborted === true) throw new RunAbortedError({ reason: abortSignal.reason });
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      controller.abort(abortSignal?.reason);
+      reject(new RunAbortedError({ reason: abortSignal?.reason }));
+    };
+    abortSignal?.addEventListener('abort', onAbort, { once: true });
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        const error = new ToolCallError({
+          kind: 'timeout',
+          toolName,
+          message: `Tool '${toolName}' timed out after ${timeoutMs} ms. Try again with a simpler request, or answer without this tool.`,
+        });
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
+    }
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => execute(controller.signal)), stopped]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (onAbort !== undefined) abortSignal?.removeEventListener('abort', onAbort);
+    stopped.catch(() => undefined);
+  }
+}

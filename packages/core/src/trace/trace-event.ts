@@ -1,0 +1,264 @@
+import { z } from 'zod';
+import { finishReasons } from '../model/finish-reason.js';
+import { stopReasons } from '../run/stop-reason.js';
+
+/** The trace schema version written in every event's `v`. */
+export const TRACE_SCHEMA_VERSION = 1 as const;
+
+/** Schema versions this package can read. */
+export const SUPPORTED_TRACE_SCHEMA_VERSIONS: readonly number[] = [1];
+
+const hex = (length: number) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`), `expected ${length} lower-case hex digits`);
+
+/** A failure as the trace records it: `type` is the error kind, e.g. `rate_limit`, `unknown_tool`. */
+export const TraceError = z.object({
+  type: z.string(),
+  message: z.string(),
+});
+export type TraceError = z.infer<typeof TraceError>;
+
+/** A conversation message as `llm_start` records it. */
+export const TraceMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string(),
+    tool_calls: z.array(z.object({ call_id: z.string(), tool: z.string(), arguments: z.string() })),
+  }),
+  z.object({
+    role: z.literal('tool'),
+    call_id: z.string(),
+    tool: z.string(),
+    content: z.string(),
+    is_error: z.boolean(),
+  }),
+]);
+export type TraceMessage = z.infer<typeof TraceMessage>;
+
+const envelope = {
+  /** Schema version. */
+  v: z.literal(TRACE_SCHEMA_VERSION),
+  /** 0-based, contiguous per run. */
+  seq: z.number().int().nonnegative(),
+  /** ISO-8601. */
+  time: z.iso.datetime(),
+  /** The run id. */
+  run: z.string().min(1),
+  session: z.string().min(1),
+  trace_id: hex(32),
+  span_id: hex(16),
+  parent_span_id: hex(16).nullable(),
+  /** The agent the event belongs to (for run events: the entry agent). */
+  agent: z.string(),
+};
+
+const tokens = {
+  tok_prompt: z.number().int().nonnegative(),
+  tok_completion: z.number().int().nonnegative(),
+};
+
+const stopReason = z.enum(stopReasons as [string, ...string[]]);
+
+const RunStartEvent = z.object({
+  ...envelope,
+  event: z.literal('run_start'),
+  input: z.string(),
+});
+
+const AgentStartEvent = z.object({
+  ...envelope,
+  event: z.literal('agent_start'),
+  model: z.string(),
+  provider: z.string(),
+  instructions: z.string(),
+  tools: z.array(z.string()),
+  max_steps: z.number().int().positive(),
+});
+
+const LlmStartEvent = z.object({
+  ...envelope,
+  event: z.literal('llm_start'),
+  model: z.string(),
+  provider: z.string(),
+  /** 1-based model call number within the agent. */
+  step: z.number().int().positive(),
+  /** What is new in the request since this agent's previous model call. */
+  messages: z.array(TraceMessage),
+  /** How many messages the whole request holds. */
+  message_count: z.number().int().nonnegative(),
+  /** A hash of the whole request: instructions, tool definitions and every message. */
+  request_hash: z.string(),
+  streaming: z.boolean(),
+});
+
+const LlmEndEvent = z.object({
+  ...envelope,
+  event: z.literal('llm_end'),
+  model: z.string(),
+  provider: z.string(),
+  step: z.number().int().positive(),
+  text: z.string().optional(),
+  tool_calls: z
+    .array(z.object({ call_id: z.string(), tool: z.string(), arguments: z.string() }))
+    .optional(),
+  finish_reason: z.enum(finishReasons as [string, ...string[]]).optional(),
+  ...tokens,
+  duration_ms: z.number().nonnegative(),
+  error: TraceError.optional(),
+});
+
+const ToolStartEvent = z.object({
+  ...envelope,
+  event: z.literal('tool_start'),
+  tool: z.string(),
+  call_id: z.string(),
+  args: z.unknown(),
+});
+
+const ToolEndEvent = z.object({
+  ...envelope,
+  event: z.literal('tool_end'),
+  tool: z.string(),
+  call_id: z.string(),
+  args: z.unknown(),
+  result: z.unknown().optional(),
+  error: TraceError.optional(),
+  duration_ms: z.number().nonnegative(),
+  attempt: z.number().int().positive(),
+});
+
+const handoffFields = {
+  from: z.string(),
+  to: z.string(),
+  depth: z.number().int().nonnegative(),
+  mode: z.enum(['pass_control', 'return_to_caller']),
+  path: z.array(z.string()).optional(),
+};
+
+const HandoffStartEvent = z.object({
+  ...envelope,
+  event: z.literal('handoff_start'),
+  ...handoffFields,
+  call_id: z.string().optional(),
+});
+
+const HandoffEndEvent = z.object({
+  ...envelope,
+  event: z.literal('handoff_end'),
+  ...handoffFields,
+  duration_ms: z.number().nonnegative(),
+  error: TraceError.optional(),
+});
+
+const GuardrailEvent = z.object({
+  ...envelope,
+  event: z.literal('guardrail'),
+  guardrail: z.string(),
+  stage: z.enum(['input', 'output', 'tool']),
+  verdict: z.enum(['allow', 'warn', 'block']),
+  reason: z.string(),
+  details: z.unknown().optional(),
+});
+
+const RetryEvent = z.object({
+  ...envelope,
+  event: z.literal('retry'),
+  target: z.enum(['model', 'tool']),
+  name: z.string(),
+  attempt: z.number().int().positive(),
+  delay_ms: z.number().nonnegative(),
+  error: TraceError,
+  fallback: z.string().optional(),
+});
+
+const AgentEndEvent = z.object({
+  ...envelope,
+  event: z.literal('agent_end'),
+  stop_reason: stopReason,
+  steps: z.number().int().nonnegative(),
+  ...tokens,
+  duration_ms: z.number().nonnegative(),
+  output: z.string().optional(),
+  error: TraceError.optional(),
+});
+
+const RunEndEvent = z.object({
+  ...envelope,
+  event: z.literal('run_end'),
+  stop_reason: stopReason,
+  /** The seq of this event: the seal a reader checks the run against. */
+  last_seq: z.number().int().nonnegative(),
+  counts: z.object({
+    events: z.number().int().positive(),
+    agents: z.number().int().nonnegative(),
+    llm_calls: z.number().int().nonnegative(),
+    tool_calls: z.number().int().nonnegative(),
+    tool_errors: z.number().int().nonnegative(),
+  }),
+  ...tokens,
+  duration_ms: z.number().nonnegative(),
+  output: z.string().optional(),
+  error: TraceError.optional(),
+  /** The limit that stopped the run, when one did. */
+  limit: z.object({ name: z.string(), value: z.number() }).optional(),
+});
+
+/**
+ * One trace event: one line of a JSONL trace, one start or end of an OpenTelemetry span. The
+ * single source of truth for the writer, the reader, the CLI and the matchers.
+ */
+export const TraceEvent = z.discriminatedUnion('event', [
+  RunStartEvent,
+  AgentStartEvent,
+  LlmStartEvent,
+  LlmEndEvent,
+  ToolStartEvent,
+  ToolEndEvent,
+  HandoffStartEvent,
+  HandoffEndEvent,
+  GuardrailEvent,
+  RetryEvent,
+  AgentEndEvent,
+  RunEndEvent,
+]);
+export type TraceEvent = z.infer<typeof TraceEvent>;
+
+/** The name of a trace event, e.g. `tool_end`. */
+export type TraceEventName = TraceEvent['event'];
+
+/** The event with the given name. */
+export type TraceEventOf<Name extends TraceEventName> = Extract<TraceEvent, { event: Name }>;
+
+/** Every event name, in the order a run emits them. */
+export const traceEventNames: readonly TraceEventName[] = [
+  'run_start',
+  'agent_start',
+  'llm_start',
+  'llm_end',
+  'tool_start',
+  'tool_end',
+  'handoff_start',
+  'handoff_end',
+  'guardrail',
+  'retry',
+  'agent_end',
+  'run_end',
+];
+
+/** Start events and the end event that closes each. */
+export const spanEndFor = {
+  run_start: 'run_end',
+  agent_start: 'agent_end',
+  llm_start: 'llm_end',
+  tool_start: 'tool_end',
+  handoff_start: 'handoff_end',
+} as const satisfies Partial<Record<TraceEventName, TraceEventName>>;
+
+/** A start event name: one that opens a span. */
+export type SpanStartName = keyof typeof spanEndFor;
+
+/** True when the event opens a span that a matching end event must close. */
+export function isSpanStart(name: string): name is SpanStartName {
+  return Object.hasOwn(spanEndFor, name);
+}

@@ -1,0 +1,23 @@
+import type { TraceEvent } from './trace-event.js';
+
+/**
+ * Where trace events go: a JSONL file, memory, an OTLP exporter. A run calls `write` for every
+ * event in seq order and awaits `flush` before it returns.
+ */
+export interface TraceSink {
+  /**
+   * Takes one event. Synchronous so that tracing never slows the loop down; a sink buffers and
+   * writes in the background. A throw is caught, counted in `result.traceErrors` and never ends
+   * the run.
+   */
+  write(event: TraceEvent): void;
+  /** Resolves when every event written so far is stored. Called at the end of each run. */
+  flush(): Promise<void>;
+}
+
+/** True when `value` looks like a {@link TraceSink}. */
+export function isTraceSink(value: unknown): value is TraceSink {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<TraceSink>;
+  return typeof candidate.write === 'function' && typeof candidate.flush === 'function';
+}

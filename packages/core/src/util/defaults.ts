@@ -1,0 +1,8 @@
+/**
+ * Every behaviour-changing default of the agent loop, in one place. Documented in the README's
+ * limits table; change both together.
+ */
+export const defaults = Object.freeze({
+  /** Model calls one agent may make in a run before it stops with `max_steps`. */
+  maxSteps: 10,
+});

@@ -1,0 +1,43 @@
+/**
+ * Where a run gets its ids from. Trace and span ids follow the W3C / OpenTelemetry shapes
+ * (32 and 16 lower-case hex digits) so traces can be exported as OTLP spans unchanged.
+ */
+export interface IdGenerator {
+  runId(): string;
+  traceId(): string;
+  spanId(): string;
+  /** Ids for tool calls whose model gave none. */
+  callId(): string;
+}
+
+function randomHex(bytes: number): string {
+  const values = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
+  let text = '';
+  for (const value of values) text += value.toString(16).padStart(2, '0');
+  return text;
+}
+
+/** Random ids: the default. */
+export const randomIds: IdGenerator = Object.freeze({
+  runId: () => globalThis.crypto.randomUUID(),
+  traceId: () => randomHex(16),
+  spanId: () => randomHex(8),
+  callId: () => `call_${randomHex(8)}`,
+});
+
+/**
+ * Ids that count up from 1 (`run-1`, `000…001`), for reproducible traces in tests.
+ * Each generator counts on its own.
+ */
+export function sequentialIds(): IdGenerator {
+  let runs = 0;
+  let traces = 0;
+  let spans = 0;
+  let calls = 0;
+  return {
+    runId: () => `run-${++runs}`,
+    traceId: () => (++traces).toString(16).padStart(32, '0'),
+    spanId: () => (++spans).toString(16).padStart(16, '0'),
+    callId: () => `call-${++calls}`,
+  };
+}

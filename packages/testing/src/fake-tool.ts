@@ -1,0 +1,107 @@
+import { tool, type Tool, type ToolContext } from '@agent-trace/core';
+import { z } from 'zod';
+
+/** A scripted outcome of one FakeTool call. */
+export type FakeToolStep = { result: unknown } | { error: string };
+
+/** One recorded call of a FakeTool. */
+export interface FakeToolCall {
+  /** 1-based. */
+  readonly index: number;
+  readonly args: unknown;
+  readonly callId: string;
+  readonly agentName: string;
+  /** What the call returned; undefined when it failed. */
+  readonly result: unknown;
+  /** The failure message; undefined when it succeeded. */
+  readonly error: string | undefined;
+}
+
+/** Options of {@link fakeTool}. */
+export interface FakeToolOptions<Input> {
+  /** @defaultValue `Fake tool <name>` */
+  description?: string;
+  /** The schema the arguments are validated with. @defaultValue any JSON object */
+  input?: z.ZodType<Input>;
+  /** Outcomes for the first calls, in order. */
+  steps?: readonly FakeToolStep[];
+  /** Answers the calls after the scripted steps. Without it, such a call fails. */
+  respond?: (args: Input, context: ToolContext) => unknown;
+  timeoutMs?: number;
+}
+
+/** A recording tool: see {@link fakeTool}. */
+export interface FakeTool<Input = unknown> extends Tool<Input, unknown> {
+  readonly calls: readonly FakeToolCall[];
+  /** Throws when some scripted steps were never used. */
+  assertComplete(): void;
+}
+
+/**
+ * A tool for tests that records every call and answers from a script (`steps`), then from
+ * `respond`. A `{ error }` step makes the call fail the way a throwing tool does.
+ *
+ * @example
+ * ```ts
+ * const search = fakeTool('search', { steps: [{ result: ['doc-1'] }, { error: 'index offline' }] });
+ * ```
+ */
+export function fakeTool<Input = Record<string, unknown>>(
+  name: string,
+  options: FakeToolOptions<Input> = {},
+): FakeTool<Input> {
+  const { description = `Fake tool ${name}`, steps = [], respond, timeoutMs } = options;
+  const input = options.input ?? (z.record(z.string(), z.unknown()) as unknown as z.ZodType<Input>);
+  const calls: FakeToolCall[] = [];
+  let used = 0;
+  const base = tool<Input, unknown>({
+    name,
+    description,
+    input,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    execute: async (args, context) => {
+      const index = calls.length + 1;
+      const record = { index, args, callId: context.callId, agentName: context.agentName };
+      const step = steps[used];
+      try {
+        let result: unknown;
+        if (step !== undefined) {
+          used++;
+          if ('error' in step) throw new Error(step.error);
+          result = step.result;
+        } else if (respond !== undefined) {
+          result = await respond(args, context);
+        } else {
+          throw new Error(
+            `FakeTool '${name}' was called ${index} times but has ${steps.length} scripted step${steps.length === 1 ? '' : 's'} and no 'respond' function. Add a step or a respond function.`,
+          );
+        }
+        calls.push({ ...record, result, error: undefined });
+        return result;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        calls.push({ ...record, result: undefined, error: message });
+        throw error;
+      }
+    },
+  });
+  return {
+    name: base.name,
+    description: base.description,
+    input: base.input,
+    execute: (args, context) => base.execute(args, context),
+    timeoutMs: base.timeoutMs,
+    get definition() {
+      return base.definition;
+    },
+    calls,
+    assertComplete() {
+      const unused = steps.length - used;
+      if (unused > 0) {
+        throw new Error(
+          `FakeTool '${name}' has ${unused} unused step${unused === 1 ? '' : 's'}; it was called ${calls.length} time${calls.length === 1 ? '' : 's'}. Remove the extra steps, or find out why the agent did not call it.`,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,12 @@
+export { fakeLLM } from './fake-llm.js';
+export type { FakeLLM, FakeLLMCall, FakeLLMOptions } from './fake-llm.js';
+export { isFakeErrorStep } from './fake-llm-step.js';
+export type {
+  FakeAnswerStep,
+  FakeErrorStep,
+  FakeLLMStep,
+  FakeResponder,
+  FakeToolCall as FakeLLMToolCall,
+} from './fake-llm-step.js';
+export { fakeTool } from './fake-tool.js';
+export type { FakeTool, FakeToolCall, FakeToolOptions, FakeToolStep } from './fake-tool.js';

@@ -1,0 +1,19 @@
+export { jsonlSink } from './jsonl/jsonl-sink.js';
+export type { JsonlSink, JsonlSinkOptions } from './jsonl/jsonl-sink.js';
+export { parseTraceLine } from './jsonl/parse-trace-line.js';
+export { readTrace } from './jsonl/read-trace.js';
+export type { ReadTraceOptions } from './jsonl/read-trace.js';
+export { readTraceLines } from './jsonl/read-trace-lines.js';
+export type { TornTail, TraceLine } from './jsonl/read-trace-lines.js';
+export { repairTornTail } from './jsonl/repair-torn-tail.js';
+export { TraceFileError } from './jsonl/trace-file-error.js';
+export { TraceParseError } from './jsonl/trace-parse-error.js';
+export { memorySink } from './memory-sink.js';
+export type { MemorySink } from './memory-sink.js';
+export { TraceValidator, validateTrace, validateTraceFile } from './validate/validate-trace.js';
+export type {
+  TraceProblem,
+  TraceProblemKind,
+  TraceRunSummary,
+  TraceValidationReport,
+} from './validate/validate-trace.js';

@@ -1,0 +1,54 @@
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { TraceFileError } from './trace-file-error.js';
+
+/** One complete line of a trace file. */
+export interface TraceLine {
+  /** 1-based. */
+  readonly line: number;
+  readonly text: string;
+}
+
+/** A last line without its newline: what a crash in the middle of a write leaves. */
+export interface TornTail {
+  readonly file: string;
+  readonly line: number;
+  /** How many characters the torn line has. */
+  readonly length: number;
+}
+
+/**
+ * Streams the complete lines of a file without loading it whole. A last line without a newline is
+ * not yielded: it is passed to `onTornTail`.
+ */
+export async function* readTraceLines(
+  file: string,
+  onTornTail: (tail: TornTail) => void,
+): AsyncGenerator<TraceLine, void, undefined> {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let line = 0;
+  try {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+      const text = pending + decoder.write(chunk as Buffer);
+      let start = 0;
+      for (;;) {
+        const end = text.indexOf('\n', start);
+        if (end === -1) break;
+        line++;
+        yield { line, text: text.slice(start, end) };
+        start = end + 1;
+      }
+      pending = text.slice(start);
+    }
+  } catch (error) {
+    if (isSystemError(error)) throw new TraceFileError({ file, action: 'read', cause: error });
+    throw error;
+  }
+  pending += decoder.end();
+  if (pending !== '') onTornTail({ file, line: line + 1, length: pending.length });
+}
+
+function isSystemError(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | null)?.code === 'string' && error instanceof Error;
+}

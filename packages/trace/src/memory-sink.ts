@@ -1,0 +1,33 @@
+import type { TraceEvent, TraceSink } from '@agent-trace/core';
+
+/** A sink that keeps events in memory: see {@link memorySink}. */
+export interface MemorySink extends TraceSink {
+  /** Every event written, in order (across runs, when shared). */
+  readonly events: TraceEvent[];
+  /** Forgets the events. */
+  clear(): void;
+}
+
+/**
+ * Keeps a run's events in an array: for tests and for inspecting a run in process.
+ *
+ * @example
+ * ```ts
+ * const sink = memorySink();
+ * await run(triage, 'hi', { trace: sink });
+ * sink.events.map(event => event.event); // ['run_start', 'agent_start', 'llm_start', …]
+ * ```
+ */
+export function memorySink(): MemorySink {
+  const events: TraceEvent[] = [];
+  return {
+    events,
+    write(event) {
+      events.push(event);
+    },
+    flush: () => Promise.resolve(),
+    clear() {
+      events.length = 0;
+    },
+  };
+}

@@ -1,0 +1,257 @@
+import { isSpanStart, spanEndFor, type TraceEvent } from '@agent-trace/core';
+import { parseTraceLine } from '../jsonl/parse-trace-line.js';
+import { readTraceLines } from '../jsonl/read-trace-lines.js';
+import { TraceParseError } from '../jsonl/trace-parse-error.js';
+
+/** What kind of rule a trace breaks. */
+export type TraceProblemKind =
+  | 'invalid_line'
+  | 'torn_tail'
+  | 'seq_gap'
+  | 'seq_duplicate'
+  | 'missing_run_start'
+  | 'unpaired_start'
+  | 'unmatched_end'
+  | 'unknown_parent'
+  | 'missing_run_end'
+  | 'bad_seal'
+  | 'event_after_seal';
+
+/** One broken rule, with where it is. */
+export interface TraceProblem {
+  readonly kind: TraceProblemKind;
+  readonly message: string;
+  /** 1-based line in the file, when the problem has one. */
+  readonly line?: number;
+  readonly run?: string;
+  readonly seq?: number;
+}
+
+/** A run found in the trace. */
+export interface TraceRunSummary {
+  readonly run: string;
+  readonly agent: string;
+  readonly events: number;
+  /** The stop reason of its `run_end`; undefined when the run is not sealed. */
+  readonly stopReason: string | undefined;
+}
+
+/** The outcome of {@link validateTrace} / {@link validateTraceFile}. */
+export interface TraceValidationReport {
+  readonly valid: boolean;
+  readonly events: number;
+  readonly runs: readonly TraceRunSummary[];
+  readonly problems: readonly TraceProblem[];
+}
+
+interface RunCheck {
+  readonly run: string;
+  readonly agent: string;
+  expectedSeq: number;
+  readonly seen: Set<number>;
+  readonly open: Map<string, { event: TraceEvent; line: number | undefined }>;
+  readonly known: Set<string>;
+  sealed: boolean;
+  stopReason: string | undefined;
+  events: number;
+}
+
+/**
+ * Checks events against the trace rules, run by run: seq starts at 0 and has no gaps or
+ * duplicates; every start has its end (and every end a start of the same kind); parents exist;
+ * the run is sealed by a `run_end` whose `last_seq` and counts match; nothing follows the seal.
+ */
+export class TraceValidator {
+  readonly #runs = new Map<string, RunCheck>();
+  readonly #problems: TraceProblem[] = [];
+  #events = 0;
+
+  /** Records a problem found outside the event rules (a bad line, a torn tail). */
+  report(problem: TraceProblem): void {
+    this.#problems.push(problem);
+  }
+
+  /** Checks one event; `line` is where it is in the file, when it comes from one. */
+  check(event: TraceEvent, line?: number): void {
+    this.#events++;
+    const at = { line, run: event.run, seq: event.seq };
+    let run = this.#runs.get(event.run);
+    if (run === undefined) {
+      if (event.event !== 'run_start') {
+        this.report({
+          ...at,
+          kind: 'missing_run_start',
+          message: `run ${event.run} begins with '${event.event}' (seq ${event.seq}), not with 'run_start': the start of the run is missing.`,
+        });
+      }
+      run = {
+        run: event.run,
+        agent: event.agent,
+        expectedSeq: 0,
+        seen: new Set(),
+        open: new Map(),
+        known: new Set(),
+        sealed: false,
+        stopReason: undefined,
+        events: 0,
+      };
+      this.#runs.set(event.run, run);
+    }
+    run.events++;
+    if (run.sealed) {
+      this.report({
+        ...at,
+        kind: 'event_after_seal',
+        message: `'${event.event}' (seq ${event.seq}) comes after the run_end that sealed run ${event.run}.`,
+      });
+    }
+    this.#checkSeq(run, event, at);
+    this.#checkSpan(run, event, at);
+  }
+
+  /** Finishes the checks (unpaired starts, missing seals) and returns the report. */
+  finish(): TraceValidationReport {
+    for (const run of this.#runs.values()) {
+      for (const [spanId, { event, line }] of run.open) {
+        if (event.event === 'run_start') continue;
+        this.report({
+          kind: 'unpaired_start',
+          line,
+          run: run.run,
+          seq: event.seq,
+          message: `'${event.event}' (seq ${event.seq}, span ${spanId}) has no '${spanEndFor[event.event as keyof typeof spanEndFor]}'.`,
+        });
+      }
+      if (!run.sealed) {
+        this.report({
+          kind: 'missing_run_end',
+          run: run.run,
+          message: `run ${run.run} has no run_end: it did not finish (crash or kill?) or the file was cut.`,
+        });
+      }
+    }
+    return {
+      valid: this.#problems.length === 0,
+      events: this.#events,
+      runs: [...this.#runs.values()].map(run => ({
+        run: run.run,
+        agent: run.agent,
+        events: run.events,
+        stopReason: run.stopReason,
+      })),
+      problems: this.#problems,
+    };
+  }
+
+  #checkSeq(run: RunCheck, event: TraceEvent, at: Omit<TraceProblem, 'kind' | 'message'>): void {
+    if (run.seen.has(event.seq)) {
+      this.report({
+        ...at,
+        kind: 'seq_duplicate',
+        message: `seq ${event.seq} appears twice in run ${event.run}.`,
+      });
+      return;
+    }
+    if (event.seq > run.expectedSeq) {
+      const missing =
+        event.seq - run.expectedSeq === 1
+          ? `${run.expectedSeq}`
+          : `${run.expectedSeq} to ${event.seq - 1}`;
+      this.report({
+        ...at,
+        kind: 'seq_gap',
+        message: `seq jumps from ${run.expectedSeq - 1} to ${event.seq} in run ${event.run}: events ${missing} are missing.`,
+      });
+    }
+    run.seen.add(event.seq);
+    run.expectedSeq = Math.max(run.expectedSeq, event.seq + 1);
+  }
+
+  #checkSpan(run: RunCheck, event: TraceEvent, at: Omit<TraceProblem, 'kind' | 'message'>): void {
+    if (event.parent_span_id !== null && !run.known.has(event.parent_span_id)) {
+      this.report({
+        ...at,
+        kind: 'unknown_parent',
+        message: `'${event.event}' (seq ${event.seq}) names parent span ${event.parent_span_id}, which no earlier event of run ${event.run} opened.`,
+      });
+    }
+    if (isSpanStart(event.event)) {
+      run.known.add(event.span_id);
+      run.open.set(event.span_id, { event, line: at.line });
+      return;
+    }
+    if (event.event === 'guardrail' || event.event === 'retry') return;
+    const start = run.open.get(event.span_id);
+    const expectedEnd =
+      start === undefined ? undefined : spanEndFor[start.event.event as keyof typeof spanEndFor];
+    if (start === undefined || expectedEnd !== event.event) {
+      this.report({
+        ...at,
+        kind: 'unmatched_end',
+        message: `'${event.event}' (seq ${event.seq}, span ${event.span_id}) closes no open span of its kind.`,
+      });
+      return;
+    }
+    run.open.delete(event.span_id);
+    if (event.event === 'run_end') this.#checkSeal(run, event, at);
+  }
+
+  #checkSeal(
+    run: RunCheck,
+    event: TraceEvent & { event: 'run_end' },
+    at: Omit<TraceProblem, 'kind' | 'message'>,
+  ): void {
+    run.sealed = true;
+    run.stopReason = event.stop_reason;
+    if (event.last_seq !== event.seq) {
+      this.report({
+        ...at,
+        kind: 'bad_seal',
+        message: `run_end says last_seq ${event.last_seq}, but it is seq ${event.seq}.`,
+      });
+    }
+    if (event.counts.events !== run.events) {
+      this.report({
+        ...at,
+        kind: 'bad_seal',
+        message: `run_end counts ${event.counts.events} events, but run ${event.run} has ${run.events}.`,
+      });
+    }
+  }
+}
+
+/** Validates events already in memory (e.g. a `memorySink`'s). */
+export function validateTrace(events: Iterable<TraceEvent>): TraceValidationReport {
+  const validator = new TraceValidator();
+  for (const event of events) validator.check(event);
+  return validator.finish();
+}
+
+/**
+ * Validates a JSONL trace file: every line against the schema (all bad lines are reported, not
+ * just the first), a torn tail, then the rules of {@link TraceValidator}. Throws a
+ * `TraceFileError` only when the file cannot be read at all.
+ */
+export async function validateTraceFile(file: string): Promise<TraceValidationReport> {
+  const validator = new TraceValidator();
+  const lines = readTraceLines(file, tail =>
+    validator.report({
+      kind: 'torn_tail',
+      line: tail.line,
+      message: `the last line has no newline (${tail.length} characters): a write was cut short, probably by a crash.`,
+    }),
+  );
+  for await (const { line, text } of lines) {
+    if (text === '') continue;
+    let event: TraceEvent;
+    try {
+      event = parseTraceLine(text, file, line);
+    } catch (error) {
+      if (!(error instanceof TraceParseError)) throw error;
+      validator.report({ kind: 'invalid_line', line, message: error.message });
+      continue;
+    }
+    validator.check(event, line);
+  }
+  return validator.finish();
+}

@@ -30,10 +30,7 @@ export class Conversation {
 
   /** The messages appended since the last call, as the trace records them; marks them sent. */
   takeUnsent(): TraceMessage[] {
-    const unsent: TraceMessage[] = [];
-    for (let index = this.#sentCount; index < this.messages.length; index++) {
-      unsent.push(toTraceMessage(this.messages[index]));
-    }
+    const unsent = this.messages.slice(this.#sentCount).map(toTraceMessage);
     this.#sentCount = this.messages.length;
     return unsent;
   }

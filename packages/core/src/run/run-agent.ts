@@ -157,7 +157,6 @@ async function* callModel(
     messages: conversation.takeUnsent(),
     message_count: conversation.messages.length,
     request_hash: conversation.requestHash,
-    streaming: state.streaming,
   });
   const failed = (error: unknown) => ({
     ...identity,
@@ -216,19 +215,18 @@ async function* runToolCalls(
   }
   try {
     const settled = await Promise.all(
-      started.map(({ call, parsed }) =>
+      started.map(entry =>
         executeToolCall({
           registry: agent.toolRegistry,
-          call,
-          parsed,
+          call: entry.call,
+          parsed: entry.parsed,
           agentName: agent.name,
           abortSignal: state.signal,
-        }).then(outcome => ({ outcome, endMs: tracer.now() })),
+        }).then(outcome => ({ ...entry, outcome, endMs: tracer.now() })),
       ),
     );
     const records: ToolCallRecord[] = [];
-    for (const [index, { outcome, endMs }] of settled.entries()) {
-      const { call, span } = started[index];
+    for (const { call, span, outcome, endMs } of settled) {
       const error = outcome.ok ? undefined : outcome.error;
       tracer.end(
         span,

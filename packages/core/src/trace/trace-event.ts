@@ -89,7 +89,6 @@ const LlmStartEvent = z.object({
   message_count: z.number().int().nonnegative(),
   /** A hash of the whole request: instructions, tool definitions and every message. */
   request_hash: z.string(),
-  streaming: z.boolean(),
 });
 
 const LlmEndEvent = z.object({

@@ -1,0 +1,116 @@
+import {
+  ModelCallError,
+  StreamAssembler,
+  type ModelRequest,
+  type ModelStreamPart,
+} from '@agent-trace/core';
+import { describe, expect, it } from 'vitest';
+import { fakeLLM } from './fake-llm.js';
+
+function request(
+  messages: ModelRequest['messages'] = [{ role: 'user', content: 'hi' }],
+): ModelRequest {
+  return { instructions: 'Be brief.', messages, tools: [], agentName: 'tester' };
+}
+
+async function collect(parts: AsyncIterable<ModelStreamPart>) {
+  const list: ModelStreamPart[] = [];
+  for await (const part of parts) list.push(part);
+  return list;
+}
+
+describe('fakeLLM', () => {
+  it('answers each call with the next step, in generate and stream alike', async () => {
+    const model = fakeLLM([
+      { text: 'first answer here', usage: { promptTokens: 7, completionTokens: 3 } },
+      { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+    ]);
+    expect(await model.generate(request())).toEqual({
+      text: 'first answer here',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { promptTokens: 7, completionTokens: 3 },
+    });
+    const parts = await collect(model.stream(request()));
+    const assembler = new StreamAssembler();
+    for (const part of parts) assembler.add(part);
+    expect(assembler.finish()).toMatchObject({
+      toolCalls: [{ callId: 'call_2_1', toolName: 'add', argumentsText: '{"a":1,"b":2}' }],
+      finishReason: 'tool_calls',
+    });
+    expect(parts.filter(part => part.type === 'tool-call-delta')).toHaveLength(2);
+  });
+
+  it('splits streamed text into several deltas that join back to the text', async () => {
+    const parts = await collect(fakeLLM([{ text: 'one two  three' }]).stream(request()));
+    const deltas = parts.flatMap(part => (part.type === 'text-delta' ? [part.text] : []));
+    expect(deltas).toEqual(['one ', 'two  ', 'three']);
+  });
+
+  it('fails a call past the end of the script, saying how many steps it has', async () => {
+    const model = fakeLLM([{ text: 'only' }]);
+    await model.generate(request());
+    const error = await model.generate(request()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error).toMatchObject({ kind: 'script_exhausted', isRetryable: false });
+    expect((error as Error).message).toBe(
+      "FakeLLM 'fake-model' was called a 2nd time (by agent 'tester'), but its script has only 1 step. Add a step to the script, or find out why the agent called the model again.",
+    );
+  });
+
+  it('throws typed provider errors for error steps', async () => {
+    const model = fakeLLM([
+      { error: { status: 429, retryAfterMs: 1500 } },
+      { error: { status: 503 } },
+      { error: { status: 400, message: 'nope' } },
+    ]);
+    await expect(model.generate(request())).rejects.toMatchObject({
+      kind: 'rate_limit',
+      status: 429,
+      retryAfterMs: 1500,
+      isRetryable: true,
+    });
+    await expect(collect(model.stream(request()))).rejects.toMatchObject({
+      kind: 'server',
+      isRetryable: true,
+    });
+    await expect(model.generate(request())).rejects.toMatchObject({
+      kind: 'bad_request',
+      isRetryable: false,
+      message: 'nope',
+    });
+  });
+
+  it('lets a responder compute the step from the request', async () => {
+    const model = fakeLLM([
+      (incoming, { index }) => ({ text: `${index}: ${incoming.messages.length} messages` }),
+    ]);
+    expect((await model.generate(request())).text).toBe('1: 1 messages');
+  });
+
+  it('records each call with the messages it saw, unaffected by later appends', async () => {
+    const model = fakeLLM([{ text: 'a' }, { text: 'b' }]);
+    const history: ModelRequest['messages'][number][] = [{ role: 'user', content: 'hi' }];
+    await model.generate(request(history));
+    history.push({ role: 'assistant', content: 'a', toolCalls: [] });
+    await model.stream(request(history))[Symbol.asyncIterator]().next();
+    expect(
+      model.calls.map(call => [call.index, call.messages.length, call.streaming, call.agentName]),
+    ).toEqual([
+      [1, 1, false, 'tester'],
+      [2, 2, true, 'tester'],
+    ]);
+  });
+
+  it('assertComplete reports unused steps and passes once all are used', async () => {
+    const model = fakeLLM([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
+    await model.generate(request());
+    expect(model.remainingSteps).toBe(2);
+    expect(() => model.assertComplete()).toThrow(
+      "FakeLLM 'fake-model' has 2 unused steps (steps 2 to 3 of 3); it was called 1 time. Remove the extra steps, or find out why the agent stopped early.",
+    );
+    await model.generate(request());
+    await model.generate(request());
+    expect(() => model.assertComplete()).not.toThrow();
+  });
+});

@@ -1,0 +1,153 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '@agent-trace/core';
+import { runCli } from '@agent-trace/cli';
+import { jsonlSink } from '@agent-trace/trace';
+import { describe, expect, it } from 'vitest';
+import { reviewer } from '../../examples/document-review/agents.js';
+import { draft } from '../../examples/document-review/draft.js';
+import { deterministic } from '../support/deterministic.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'agent-trace-cli-'));
+
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, {
+    stdout: text => out.push(text),
+    stderr: text => err.push(text),
+    env,
+    isTTY: false,
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+async function demoTrace(): Promise<string> {
+  const path = join(directory, `demo-${Math.random().toString(16).slice(2)}.jsonl`);
+  const sink = jsonlSink(path);
+  await run(reviewer(), `Review this draft: ${draft}`, {
+    trace: sink,
+    session: 'demo',
+    ...deterministic(),
+  });
+  await sink.close();
+  return path;
+}
+
+describe('agent-trace replay', () => {
+  it('renders the demo as a tree with every tool call, its arguments, result and time, and the stop reason', async () => {
+    const path = await demoTrace();
+    const { code, stdout } = await cli(['replay', path]);
+    expect(code).toBe(0);
+    const toolLines = stdout.split('\n').filter(line => line.includes('─ tool '));
+    expect(toolLines).toHaveLength(4);
+    expect(toolLines[0]).toMatch(
+      /├─ tool check_grammar \{"text":"Tracing makes agents {2}observable.*→ \{"issues":\["doubled word 'Every'","double space"\]\} {2}\d+ ms$/,
+    );
+    expect(toolLines[1]).toContain('tool find_references {"topic":"tracing"}');
+    expect(toolLines[2]).toMatch(
+      /tool count_words \{"text":42\} {2}✗ invalid_arguments: Invalid arguments for tool 'count_words'/,
+    );
+    expect(toolLines[3]).toMatch(/tool count_words .* → 14 {2}\d+ ms$/);
+    expect(stdout).toMatch(/llm #1 {2}gpt-4o-mini {2}182→41 tok/);
+    expect(stdout).toContain('agent reviewer  fake/gpt-4o-mini  4 steps  completed');
+    expect(stdout).toMatch(
+      /stop: completed · 4 llm calls · 4 tool calls \(1 failed\) · 1215→107 tok/,
+    );
+    expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('prints the span trees as JSON with --json', async () => {
+    const { code, stdout } = await cli(['replay', await demoTrace(), '--json']);
+    expect(code).toBe(0);
+    const parsed = JSON.parse(stdout) as {
+      runs: { root: { start: { event: string }; children: unknown[] } }[];
+    };
+    expect(parsed.runs[0]!.root.start.event).toBe('run_start');
+    expect(parsed.runs[0]!.root.children).toHaveLength(1);
+  });
+
+  it('colours output only when asked, and never under NO_COLOR', async () => {
+    const path = await demoTrace();
+    expect((await cli(['replay', path], { FORCE_COLOR: '1' })).stdout).toContain('\u001b[');
+    expect((await cli(['replay', path], { FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain(
+      '\u001b[',
+    );
+  });
+
+  it('exits 2 with the file and line when a line is broken', async () => {
+    const path = join(directory, 'broken.jsonl');
+    writeFileSync(path, '{"v":1}\n');
+    const { code, stderr } = await cli(['replay', path]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${path}:1: not a valid trace event`);
+    expect(stderr).toContain(
+      `Run 'agent-trace validate ${path}' to list every problem in the file.`,
+    );
+  });
+
+  it('exits 2 with advice when the file does not exist', async () => {
+    const { code, stderr } = await cli(['replay', join(directory, 'missing.jsonl')]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/Cannot read trace file .*missing\.jsonl': ENOENT.*Check the path/);
+  });
+
+  it('marks spans that never ended in a cut trace', async () => {
+    const path = await demoTrace();
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const cut = join(directory, 'cut.jsonl');
+    writeFileSync(cut, `${lines.slice(0, 5).join('\n')}\n`);
+    const { code, stdout } = await cli(['replay', cut]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('(no end event)');
+    expect(stdout).toContain('stop: none — the run has no run_end');
+  });
+});
+
+describe('agent-trace validate', () => {
+  it('exits 0 for the demo trace', async () => {
+    const { code, stdout } = await cli(['validate', await demoTrace()]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✓ .*: valid — 1 run, 20 events \(run-1: completed\)/);
+  });
+
+  it('exits 1 and lists every problem with its line', async () => {
+    const path = await demoTrace();
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const bad = join(directory, 'bad.jsonl');
+    writeFileSync(
+      bad,
+      `${[lines[0], lines[1], 'not json', ...lines.slice(3, 8)].join('\n')}\n{"torn`,
+    );
+    const { code, stdout } = await cli(['validate', bad]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('line 3: invalid_line — ');
+    expect(stdout).toContain('line 4: seq_gap — seq jumps from 1 to 3');
+    expect(stdout).toContain('line 9: torn_tail — the last line has no newline');
+    expect(stdout).toContain('missing_run_end — run run-1 has no run_end');
+  });
+
+  it('exits 2 when the file cannot be read', async () => {
+    expect((await cli(['validate', join(directory, 'missing.jsonl')])).code).toBe(2);
+  });
+});
+
+describe('agent-trace', () => {
+  it('shows help for every command', async () => {
+    const top = await cli(['--help']);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain('replay [options] <trace>');
+    expect(top.stdout).toContain('validate [options] <trace>');
+    const replay = await cli(['replay', '--help']);
+    expect(replay.stdout).toContain('Exit codes: 0 rendered, 2 unreadable.');
+  });
+
+  it('exits 2 with usage for an unknown command', async () => {
+    const { code, stderr } = await cli(['explode']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown command 'explode'");
+  });
+});

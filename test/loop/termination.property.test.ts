@@ -1,0 +1,90 @@
+import { agent, run, stopReasons, stream, tool, type Chunk } from '@agent-trace/core';
+import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
+import { memorySink, validateTrace } from '@agent-trace/trace';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const echo = tool({
+  name: 'echo',
+  description: 'Echo',
+  input: z.object({ text: z.string() }),
+  execute: ({ text }) => text,
+});
+const fail = tool({
+  name: 'fail',
+  description: 'Always throws',
+  input: z.object({}),
+  execute: () => {
+    throw new Error('boom');
+  },
+});
+
+const toolCall = fc.oneof(
+  fc.record({ name: fc.constant('echo'), args: fc.record({ text: fc.string({ maxLength: 8 }) }) }),
+  fc.record({ name: fc.constant('echo'), args: fc.record({ text: fc.integer() }) }),
+  fc.record({ name: fc.constant('fail'), args: fc.constant({}) }),
+  fc.record({ name: fc.constantFrom('unknown', 'transfer_to_nowhere'), args: fc.constant({}) }),
+  fc.record({
+    name: fc.constant('echo'),
+    argumentsText: fc.constantFrom('{', '[1,', 'not json', ''),
+  }),
+);
+
+/** Hostile model behaviour: endless tool calls, bad calls, errors, empty replies. */
+const step: fc.Arbitrary<FakeLLMStep> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({ toolCalls: fc.array(toolCall, { minLength: 1, maxLength: 3 }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ text: fc.string({ maxLength: 20 }) }) },
+  { weight: 1, arbitrary: fc.constant({}) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      error: fc.record({ status: fc.constantFrom(400, 408, 429, 500, 503) }),
+    }),
+  },
+);
+
+describe('the loop terminates', () => {
+  it('within maxSteps model calls, with a known stop reason and a valid, sealed trace', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 0, maxLength: 14 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.boolean(),
+        async (script, maxSteps, streaming) => {
+          const model = fakeLLM(script);
+          const sink = memorySink();
+          const subject = agent({
+            name: 'subject',
+            model,
+            tools: [echo, fail],
+            limits: { maxSteps },
+          });
+          const chunks: Chunk[] = [];
+          let result;
+          if (streaming) {
+            const running = stream(subject, 'go', { trace: sink });
+            for await (const chunk of running) chunks.push(chunk);
+            result = await running.result;
+          } else {
+            result = await run(subject, 'go', { trace: sink });
+          }
+          expect(stopReasons).toContain(result.stopReason);
+          expect(model.calls.length).toBeLessThanOrEqual(maxSteps);
+          expect(result.steps.length).toBeLessThanOrEqual(maxSteps);
+          expect(validateTrace(sink.events).problems).toEqual([]);
+          expect(sink.events.map(event => event.seq)).toEqual(sink.events.map((_, index) => index));
+          expect(sink.events.at(-1)).toMatchObject({
+            event: 'run_end',
+            stop_reason: result.stopReason,
+          });
+          expect(chunks.map(chunk => chunk.seq)).toEqual(chunks.map((_, index) => index));
+        },
+      ),
+      { numRuns: 300, seed: 20261121 },
+    );
+  });
+});

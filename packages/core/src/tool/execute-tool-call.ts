@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { ToolCallRequest } from '../model/message.js';
+import { raceAbort } from '../util/abort.js';
 import type { ToolRegistry } from './tool-registry.js';
+
+const neverAborted = new AbortController().signal;
 
 /** How one tool call ended. `content` is what the LLM is told either way. */
 export type ToolCallOutcome =
@@ -144,6 +147,13 @@ async function runWithLimits<T>(
 ): Promise<T> {
   const { abortSignal, timeoutMs, toolName } = options;
   if (abortSignal?.aborted === true) throw new RunAbortedError({ reason: abortSignal.reason });
+  if (timeoutMs === undefined) {
+    // No timeout: the run's own signal is all the tool needs, and no timer or controller is made.
+    return raceAbort(
+      Promise.resolve().then(() => execute(abortSignal ?? neverAborted)),
+      abortSignal,
+    );
+  }
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;

@@ -59,6 +59,8 @@ export class RunTracer {
   readonly #open = new Set<OpenSpan>();
   readonly #failedSinks = new Set<TraceSink>();
   #seq = 0;
+  #lastTimeMs = Number.NaN;
+  #lastTime = '';
 
   constructor(options: {
     sinks: readonly TraceSink[];
@@ -168,7 +170,7 @@ export class RunTracer {
     const event = {
       v: TRACE_SCHEMA_VERSION,
       seq: this.#seq++,
-      time: new Date(timeMs).toISOString(),
+      time: this.#isoTime(timeMs),
       run: this.runId,
       session: this.session,
       trace_id: this.traceId,
@@ -186,6 +188,15 @@ export class RunTracer {
         this.#fail(sink, error);
       }
     }
+  }
+
+  /** ISO-8601 of `timeMs`, reused while the clock stays within the same millisecond. */
+  #isoTime(timeMs: number): string {
+    if (timeMs !== this.#lastTimeMs) {
+      this.#lastTimeMs = timeMs;
+      this.#lastTime = new Date(timeMs).toISOString();
+    }
+    return this.#lastTime;
   }
 
   #fail(sink: TraceSink, error: unknown): void {

@@ -61,7 +61,7 @@ export async function measureLoopOverhead(
             name: 'bench',
             model: fakeLLM(script(steps)),
             tools: [add],
-            limits: { maxSteps: steps },
+            limits: { maxSteps: steps, maxToolCallsPerTool: steps },
           });
           let stopReason = '';
           const milliseconds = await timeIt(async () => {

@@ -11,6 +11,15 @@ const ping = tool({
   input: z.object({}),
   execute: () => 'pong',
 });
+const count = tool({
+  name: 'count',
+  description: 'Echo a number',
+  input: z.object({ n: z.number() }),
+  execute: ({ n }) => n,
+});
+/** `length` steps that each call `count` with new arguments. */
+const counting = (length: number) =>
+  Array.from({ length }, (_, n) => ({ toolCalls: [{ name: 'count', args: { n } }] }));
 
 function pairedAndSealed(events: readonly TraceEvent[]): void {
   const report = validateTrace(events);
@@ -20,10 +29,10 @@ function pairedAndSealed(events: readonly TraceEvent[]): void {
 
 describe('termination', () => {
   it('stops with max_steps after maxSteps model calls, running the last step’s tools', async () => {
-    const model = fakeLLM(Array.from({ length: 3 }, () => ({ toolCalls: [{ name: 'ping' }] })));
+    const model = fakeLLM(counting(3));
     const sink = memorySink();
     const result = await run(
-      agent({ name: 'looper', model, tools: [ping], limits: { maxSteps: 3 } }),
+      agent({ name: 'looper', model, tools: [count], limits: { maxSteps: 3 } }),
       'go',
       {
         trace: sink,
@@ -48,8 +57,11 @@ describe('termination', () => {
   });
 
   it('uses 10 as the default maxSteps', async () => {
-    const model = fakeLLM(Array.from({ length: 10 }, () => ({ toolCalls: [{ name: 'ping' }] })));
-    const result = await run(agent({ name: 'looper', model, tools: [ping] }), 'go');
+    const model = fakeLLM(counting(10));
+    const result = await run(
+      agent({ name: 'looper', model, tools: [count], limits: { maxToolCallsPerTool: 20 } }),
+      'go',
+    );
     expect(result.stopReason).toBe('max_steps');
     expect(model.calls).toHaveLength(10);
   });
@@ -292,15 +304,21 @@ describe('trace size', () => {
 
   it('grows linearly with the run', async () => {
     const sizeFor = async (steps: number) => {
-      const model = fakeLLM([
-        ...Array.from({ length: steps - 1 }, () => ({ toolCalls: [{ name: 'ping' }] })),
-        { text: 'done' },
-      ]);
+      const model = fakeLLM([...counting(steps - 1), { text: 'done' }]);
       const sink = memorySink();
-      await run(agent({ name: 'a', model, tools: [ping], limits: { maxSteps: steps } }), 'go', {
-        trace: sink,
-        ...deterministic(),
-      });
+      await run(
+        agent({
+          name: 'a',
+          model,
+          tools: [count],
+          limits: { maxSteps: steps, maxToolCallsPerTool: steps },
+        }),
+        'go',
+        {
+          trace: sink,
+          ...deterministic(),
+        },
+      );
       return sink.events.reduce((bytes, event) => bytes + JSON.stringify(event).length, 0);
     };
     const [small, large] = [await sizeFor(50), await sizeFor(500)];

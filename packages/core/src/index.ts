@@ -1,5 +1,5 @@
 export { agent } from './agent/agent.js';
-export type { Agent, AgentLimits, AgentOptions } from './agent/agent.js';
+export type { Agent, AgentLimits, AgentOptions, ResolvedAgentLimits } from './agent/agent.js';
 
 export { AgentTraceError } from './errors/agent-trace-error.js';
 export type { AgentTraceErrorOptions } from './errors/agent-trace-error.js';
@@ -7,6 +7,7 @@ export { ConfigurationError } from './errors/configuration-error.js';
 export { ModelCallError } from './errors/model-call-error.js';
 export type { ModelCallErrorKind, ModelCallErrorOptions } from './errors/model-call-error.js';
 export { RunAbortedError } from './errors/abort-error.js';
+export { RunTimeoutError } from './errors/run-timeout-error.js';
 export { ToolCallError } from './errors/tool-call-error.js';
 export type { ToolCallErrorKind } from './errors/tool-call-error.js';
 
@@ -38,6 +39,20 @@ export type { RunOptions } from './run/run-options.js';
 export type { RunResult, StepResult, ToolCallRecord } from './run/run-result.js';
 export { stopReasons } from './run/stop-reason.js';
 export type { StopReason } from './run/stop-reason.js';
+
+export { createTerminationPolicy } from './termination/create-termination-policy.js';
+export { duplicateToolCallPolicy } from './termination/duplicate-tool-call-policy.js';
+export { hasToolCall, isStepCount } from './termination/stop-condition.js';
+export type { StopCondition, StopConditionState } from './termination/stop-condition.js';
+export { standardPolicy } from './termination/termination-policy.js';
+export type {
+  StopLimit,
+  TerminationContext,
+  TerminationDecision,
+  TerminationPolicy,
+} from './termination/termination-policy.js';
+export { tokenBudgetPolicy } from './termination/token-budget-policy.js';
+export { toolCallLimitPolicy } from './termination/tool-call-limit-policy.js';
 
 export { tool } from './tool/tool.js';
 export type { AnyTool, Tool, ToolContext, ToolOptions } from './tool/tool.js';

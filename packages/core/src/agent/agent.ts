@@ -1,5 +1,8 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { isLanguageModel, type LanguageModel } from '../model/language-model.js';
+import { createTerminationPolicy } from '../termination/create-termination-policy.js';
+import type { StopCondition } from '../termination/stop-condition.js';
+import type { TerminationPolicy } from '../termination/termination-policy.js';
 import type { AnyTool } from '../tool/tool.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
 import { defaults } from '../util/defaults.js';
@@ -12,6 +15,32 @@ export interface AgentLimits {
    * @defaultValue 10
    */
   maxSteps?: number;
+  /**
+   * Times one call — same tool, same arguments (compared as canonical JSON) — may run. Asking for
+   * it once more stops the run with `duplicate_tool_call`.
+   * @defaultValue 2
+   */
+  maxDuplicateToolCalls?: number;
+  /**
+   * Times one tool may run in the agent's turn. Asking for it once more stops the run with
+   * `tool_call_limit`.
+   * @defaultValue 5
+   */
+  maxToolCallsPerTool?: number;
+  /**
+   * Tokens (prompt + completion) the run may use. Past it, the run stops with `budget_exceeded`
+   * instead of running more tools; a final answer that crosses it is still returned.
+   * @defaultValue no budget
+   */
+  maxTotalTokens?: number;
+}
+
+/** The limits of an agent, defaults filled in. */
+export interface ResolvedAgentLimits {
+  readonly maxSteps: number;
+  readonly maxDuplicateToolCalls: number;
+  readonly maxToolCallsPerTool: number;
+  readonly maxTotalTokens: number | undefined;
 }
 
 /** Options of {@link agent}. */
@@ -24,6 +53,14 @@ export interface AgentOptions {
   /** @defaultValue [] */
   tools?: readonly AnyTool[];
   limits?: AgentLimits;
+  /** Conditions checked after every step; the first that returns true ends the run (`completed`). */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * Decides after each model response whether to run its tools, finish or stop. Replaces the
+   * default: the standard policy with the duplicate-call detector, the per-tool limit and the
+   * token budget of `limits`.
+   */
+  terminationPolicy?: TerminationPolicy;
 }
 
 /** An agent: a model with instructions, tools and limits. Made with {@link agent}. */
@@ -32,7 +69,9 @@ export interface Agent {
   readonly instructions: string;
   readonly model: LanguageModel;
   readonly tools: readonly AnyTool[];
-  readonly limits: Readonly<Required<AgentLimits>>;
+  readonly limits: ResolvedAgentLimits;
+  readonly stopWhen: readonly StopCondition[];
+  readonly terminationPolicy: TerminationPolicy;
   /** The agent's tools by name. @internal */
   readonly toolRegistry: ToolRegistry;
 }
@@ -44,7 +83,7 @@ const agentNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
  * a {@link ConfigurationError} here, not in the middle of a run.
  */
 export function agent(options: AgentOptions): Agent {
-  const { name, instructions = '', model, tools = [], limits = {} } = options;
+  const { name, instructions = '', model, tools = [], limits = {}, stopWhen = [] } = options;
   if (typeof name !== 'string' || !agentNamePattern.test(name)) {
     throw new ConfigurationError({
       option: 'name',
@@ -57,11 +96,28 @@ export function agent(options: AgentOptions): Agent {
       message: `Agent '${name}' has no usable model: 'model' must be a LanguageModel such as openai('gpt-4o-mini') or fakeLLM([...]).`,
     });
   }
-  const maxSteps = limits.maxSteps ?? defaults.maxSteps;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+  const resolved: ResolvedAgentLimits = Object.freeze({
+    maxSteps: positiveInteger(name, 'maxSteps', limits.maxSteps ?? defaults.maxSteps),
+    maxDuplicateToolCalls: positiveInteger(
+      name,
+      'maxDuplicateToolCalls',
+      limits.maxDuplicateToolCalls ?? defaults.maxDuplicateToolCalls,
+    ),
+    maxToolCallsPerTool: positiveInteger(
+      name,
+      'maxToolCallsPerTool',
+      limits.maxToolCallsPerTool ?? defaults.maxToolCallsPerTool,
+    ),
+    maxTotalTokens:
+      limits.maxTotalTokens === undefined
+        ? undefined
+        : positiveInteger(name, 'maxTotalTokens', limits.maxTotalTokens),
+  });
+  const conditions = typeof stopWhen === 'function' ? [stopWhen] : [...stopWhen];
+  if (!conditions.every(condition => typeof condition === 'function')) {
     throw new ConfigurationError({
-      option: 'limits.maxSteps',
-      message: `Invalid limits.maxSteps for agent '${name}': expected an integer of at least 1 (actual: ${String(maxSteps)}).`,
+      option: 'stopWhen',
+      message: `Invalid stopWhen for agent '${name}': expected a function (state) => boolean or an array of them.`,
     });
   }
   return {
@@ -69,7 +125,19 @@ export function agent(options: AgentOptions): Agent {
     instructions,
     model,
     tools,
-    limits: Object.freeze({ maxSteps }),
+    limits: resolved,
+    stopWhen: conditions,
+    terminationPolicy: options.terminationPolicy ?? createTerminationPolicy(resolved),
     toolRegistry: new ToolRegistry(tools, { owner: name }),
   };
+}
+
+function positiveInteger(agentName: string, limit: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ConfigurationError({
+      option: `limits.${limit}`,
+      message: `Invalid limits.${limit} for agent '${agentName}': expected an integer of at least 1 (actual: ${String(value)}).`,
+    });
+  }
+  return value;
 }

@@ -1,5 +1,8 @@
 import type { Agent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
+import { RunTimeoutError } from '../errors/run-timeout-error.js';
+import type { StopLimit } from '../termination/termination-policy.js';
+import { ToolCallLedger } from './tool-call-ledger.js';
 import { AgentTraceError } from '../errors/agent-trace-error.js';
 import { ModelCallError } from '../errors/model-call-error.js';
 import type { ModelRequest, ModelResponse } from '../model/language-model.js';
@@ -35,7 +38,9 @@ export interface AgentOutcome {
   readonly error: Error | undefined;
   readonly conversation: Conversation;
   /** The limit that stopped the agent, when one did. */
-  readonly limit: { readonly name: string; readonly value: number } | undefined;
+  readonly limit: StopLimit | undefined;
+  /** Why the agent stopped, for people. */
+  readonly detail: string | undefined;
 }
 
 /**
@@ -67,6 +72,8 @@ export async function* runAgent(
   let output = '';
   let error: Error | undefined;
   let limit: AgentOutcome['limit'];
+  let detail: string | undefined;
+  const ledger = new ToolCallLedger();
   let agentSteps = 0;
   let agentUsage = zeroUsage;
   try {
@@ -74,6 +81,7 @@ export async function* runAgent(
       if (agentSteps >= agent.limits.maxSteps) {
         stopReason = 'max_steps';
         limit = { name: 'maxSteps', value: agent.limits.maxSteps };
+        detail = `the agent made ${agentSteps} model calls and still asked for tools; ${agent.limits.maxSteps} allowed`;
         break;
       }
       throwIfAborted(state.signal);
@@ -100,22 +108,41 @@ export async function* runAgent(
         usage: response.usage,
       };
       state.steps.push(step);
-      if (response.toolCalls.length === 0) {
+      const decision = agent.terminationPolicy.decide(
+        response,
+        ledger.context(agentSteps, state.usage),
+      );
+      if (decision.kind === 'finish') {
         stopReason = 'completed';
+        output = decision.output;
+        break;
+      }
+      if (decision.kind === 'stop') {
+        ({ reason: stopReason, detail, limit } = decision);
         break;
       }
       const records = yield* runToolCalls(
         agent,
-        response.toolCalls,
+        decision.toolCalls,
         conversation,
         agentSpan,
         state,
       );
       (step.toolCalls as ToolCallRecord[]).push(...records);
+      ledger.record(decision.toolCalls);
+      const condition = agent.stopWhen.findIndex(stop =>
+        stop({ steps: state.steps, toolCalls: state.toolCalls, usage: state.usage }),
+      );
+      if (condition !== -1) {
+        stopReason = 'completed';
+        detail = `stopWhen condition ${condition} returned true after step ${agentSteps}`;
+        break;
+      }
     }
   } catch (caught) {
     error = caught instanceof Error ? caught : new Error(String(caught));
-    stopReason = isAbort(caught, state.signal) ? 'aborted' : 'error';
+    stopReason = isAbort(caught, state.signal) ? interruptionReason(state.signal) : 'error';
+    if (stopReason === 'timeout') error = state.signal?.reason as RunTimeoutError;
     const { type, message } = toTraceError(caught);
     yield chunks.make('error', agent.name, { kind: type, message });
   } finally {
@@ -128,11 +155,14 @@ export async function* runAgent(
       steps: agentSteps,
       tok_prompt: agentUsage.promptTokens,
       tok_completion: agentUsage.completionTokens,
+      tool_calls: ledger.total,
       output,
       ...(error === undefined ? {} : { error: toTraceError(error) }),
+      ...(limit === undefined ? {} : { limit }),
+      ...(detail === undefined ? {} : { detail }),
     });
   }
-  return { stopReason, output, error, conversation, limit };
+  return { stopReason, output, error, conversation, limit, detail };
 }
 
 async function* callModel(
@@ -285,6 +315,11 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return error instanceof RunAbortedError || signal?.aborted === true;
 }
 
+/** `timeout` when the run's own timer fired, `aborted` for any other abort. */
+function interruptionReason(signal: AbortSignal | undefined): StopReason {
+  return signal?.reason instanceof RunTimeoutError ? 'timeout' : 'aborted';
+}
+
 function consumerStopped(): RunAbortedError {
   return new RunAbortedError({ reason: 'the stream consumer stopped reading' });
 }
@@ -297,7 +332,12 @@ function interruption(signal: AbortSignal | undefined): RunAbortedError {
 
 /** An error as the trace and the `error` chunk record it. */
 export function toTraceError(error: unknown): TraceError {
-  if (error instanceof RunAbortedError) return { type: 'aborted', message: error.message };
+  if (error instanceof RunTimeoutError) return { type: 'timeout', message: error.message };
+  if (error instanceof RunAbortedError) {
+    if (error.cause instanceof RunTimeoutError)
+      return { type: 'timeout', message: error.cause.message };
+    return { type: 'aborted', message: error.message };
+  }
   if (error instanceof ModelCallError) return { type: error.kind, message: error.message };
   if (AgentTraceError.isInstance(error)) return { type: error.name, message: error.message };
   if (error instanceof Error) return { type: error.name, message: error.message };

@@ -8,6 +8,11 @@ export interface RunOptions {
   trace?: TraceSink | readonly TraceSink[];
   /** Aborts the run: it stops with `aborted`, and its trace is still complete and paired. */
   signal?: AbortSignal;
+  /**
+   * How long the whole run may take, in milliseconds; past it the run stops with `timeout` (its
+   * trace complete and sealed). @defaultValue no timeout
+   */
+  timeoutMs?: number;
   /** A session id written on every event. @defaultValue the run id */
   session?: string;
   /** Where times come from; pass `steppingClock()` for reproducible traces. @defaultValue the system clock */

@@ -42,8 +42,12 @@ export interface RunResult {
   readonly runId: string;
   /** The agent that produced the output. */
   readonly agent: string;
-  /** What ended the run, when `stopReason` is `error` or `aborted`. */
+  /** What ended the run, when `stopReason` is `error`, `aborted` or `timeout`. */
   readonly error: Error | undefined;
+  /** The limit that stopped the run, e.g. `{ name: 'maxSteps', value: 10 }`. */
+  readonly limit: { readonly name: string; readonly value: number } | undefined;
+  /** Why the run stopped, for people; set when a limit, policy or stop condition ended it. */
+  readonly detail: string | undefined;
   /** Failures of trace sinks. The run went on without them; their traces are incomplete. */
   readonly traceErrors: readonly Error[];
 }

@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { zeroUsage } from '../model/usage.js';
 import { RunTracer } from '../trace/run-tracer.js';
 import { isTraceSink, type TraceSink } from '../trace/trace-sink.js';
@@ -122,7 +123,18 @@ async function* runLoop(
   streaming: boolean,
 ): AsyncGenerator<Chunk, RunResult, undefined> {
   assertRunArguments(agent, input, options);
-  const { clock = systemClock, ids = randomIds, signal } = options;
+  const { clock = systemClock, ids = randomIds, timeoutMs } = options;
+  const timer = timeoutMs === undefined ? undefined : new AbortController();
+  const signal =
+    timer === undefined
+      ? options.signal
+      : options.signal === undefined
+        ? timer.signal
+        : AbortSignal.any([options.signal, timer.signal]);
+  const timeout =
+    timer === undefined || timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => timer.abort(new RunTimeoutError({ timeoutMs })), timeoutMs);
   const runId = ids.runId();
   const tracer = new RunTracer({
     sinks: toSinks(options.trace),
@@ -154,7 +166,9 @@ async function* runLoop(
       output: outcome?.output ?? '',
       ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
       ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
+      ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
     });
+    if (timeout !== undefined) clearTimeout(timeout);
     await tracer.flush();
   }
   return {
@@ -167,6 +181,8 @@ async function* runLoop(
     runId,
     agent: agent.name,
     error: outcome.error,
+    limit: outcome.limit,
+    detail: outcome.detail,
     traceErrors: tracer.sinkErrors,
   };
 }
@@ -195,6 +211,15 @@ function assertRunArguments(agent: Agent, input: string, options: RunOptions): v
     throw new ConfigurationError({
       option: 'input',
       message: `run() needs the user's input as a string (actual: ${typeof input}).`,
+    });
+  }
+  if (
+    options.timeoutMs !== undefined &&
+    !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)
+  ) {
+    throw new ConfigurationError({
+      option: 'timeoutMs',
+      message: `Invalid timeoutMs: expected a number of milliseconds greater than 0 (actual: ${String(options.timeoutMs)}).`,
     });
   }
   if (typeof options !== 'object' || options === null) {

@@ -60,6 +60,13 @@ const tokens = {
 
 const stopReason = z.enum(stopReasons as [string, ...string[]]);
 
+/** The limit that stopped a run and what happened, on `agent_end` and `run_end`. */
+const stopExplanation = {
+  limit: z.object({ name: z.string(), value: z.number() }).optional(),
+  /** Why it stopped, for people, e.g. "the LLM asked for tool 'search' … a 3rd time". */
+  detail: z.string().optional(),
+};
+
 const RunStartEvent = z.object({
   ...envelope,
   event: z.literal('run_start'),
@@ -176,10 +183,12 @@ const AgentEndEvent = z.object({
   event: z.literal('agent_end'),
   stop_reason: stopReason,
   steps: z.number().int().nonnegative(),
+  tool_calls: z.number().int().nonnegative(),
   ...tokens,
   duration_ms: z.number().nonnegative(),
   output: z.string().optional(),
   error: TraceError.optional(),
+  ...stopExplanation,
 });
 
 const RunEndEvent = z.object({
@@ -199,8 +208,7 @@ const RunEndEvent = z.object({
   duration_ms: z.number().nonnegative(),
   output: z.string().optional(),
   error: TraceError.optional(),
-  /** The limit that stopped the run, when one did. */
-  limit: z.object({ name: z.string(), value: z.number() }).optional(),
+  ...stopExplanation,
 });
 
 /**

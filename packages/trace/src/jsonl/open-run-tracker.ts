@@ -10,8 +10,8 @@ interface OpenRun {
   readonly start: TraceEventOf<'run_start'>;
   lastSeq: number;
   readonly open: Map<string, TraceEvent>;
-  /** Model calls per open agent span, for the `steps` of a synthesised `agent_end`. */
-  readonly stepsByAgentSpan: Map<string, number>;
+  /** Model and tool calls per open agent span, for a synthesised `agent_end`. */
+  readonly countsByAgentSpan: Map<string, { steps: number; toolCalls: number }>;
   agents: number;
   llmCalls: number;
   toolCalls: number;
@@ -35,7 +35,7 @@ export class OpenRunTracker {
         start: event,
         lastSeq: event.seq,
         open: new Map([[event.span_id, event]]),
-        stepsByAgentSpan: new Map(),
+        countsByAgentSpan: new Map(),
         agents: 0,
         llmCalls: 0,
         toolCalls: 0,
@@ -54,14 +54,17 @@ export class OpenRunTracker {
     run.lastSeq = event.seq;
     if (isSpanStart(event.event)) {
       run.open.set(event.span_id, event);
-      if (event.event === 'agent_start') run.agents++;
-      else if (event.event === 'tool_start') run.toolCalls++;
-      else if (event.event === 'llm_start') {
+      const agentCounts =
+        event.parent_span_id === null ? undefined : run.countsByAgentSpan.get(event.parent_span_id);
+      if (event.event === 'agent_start') {
+        run.agents++;
+        run.countsByAgentSpan.set(event.span_id, { steps: 0, toolCalls: 0 });
+      } else if (event.event === 'tool_start') {
+        run.toolCalls++;
+        if (agentCounts !== undefined) agentCounts.toolCalls++;
+      } else if (event.event === 'llm_start') {
         run.llmCalls++;
-        const parent = event.parent_span_id;
-        if (parent !== null) {
-          run.stepsByAgentSpan.set(parent, (run.stepsByAgentSpan.get(parent) ?? 0) + 1);
-        }
+        if (agentCounts !== undefined) agentCounts.steps++;
       }
       return;
     }
@@ -72,7 +75,7 @@ export class OpenRunTracker {
     } else if (event.event === 'tool_end' && event.error !== undefined) {
       run.toolErrors++;
     } else if (event.event === 'agent_end') {
-      run.stepsByAgentSpan.delete(event.span_id);
+      run.countsByAgentSpan.delete(event.span_id);
     }
   }
 
@@ -160,7 +163,8 @@ function closeSpan(
         ...end,
         event: spanEndFor.agent_start,
         stop_reason: 'aborted',
-        steps: run.stepsByAgentSpan.get(start.span_id) ?? 0,
+        steps: run.countsByAgentSpan.get(start.span_id)?.steps ?? 0,
+        tool_calls: run.countsByAgentSpan.get(start.span_id)?.toolCalls ?? 0,
         tok_prompt: 0,
         tok_completion: 0,
         error,

@@ -1,0 +1,49 @@
+import type { ToolCallRequest } from '../model/message.js';
+import type { Usage } from '../model/usage.js';
+import type { TerminationContext } from '../termination/termination-policy.js';
+import { parseToolArguments } from '../tool/execute-tool-call.js';
+import { canonicalJson } from '../util/canonical-json.js';
+
+/** Counts the tool calls an agent has run, by tool and by tool + canonical arguments. */
+export class ToolCallLedger {
+  readonly #byTool = new Map<string, number>();
+  readonly #byFingerprint = new Map<string, number>();
+  readonly #fingerprints = new WeakMap<ToolCallRequest, string>();
+  #total = 0;
+
+  /** How many tool calls ran. */
+  get total(): number {
+    return this.#total;
+  }
+
+  /** The view a termination policy decides with. */
+  context(step: number, usage: Usage): TerminationContext {
+    return {
+      step,
+      usage,
+      toolCallCounts: this.#byTool,
+      callFingerprints: this.#byFingerprint,
+      fingerprint: call => this.#fingerprint(call),
+    };
+  }
+
+  /** Counts calls that ran. */
+  record(calls: readonly ToolCallRequest[]): void {
+    for (const call of calls) {
+      this.#total++;
+      this.#byTool.set(call.toolName, (this.#byTool.get(call.toolName) ?? 0) + 1);
+      const fingerprint = this.#fingerprint(call);
+      this.#byFingerprint.set(fingerprint, (this.#byFingerprint.get(fingerprint) ?? 0) + 1);
+    }
+  }
+
+  #fingerprint(call: ToolCallRequest): string {
+    let fingerprint = this.#fingerprints.get(call);
+    if (fingerprint === undefined) {
+      const parsed = parseToolArguments(call.argumentsText);
+      fingerprint = `${call.toolName}\u0000${parsed.ok ? canonicalJson(parsed.value) : call.argumentsText}`;
+      this.#fingerprints.set(call, fingerprint);
+    }
+    return fingerprint;
+  }
+}

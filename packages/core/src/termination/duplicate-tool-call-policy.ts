@@ -1,0 +1,41 @@
+import type { TerminationDecision, TerminationPolicy } from './termination-policy.js';
+
+/**
+ * Wraps a policy: when the LLM asks for a call (same tool, same canonical arguments) that already
+ * ran `maxDuplicateToolCalls` times, the run stops with `duplicate_tool_call` before running it.
+ * Calls repeated within one response count too.
+ */
+export function duplicateToolCallPolicy(
+  base: TerminationPolicy,
+  { maxDuplicateToolCalls }: { maxDuplicateToolCalls: number },
+): TerminationPolicy {
+  return {
+    decide(response, context): TerminationDecision {
+      const decision = base.decide(response, context);
+      if (decision.kind !== 'run_tools') return decision;
+      const inThisResponse = new Map<string, number>();
+      for (const call of decision.toolCalls) {
+        const fingerprint = context.fingerprint(call);
+        const earlier =
+          (context.callFingerprints.get(fingerprint) ?? 0) + (inThisResponse.get(fingerprint) ?? 0);
+        if (earlier >= maxDuplicateToolCalls) {
+          return {
+            kind: 'stop',
+            reason: 'duplicate_tool_call',
+            limit: { name: 'maxDuplicateToolCalls', value: maxDuplicateToolCalls },
+            detail: `the LLM asked for tool '${call.toolName}' with the same arguments (${call.argumentsText || '{}'}) a ${ordinal(earlier + 1)} time; ${maxDuplicateToolCalls} allowed`,
+          };
+        }
+        inThisResponse.set(fingerprint, (inThisResponse.get(fingerprint) ?? 0) + 1);
+      }
+      return decision;
+    },
+  };
+}
+
+/** 1st, 2nd, 3rd, 4th, … */
+export function ordinal(value: number): string {
+  const tens = value % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
+  return `${value}${suffix}`;
+}

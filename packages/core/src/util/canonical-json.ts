@@ -1,0 +1,13 @@
+/**
+ * JSON with object keys sorted at every level, so that `{ a: 1, b: 2 }` and `{ b: 2, a: 1 }` give
+ * the same text. Used to recognise repeated tool calls.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter(key => record[key] !== undefined)
+    .sort();
+  return `{${keys.map(key => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}

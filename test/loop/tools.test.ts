@@ -85,27 +85,46 @@ describe('tool calls', () => {
     expect(validateTrace(sink.events).valid).toBe(true);
   });
 
-  it('turns a throwing tool into a tool error and keeps running', async () => {
+  it('retries a throwing tool, then tells the LLM it is unavailable and goes on degraded', async () => {
+    let attempts = 0;
     const flaky = tool({
       name: 'lookup',
       description: 'Look up',
       input: z.object({}),
       execute: () => {
+        attempts++;
         throw new Error('database offline');
       },
     });
     const model = fakeLLM([{ toolCalls: [{ name: 'lookup' }] }, { text: 'The lookup failed.' }]);
     const sink = memorySink();
-    const result = await run(agent({ name: 'a', model, tools: [flaky] }), 'go', { trace: sink });
+    const result = await run(
+      agent({ name: 'a', model, tools: [flaky], circuitBreaker: false }),
+      'go',
+      {
+        trace: sink,
+      },
+    );
 
+    expect(attempts).toBe(3);
     expect(result.stopReason).toBe('completed');
-    expect(result.toolCalls[0]!.error).toBe("Tool 'lookup' failed: database offline");
-    expect(model.calls[1]!.messages.at(-1)).toMatchObject({
-      isError: true,
-      content: "Tool 'lookup' failed: database offline",
+    expect(result.degradedTools).toEqual(['lookup']);
+    const told =
+      "Tool 'lookup' is unavailable: it failed 3 times (last error: Tool 'lookup' failed: database offline). Do not call it again; answer with what you have.";
+    expect(result.toolCalls[0]).toMatchObject({ error: told, attempts: 3 });
+    expect(model.calls[1]!.messages.at(-1)).toMatchObject({ isError: true, content: told });
+    expect(model.calls[1]!.toolNames).toEqual([]);
+    const toolEnds = sink.events.filter(event => event.event === 'tool_end');
+    expect(toolEnds.map(event => event.attempt)).toEqual([1, 2, 3]);
+    expect(sink.events.filter(event => event.event === 'retry')).toMatchObject([
+      { target: 'tool', name: 'lookup', attempt: 2, error: { type: 'execution_failed' } },
+      { target: 'tool', name: 'lookup', attempt: 3 },
+    ]);
+    expect(sink.events.at(-1)).toMatchObject({
+      event: 'run_end',
+      counts: { tool_calls: 3, tool_errors: 3 },
+      degraded_tools: ['lookup'],
     });
-    const runEnd = sink.events.at(-1);
-    expect(runEnd).toMatchObject({ event: 'run_end', counts: { tool_calls: 1, tool_errors: 1 } });
     expect(validateTrace(sink.events).valid).toBe(true);
   });
 
@@ -121,10 +140,13 @@ describe('tool calls', () => {
         ),
     });
     const model = fakeLLM([{ toolCalls: [{ name: 'slow' }] }, { text: 'gave up' }]);
-    const result = await run(agent({ name: 'a', model, tools: [slow] }), 'go');
+    const result = await run(
+      agent({ name: 'a', model, tools: [slow], retry: { toolRetries: 0 }, circuitBreaker: false }),
+      'go',
+    );
 
     expect(result.toolCalls[0]!.error).toBe(
-      "Tool 'slow' timed out after 5 ms. Try again with a simpler request, or answer without this tool.",
+      "Tool 'slow' is unavailable: it failed 1 time (last error: Tool 'slow' timed out after 5 ms. Try again with a simpler request, or answer without this tool.). Do not call it again; answer with what you have.",
     );
     expect(result.stopReason).toBe('completed');
   });

@@ -1,5 +1,13 @@
 export { agent } from './agent/agent.js';
-export type { Agent, AgentLimits, AgentOptions, ResolvedAgentLimits } from './agent/agent.js';
+export type {
+  Agent,
+  AgentLimits,
+  AgentOptions,
+  CircuitBreakerSettings,
+  ResolvedAgentLimits,
+  ResolvedResilience,
+  RetryOptions,
+} from './agent/agent.js';
 
 export { AgentTraceError } from './errors/agent-trace-error.js';
 export type { AgentTraceErrorOptions } from './errors/agent-trace-error.js';
@@ -54,6 +62,11 @@ export type {
 export { tokenBudgetPolicy } from './termination/token-budget-policy.js';
 export { toolCallLimitPolicy } from './termination/tool-call-limit-policy.js';
 
+export { backoffDelayMs } from './resilience/backoff.js';
+export type { BackoffOptions } from './resilience/backoff.js';
+export { CircuitBreaker, circuitBreakerFor } from './resilience/circuit-breaker.js';
+export type { CircuitBreakerOptions, CircuitState } from './resilience/circuit-breaker.js';
+
 export { tool } from './tool/tool.js';
 export type { AnyTool, Tool, ToolContext, ToolOptions } from './tool/tool.js';
 export { ToolRegistry } from './tool/tool-registry.js';
@@ -72,7 +85,7 @@ export type { SpanStartName, TraceEventName, TraceEventOf } from './trace/trace-
 export { isTraceSink } from './trace/trace-sink.js';
 export type { TraceSink } from './trace/trace-sink.js';
 
-export { steppingClock, systemClock } from './util/clock.js';
+export { sleepOn, steppingClock, systemClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';
 export { defaults } from './util/defaults.js';
 export { randomIds, sequentialIds } from './util/ids.js';

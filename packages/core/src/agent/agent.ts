@@ -33,6 +33,39 @@ export interface AgentLimits {
    * @defaultValue no budget
    */
   maxTotalTokens?: number;
+  /**
+   * How long one model call may take, in milliseconds; past it the call fails with a retryable
+   * timeout. @defaultValue no timeout
+   */
+  modelTimeoutMs?: number;
+}
+
+/** How failures of model calls and tools are retried (seeds 002, 003 §7). */
+export interface RetryOptions {
+  /**
+   * Attempts per model call, the first included, for retryable failures (408, 429, 5xx, timeouts,
+   * a cut stream). Then the fallback model, if any, gets as many.
+   * @defaultValue 3
+   */
+  modelAttempts?: number;
+  /** The wait before the first retry (then doubled each time, with jitter). @defaultValue 500 */
+  baseDelayMs?: number;
+  /** The longest wait before jitter; a provider's `retry-after` is honoured as given. @defaultValue 30000 */
+  maxDelayMs?: number;
+  /**
+   * Retries of a tool whose execution fails (a throw or a timeout). After them the tool is
+   * unavailable for the rest of the agent's turn and the LLM is told to answer without it.
+   * @defaultValue 2
+   */
+  toolRetries?: number;
+}
+
+/** Options of the circuit breakers of the agent's model and tools. */
+export interface CircuitBreakerSettings {
+  /** @defaultValue 5 */
+  failureThreshold?: number;
+  /** @defaultValue 30000 */
+  cooldownMs?: number;
 }
 
 /** The limits of an agent, defaults filled in. */
@@ -41,6 +74,18 @@ export interface ResolvedAgentLimits {
   readonly maxDuplicateToolCalls: number;
   readonly maxToolCallsPerTool: number;
   readonly maxTotalTokens: number | undefined;
+  readonly modelTimeoutMs: number | undefined;
+}
+
+/** Retry and circuit-breaker settings of an agent, defaults filled in. */
+export interface ResolvedResilience {
+  readonly modelAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly toolRetries: number;
+  /** `undefined` when circuit breakers are off. */
+  readonly circuitBreaker:
+    { readonly failureThreshold: number; readonly cooldownMs: number } | undefined;
 }
 
 /** Options of {@link agent}. */
@@ -61,6 +106,17 @@ export interface AgentOptions {
    * token budget of `limits`.
    */
   terminationPolicy?: TerminationPolicy;
+  /**
+   * The model to use when the main one keeps failing (retryable failures past
+   * `retry.modelAttempts`, or an open circuit).
+   */
+  fallbackModel?: LanguageModel;
+  retry?: RetryOptions;
+  /**
+   * Circuit breakers for the model and each tool, shared by all runs in the process; `false`
+   * turns them off.
+   */
+  circuitBreaker?: CircuitBreakerSettings | false;
 }
 
 /** An agent: a model with instructions, tools and limits. Made with {@link agent}. */
@@ -72,6 +128,8 @@ export interface Agent {
   readonly limits: ResolvedAgentLimits;
   readonly stopWhen: readonly StopCondition[];
   readonly terminationPolicy: TerminationPolicy;
+  readonly fallbackModel: LanguageModel | undefined;
+  readonly resilience: ResolvedResilience;
   /** The agent's tools by name. @internal */
   readonly toolRegistry: ToolRegistry;
 }
@@ -112,6 +170,45 @@ export function agent(options: AgentOptions): Agent {
       limits.maxTotalTokens === undefined
         ? undefined
         : positiveInteger(name, 'maxTotalTokens', limits.maxTotalTokens),
+    modelTimeoutMs:
+      limits.modelTimeoutMs === undefined
+        ? undefined
+        : positiveInteger(name, 'modelTimeoutMs', limits.modelTimeoutMs),
+  });
+  const { fallbackModel, retry = {}, circuitBreaker = {} } = options;
+  if (fallbackModel !== undefined && !isLanguageModel(fallbackModel)) {
+    throw new ConfigurationError({
+      option: 'fallbackModel',
+      message: `Agent '${name}' has an unusable fallbackModel: it must be a LanguageModel such as openai('gpt-4o-mini').`,
+    });
+  }
+  const resilience: ResolvedResilience = Object.freeze({
+    modelAttempts: positiveInteger(
+      name,
+      'modelAttempts',
+      retry.modelAttempts ?? defaults.modelAttempts,
+      'retry',
+    ),
+    baseDelayMs: nonNegative(name, 'baseDelayMs', retry.baseDelayMs ?? defaults.retryBaseDelayMs),
+    maxDelayMs: nonNegative(name, 'maxDelayMs', retry.maxDelayMs ?? defaults.retryMaxDelayMs),
+    toolRetries: nonNegative(name, 'toolRetries', retry.toolRetries ?? defaults.toolRetries),
+    circuitBreaker:
+      circuitBreaker === false
+        ? undefined
+        : {
+            failureThreshold: positiveInteger(
+              name,
+              'failureThreshold',
+              circuitBreaker.failureThreshold ?? defaults.circuitFailureThreshold,
+              'circuitBreaker',
+            ),
+            cooldownMs: nonNegative(
+              name,
+              'cooldownMs',
+              circuitBreaker.cooldownMs ?? defaults.circuitCooldownMs,
+              'circuitBreaker',
+            ),
+          },
   });
   const conditions = typeof stopWhen === 'function' ? [stopWhen] : [...stopWhen];
   if (!conditions.every(condition => typeof condition === 'function')) {
@@ -128,15 +225,32 @@ export function agent(options: AgentOptions): Agent {
     limits: resolved,
     stopWhen: conditions,
     terminationPolicy: options.terminationPolicy ?? createTerminationPolicy(resolved),
+    fallbackModel,
+    resilience,
     toolRegistry: new ToolRegistry(tools, { owner: name }),
   };
 }
 
-function positiveInteger(agentName: string, limit: string, value: number): number {
+function positiveInteger(
+  agentName: string,
+  option: string,
+  value: number,
+  group = 'limits',
+): number {
   if (!Number.isInteger(value) || value < 1) {
     throw new ConfigurationError({
-      option: `limits.${limit}`,
-      message: `Invalid limits.${limit} for agent '${agentName}': expected an integer of at least 1 (actual: ${String(value)}).`,
+      option: `${group}.${option}`,
+      message: `Invalid ${group}.${option} for agent '${agentName}': expected an integer of at least 1 (actual: ${String(value)}).`,
+    });
+  }
+  return value;
+}
+
+function nonNegative(agentName: string, option: string, value: number, group = 'retry'): number {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new ConfigurationError({
+      option: `${group}.${option}`,
+      message: `Invalid ${group}.${option} for agent '${agentName}': expected a number of at least 0 (actual: ${String(value)}).`,
     });
   }
   return value;

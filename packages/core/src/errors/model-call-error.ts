@@ -9,6 +9,7 @@ export type ModelCallErrorKind =
   | 'authentication'
   | 'stream_interrupted'
   | 'script_exhausted'
+  | 'circuit_open'
   | 'unknown';
 
 /** Constructor options of {@link ModelCallError}. */

@@ -2,7 +2,12 @@ import { AgentTraceError } from './agent-trace-error.js';
 
 /** Why a tool call did not produce a result. */
 export type ToolCallErrorKind =
-  'unknown_tool' | 'invalid_arguments' | 'execution_failed' | 'timeout';
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'execution_failed'
+  | 'timeout'
+  | 'circuit_open'
+  | 'unavailable';
 
 /**
  * A tool call failed. This error never ends a run: its message goes back to the LLM as the

@@ -9,13 +9,8 @@ import { hashString } from '../util/hash.js';
  */
 export class Conversation {
   readonly messages: Message[] = [];
-  #rollingHash: string;
+  #rollingHash = hashString('');
   #sentCount = 0;
-
-  /** @param preambleHash - a hash of what precedes the messages (instructions and tools). */
-  constructor(preambleHash: string) {
-    this.#rollingHash = preambleHash;
-  }
 
   /** Appends one message. */
   append(message: Message): void {
@@ -23,9 +18,9 @@ export class Conversation {
     this.#rollingHash = hashString(`${this.#rollingHash}\n${JSON.stringify(message)}`);
   }
 
-  /** A hash of the preamble and every message so far. */
-  get requestHash(): string {
-    return this.#rollingHash;
+  /** A hash of every message so far, combined with `preambleHash` (instructions and tools). */
+  requestHash(preambleHash: string): string {
+    return hashString(`${preambleHash}\n${this.#rollingHash}`);
   }
 
   /** The messages appended since the last call, as the trace records them; marks them sent. */

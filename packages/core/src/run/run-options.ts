@@ -13,6 +13,8 @@ export interface RunOptions {
    * trace complete and sealed). @defaultValue no timeout
    */
   timeoutMs?: number;
+  /** Where retry jitter comes from: a number in [0, 1). @defaultValue Math.random */
+  random?: () => number;
   /** A session id written on every event. @defaultValue the run id */
   session?: string;
   /** Where times come from; pass `steppingClock()` for reproducible traces. @defaultValue the system clock */

@@ -14,7 +14,10 @@ export interface ToolCallRecord {
   readonly result: unknown;
   /** The error message the LLM was told; undefined when the call succeeded. */
   readonly error: string | undefined;
+  /** From the first attempt's start to the last attempt's end. */
   readonly durationMs: number;
+  /** How many times the tool ran (1 + retries). */
+  readonly attempts: number;
 }
 
 /** One step: a model call and the tool calls it asked for. */
@@ -48,6 +51,8 @@ export interface RunResult {
   readonly limit: { readonly name: string; readonly value: number } | undefined;
   /** Why the run stopped, for people; set when a limit, policy or stop condition ended it. */
   readonly detail: string | undefined;
+  /** Tools declared unavailable after failing, the run going on without them. */
+  readonly degradedTools: readonly string[];
   /** Failures of trace sinks. The run went on without them; their traces are incomplete. */
   readonly traceErrors: readonly Error[];
 }

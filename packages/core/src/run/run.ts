@@ -8,7 +8,9 @@ import { systemClock } from '../util/clock.js';
 import { randomIds } from '../util/ids.js';
 import type { Chunk } from './chunk.js';
 import { ChunkSequence } from './chunk-sequence.js';
-import { runAgent, toTraceError, type AgentOutcome, type RunState } from './run-agent.js';
+import { runAgent, type AgentOutcome } from './run-agent.js';
+import type { RunState } from './run-state.js';
+import { toTraceError } from './to-trace-error.js';
 import type { RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 
@@ -148,6 +150,8 @@ async function* runLoop(
     chunks: new ChunkSequence(clock),
     signal,
     streaming,
+    clock,
+    random: options.random ?? Math.random,
     steps: [],
     toolCalls: [],
     usage: zeroUsage,
@@ -167,6 +171,9 @@ async function* runLoop(
       ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
       ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
       ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
+      ...(outcome === undefined || outcome.degradedTools.length === 0
+        ? {}
+        : { degraded_tools: [...outcome.degradedTools] }),
     });
     if (timeout !== undefined) clearTimeout(timeout);
     await tracer.flush();
@@ -183,6 +190,7 @@ async function* runLoop(
     error: outcome.error,
     limit: outcome.limit,
     detail: outcome.detail,
+    degradedTools: outcome.degradedTools,
     traceErrors: tracer.sinkErrors,
   };
 }

@@ -2,7 +2,7 @@ import { StreamAssembler } from '../model/assemble-stream.js';
 import type { ModelResponse, ModelStreamPart } from '../model/language-model.js';
 import { raceAbort } from '../util/abort.js';
 import type { Chunk } from './chunk.js';
-import type { RunState } from './run-agent.js';
+import type { RunState } from './run-state.js';
 
 /**
  * Reads a model's stream part by part, yielding a `delta` chunk for each piece of text, and
@@ -12,13 +12,19 @@ export async function* streamModelResponse(
   parts: AsyncIterable<ModelStreamPart>,
   agentName: string,
   state: Pick<RunState, 'chunks' | 'signal'>,
+  /** Rejects when the model call's own timeout passes. */
+  expired?: Promise<never>,
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
   const assembler = new StreamAssembler();
   const iterator = parts[Symbol.asyncIterator]();
   let done = false;
   try {
     for (;;) {
-      const next = await raceAbort(iterator.next(), state.signal);
+      const pending = iterator.next();
+      const next = await raceAbort(
+        expired === undefined ? pending : Promise.race([pending, expired]),
+        state.signal,
+      );
       if (next.done === true) {
         done = true;
         break;

@@ -65,6 +65,8 @@ const stopExplanation = {
   limit: z.object({ name: z.string(), value: z.number() }).optional(),
   /** Why it stopped, for people, e.g. "the LLM asked for tool 'search' … a 3rd time". */
   detail: z.string().optional(),
+  /** Tools declared unavailable after failing: the run went on degraded without them. */
+  degraded_tools: z.array(z.string()).optional(),
 };
 
 const RunStartEvent = z.object({
@@ -96,6 +98,8 @@ const LlmStartEvent = z.object({
   message_count: z.number().int().nonnegative(),
   /** A hash of the whole request: instructions, tool definitions and every message. */
   request_hash: z.string(),
+  /** The attempt of this model call: absent for a first attempt on the agent's own model. */
+  attempt: z.number().int().positive().optional(),
 });
 
 const LlmEndEvent = z.object({
@@ -104,6 +108,7 @@ const LlmEndEvent = z.object({
   model: z.string(),
   provider: z.string(),
   step: z.number().int().positive(),
+  attempt: z.number().int().positive().optional(),
   text: z.string().optional(),
   tool_calls: z
     .array(z.object({ call_id: z.string(), tool: z.string(), arguments: z.string() }))
@@ -120,6 +125,8 @@ const ToolStartEvent = z.object({
   tool: z.string(),
   call_id: z.string(),
   args: z.unknown(),
+  /** Absent for a first attempt. */
+  attempt: z.number().int().positive().optional(),
 });
 
 const ToolEndEvent = z.object({

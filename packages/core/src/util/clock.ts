@@ -1,15 +1,51 @@
-/** Where a run reads the time from. Pass a fake one for fixed times in tests and golden traces. */
+import { RunAbortedError } from '../errors/abort-error.js';
+
+/**
+ * Where a run reads the time from and how it waits (retry backoff). Pass `steppingClock()` in tests:
+ * fixed times, and waits that take no real time.
+ */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
+  /**
+   * Waits `delayMs`; rejects with a `RunAbortedError` when `signal` fires first.
+   * @defaultValue a real timer
+   */
+  sleep?(delayMs: number, signal: AbortSignal | undefined): Promise<void>;
+}
+
+/** Waits on `clock`, or on a real timer when the clock cannot wait. */
+export function sleepOn(
+  clock: Clock,
+  delayMs: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  return clock.sleep === undefined ? realSleep(delayMs, signal) : clock.sleep(delayMs, signal);
+}
+
+function realSleep(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted === true)
+    return Promise.reject(new RunAbortedError({ reason: signal.reason }));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new RunAbortedError({ reason: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, delayMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** The real clock. */
-export const systemClock: Clock = Object.freeze({ now: () => Date.now() });
+export const systemClock: Clock = Object.freeze({ now: () => Date.now(), sleep: realSleep });
 
 /**
- * A clock that starts at `startMs` and advances by `stepMs` every time it is read: times are
- * fixed and strictly increasing, so traces are reproducible.
+ * A virtual clock that starts at `startMs` and advances by `stepMs` every time it is read; a sleep
+ * advances it by the delay at once. Times are fixed and strictly increasing, so traces are
+ * reproducible and retry backoff costs no real time.
  * @param startMs - the first reading @defaultValue 2026-01-01T00:00:00.000Z
  * @param stepMs - how far each reading advances @defaultValue 1
  */
@@ -22,6 +58,13 @@ export function steppingClock({
     now: () => {
       current += stepMs;
       return current;
+    },
+    sleep: (delayMs, signal) => {
+      if (signal?.aborted === true) {
+        return Promise.reject(new RunAbortedError({ reason: signal.reason }));
+      }
+      current += delayMs;
+      return Promise.resolve();
     },
   };
 }

@@ -9,4 +9,16 @@ export const defaults = Object.freeze({
   maxDuplicateToolCalls: 2,
   /** Times one tool may run in an agent's turn; one more stops the run. */
   maxToolCallsPerTool: 5,
+  /** Attempts per model call, the first included, before the fallback model (if any). */
+  modelAttempts: 3,
+  /** The wait before the first model retry, before jitter; doubles with each retry. */
+  retryBaseDelayMs: 500,
+  /** The longest wait between model retries, before jitter (a provider's retry-after wins). */
+  retryMaxDelayMs: 30_000,
+  /** Retries of a failing tool execution; after them the tool is unavailable for the run. */
+  toolRetries: 2,
+  /** Consecutive failures of a model or tool that open its circuit breaker. */
+  circuitFailureThreshold: 5,
+  /** How long an open circuit refuses calls before letting a trial call through. */
+  circuitCooldownMs: 30_000,
 });

@@ -1,0 +1,202 @@
+import type { Agent } from '../agent/agent.js';
+import { RunAbortedError } from '../errors/abort-error.js';
+import { ModelCallError } from '../errors/model-call-error.js';
+import type {
+  LanguageModel,
+  ModelRequest,
+  ModelResponse,
+  ToolDefinition,
+} from '../model/language-model.js';
+import { backoffDelayMs } from '../resilience/backoff.js';
+import { circuitBreakerFor, type CircuitBreaker } from '../resilience/circuit-breaker.js';
+import type { OpenSpan } from '../trace/run-tracer.js';
+import { raceAbort } from '../util/abort.js';
+import { sleepOn } from '../util/clock.js';
+import type { Chunk } from './chunk.js';
+import type { Conversation } from './conversation.js';
+import type { RunState } from './run-state.js';
+import { streamModelResponse } from './stream-model-response.js';
+import { toTraceError } from './to-trace-error.js';
+
+/** What one model call of the loop sends. */
+export interface ModelCallInput {
+  readonly agent: Agent;
+  /** 1-based model call number of the agent. */
+  readonly step: number;
+  readonly conversation: Conversation;
+  readonly tools: readonly ToolDefinition[];
+  /** A hash of the whole request (instructions, tools, messages). */
+  readonly requestHash: string;
+  readonly agentSpan: OpenSpan;
+}
+
+/**
+ * Calls the agent's model for one step. Retryable failures (rate limits, timeouts, server errors,
+ * a cut stream) are retried with exponential backoff and jitter, honouring `retry-after`, up to
+ * `retry.modelAttempts`; then the fallback model, if any, gets the same. An open circuit breaker
+ * refuses the call at once (and moves on to the fallback). Every attempt is an `llm_start` /
+ * `llm_end` pair, every retry and fallback a `retry` event.
+ */
+export async function* callModel(
+  input: ModelCallInput,
+  state: RunState,
+): AsyncGenerator<Chunk, ModelResponse, undefined> {
+  const { agent, agentSpan } = input;
+  const { resilience } = agent;
+  const candidates =
+    agent.fallbackModel === undefined ? [agent.model] : [agent.model, agent.fallbackModel];
+  let failure: ModelCallError | undefined;
+  for (const [index, model] of candidates.entries()) {
+    const breaker =
+      resilience.circuitBreaker === undefined
+        ? undefined
+        : circuitBreakerFor(model, resilience.circuitBreaker);
+    for (let attempt = 1; attempt <= resilience.modelAttempts; attempt++) {
+      try {
+        const response = yield* callOnce(model, attempt, breaker, input, state);
+        breaker?.recordSuccess();
+        return response;
+      } catch (caught) {
+        if (!(caught instanceof ModelCallError)) throw caught;
+        if (caught.kind !== 'circuit_open') breaker?.recordFailure(state.clock.now());
+        failure = caught;
+        if (!caught.isRetryable || attempt === resilience.modelAttempts) break;
+        const delayMs = backoffDelayMs(attempt, resilience, state.random, caught.retryAfterMs);
+        state.tracer.point('retry', agentSpan, {
+          target: 'model',
+          name: model.modelId,
+          attempt: attempt + 1,
+          delay_ms: delayMs,
+          error: toTraceError(caught),
+        });
+        await sleepOn(state.clock, delayMs, state.signal);
+      }
+    }
+    const fallback = candidates[index + 1];
+    const canFallBack =
+      failure !== undefined && (failure.isRetryable || failure.kind === 'circuit_open');
+    if (fallback === undefined || !canFallBack) break;
+    state.tracer.point('retry', agentSpan, {
+      target: 'model',
+      name: model.modelId,
+      attempt: 1,
+      delay_ms: 0,
+      error: toTraceError(failure),
+      fallback: fallback.modelId,
+    });
+  }
+  throw failure ?? new ModelCallError({ kind: 'unknown', message: 'Model call failed.' });
+}
+
+async function* callOnce(
+  model: LanguageModel,
+  attempt: number,
+  breaker: CircuitBreaker | undefined,
+  input: ModelCallInput,
+  state: RunState,
+): AsyncGenerator<Chunk, ModelResponse, undefined> {
+  const { agent, step, conversation, agentSpan } = input;
+  const { tracer } = state;
+  const identity = {
+    model: model.modelId,
+    provider: model.provider,
+    step,
+    ...(attempt > 1 || model !== agent.model ? { attempt } : {}),
+  };
+  const llmSpan = tracer.start('llm_start', agent.name, agentSpan, {
+    ...identity,
+    messages: conversation.takeUnsent(),
+    message_count: conversation.messages.length,
+    request_hash: input.requestHash,
+  });
+  const failed = (error: unknown) => ({
+    ...identity,
+    tok_prompt: 0,
+    tok_completion: 0,
+    error: toTraceError(error),
+  });
+  const deadline = createDeadline(agent.limits.modelTimeoutMs, model.modelId);
+  try {
+    if (breaker !== undefined && !breaker.allows(state.clock.now())) {
+      throw new ModelCallError({
+        kind: 'circuit_open',
+        isRetryable: false,
+        message: `Model '${model.modelId}' was not called: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures, and lets a call through again in ${breaker.retryInMs(state.clock.now())} ms.`,
+      });
+    }
+    const abortSignal = combineSignals(state.signal, deadline?.signal);
+    const request: ModelRequest = {
+      instructions: agent.instructions,
+      messages: conversation.messages,
+      tools: input.tools,
+      agentName: agent.name,
+      ...(abortSignal === undefined ? {} : { abortSignal }),
+    };
+    const response = state.streaming
+      ? yield* streamModelResponse(model.stream(request), agent.name, state, deadline?.expired)
+      : await raceAbort(
+          deadline === undefined
+            ? model.generate(request)
+            : Promise.race([model.generate(request), deadline.expired]),
+          state.signal,
+        );
+    tracer.end(llmSpan, {
+      ...identity,
+      text: response.text,
+      tool_calls: response.toolCalls.map(call => ({
+        call_id: call.callId,
+        tool: call.toolName,
+        arguments: call.argumentsText,
+      })),
+      finish_reason: response.finishReason,
+      tok_prompt: response.usage.promptTokens,
+      tok_completion: response.usage.completionTokens,
+    });
+    return response;
+  } catch (caught) {
+    tracer.end(llmSpan, failed(caught));
+    throw caught;
+  } finally {
+    deadline?.clear();
+    if (tracer.isOpen(llmSpan)) {
+      tracer.end(
+        llmSpan,
+        failed(new RunAbortedError({ reason: 'the stream consumer stopped reading' })),
+      );
+    }
+  }
+}
+
+interface Deadline {
+  readonly signal: AbortSignal;
+  /** Rejects with a retryable timeout when the time is up; never resolves. */
+  readonly expired: Promise<never>;
+  clear(): void;
+}
+
+function createDeadline(timeoutMs: number | undefined, modelId: string): Deadline | undefined {
+  if (timeoutMs === undefined) return undefined;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ModelCallError({
+        kind: 'timeout',
+        message: `Model '${modelId}' did not answer within ${timeoutMs} ms (limits.modelTimeoutMs). The call is retried.`,
+      });
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  expired.catch(() => undefined);
+  return { signal: controller.signal, expired, clear: () => clearTimeout(timer) };
+}
+
+function combineSignals(
+  first: AbortSignal | undefined,
+  second: AbortSignal | undefined,
+): AbortSignal | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return AbortSignal.any([first, second]);
+}

@@ -1,0 +1,19 @@
+import type { Usage } from '../model/usage.js';
+import type { RunTracer } from '../trace/run-tracer.js';
+import type { Clock } from '../util/clock.js';
+import type { ChunkSequence } from './chunk-sequence.js';
+import type { StepResult, ToolCallRecord } from './run-result.js';
+
+/** What one run shares between the agents and phases that take part in it. */
+export interface RunState {
+  readonly tracer: RunTracer;
+  readonly chunks: ChunkSequence;
+  readonly signal: AbortSignal | undefined;
+  readonly streaming: boolean;
+  readonly clock: Clock;
+  /** A number in [0, 1) for retry jitter. */
+  readonly random: () => number;
+  readonly steps: StepResult[];
+  readonly toolCalls: ToolCallRecord[];
+  usage: Usage;
+}

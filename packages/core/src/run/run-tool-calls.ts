@@ -1,0 +1,226 @@
+import type { Agent } from '../agent/agent.js';
+import { RunAbortedError } from '../errors/abort-error.js';
+import { ToolCallError } from '../errors/tool-call-error.js';
+import type { ToolCallRequest } from '../model/message.js';
+import { circuitBreakerFor } from '../resilience/circuit-breaker.js';
+import {
+  executeToolCall,
+  parseToolArguments,
+  type ParsedToolArguments,
+  type ToolCallOutcome,
+} from '../tool/execute-tool-call.js';
+import type { OpenSpan } from '../trace/run-tracer.js';
+import type { Chunk } from './chunk.js';
+import type { Conversation } from './conversation.js';
+import type { ToolCallRecord } from './run-result.js';
+import type { RunState } from './run-state.js';
+import { toTraceError } from './to-trace-error.js';
+
+interface PendingCall {
+  readonly call: ToolCallRequest;
+  readonly parsed: ParsedToolArguments;
+  readonly args: unknown;
+  readonly startMs: number;
+  attempt: number;
+}
+
+interface FinishedCall {
+  readonly pending: PendingCall;
+  readonly outcome: ToolCallOutcome;
+  readonly endMs: number;
+}
+
+/** Failures worth trying again: the tool ran and broke, or took too long. */
+function isRetryable(outcome: ToolCallOutcome): boolean {
+  return (
+    !outcome.ok && (outcome.error.kind === 'execution_failed' || outcome.error.kind === 'timeout')
+  );
+}
+
+/**
+ * Runs the tool calls of one model response. All calls of a round run in parallel; calls whose
+ * execution failed are retried (up to `retry.toolRetries`) in the next round. A tool that still
+ * fails, or whose circuit breaker is open, is declared unavailable: the LLM is told to answer
+ * without it, and `unavailableTools` remembers it. Events, chunks and results follow the order the
+ * LLM asked for, whatever the timing.
+ */
+export async function* runToolCalls(
+  agent: Agent,
+  calls: readonly ToolCallRequest[],
+  conversation: Conversation,
+  agentSpan: OpenSpan,
+  state: RunState,
+  unavailableTools: Set<string>,
+): AsyncGenerator<Chunk, ToolCallRecord[], undefined> {
+  const { tracer, chunks } = state;
+  const finished = new Map<PendingCall, FinishedCall>();
+  let round: PendingCall[] = [];
+  for (const call of calls) {
+    const parsed = parseToolArguments(call.argumentsText);
+    const args = parsed.ok ? parsed.value : call.argumentsText;
+    round.push({ call, parsed, args, startMs: state.clock.now(), attempt: 1 });
+    yield chunks.make('tool_call', agent.name, {
+      callId: call.callId,
+      toolName: call.toolName,
+      args,
+    });
+  }
+  const inOrder = [...round];
+  const spans = new Map<PendingCall, OpenSpan<'tool_start'>>();
+  try {
+    while (round.length > 0) {
+      for (const pending of round) {
+        spans.set(
+          pending,
+          tracer.start('tool_start', agent.name, agentSpan, {
+            tool: pending.call.toolName,
+            call_id: pending.call.callId,
+            args: pending.args,
+            ...(pending.attempt > 1 ? { attempt: pending.attempt } : {}),
+          }),
+        );
+      }
+      const settled = await Promise.all(
+        round.map(pending =>
+          attemptCall(agent, pending, state).then(outcome => ({
+            pending,
+            outcome,
+            endMs: state.clock.now(),
+          })),
+        ),
+      );
+      const next: PendingCall[] = [];
+      for (const result of settled) {
+        const { pending, outcome, endMs } = result;
+        tracer.end(
+          spans.get(pending) as OpenSpan<'tool_start'>,
+          {
+            tool: pending.call.toolName,
+            call_id: pending.call.callId,
+            args: outcome.args,
+            ...(outcome.ok ? { result: outcome.result } : { error: toTraceError(outcome.error) }),
+            attempt: pending.attempt,
+          },
+          endMs,
+        );
+        if (isRetryable(outcome) && pending.attempt <= agent.resilience.toolRetries) {
+          pending.attempt++;
+          tracer.point('retry', agentSpan, {
+            target: 'tool',
+            name: pending.call.toolName,
+            attempt: pending.attempt,
+            delay_ms: 0,
+            error: toTraceError(outcome.ok ? undefined : outcome.error),
+          });
+          next.push(pending);
+        } else if (!outcome.ok && (isRetryable(outcome) || outcome.error.kind === 'circuit_open')) {
+          unavailableTools.add(pending.call.toolName);
+          finished.set(pending, { ...result, outcome: unavailable(outcome, pending.attempt) });
+        } else {
+          finished.set(pending, result);
+        }
+      }
+      round = next;
+    }
+  } finally {
+    for (const [pending, span] of spans) {
+      if (!tracer.isOpen(span)) continue;
+      tracer.end(span, {
+        tool: pending.call.toolName,
+        call_id: pending.call.callId,
+        args: pending.args,
+        error: toTraceError(
+          new RunAbortedError({
+            reason:
+              state.signal?.aborted === true
+                ? state.signal.reason
+                : 'the stream consumer stopped reading',
+          }),
+        ),
+        attempt: pending.attempt,
+      });
+    }
+  }
+  const records: ToolCallRecord[] = [];
+  for (const pending of inOrder) {
+    const { outcome, endMs } = finished.get(pending) as FinishedCall;
+    const { call } = pending;
+    const record: ToolCallRecord = {
+      callId: call.callId,
+      toolName: call.toolName,
+      agent: agent.name,
+      args: outcome.args,
+      result: outcome.ok ? outcome.result : undefined,
+      error: outcome.ok ? undefined : outcome.error.message,
+      durationMs: Math.max(0, endMs - pending.startMs),
+      attempts: pending.attempt,
+    };
+    records.push(record);
+    state.toolCalls.push(record);
+    conversation.append({
+      role: 'tool',
+      callId: call.callId,
+      toolName: call.toolName,
+      content: outcome.content,
+      isError: !outcome.ok,
+    });
+    yield chunks.make('tool_response', agent.name, {
+      callId: call.callId,
+      toolName: call.toolName,
+      result: record.result,
+      error: record.error,
+    });
+  }
+  return records;
+}
+
+/** One attempt of one call, behind the tool's circuit breaker. */
+async function attemptCall(
+  agent: Agent,
+  pending: PendingCall,
+  state: RunState,
+): Promise<ToolCallOutcome> {
+  const tool = agent.toolRegistry.get(pending.call.toolName);
+  const settings = agent.resilience.circuitBreaker;
+  const breaker =
+    tool === undefined || settings === undefined ? undefined : circuitBreakerFor(tool, settings);
+  if (breaker !== undefined && !breaker.allows(state.clock.now())) {
+    const error = new ToolCallError({
+      kind: 'circuit_open',
+      toolName: pending.call.toolName,
+      message: `Tool '${pending.call.toolName}' was not run: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures.`,
+    });
+    return { ok: false, args: pending.args, error, content: error.message };
+  }
+  const outcome = await executeToolCall({
+    registry: agent.toolRegistry,
+    call: pending.call,
+    parsed: pending.parsed,
+    agentName: agent.name,
+    abortSignal: state.signal,
+  });
+  if (outcome.ok) breaker?.recordSuccess();
+  else if (isRetryable(outcome)) breaker?.recordFailure(state.clock.now());
+  return outcome;
+}
+
+function unavailable(outcome: ToolCallOutcome, attempts: number): ToolCallOutcome {
+  if (outcome.ok) return outcome;
+  const { error } = outcome;
+  const why =
+    error.kind === 'circuit_open'
+      ? 'its circuit breaker is open'
+      : `it failed ${attempts} time${attempts === 1 ? '' : 's'} (last error: ${error.message})`;
+  const message = `Tool '${error.toolName}' is unavailable: ${why}. Do not call it again; answer with what you have.`;
+  return {
+    ok: false,
+    args: outcome.args,
+    error: new ToolCallError({
+      kind: 'unavailable',
+      toolName: error.toolName,
+      message,
+      cause: error,
+    }),
+    content: message,
+  };
+}

@@ -19,6 +19,22 @@ export { RunTimeoutError } from './errors/run-timeout-error.js';
 export { ToolCallError } from './errors/tool-call-error.js';
 export type { ToolCallErrorKind } from './errors/tool-call-error.js';
 
+export { blockedPatternsGuardrail } from './guardrail/blocked-patterns-guardrail.js';
+export { estimateTokens } from './guardrail/guardrail.js';
+export type {
+  AgentGuardrails,
+  Guardrail,
+  GuardrailAction,
+  GuardrailCheck,
+  GuardrailStage,
+  GuardrailVerdict,
+} from './guardrail/guardrail.js';
+export { maxLengthGuardrail } from './guardrail/max-length-guardrail.js';
+export type { GuardrailFinding } from './guardrail/run-guardrails.js';
+export { schemaGuardrail } from './guardrail/schema-guardrail.js';
+export { tokenGuard } from './guardrail/token-guard.js';
+export type { TokenGuard } from './guardrail/token-guard.js';
+
 export { StreamAssembler } from './model/assemble-stream.js';
 export { finishReasons } from './model/finish-reason.js';
 export type { FinishReason } from './model/finish-reason.js';

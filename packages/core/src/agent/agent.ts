@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { isLanguageModel, type LanguageModel } from '../model/language-model.js';
+import type { AgentGuardrails, Guardrail } from '../guardrail/guardrail.js';
 import { createTerminationPolicy } from '../termination/create-termination-policy.js';
 import type { StopCondition } from '../termination/stop-condition.js';
 import type { TerminationPolicy } from '../termination/termination-policy.js';
@@ -117,6 +118,8 @@ export interface AgentOptions {
    * turns them off.
    */
   circuitBreaker?: CircuitBreakerSettings | false;
+  /** Checks on the input, the final output and each tool call. @defaultValue none */
+  guardrails?: AgentGuardrails;
 }
 
 /** An agent: a model with instructions, tools and limits. Made with {@link agent}. */
@@ -130,6 +133,11 @@ export interface Agent {
   readonly terminationPolicy: TerminationPolicy;
   readonly fallbackModel: LanguageModel | undefined;
   readonly resilience: ResolvedResilience;
+  readonly guardrails: {
+    readonly input: readonly Guardrail[];
+    readonly output: readonly Guardrail[];
+    readonly tool: readonly Guardrail[];
+  };
   /** The agent's tools by name. @internal */
   readonly toolRegistry: ToolRegistry;
 }
@@ -227,6 +235,7 @@ export function agent(options: AgentOptions): Agent {
     terminationPolicy: options.terminationPolicy ?? createTerminationPolicy(resolved),
     fallbackModel,
     resilience,
+    guardrails: resolveGuardrails(name, options.guardrails ?? {}),
     toolRegistry: new ToolRegistry(tools, { owner: name }),
   };
 }
@@ -254,4 +263,23 @@ function nonNegative(agentName: string, option: string, value: number, group = '
     });
   }
   return value;
+}
+
+function resolveGuardrails(agentName: string, guardrails: AgentGuardrails): Agent['guardrails'] {
+  const stages = ['input', 'output', 'tool'] as const;
+  const resolved = { input: [], output: [], tool: [] } as {
+    [Stage in (typeof stages)[number]]: Guardrail[];
+  };
+  for (const stage of stages) {
+    for (const guardrail of guardrails[stage] ?? []) {
+      if (typeof guardrail?.check !== 'function' || typeof guardrail.name !== 'string') {
+        throw new ConfigurationError({
+          option: `guardrails.${stage}`,
+          message: `Invalid guardrail in guardrails.${stage} of agent '${agentName}': expected { name, check(input) }, such as maxLengthGuardrail({ maxTokens: 4096 }).`,
+        });
+      }
+      resolved[stage].push(guardrail);
+    }
+  }
+  return resolved;
 }

@@ -7,7 +7,8 @@ export type ToolCallErrorKind =
   | 'execution_failed'
   | 'timeout'
   | 'circuit_open'
-  | 'unavailable';
+  | 'unavailable'
+  | 'guardrail_blocked';
 
 /**
  * A tool call failed. This error never ends a run: its message goes back to the LLM as the

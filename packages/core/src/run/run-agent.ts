@@ -7,6 +7,8 @@ import type { StopLimit } from '../termination/termination-policy.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { throwIfAborted } from '../util/abort.js';
 import { hashString } from '../util/hash.js';
+import type { Usage } from '../model/usage.js';
+import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { callModel } from './call-model.js';
 import type { Chunk } from './chunk.js';
 import { Conversation } from './conversation.js';
@@ -75,8 +77,24 @@ export async function* runAgent(
   const ledger = new ToolCallLedger();
   let agentSteps = 0;
   let agentUsage = zeroUsage;
+  const guard = { tracer, parent: agentSpan, findings: state.guardrailFindings };
+  const checkOf = (stage: 'input' | 'output', text: string) => ({
+    stage,
+    text,
+    agentName: agent.name,
+    session: tracer.session,
+  });
   try {
-    for (;;) {
+    const blockedInput = await runGuardrails(
+      agent.guardrails.input,
+      checkOf('input', input),
+      guard,
+    );
+    if (blockedInput !== undefined) {
+      stopReason = 'guardrail_blocked';
+      detail = `input guardrail '${blockedInput.guardrail}' blocked the run: ${blockedInput.reason}`;
+    }
+    while (stopReason === undefined) {
       if (agentSteps >= agent.limits.maxSteps) {
         stopReason = 'max_steps';
         limit = { name: 'maxSteps', value: agent.limits.maxSteps };
@@ -98,6 +116,7 @@ export async function* runAgent(
       );
       agentUsage = addUsage(agentUsage, response.usage);
       state.usage = addUsage(state.usage, response.usage);
+      recordGuardedUsage(agent, response.usage, tracer.session);
       output = response.text;
       if (!state.streaming && response.text !== '') {
         yield chunks.make('delta', agent.name, { text: response.text });
@@ -122,8 +141,19 @@ export async function* runAgent(
         ledger.context(agentSteps, state.usage),
       );
       if (decision.kind === 'finish') {
-        stopReason = 'completed';
-        output = decision.output;
+        const blocked = await runGuardrails(
+          agent.guardrails.output,
+          checkOf('output', decision.output),
+          guard,
+        );
+        if (blocked === undefined) {
+          stopReason = 'completed';
+          output = decision.output;
+        } else {
+          stopReason = 'guardrail_blocked';
+          output = '';
+          detail = `output guardrail '${blocked.guardrail}' withheld the answer: ${blocked.reason}`;
+        }
         break;
       }
       if (decision.kind === 'stop') {
@@ -199,4 +229,12 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 /** `timeout` when the run's own timer fired, `aborted` for any other abort. */
 function interruptionReason(signal: AbortSignal | undefined): StopReason {
   return signal?.reason instanceof RunTimeoutError ? 'timeout' : 'aborted';
+}
+
+/** Tells every guardrail of the agent that keeps a budget what a model call used. */
+function recordGuardedUsage(agent: Agent, usage: Usage, session: string): void {
+  const { input, output, tool } = agent.guardrails;
+  for (const guardrail of new Set([...input, ...output, ...tool])) {
+    guardrail.recordUsage?.(usage, { session });
+  }
 }

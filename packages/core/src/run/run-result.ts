@@ -1,3 +1,4 @@
+import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
 import type { FinishReason } from '../model/finish-reason.js';
 import type { Message } from '../model/message.js';
 import type { Usage } from '../model/usage.js';
@@ -53,6 +54,8 @@ export interface RunResult {
   readonly detail: string | undefined;
   /** Tools declared unavailable after failing, the run going on without them. */
   readonly degradedTools: readonly string[];
+  /** Every guardrail verdict that was not `allow` (warnings and the block, if any), in order. */
+  readonly guardrails: readonly GuardrailFinding[];
   /** Failures of trace sinks. The run went on without them; their traces are incomplete. */
   readonly traceErrors: readonly Error[];
 }

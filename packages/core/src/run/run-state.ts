@@ -1,3 +1,4 @@
+import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
 import type { Usage } from '../model/usage.js';
 import type { RunTracer } from '../trace/run-tracer.js';
 import type { Clock } from '../util/clock.js';
@@ -15,5 +16,7 @@ export interface RunState {
   readonly random: () => number;
   readonly steps: StepResult[];
   readonly toolCalls: ToolCallRecord[];
+  /** Guardrail verdicts other than `allow`, in order. */
+  readonly guardrailFindings: GuardrailFinding[];
   usage: Usage;
 }

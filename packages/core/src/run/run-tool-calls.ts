@@ -2,7 +2,9 @@ import type { Agent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { ToolCallRequest } from '../model/message.js';
+import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { circuitBreakerFor } from '../resilience/circuit-breaker.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import {
   executeToolCall,
   parseToolArguments,
@@ -80,9 +82,36 @@ export async function* runToolCalls(
           }),
         );
       }
+      const blocked = new Map<PendingCall, ToolCallOutcome>();
+      for (const pending of round) {
+        if (pending.attempt > 1 || agent.guardrails.tool.length === 0) continue;
+        const finding = await runGuardrails(
+          agent.guardrails.tool,
+          {
+            stage: 'tool',
+            text: canonicalJson(pending.args),
+            agentName: agent.name,
+            session: tracer.session,
+            toolName: pending.call.toolName,
+            args: pending.args,
+          },
+          { tracer, parent: spans.get(pending) as OpenSpan, findings: state.guardrailFindings },
+        );
+        if (finding !== undefined) {
+          const error = new ToolCallError({
+            kind: 'guardrail_blocked',
+            toolName: pending.call.toolName,
+            message: `Tool call to '${pending.call.toolName}' was blocked by guardrail '${finding.guardrail}': ${finding.reason}. Do not repeat it.`,
+          });
+          blocked.set(pending, { ok: false, args: pending.args, error, content: error.message });
+        }
+      }
       const settled = await Promise.all(
         round.map(pending =>
-          attemptCall(agent, pending, state).then(outcome => ({
+          (blocked.has(pending)
+            ? Promise.resolve(blocked.get(pending) as ToolCallOutcome)
+            : attemptCall(agent, pending, state)
+          ).then(outcome => ({
             pending,
             outcome,
             endMs: state.clock.now(),

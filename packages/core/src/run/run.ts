@@ -154,6 +154,7 @@ async function* runLoop(
     random: options.random ?? Math.random,
     steps: [],
     toolCalls: [],
+    guardrailFindings: [],
     usage: zeroUsage,
   };
   const runSpan = tracer.start('run_start', agent.name, null, { input });
@@ -191,6 +192,7 @@ async function* runLoop(
     limit: outcome.limit,
     detail: outcome.detail,
     degradedTools: outcome.degradedTools,
+    guardrails: state.guardrailFindings,
     traceErrors: tracer.sinkErrors,
   };
 }

@@ -25,6 +25,8 @@ export interface FakeLLMCall {
   readonly messages: readonly Message[];
   /** The names of the tools offered. */
   readonly toolNames: readonly string[];
+  /** The structured-output schema asked for, in the final-output phase. */
+  readonly responseFormat: ModelRequest['responseFormat'];
   readonly streaming: boolean;
 }
 
@@ -112,6 +114,7 @@ function recordCall(index: number, request: ModelRequest, streaming: boolean): F
     agentName: request.agentName,
     instructions: request.instructions,
     toolNames: request.tools.map(definition => definition.name),
+    responseFormat: request.responseFormat,
     streaming,
     // The history is append-only: its first `length` messages are what this call saw. Copying
     // only when asked keeps a long run's per-call cost flat.

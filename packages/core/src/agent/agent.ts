@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { isLanguageModel, type LanguageModel } from '../model/language-model.js';
 import type { AgentGuardrails, Guardrail } from '../guardrail/guardrail.js';
@@ -39,6 +40,12 @@ export interface AgentLimits {
    * timeout. @defaultValue no timeout
    */
   modelTimeoutMs?: number;
+  /**
+   * With an `output` schema: how many times the LLM is asked again, told what was wrong, when its
+   * final answer does not decode; then the run stops with `output_decoding_failed`.
+   * @defaultValue 2
+   */
+  maxDecodeRetries?: number;
 }
 
 /** How failures of model calls and tools are retried (seeds 002, 003 §7). */
@@ -76,6 +83,7 @@ export interface ResolvedAgentLimits {
   readonly maxToolCallsPerTool: number;
   readonly maxTotalTokens: number | undefined;
   readonly modelTimeoutMs: number | undefined;
+  readonly maxDecodeRetries: number;
 }
 
 /** Retry and circuit-breaker settings of an agent, defaults filled in. */
@@ -90,7 +98,7 @@ export interface ResolvedResilience {
 }
 
 /** Options of {@link agent}. */
-export interface AgentOptions {
+export interface AgentOptions<Output = string> {
   /** Unique within a graph of agents; shown in every chunk and trace event of the agent. */
   name: string;
   /** The system prompt. @defaultValue '' */
@@ -120,10 +128,17 @@ export interface AgentOptions {
   circuitBreaker?: CircuitBreakerSettings | false;
   /** Checks on the input, the final output and each tool call. @defaultValue none */
   guardrails?: AgentGuardrails;
+  /**
+   * A zod schema for the final answer (structured output). While tools are offered the schema is
+   * not sent; when the LLM ends its turn it is asked for the answer as JSON with tools off, and
+   * the answer is decoded and validated (retried up to `limits.maxDecodeRetries`). `result.output`
+   * is then the decoded value. @defaultValue plain text
+   */
+  output?: z.ZodType<Output>;
 }
 
 /** An agent: a model with instructions, tools and limits. Made with {@link agent}. */
-export interface Agent {
+export interface Agent<Output = string> {
   readonly name: string;
   readonly instructions: string;
   readonly model: LanguageModel;
@@ -133,6 +148,8 @@ export interface Agent {
   readonly terminationPolicy: TerminationPolicy;
   readonly fallbackModel: LanguageModel | undefined;
   readonly resilience: ResolvedResilience;
+  /** The schema of the final answer; undefined for plain text. */
+  readonly output: z.ZodType<Output> | undefined;
   readonly guardrails: {
     readonly input: readonly Guardrail[];
     readonly output: readonly Guardrail[];
@@ -148,7 +165,7 @@ const agentNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
  * Defines an agent. Misconfiguration (a missing model, duplicate tool names, a bad limit) throws
  * a {@link ConfigurationError} here, not in the middle of a run.
  */
-export function agent(options: AgentOptions): Agent {
+export function agent<Output = string>(options: AgentOptions<Output>): Agent<Output> {
   const { name, instructions = '', model, tools = [], limits = {}, stopWhen = [] } = options;
   if (typeof name !== 'string' || !agentNamePattern.test(name)) {
     throw new ConfigurationError({
@@ -182,7 +199,19 @@ export function agent(options: AgentOptions): Agent {
       limits.modelTimeoutMs === undefined
         ? undefined
         : positiveInteger(name, 'modelTimeoutMs', limits.modelTimeoutMs),
+    maxDecodeRetries: nonNegative(
+      name,
+      'maxDecodeRetries',
+      limits.maxDecodeRetries ?? defaults.maxDecodeRetries,
+      'limits',
+    ),
   });
+  if (options.output !== undefined && !(options.output instanceof z.ZodType)) {
+    throw new ConfigurationError({
+      option: 'output',
+      message: `Invalid output for agent '${name}': expected a zod schema such as z.object({ answer: z.string() }).`,
+    });
+  }
   const { fallbackModel, retry = {}, circuitBreaker = {} } = options;
   if (fallbackModel !== undefined && !isLanguageModel(fallbackModel)) {
     throw new ConfigurationError({
@@ -236,6 +265,7 @@ export function agent(options: AgentOptions): Agent {
     fallbackModel,
     resilience,
     guardrails: resolveGuardrails(name, options.guardrails ?? {}),
+    output: options.output,
     toolRegistry: new ToolRegistry(tools, { owner: name }),
   };
 }
@@ -264,6 +294,10 @@ function nonNegative(agentName: string, option: string, value: number, group = '
   }
   return value;
 }
+
+/** An agent of any output type, as the loop handles them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyAgent = Agent<any>;
 
 function resolveGuardrails(agentName: string, guardrails: AgentGuardrails): Agent['guardrails'] {
   const stages = ['input', 'output', 'tool'] as const;

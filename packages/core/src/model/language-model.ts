@@ -22,6 +22,14 @@ export interface ModelRequest {
   readonly abortSignal?: AbortSignal;
   /** The name of the agent making the call (for fakes and logs). */
   readonly agentName: string;
+  /**
+   * Asks for the answer as JSON matching this JSON Schema (structured output). Only sent in the
+   * final-output phase, with no tools.
+   */
+  readonly responseFormat?: {
+    readonly name: string;
+    readonly schema: Readonly<Record<string, unknown>>;
+  };
 }
 
 /** A complete model answer, as `generate` returns it and as the stream assembles it. */

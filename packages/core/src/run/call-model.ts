@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ModelCallError } from '../errors/model-call-error.js';
 import type {
@@ -20,7 +20,7 @@ import { toTraceError } from './to-trace-error.js';
 
 /** What one model call of the loop sends. */
 export interface ModelCallInput {
-  readonly agent: Agent;
+  readonly agent: AnyAgent;
   /** 1-based model call number of the agent. */
   readonly step: number;
   readonly conversation: Conversation;
@@ -28,6 +28,8 @@ export interface ModelCallInput {
   /** A hash of the whole request (instructions, tools, messages). */
   readonly requestHash: string;
   readonly agentSpan: OpenSpan;
+  /** Set in the final-output phase of an agent with an output schema. */
+  readonly responseFormat?: ModelRequest['responseFormat'];
 }
 
 /**
@@ -108,6 +110,7 @@ async function* callOnce(
     messages: conversation.takeUnsent(),
     message_count: conversation.messages.length,
     request_hash: input.requestHash,
+    ...(input.responseFormat === undefined ? {} : { phase: 'final_output' as const }),
   });
   const failed = (error: unknown) => ({
     ...identity,
@@ -131,6 +134,7 @@ async function* callOnce(
       tools: input.tools,
       agentName: agent.name,
       ...(abortSignal === undefined ? {} : { abortSignal }),
+      ...(input.responseFormat === undefined ? {} : { responseFormat: input.responseFormat }),
     };
     const response = state.streaming
       ? yield* streamModelResponse(model.stream(request), agent.name, state, deadline?.expired)

@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import type { ToolDefinition } from '../model/language-model.js';
@@ -9,7 +9,9 @@ import { throwIfAborted } from '../util/abort.js';
 import { hashString } from '../util/hash.js';
 import type { Usage } from '../model/usage.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
+import { z } from 'zod';
 import { callModel } from './call-model.js';
+import { decodeOutput, decodeRetryRequest, finalOutputRequest } from './decode-output.js';
 import type { Chunk } from './chunk.js';
 import { Conversation } from './conversation.js';
 import type { StepResult, ToolCallRecord } from './run-result.js';
@@ -31,6 +33,8 @@ export interface AgentOutcome {
   readonly detail: string | undefined;
   /** Tools declared unavailable after failing (the run was degraded). */
   readonly degradedTools: readonly string[];
+  /** The decoded final answer, for an agent with an output schema that completed. */
+  readonly structured: unknown;
 }
 
 /** The tools offered to the model and the hash of what precedes the messages. */
@@ -39,7 +43,7 @@ interface Preamble {
   readonly hash: string;
 }
 
-function preambleFor(agent: Agent, unavailable: ReadonlySet<string>): Preamble {
+function preambleFor(agent: AnyAgent, unavailable: ReadonlySet<string>): Preamble {
   const tools = agent.toolRegistry.definitions.filter(
     definition => !unavailable.has(definition.name),
   );
@@ -52,7 +56,7 @@ function preambleFor(agent: Agent, unavailable: ReadonlySet<string>): Preamble {
  * opens is closed, also when the model fails, the run is aborted or the consumer stops reading.
  */
 export async function* runAgent(
-  agent: Agent,
+  agent: AnyAgent,
   input: string,
   parent: OpenSpan,
   state: RunState,
@@ -69,6 +73,18 @@ export async function* runAgent(
   });
   const unavailableTools = new Set<string>();
   let preamble = preambleFor(agent, unavailableTools);
+  const schema = agent.output;
+  const responseFormat =
+    schema === undefined
+      ? undefined
+      : {
+          name: `${agent.name}_output`,
+          schema: z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>,
+        };
+  // Seed 004: with tools, the schema is only sent once the LLM ends its turn (final-output phase).
+  let finalPhase = schema !== undefined && preamble.tools.length === 0;
+  let decodeRetries = 0;
+  let structured: unknown;
   let stopReason: StopReason | undefined;
   let output = '';
   let error: Error | undefined;
@@ -103,14 +119,20 @@ export async function* runAgent(
       }
       throwIfAborted(state.signal);
       agentSteps++;
+      const offered = finalPhase ? [] : preamble.tools;
       const response = yield* callModel(
         {
           agent,
           step: agentSteps,
           conversation,
-          tools: preamble.tools,
-          requestHash: conversation.requestHash(preamble.hash),
+          tools: offered,
+          requestHash: conversation.requestHash(
+            finalPhase
+              ? hashString(`${preamble.hash}\nfinal:${JSON.stringify(responseFormat)}`)
+              : preamble.hash,
+          ),
           agentSpan,
+          ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
         },
         state,
       );
@@ -136,10 +158,43 @@ export async function* runAgent(
         usage: response.usage,
       };
       state.steps.push(step);
+      if (finalPhase && schema !== undefined) {
+        const decoded = decodeOutput(schema, response);
+        if (!decoded.ok) {
+          if (decodeRetries < agent.limits.maxDecodeRetries) {
+            decodeRetries++;
+            conversation.append({ role: 'user', content: decodeRetryRequest(decoded.problem) });
+            continue;
+          }
+          stopReason = 'output_decoding_failed';
+          limit = { name: 'maxDecodeRetries', value: agent.limits.maxDecodeRetries };
+          detail = `the final answer did not decode after ${decodeRetries + 1} tries: ${decoded.problem}`;
+          break;
+        }
+        const blocked = await runGuardrails(
+          agent.guardrails.output,
+          checkOf('output', response.text),
+          guard,
+        );
+        if (blocked === undefined) {
+          stopReason = 'completed';
+          structured = decoded.value;
+        } else {
+          stopReason = 'guardrail_blocked';
+          output = '';
+          detail = `output guardrail '${blocked.guardrail}' withheld the answer: ${blocked.reason}`;
+        }
+        break;
+      }
       const decision = agent.terminationPolicy.decide(
         response,
         ledger.context(agentSteps, state.usage),
       );
+      if (decision.kind === 'finish' && responseFormat !== undefined) {
+        finalPhase = true;
+        conversation.append({ role: 'user', content: finalOutputRequest(responseFormat.schema) });
+        continue;
+      }
       if (decision.kind === 'finish') {
         const blocked = await runGuardrails(
           agent.guardrails.output,
@@ -219,6 +274,7 @@ export async function* runAgent(
     limit,
     detail,
     degradedTools: [...unavailableTools],
+    structured,
   };
 }
 
@@ -232,7 +288,7 @@ function interruptionReason(signal: AbortSignal | undefined): StopReason {
 }
 
 /** Tells every guardrail of the agent that keeps a budget what a model call used. */
-function recordGuardedUsage(agent: Agent, usage: Usage, session: string): void {
+function recordGuardedUsage(agent: AnyAgent, usage: Usage, session: string): void {
   const { input, output, tool } = agent.guardrails;
   for (const guardrail of new Set([...input, ...output, ...tool])) {
     guardrail.recordUsage?.(usage, { session });

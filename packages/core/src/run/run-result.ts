@@ -32,10 +32,21 @@ export interface StepResult {
   readonly usage: Usage;
 }
 
+/**
+ * The type of `result.output`: the text for a plain agent; for an agent with an output schema, the
+ * decoded value, or undefined when the run did not complete.
+ */
+export type RunOutput<Output> = string extends Output ? Output : Output | undefined;
+
 /** What a run produced and why it stopped. */
-export interface RunResult {
-  /** The final answer: the text of the last model call. */
-  readonly output: string;
+export interface RunResult<Output = string> {
+  /**
+   * The final answer: the text of the last model call or, for an agent with an output schema,
+   * the decoded value (undefined unless the run completed).
+   */
+  readonly output: RunOutput<Output>;
+  /** The text of the last model call (for a structured answer, its JSON). */
+  readonly text: string;
   readonly stopReason: StopReason;
   /** The conversation history of the agent that finished. */
   readonly messages: readonly Message[];

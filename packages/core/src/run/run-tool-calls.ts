@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { ToolCallRequest } from '../model/message.js';
@@ -47,7 +47,7 @@ function isRetryable(outcome: ToolCallOutcome): boolean {
  * LLM asked for, whatever the timing.
  */
 export async function* runToolCalls(
-  agent: Agent,
+  agent: AnyAgent,
   calls: readonly ToolCallRequest[],
   conversation: Conversation,
   agentSpan: OpenSpan,
@@ -205,7 +205,7 @@ export async function* runToolCalls(
 
 /** One attempt of one call, behind the tool's circuit breaker. */
 async function attemptCall(
-  agent: Agent,
+  agent: AnyAgent,
   pending: PendingCall,
   state: RunState,
 ): Promise<ToolCallOutcome> {

@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/agent.js';
+import type { Agent, AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { zeroUsage } from '../model/usage.js';
@@ -15,12 +15,12 @@ import type { RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
-export interface RunStream extends AsyncIterable<Chunk> {
+export interface RunStream<Output = string> extends AsyncIterable<Chunk> {
   /**
    * The run's result, once its trace is flushed. Awaiting it without iterating runs the stream to
    * the end and drops the chunks.
    */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<Output>>;
 }
 
 /**
@@ -34,8 +34,12 @@ export interface RunStream extends AsyncIterable<Chunk> {
  * result.output; result.stopReason; result.usage; result.steps;
  * ```
  */
-export function run(agent: Agent, input: string, options: RunOptions = {}): Promise<RunResult> {
-  return drainToResult(runLoop(agent, input, options, false));
+export function run<Output = string>(
+  agent: Agent<Output>,
+  input: string,
+  options: RunOptions = {},
+): Promise<RunResult<Output>> {
+  return drainToResult(runLoop(agent, input, options, false)) as Promise<RunResult<Output>>;
 }
 
 /**
@@ -51,7 +55,11 @@ export function run(agent: Agent, input: string, options: RunOptions = {}): Prom
  * const result = await s.result;
  * ```
  */
-export function stream(agent: Agent, input: string, options: RunOptions = {}): RunStream {
+export function stream<Output = string>(
+  agent: Agent<Output>,
+  input: string,
+  options: RunOptions = {},
+): RunStream<Output> {
   const stopper = new AbortController();
   const signal =
     options.signal === undefined
@@ -59,8 +67,10 @@ export function stream(agent: Agent, input: string, options: RunOptions = {}): R
       : AbortSignal.any([options.signal, stopper.signal]);
   const loop = runLoop(agent, input, { ...options, signal }, true);
   let started = false;
-  let settle!: { resolve: (result: RunResult) => void; reject: (error: unknown) => void };
-  const result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
+  let settle!: { resolve: (result: RunResult<Output>) => void; reject: (error: unknown) => void };
+  const result = new Promise<RunResult<Output>>(
+    (resolve, reject) => (settle = { resolve, reject }),
+  );
   result.catch(() => undefined);
   async function* iterate(): AsyncGenerator<Chunk, void, undefined> {
     let finished = false;
@@ -69,7 +79,7 @@ export function stream(agent: Agent, input: string, options: RunOptions = {}): R
         const next = await loop.next();
         if (next.done === true) {
           finished = true;
-          settle.resolve(next.value);
+          settle.resolve(next.value as RunResult<Output>);
           return;
         }
         yield next.value;
@@ -82,7 +92,10 @@ export function stream(agent: Agent, input: string, options: RunOptions = {}): R
       if (!finished) {
         // The consumer stopped reading: abort the run and let it close its spans and seal the trace.
         stopper.abort('the stream consumer stopped reading');
-        await drainToResult(loop).then(settle.resolve, settle.reject);
+        await drainToResult(loop).then(
+          value => settle.resolve(value as RunResult<Output>),
+          settle.reject,
+        );
       }
     }
   }
@@ -99,10 +112,13 @@ export function stream(agent: Agent, input: string, options: RunOptions = {}): R
   };
   return {
     [Symbol.asyncIterator]: claim,
-    get result(): Promise<RunResult> {
+    get result(): Promise<RunResult<Output>> {
       if (!started) {
         started = true;
-        void drainToResult(loop).then(settle.resolve, settle.reject);
+        void drainToResult(loop).then(
+          value => settle.resolve(value as RunResult<Output>),
+          settle.reject,
+        );
       }
       return result;
     },
@@ -110,8 +126,8 @@ export function stream(agent: Agent, input: string, options: RunOptions = {}): R
 }
 
 async function drainToResult(
-  loop: AsyncGenerator<Chunk, RunResult, undefined>,
-): Promise<RunResult> {
+  loop: AsyncGenerator<Chunk, RunResult<unknown>, undefined>,
+): Promise<RunResult<unknown>> {
   for (;;) {
     const next = await loop.next();
     if (next.done === true) return next.value;
@@ -119,11 +135,11 @@ async function drainToResult(
 }
 
 async function* runLoop(
-  agent: Agent,
+  agent: AnyAgent,
   input: string,
   options: RunOptions,
   streaming: boolean,
-): AsyncGenerator<Chunk, RunResult, undefined> {
+): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
   assertRunArguments(agent, input, options);
   const { clock = systemClock, ids = randomIds, timeoutMs } = options;
   const timer = timeoutMs === undefined ? undefined : new AbortController();
@@ -180,7 +196,8 @@ async function* runLoop(
     await tracer.flush();
   }
   return {
-    output: outcome.output,
+    output: agent.output === undefined ? outcome.output : outcome.structured,
+    text: outcome.output,
     stopReason: outcome.stopReason,
     messages: outcome.conversation.messages,
     steps: state.steps,
@@ -210,7 +227,7 @@ function toSinks(trace: RunOptions['trace']): readonly TraceSink[] {
   return sinks;
 }
 
-function assertRunArguments(agent: Agent, input: string, options: RunOptions): void {
+function assertRunArguments(agent: AnyAgent, input: string, options: RunOptions): void {
   if (typeof agent !== 'object' || agent === null || !('toolRegistry' in agent)) {
     throw new ConfigurationError({
       option: 'agent',

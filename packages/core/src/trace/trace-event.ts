@@ -100,6 +100,8 @@ const LlmStartEvent = z.object({
   request_hash: z.string(),
   /** The attempt of this model call: absent for a first attempt on the agent's own model. */
   attempt: z.number().int().positive().optional(),
+  /** `final_output` when the call asks for the structured answer (tools off, schema on). */
+  phase: z.enum(['final_output']).optional(),
 });
 
 const LlmEndEvent = z.object({

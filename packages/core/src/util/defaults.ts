@@ -9,6 +9,8 @@ export const defaults = Object.freeze({
   maxDuplicateToolCalls: 2,
   /** Times one tool may run in an agent's turn; one more stops the run. */
   maxToolCallsPerTool: 5,
+  /** Times the LLM is asked again for a final answer that does not decode against the schema. */
+  maxDecodeRetries: 2,
   /** Attempts per model call, the first included, before the fallback model (if any). */
   modelAttempts: 3,
   /** The wait before the first model retry, before jitter; doubles with each retry. */

@@ -68,6 +68,20 @@ export interface RetryOptions {
   toolRetries?: number;
 }
 
+/** How much conversation an agent keeps and shows its model (seed 001 §3.3). */
+export interface MemoryOptions {
+  /**
+   * The most recent messages each model call sees; the run's input is always shown, and a tool call
+   * is never separated from its results. @defaultValue everything
+   */
+  window?: number;
+  /**
+   * The most messages carried: `history` passed to `run` is cut to its last `maxItems` before the
+   * run, and `result.messages` after it (pairs kept whole). @defaultValue everything
+   */
+  maxItems?: number;
+}
+
 /** Options of the circuit breakers of the agent's model and tools. */
 export interface CircuitBreakerSettings {
   /** @defaultValue 5 */
@@ -128,6 +142,8 @@ export interface AgentOptions<Output = string> {
   circuitBreaker?: CircuitBreakerSettings | false;
   /** Checks on the input, the final output and each tool call. @defaultValue none */
   guardrails?: AgentGuardrails;
+  /** How much of the conversation is kept and shown to the model. @defaultValue everything */
+  memory?: MemoryOptions;
   /**
    * A zod schema for the final answer (structured output). While tools are offered the schema is
    * not sent; when the LLM ends its turn it is asked for the answer as JSON with tools off, and
@@ -148,6 +164,7 @@ export interface Agent<Output = string> {
   readonly terminationPolicy: TerminationPolicy;
   readonly fallbackModel: LanguageModel | undefined;
   readonly resilience: ResolvedResilience;
+  readonly memory: { readonly window: number | undefined; readonly maxItems: number | undefined };
   /** The schema of the final answer; undefined for plain text. */
   readonly output: z.ZodType<Output> | undefined;
   readonly guardrails: {
@@ -266,6 +283,16 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     resilience,
     guardrails: resolveGuardrails(name, options.guardrails ?? {}),
     output: options.output,
+    memory: Object.freeze({
+      window:
+        options.memory?.window === undefined
+          ? undefined
+          : positiveInteger(name, 'window', options.memory.window, 'memory'),
+      maxItems:
+        options.memory?.maxItems === undefined
+          ? undefined
+          : positiveInteger(name, 'maxItems', options.memory.maxItems, 'memory'),
+    }),
     toolRegistry: new ToolRegistry(tools, { owner: name }),
   };
 }

@@ -1,6 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ModelCallError } from '../errors/model-call-error.js';
+import type { Message } from '../model/message.js';
 import type {
   LanguageModel,
   ModelRequest,
@@ -24,6 +25,8 @@ export interface ModelCallInput {
   /** 1-based model call number of the agent. */
   readonly step: number;
   readonly conversation: Conversation;
+  /** What the model is shown: the whole conversation, or its memory window. */
+  readonly messages: readonly Message[];
   readonly tools: readonly ToolDefinition[];
   /** A hash of the whole request (instructions, tools, messages). */
   readonly requestHash: string;
@@ -108,7 +111,7 @@ async function* callOnce(
   const llmSpan = tracer.start('llm_start', agent.name, agentSpan, {
     ...identity,
     messages: conversation.takeUnsent(),
-    message_count: conversation.messages.length,
+    message_count: input.messages.length,
     request_hash: input.requestHash,
     ...(input.responseFormat === undefined ? {} : { phase: 'final_output' as const }),
   });
@@ -130,7 +133,7 @@ async function* callOnce(
     const abortSignal = combineSignals(state.signal, deadline?.signal);
     const request: ModelRequest = {
       instructions: agent.instructions,
-      messages: conversation.messages,
+      messages: input.messages,
       tools: input.tools,
       agentName: agent.name,
       ...(abortSignal === undefined ? {} : { abortSignal }),

@@ -10,6 +10,7 @@ import { hashString } from '../util/hash.js';
 import type { Usage } from '../model/usage.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { z } from 'zod';
+import { recentMessages, windowedMessages } from '../memory/recent-messages.js';
 import { callModel } from './call-model.js';
 import { decodeOutput, decodeRetryRequest, finalOutputRequest } from './decode-output.js';
 import type { Chunk } from './chunk.js';
@@ -63,6 +64,12 @@ export async function* runAgent(
 ): AsyncGenerator<Chunk, AgentOutcome, undefined> {
   const { tracer, chunks } = state;
   const conversation = new Conversation();
+  const carried =
+    agent.memory.maxItems === undefined
+      ? state.history
+      : recentMessages(state.history, agent.memory.maxItems);
+  for (const message of carried) conversation.append(message);
+  const inputIndex = conversation.messages.length;
   conversation.append({ role: 'user', content: input });
   const agentSpan = tracer.start('agent_start', agent.name, parent, {
     model: agent.model.modelId,
@@ -70,6 +77,8 @@ export async function* runAgent(
     instructions: agent.instructions,
     tools: agent.toolRegistry.definitions.map(definition => definition.name),
     max_steps: agent.limits.maxSteps,
+    ...(carried.length === 0 ? {} : { history_messages: carried.length }),
+    ...(agent.memory.window === undefined ? {} : { memory_window: agent.memory.window }),
   });
   const unavailableTools = new Set<string>();
   let preamble = preambleFor(agent, unavailableTools);
@@ -120,17 +129,26 @@ export async function* runAgent(
       throwIfAborted(state.signal);
       agentSteps++;
       const offered = finalPhase ? [] : preamble.tools;
+      const preambleHash = finalPhase
+        ? hashString(`${preamble.hash}\nfinal:${JSON.stringify(responseFormat)}`)
+        : preamble.hash;
+      const window = agent.memory.window;
+      const shown =
+        window === undefined
+          ? conversation.messages
+          : windowedMessages(conversation.messages, window, inputIndex);
       const response = yield* callModel(
         {
           agent,
           step: agentSteps,
           conversation,
+          messages: shown,
           tools: offered,
-          requestHash: conversation.requestHash(
-            finalPhase
-              ? hashString(`${preamble.hash}\nfinal:${JSON.stringify(responseFormat)}`)
-              : preamble.hash,
-          ),
+          // A windowed request is hashed whole (bounded by the window); otherwise the rolling hash.
+          requestHash:
+            window === undefined
+              ? conversation.requestHash(preambleHash)
+              : hashString(`${preambleHash}\n${JSON.stringify(shown)}`),
           agentSpan,
           ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
         },

@@ -1,3 +1,4 @@
+import type { Message } from '../model/message.js';
 import type { TraceSink } from '../trace/trace-sink.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
@@ -13,6 +14,11 @@ export interface RunOptions {
    * trace complete and sealed). @defaultValue no timeout
    */
   timeoutMs?: number;
+  /**
+   * Earlier messages to continue from, e.g. the `messages` of a previous result; cut to the agent's
+   * `memory.maxItems`. @defaultValue none
+   */
+  history?: readonly Message[];
   /** Where retry jitter comes from: a number in [0, 1). @defaultValue Math.random */
   random?: () => number;
   /** A session id written on every event. @defaultValue the run id */

@@ -1,4 +1,5 @@
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
+import type { Message } from '../model/message.js';
 import type { Usage } from '../model/usage.js';
 import type { RunTracer } from '../trace/run-tracer.js';
 import type { Clock } from '../util/clock.js';
@@ -19,4 +20,6 @@ export interface RunState {
   /** Guardrail verdicts other than `allow`, in order. */
   readonly guardrailFindings: GuardrailFinding[];
   usage: Usage;
+  /** Messages carried over from earlier runs. */
+  readonly history: readonly Message[];
 }

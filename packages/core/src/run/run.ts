@@ -1,5 +1,6 @@
 import type { Agent, AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { recentMessages } from '../memory/recent-messages.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { zeroUsage } from '../model/usage.js';
 import { RunTracer } from '../trace/run-tracer.js';
@@ -172,6 +173,7 @@ async function* runLoop(
     toolCalls: [],
     guardrailFindings: [],
     usage: zeroUsage,
+    history: options.history ?? [],
   };
   const runSpan = tracer.start('run_start', agent.name, null, { input });
   let outcome: AgentOutcome | undefined;
@@ -199,7 +201,10 @@ async function* runLoop(
     output: agent.output === undefined ? outcome.output : outcome.structured,
     text: outcome.output,
     stopReason: outcome.stopReason,
-    messages: outcome.conversation.messages,
+    messages:
+      agent.memory.maxItems === undefined
+        ? outcome.conversation.messages
+        : recentMessages(outcome.conversation.messages, agent.memory.maxItems),
     steps: state.steps,
     toolCalls: state.toolCalls,
     usage: state.usage,

@@ -83,6 +83,10 @@ const AgentStartEvent = z.object({
   instructions: z.string(),
   tools: z.array(z.string()),
   max_steps: z.number().int().positive(),
+  /** Messages carried over from earlier runs (`history`). */
+  history_messages: z.number().int().positive().optional(),
+  /** The memory window: the most recent messages each model call sees. */
+  memory_window: z.number().int().positive().optional(),
 });
 
 const LlmStartEvent = z.object({

@@ -58,6 +58,38 @@ describe('agent-trace replay', () => {
     expect(stdout).not.toContain('\u001b[');
   });
 
+  it('says why a run stopped, with the limit, and shows retries', async () => {
+    const { agent, tool, steppingClock } = await import('@agent-trace/core');
+    const { fakeLLM } = await import('@agent-trace/testing');
+    const { z } = await import('zod');
+    const ping = tool({
+      name: 'ping',
+      description: 'Ping',
+      input: z.object({}),
+      execute: () => 'pong',
+    });
+    const path = join(directory, 'stopped.jsonl');
+    const sink = jsonlSink(path);
+    const model = fakeLLM([
+      { error: { status: 429, retryAfterMs: 250 } },
+      { toolCalls: [{ name: 'ping' }] },
+      { toolCalls: [{ name: 'ping' }] },
+      { toolCalls: [{ name: 'ping' }] },
+    ]);
+    await run(agent({ name: 'pinger', model, tools: [ping], circuitBreaker: false }), 'go', {
+      trace: sink,
+      clock: steppingClock(),
+    });
+    await sink.close();
+    const { stdout } = await cli(['replay', path]);
+    expect(stdout).toContain('retry model fake-model attempt 2 after 250 ms (rate_limit)');
+    expect(stdout).toContain('stop: duplicate_tool_call');
+    expect(stdout).toContain('limit maxDuplicateToolCalls = 2');
+    expect(stdout).toContain(
+      "why: the LLM asked for tool 'ping' with the same arguments ({}) a 3rd time; 2 allowed",
+    );
+  });
+
   it('prints the span trees as JSON with --json', async () => {
     const { code, stdout } = await cli(['replay', await demoTrace(), '--json']);
     expect(code).toBe(0);

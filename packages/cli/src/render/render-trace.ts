@@ -159,6 +159,10 @@ class TreeRenderer {
     ];
     if (end.limit !== undefined) parts.push(`limit ${end.limit.name} = ${end.limit.value}`);
     const lines = [parts.join(' · ')];
+    if (end.detail !== undefined) lines.push(`why: ${end.detail}`);
+    if (end.degraded_tools !== undefined) {
+      lines.push(s.yellow(`degraded: went on without ${end.degraded_tools.join(', ')}`));
+    }
     if (end.error !== undefined)
       lines.push(s.red(`error: ${end.error.type}: ${end.error.message}`));
     if (end.output !== undefined && end.output !== '')

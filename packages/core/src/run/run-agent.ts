@@ -109,6 +109,18 @@ export async function* runAgent(
     agentName: agent.name,
     session: tracer.session,
   });
+  /** Ends the turn with `text` as the answer, unless an output guardrail withholds it. */
+  const finish = async (
+    text: string,
+  ): Promise<{ stopReason: StopReason; output: string; detail: string | undefined }> => {
+    const blocked = await runGuardrails(agent.guardrails.output, checkOf('output', text), guard);
+    if (blocked === undefined) return { stopReason: 'completed', output: text, detail: undefined };
+    return {
+      stopReason: 'guardrail_blocked',
+      output: '',
+      detail: `output guardrail '${blocked.guardrail}' withheld the answer: ${blocked.reason}`,
+    };
+  };
   try {
     const blockedInput = await runGuardrails(
       agent.guardrails.input,
@@ -189,19 +201,8 @@ export async function* runAgent(
           detail = `the final answer did not decode after ${decodeRetries + 1} tries: ${decoded.problem}`;
           break;
         }
-        const blocked = await runGuardrails(
-          agent.guardrails.output,
-          checkOf('output', response.text),
-          guard,
-        );
-        if (blocked === undefined) {
-          stopReason = 'completed';
-          structured = decoded.value;
-        } else {
-          stopReason = 'guardrail_blocked';
-          output = '';
-          detail = `output guardrail '${blocked.guardrail}' withheld the answer: ${blocked.reason}`;
-        }
+        ({ stopReason, output, detail } = await finish(response.text));
+        if (stopReason === 'completed') structured = decoded.value;
         break;
       }
       const decision = agent.terminationPolicy.decide(
@@ -214,19 +215,7 @@ export async function* runAgent(
         continue;
       }
       if (decision.kind === 'finish') {
-        const blocked = await runGuardrails(
-          agent.guardrails.output,
-          checkOf('output', decision.output),
-          guard,
-        );
-        if (blocked === undefined) {
-          stopReason = 'completed';
-          output = decision.output;
-        } else {
-          stopReason = 'guardrail_blocked';
-          output = '';
-          detail = `output guardrail '${blocked.guardrail}' withheld the answer: ${blocked.reason}`;
-        }
+        ({ stopReason, output, detail } = await finish(decision.output));
         break;
       }
       if (decision.kind === 'stop') {

@@ -1,3 +1,4 @@
+import { firstCallOverLimit } from './first-call-over-limit.js';
 import type { TerminationDecision, TerminationPolicy } from './termination-policy.js';
 
 /**
@@ -13,22 +14,19 @@ export function duplicateToolCallPolicy(
     decide(response, context): TerminationDecision {
       const decision = base.decide(response, context);
       if (decision.kind !== 'run_tools') return decision;
-      const inThisResponse = new Map<string, number>();
-      for (const call of decision.toolCalls) {
-        const fingerprint = context.fingerprint(call);
-        const earlier =
-          (context.callFingerprints.get(fingerprint) ?? 0) + (inThisResponse.get(fingerprint) ?? 0);
-        if (earlier >= maxDuplicateToolCalls) {
-          return {
-            kind: 'stop',
-            reason: 'duplicate_tool_call',
-            limit: { name: 'maxDuplicateToolCalls', value: maxDuplicateToolCalls },
-            detail: `the LLM asked for tool '${call.toolName}' with the same arguments (${call.argumentsText || '{}'}) a ${ordinal(earlier + 1)} time; ${maxDuplicateToolCalls} allowed`,
-          };
-        }
-        inThisResponse.set(fingerprint, (inThisResponse.get(fingerprint) ?? 0) + 1);
-      }
-      return decision;
+      const over = firstCallOverLimit(
+        decision.toolCalls,
+        call => context.fingerprint(call),
+        context.callFingerprints,
+        maxDuplicateToolCalls,
+      );
+      if (over === undefined) return decision;
+      return {
+        kind: 'stop',
+        reason: 'duplicate_tool_call',
+        limit: { name: 'maxDuplicateToolCalls', value: maxDuplicateToolCalls },
+        detail: `the LLM asked for tool '${over.call.toolName}' with the same arguments (${over.call.argumentsText || '{}'}) a ${ordinal(over.earlier + 1)} time; ${maxDuplicateToolCalls} allowed`,
+      };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { ordinal } from './duplicate-tool-call-policy.js';
+import { firstCallOverLimit } from './first-call-over-limit.js';
 import type { TerminationDecision, TerminationPolicy } from './termination-policy.js';
 
 /**
@@ -13,22 +14,19 @@ export function toolCallLimitPolicy(
     decide(response, context): TerminationDecision {
       const decision = base.decide(response, context);
       if (decision.kind !== 'run_tools') return decision;
-      const inThisResponse = new Map<string, number>();
-      for (const call of decision.toolCalls) {
-        const earlier =
-          (context.toolCallCounts.get(call.toolName) ?? 0) +
-          (inThisResponse.get(call.toolName) ?? 0);
-        if (earlier >= maxToolCallsPerTool) {
-          return {
-            kind: 'stop',
-            reason: 'tool_call_limit',
-            limit: { name: 'maxToolCallsPerTool', value: maxToolCallsPerTool },
-            detail: `the LLM asked for tool '${call.toolName}' a ${ordinal(earlier + 1)} time; ${maxToolCallsPerTool} allowed`,
-          };
-        }
-        inThisResponse.set(call.toolName, (inThisResponse.get(call.toolName) ?? 0) + 1);
-      }
-      return decision;
+      const over = firstCallOverLimit(
+        decision.toolCalls,
+        call => call.toolName,
+        context.toolCallCounts,
+        maxToolCallsPerTool,
+      );
+      if (over === undefined) return decision;
+      return {
+        kind: 'stop',
+        reason: 'tool_call_limit',
+        limit: { name: 'maxToolCallsPerTool', value: maxToolCallsPerTool },
+        detail: `the LLM asked for tool '${over.call.toolName}' a ${ordinal(over.earlier + 1)} time; ${maxToolCallsPerTool} allowed`,
+      };
     },
   };
 }

@@ -3,7 +3,9 @@ export type {
   Agent,
   AgentLimits,
   AgentOptions,
+  AnyAgent,
   CircuitBreakerSettings,
+  MemoryOptions,
   ResolvedAgentLimits,
   ResolvedResilience,
   RetryOptions,
@@ -34,6 +36,9 @@ export type { GuardrailFinding } from './guardrail/run-guardrails.js';
 export { schemaGuardrail } from './guardrail/schema-guardrail.js';
 export { tokenGuard } from './guardrail/token-guard.js';
 export type { TokenGuard } from './guardrail/token-guard.js';
+
+export { handoff, isHandoff } from './handoff/handoff.js';
+export type { Handoff, HandoffOptions, ResolvedHandoff } from './handoff/handoff.js';
 
 export { StreamAssembler } from './model/assemble-stream.js';
 export { finishReasons } from './model/finish-reason.js';

@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { isLanguageModel, type LanguageModel } from '../model/language-model.js';
 import type { AgentGuardrails, Guardrail } from '../guardrail/guardrail.js';
+import {
+  isHandoff,
+  resolveHandoff,
+  type Handoff,
+  type ResolvedHandoff,
+} from '../handoff/handoff.js';
 import { createTerminationPolicy } from '../termination/create-termination-policy.js';
 import type { StopCondition } from '../termination/stop-condition.js';
 import type { TerminationPolicy } from '../termination/termination-policy.js';
@@ -46,6 +52,12 @@ export interface AgentLimits {
    * @defaultValue 2
    */
   maxDecodeRetries?: number;
+  /**
+   * Handoffs in a row a conversation may go through (A → B → C is 2). A handoff past it stops the
+   * run with `handoff_depth_exceeded`.
+   * @defaultValue 3
+   */
+  maxHandoffDepth?: number;
 }
 
 /** How failures of model calls and tools are retried (seeds 002, 003 §7). */
@@ -98,6 +110,7 @@ export interface ResolvedAgentLimits {
   readonly maxTotalTokens: number | undefined;
   readonly modelTimeoutMs: number | undefined;
   readonly maxDecodeRetries: number;
+  readonly maxHandoffDepth: number;
 }
 
 /** Retry and circuit-breaker settings of an agent, defaults filled in. */
@@ -145,6 +158,18 @@ export interface AgentOptions<Output = string> {
   /** How much of the conversation is kept and shown to the model. @defaultValue everything */
   memory?: MemoryOptions;
   /**
+   * Agents this one may hand the conversation over to, offered to the LLM as `transfer_to_<name>`
+   * tools: agents, `handoff(agent, options)`, or functions returning an agent (for cycles).
+   * @defaultValue none
+   */
+  handoffs?: readonly (AnyAgent | Handoff | (() => AnyAgent))[];
+  /**
+   * What to do when the LLM hands off to an agent already on the current handoff path (A → B → A):
+   * stop the run with `handoff_cycle`, or refuse the handoff and tell the LLM to answer itself.
+   * @defaultValue 'stop'
+   */
+  onHandoffCycle?: 'stop' | 'refuse';
+  /**
    * A zod schema for the final answer (structured output). While tools are offered the schema is
    * not sent; when the LLM ends its turn it is asked for the answer as JSON with tools off, and
    * the answer is decoded and validated (retried up to `limits.maxDecodeRetries`). `result.output`
@@ -165,6 +190,9 @@ export interface Agent<Output = string> {
   readonly fallbackModel: LanguageModel | undefined;
   readonly resilience: ResolvedResilience;
   readonly memory: { readonly window: number | undefined; readonly maxItems: number | undefined };
+  /** The handoffs, targets resolved on first use (so agents may hand off to each other). */
+  readonly handoffs: () => readonly ResolvedHandoff[];
+  readonly onHandoffCycle: 'stop' | 'refuse';
   /** The schema of the final answer; undefined for plain text. */
   readonly output: z.ZodType<Output> | undefined;
   readonly guardrails: {
@@ -222,6 +250,11 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       limits.maxDecodeRetries ?? defaults.maxDecodeRetries,
       'limits',
     ),
+    maxHandoffDepth: positiveInteger(
+      name,
+      'maxHandoffDepth',
+      limits.maxHandoffDepth ?? defaults.maxHandoffDepth,
+    ),
   });
   if (options.output !== undefined && !(options.output instanceof z.ZodType)) {
     throw new ConfigurationError({
@@ -271,6 +304,17 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       message: `Invalid stopWhen for agent '${name}': expected a function (state) => boolean or an array of them.`,
     });
   }
+  const handoffs = lazyHandoffs(name, options.handoffs ?? [], tools);
+  // Resolve now unless a target is given as a function (agents that hand off to each other):
+  // a misconfigured handoff then fails here, not in the middle of a run.
+  if (
+    !(options.handoffs ?? []).some(
+      entry =>
+        typeof entry === 'function' || (isHandoff(entry) && typeof entry.target === 'function'),
+    )
+  ) {
+    handoffs();
+  }
   return {
     name,
     instructions,
@@ -283,6 +327,8 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     resilience,
     guardrails: resolveGuardrails(name, options.guardrails ?? {}),
     output: options.output,
+    handoffs,
+    onHandoffCycle: options.onHandoffCycle ?? 'stop',
     memory: Object.freeze({
       window:
         options.memory?.window === undefined
@@ -343,4 +389,28 @@ function resolveGuardrails(agentName: string, guardrails: AgentGuardrails): Agen
     }
   }
   return resolved;
+}
+
+function lazyHandoffs(
+  owner: string,
+  entries: readonly (AnyAgent | Handoff | (() => AnyAgent))[],
+  tools: readonly AnyTool[],
+): () => readonly ResolvedHandoff[] {
+  let resolved: readonly ResolvedHandoff[] | undefined;
+  return () => {
+    if (resolved !== undefined) return resolved;
+    const list = entries.map(entry => resolveHandoff(entry, owner));
+    const taken = new Set(tools.map(tool => tool.name));
+    for (const handoff of list) {
+      if (taken.has(handoff.toolName)) {
+        throw new ConfigurationError({
+          option: 'handoffs',
+          message: `Agent '${owner}' offers '${handoff.toolName}' twice (a tool or another handoff has that name). Rename the tool, or pass handoff(agent, { toolName }).`,
+        });
+      }
+      taken.add(handoff.toolName);
+    }
+    resolved = list;
+    return resolved;
+  };
 }

@@ -15,9 +15,16 @@ export interface ChunkData {
   usage: { readonly promptTokens: number; readonly completionTokens: number };
   /** The run failed or was aborted; `kind` names the failure. */
   error: { readonly kind: string; readonly message: string };
+  /** Control passes to another agent (`pass_control`) or a delegate starts (`return_to_caller`). */
+  handoff: {
+    readonly from: string;
+    readonly to: string;
+    readonly depth: number;
+    readonly mode: 'pass_control' | 'return_to_caller';
+  };
 }
 
-/** A chunk type: `delta`, `tool_call`, `tool_response`, `usage` or `error`. */
+/** A chunk type: `delta`, `tool_call`, `tool_response`, `handoff`, `usage` or `error`. */
 export type ChunkType = keyof ChunkData;
 
 /**
@@ -30,6 +37,8 @@ export type Chunk = {
     readonly time: string;
     /** The agent that produced the chunk. */
     readonly agent: string;
+    /** The run's session. */
+    readonly session: string;
     readonly type: Type;
     readonly data: ChunkData[Type];
     readonly seq: number;

@@ -17,6 +17,9 @@ import type { Chunk } from './chunk.js';
 import { Conversation } from './conversation.js';
 import type { StepResult, ToolCallRecord } from './run-result.js';
 import type { RunState } from './run-state.js';
+import type { ResolvedHandoff } from '../handoff/handoff.js';
+import type { Message } from '../model/message.js';
+import { handOff } from './hand-off.js';
 import { runToolCalls } from './run-tool-calls.js';
 import type { StopReason } from './stop-reason.js';
 import { toTraceError } from './to-trace-error.js';
@@ -36,6 +39,18 @@ export interface AgentOutcome {
   readonly degradedTools: readonly string[];
   /** The decoded final answer, for an agent with an output schema that completed. */
   readonly structured: unknown;
+  /** The agent that produced the outcome: this one, or the last one it handed off to. */
+  readonly agentName: string;
+}
+
+/** How an agent's turn starts: with new input (the entry agent) or a conversation handed over. */
+export interface AgentStart {
+  /** The user's input; absent for the target of a handoff, which carries on the conversation. */
+  readonly input?: string;
+  /** The conversation so far: the run's `history`, or what the handing-off agent passes on. */
+  readonly messages: readonly Message[];
+  /** The agents the conversation has passed through, this one last. */
+  readonly path: readonly string[];
 }
 
 /** The tools offered to the model and the hash of what precedes the messages. */
@@ -45,9 +60,10 @@ interface Preamble {
 }
 
 function preambleFor(agent: AnyAgent, unavailable: ReadonlySet<string>): Preamble {
-  const tools = agent.toolRegistry.definitions.filter(
-    definition => !unavailable.has(definition.name),
-  );
+  const tools = [
+    ...agent.toolRegistry.definitions.filter(definition => !unavailable.has(definition.name)),
+    ...agent.handoffs().map(handoff => handoff.definition),
+  ];
   return { tools, hash: hashString(JSON.stringify([agent.instructions, tools])) };
 }
 
@@ -58,24 +74,29 @@ function preambleFor(agent: AnyAgent, unavailable: ReadonlySet<string>): Preambl
  */
 export async function* runAgent(
   agent: AnyAgent,
-  input: string,
+  start: AgentStart,
   parent: OpenSpan,
   state: RunState,
 ): AsyncGenerator<Chunk, AgentOutcome, undefined> {
   const { tracer, chunks } = state;
+  const { input } = start;
   const conversation = new Conversation();
   const carried =
     agent.memory.maxItems === undefined
-      ? state.history
-      : recentMessages(state.history, agent.memory.maxItems);
+      ? start.messages
+      : recentMessages(start.messages, agent.memory.maxItems);
   for (const message of carried) conversation.append(message);
-  const inputIndex = conversation.messages.length;
-  conversation.append({ role: 'user', content: input });
+  if (input !== undefined) conversation.append({ role: 'user', content: input });
+  const inputIndex = conversation.messages.findLastIndex(message => message.role === 'user');
   const agentSpan = tracer.start('agent_start', agent.name, parent, {
     model: agent.model.modelId,
     provider: agent.model.provider,
     instructions: agent.instructions,
     tools: agent.toolRegistry.definitions.map(definition => definition.name),
+    ...(agent.handoffs().length === 0
+      ? {}
+      : { handoffs: agent.handoffs().map(handoff => handoff.agent.name) }),
+    ...(start.path.length > 1 ? { path: [...start.path] } : {}),
     max_steps: agent.limits.maxSteps,
     ...(carried.length === 0 ? {} : { history_messages: carried.length }),
     ...(agent.memory.window === undefined ? {} : { memory_window: agent.memory.window }),
@@ -94,6 +115,7 @@ export async function* runAgent(
   let finalPhase = schema !== undefined && preamble.tools.length === 0;
   let decodeRetries = 0;
   let structured: unknown;
+  let handedOff: AgentOutcome | undefined;
   let stopReason: StopReason | undefined;
   let output = '';
   let error: Error | undefined;
@@ -122,11 +144,10 @@ export async function* runAgent(
     };
   };
   try {
-    const blockedInput = await runGuardrails(
-      agent.guardrails.input,
-      checkOf('input', input),
-      guard,
-    );
+    const blockedInput =
+      input === undefined
+        ? undefined
+        : await runGuardrails(agent.guardrails.input, checkOf('input', input), guard);
     if (blockedInput !== undefined) {
       stopReason = 'guardrail_blocked';
       detail = `input guardrail '${blockedInput.guardrail}' blocked the run: ${blockedInput.reason}`;
@@ -228,18 +249,56 @@ export async function* runAgent(
         detail = `the LLM asked for tool '${refused.toolName}' again after it was declared unavailable, instead of answering without it`;
         break;
       }
-      const degradedBefore = unavailableTools.size;
-      const records = yield* runToolCalls(
-        agent,
-        decision.toolCalls,
-        conversation,
-        agentSpan,
-        state,
-        unavailableTools,
+      const handoffs = agent.handoffs();
+      const handoffCalls = decision.toolCalls.filter(call =>
+        handoffs.some(handoff => handoff.toolName === call.toolName),
       );
-      (step.toolCalls as ToolCallRecord[]).push(...records);
+      const toolCalls = decision.toolCalls.filter(call => !handoffCalls.includes(call));
+      const degradedBefore = unavailableTools.size;
+      if (toolCalls.length > 0) {
+        const records = yield* runToolCalls(
+          agent,
+          toolCalls,
+          conversation,
+          agentSpan,
+          state,
+          unavailableTools,
+        );
+        (step.toolCalls as ToolCallRecord[]).push(...records);
+      }
       ledger.record(decision.toolCalls);
       if (unavailableTools.size !== degradedBefore) preamble = preambleFor(agent, unavailableTools);
+      const [taken, ...ignored] = handoffCalls;
+      if (taken !== undefined) {
+        for (const call of ignored) {
+          conversation.append({
+            role: 'tool',
+            callId: call.callId,
+            toolName: call.toolName,
+            content: `Ignored: only one handoff per turn, and '${taken.toolName}' was taken.`,
+            isError: true,
+          });
+        }
+        const result = yield* handOff({
+          from: agent,
+          handoff: handoffs.find(handoff => handoff.toolName === taken.toolName) as ResolvedHandoff,
+          call: taken,
+          conversation,
+          path: start.path,
+          agentSpan,
+          state,
+          runAgent,
+        });
+        if (result.kind === 'refused') continue;
+        if (result.kind === 'stopped') {
+          ({ reason: stopReason, detail, limit } = result);
+          break;
+        }
+        handedOff = result.outcome;
+        ({ stopReason, output, error, limit } = handedOff);
+        detail = `handed off to '${handedOff.agentName}'${handedOff.detail === undefined ? '' : `: ${handedOff.detail}`}`;
+        break;
+      }
       const condition = agent.stopWhen.findIndex(stop =>
         stop({ steps: state.steps, toolCalls: state.toolCalls, usage: state.usage }),
       );
@@ -271,8 +330,10 @@ export async function* runAgent(
       ...(limit === undefined ? {} : { limit }),
       ...(detail === undefined ? {} : { detail }),
       ...(unavailableTools.size === 0 ? {} : { degraded_tools: [...unavailableTools] }),
+      ...(handedOff === undefined ? {} : { handed_off_to: handedOff.agentName }),
     });
   }
+  if (handedOff !== undefined) return handedOff;
   return {
     stopReason,
     output,
@@ -282,6 +343,7 @@ export async function* runAgent(
     detail,
     degradedTools: [...unavailableTools],
     structured,
+    agentName: agent.name,
   };
 }
 

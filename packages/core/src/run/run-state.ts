@@ -1,5 +1,4 @@
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
-import type { Message } from '../model/message.js';
 import type { Usage } from '../model/usage.js';
 import type { RunTracer } from '../trace/run-tracer.js';
 import type { Clock } from '../util/clock.js';
@@ -20,6 +19,4 @@ export interface RunState {
   /** Guardrail verdicts other than `allow`, in order. */
   readonly guardrailFindings: GuardrailFinding[];
   usage: Usage;
-  /** Messages carried over from earlier runs. */
-  readonly history: readonly Message[];
 }

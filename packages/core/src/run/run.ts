@@ -142,6 +142,7 @@ async function* runLoop(
   streaming: boolean,
 ): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
   assertRunArguments(agent, input, options);
+  resolveAgentGraph(agent);
   const { clock = systemClock, ids = randomIds, timeoutMs } = options;
   const timer = timeoutMs === undefined ? undefined : new AbortController();
   const signal =
@@ -164,7 +165,7 @@ async function* runLoop(
   });
   const state: RunState = {
     tracer,
-    chunks: new ChunkSequence(clock),
+    chunks: new ChunkSequence(clock, tracer.session),
     signal,
     streaming,
     clock,
@@ -173,12 +174,16 @@ async function* runLoop(
     toolCalls: [],
     guardrailFindings: [],
     usage: zeroUsage,
-    history: options.history ?? [],
   };
   const runSpan = tracer.start('run_start', agent.name, null, { input });
   let outcome: AgentOutcome | undefined;
   try {
-    outcome = yield* runAgent(agent, input, runSpan, state);
+    outcome = yield* runAgent(
+      agent,
+      { input, messages: options.history ?? [], path: [agent.name] },
+      runSpan,
+      state,
+    );
   } finally {
     tracer.end(runSpan, {
       stop_reason: outcome?.stopReason ?? 'aborted',
@@ -209,7 +214,7 @@ async function* runLoop(
     toolCalls: state.toolCalls,
     usage: state.usage,
     runId,
-    agent: agent.name,
+    agent: outcome.agentName,
     error: outcome.error,
     limit: outcome.limit,
     detail: outcome.detail,
@@ -230,6 +235,19 @@ function toSinks(trace: RunOptions['trace']): readonly TraceSink[] {
     });
   }
   return sinks;
+}
+
+/** Resolves every handoff reachable from `entry`, so a misconfigured one fails before the run starts. */
+function resolveAgentGraph(entry: AnyAgent): void {
+  const seen = new Set<AnyAgent>([entry]);
+  const pending = [entry];
+  for (let agent = pending.pop(); agent !== undefined; agent = pending.pop()) {
+    for (const { agent: target } of agent.handoffs()) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      pending.push(target);
+    }
+  }
 }
 
 function assertRunArguments(agent: AnyAgent, input: string, options: RunOptions): void {

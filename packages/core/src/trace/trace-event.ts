@@ -83,6 +83,10 @@ const AgentStartEvent = z.object({
   instructions: z.string(),
   tools: z.array(z.string()),
   max_steps: z.number().int().positive(),
+  /** The agents it may hand off to. */
+  handoffs: z.array(z.string()).optional(),
+  /** The agents the conversation passed through to get here (from the entry agent), this one last. */
+  path: z.array(z.string()).optional(),
   /** Messages carried over from earlier runs (`history`). */
   history_messages: z.number().int().positive().optional(),
   /** The memory window: the most recent messages each model call sees. */
@@ -201,6 +205,8 @@ const AgentEndEvent = z.object({
   duration_ms: z.number().nonnegative(),
   output: z.string().optional(),
   error: TraceError.optional(),
+  /** The agent this one handed the conversation to; the stop reason is then that chain's. */
+  handed_off_to: z.string().optional(),
   ...stopExplanation,
 });
 

@@ -11,6 +11,8 @@ export const defaults = Object.freeze({
   maxToolCallsPerTool: 5,
   /** Times the LLM is asked again for a final answer that does not decode against the schema. */
   maxDecodeRetries: 2,
+  /** Handoffs in a row (A → B → C is 2) before a run stops with `handoff_depth_exceeded`. */
+  maxHandoffDepth: 3,
   /** Attempts per model call, the first included, before the fallback model (if any). */
   modelAttempts: 3,
   /** The wait before the first model retry, before jitter; doubles with each retry. */

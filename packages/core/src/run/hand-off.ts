@@ -1,0 +1,121 @@
+import type { AnyAgent } from '../agent/agent.js';
+import type { ResolvedHandoff } from '../handoff/handoff.js';
+import type { ToolCallRequest } from '../model/message.js';
+import type { Conversation } from './conversation.js';
+import type { OpenSpan } from '../trace/run-tracer.js';
+import type { Chunk } from './chunk.js';
+import type { AgentOutcome, AgentStart } from './run-agent.js';
+import type { RunState } from './run-state.js';
+import { toTraceError } from './to-trace-error.js';
+
+/** How a handoff went: the target ran (its outcome), or the handoff was not made. */
+export type HandoffResult =
+  | { readonly kind: 'ran'; readonly outcome: AgentOutcome }
+  | {
+      readonly kind: 'stopped';
+      readonly reason: 'handoff_depth_exceeded' | 'handoff_cycle';
+      readonly detail: string;
+      readonly limit?: { readonly name: string; readonly value: number };
+    }
+  | { readonly kind: 'refused'; readonly message: string };
+
+type RunAgent = (
+  agent: AnyAgent,
+  start: AgentStart,
+  parent: OpenSpan,
+  state: RunState,
+) => AsyncGenerator<Chunk, AgentOutcome, undefined>;
+
+/**
+ * Passes control from `from` to the handoff's target with the conversation so far (through the
+ * input filter). Refuses a handoff deeper than `maxHandoffDepth` or back to an agent already on
+ * the path (a cycle). Every `handoff_start` gets its `handoff_end`, also when the target fails.
+ */
+export async function* handOff(options: {
+  from: AnyAgent;
+  handoff: ResolvedHandoff;
+  /** The LLM's call of the handoff tool; its result is written to `conversation` here. */
+  call: ToolCallRequest;
+  conversation: Conversation;
+  path: readonly string[];
+  agentSpan: OpenSpan;
+  state: RunState;
+  runAgent: RunAgent;
+}): AsyncGenerator<Chunk, HandoffResult, undefined> {
+  const { from, handoff, call, conversation, path, agentSpan, state } = options;
+  const answer = (content: string, isError: boolean): void =>
+    conversation.append({
+      role: 'tool',
+      callId: call.callId,
+      toolName: call.toolName,
+      content,
+      isError,
+    });
+  const { tracer, chunks } = state;
+  const target = handoff.agent;
+  const depth = path.length;
+  const nextPath = [...path, target.name];
+  const fields = {
+    from: from.name,
+    to: target.name,
+    depth,
+    mode: 'pass_control' as const,
+    path: nextPath,
+  };
+  const span = tracer.start('handoff_start', from.name, agentSpan, {
+    ...fields,
+    call_id: call.callId,
+  });
+  yield chunks.make('handoff', from.name, {
+    from: from.name,
+    to: target.name,
+    depth,
+    mode: 'pass_control',
+  });
+  if (path.includes(target.name)) {
+    const detail = `'${from.name}' tried to hand off to '${target.name}', which is already on the path ${path.join(' → ')}`;
+    tracer.end(span, { ...fields, error: { type: 'handoff_cycle', message: detail } });
+    if (from.onHandoffCycle === 'refuse') {
+      const message = `Handoff to '${target.name}' refused: '${target.name}' is already handling this conversation (${path.join(' → ')}). Answer the user yourself.`;
+      answer(message, true);
+      return { kind: 'refused', message };
+    }
+    return { kind: 'stopped', reason: 'handoff_cycle', detail };
+  }
+  if (depth > from.limits.maxHandoffDepth) {
+    const detail = `handing off from '${from.name}' to '${target.name}' would be handoff number ${depth} in a row (${nextPath.join(' → ')}); ${from.limits.maxHandoffDepth} allowed`;
+    tracer.end(span, { ...fields, error: { type: 'handoff_depth_exceeded', message: detail } });
+    return {
+      kind: 'stopped',
+      reason: 'handoff_depth_exceeded',
+      detail,
+      limit: { name: 'maxHandoffDepth', value: from.limits.maxHandoffDepth },
+    };
+  }
+  let outcome: AgentOutcome | undefined;
+  try {
+    answer(`Transferred to '${target.name}'.`, false);
+    const messages =
+      handoff.inputFilter === undefined
+        ? conversation.messages
+        : handoff.inputFilter(conversation.messages);
+    outcome = yield* options.runAgent(target, { messages, path: nextPath }, span, state);
+    return { kind: 'ran', outcome };
+  } finally {
+    const failed = outcome === undefined || outcome.stopReason !== 'completed';
+    tracer.end(span, {
+      ...fields,
+      ...(failed
+        ? {
+            error:
+              outcome?.error === undefined
+                ? {
+                    type: outcome?.stopReason ?? 'aborted',
+                    message: `'${target.name}' ended with ${outcome?.stopReason ?? 'aborted'}`,
+                  }
+                : toTraceError(outcome.error),
+          }
+        : {}),
+    });
+  }
+}

@@ -11,7 +11,8 @@ import {
 import { createTerminationPolicy } from '../termination/create-termination-policy.js';
 import type { StopCondition } from '../termination/stop-condition.js';
 import type { TerminationPolicy } from '../termination/termination-policy.js';
-import type { AnyTool } from '../tool/tool.js';
+import { agentAsTool, type AsToolOptions } from '../handoff/as-tool.js';
+import type { AnyTool, Tool } from '../tool/tool.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
 import { defaults } from '../util/defaults.js';
 
@@ -193,6 +194,11 @@ export interface Agent<Output = string> {
   /** The handoffs, targets resolved on first use (so agents may hand off to each other). */
   readonly handoffs: () => readonly ResolvedHandoff[];
   readonly onHandoffCycle: 'stop' | 'refuse';
+  /**
+   * This agent as a tool for another: it runs to completion and its answer comes back to the
+   * caller as the tool's result (delegation that returns, unlike a handoff).
+   */
+  asTool(options?: AsToolOptions): Tool<{ input: string }, unknown>;
   /** The schema of the final answer; undefined for plain text. */
   readonly output: z.ZodType<Output> | undefined;
   readonly guardrails: {
@@ -315,7 +321,7 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
   ) {
     handoffs();
   }
-  return {
+  const made: Agent<Output> = {
     name,
     instructions,
     model,
@@ -329,6 +335,7 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     output: options.output,
     handoffs,
     onHandoffCycle: options.onHandoffCycle ?? 'stop',
+    asTool: asToolOptions => agentAsTool(made, asToolOptions),
     memory: Object.freeze({
       window:
         options.memory?.window === undefined
@@ -341,6 +348,7 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     }),
     toolRegistry: new ToolRegistry(tools, { owner: name }),
   };
+  return made;
 }
 
 function positiveInteger(

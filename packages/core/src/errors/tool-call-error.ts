@@ -8,7 +8,8 @@ export type ToolCallErrorKind =
   | 'timeout'
   | 'circuit_open'
   | 'unavailable'
-  | 'guardrail_blocked';
+  | 'guardrail_blocked'
+  | 'delegate_failed';
 
 /**
  * A tool call failed. This error never ends a run: its message goes back to the LLM as the

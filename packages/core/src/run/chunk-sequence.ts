@@ -1,7 +1,11 @@
 import type { Clock } from '../util/clock.js';
 import type { Chunk, ChunkData, ChunkType } from './chunk.js';
 
-/** Makes the chunks of one run, numbering them 0, 1, 2, … */
+/**
+ * Makes the chunks of one run. Chunks are numbered (0, 1, 2, …) when the run yields them, not when
+ * they are made: a delegated agent's chunks are made while tools run in parallel and yielded
+ * later, in call order.
+ */
 export class ChunkSequence {
   readonly #clock: Clock;
   readonly #session: string;
@@ -12,7 +16,7 @@ export class ChunkSequence {
     this.#session = session;
   }
 
-  /** The next chunk. */
+  /** A new chunk, not yet numbered. */
   make<Type extends ChunkType>(type: Type, agent: string, data: ChunkData[Type]): Chunk {
     return {
       time: new Date(this.#clock.now()).toISOString(),
@@ -20,7 +24,13 @@ export class ChunkSequence {
       session: this.#session,
       type,
       data,
-      seq: this.#seq++,
+      seq: -1,
     } as Chunk;
+  }
+
+  /** Gives `chunk` the next number, as the run hands it to the consumer. */
+  number(chunk: Chunk): Chunk {
+    (chunk as { seq: number }).seq = this.#seq++;
+    return chunk;
   }
 }

@@ -4,7 +4,8 @@ import type { ToolCallRequest } from '../model/message.js';
 import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Chunk } from './chunk.js';
-import type { AgentOutcome, AgentStart } from './run-agent.js';
+import type { AgentOutcome } from './run-agent.js';
+import type { RunAgent } from './run-delegate.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 
@@ -18,13 +19,6 @@ export type HandoffResult =
       readonly limit?: { readonly name: string; readonly value: number };
     }
   | { readonly kind: 'refused'; readonly message: string };
-
-type RunAgent = (
-  agent: AnyAgent,
-  start: AgentStart,
-  parent: OpenSpan,
-  state: RunState,
-) => AsyncGenerator<Chunk, AgentOutcome, undefined>;
 
 /**
  * Passes control from `from` to the handoff's target with the conversation so far (through the

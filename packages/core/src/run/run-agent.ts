@@ -256,14 +256,16 @@ export async function* runAgent(
       const toolCalls = decision.toolCalls.filter(call => !handoffCalls.includes(call));
       const degradedBefore = unavailableTools.size;
       if (toolCalls.length > 0) {
-        const records = yield* runToolCalls(
+        const records = yield* runToolCalls({
           agent,
-          toolCalls,
+          calls: toolCalls,
           conversation,
           agentSpan,
           state,
           unavailableTools,
-        );
+          path: start.path,
+          runAgent,
+        });
         (step.toolCalls as ToolCallRecord[]).push(...records);
       }
       ledger.record(decision.toolCalls);

@@ -3,6 +3,8 @@ import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { ToolCallRequest } from '../model/message.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
+import { delegationOf } from '../handoff/as-tool.js';
+import { runDelegate, type RunAgent } from './run-delegate.js';
 import { circuitBreakerFor } from '../resilience/circuit-breaker.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import {
@@ -30,6 +32,8 @@ interface FinishedCall {
   readonly pending: PendingCall;
   readonly outcome: ToolCallOutcome;
   readonly endMs: number;
+  /** Chunks of a delegated agent, streamed before the call's `tool_response`. */
+  readonly chunks: readonly Chunk[];
 }
 
 /** Failures worth trying again: the tool ran and broke, or took too long. */
@@ -46,14 +50,19 @@ function isRetryable(outcome: ToolCallOutcome): boolean {
  * without it, and `unavailableTools` remembers it. Events, chunks and results follow the order the
  * LLM asked for, whatever the timing.
  */
-export async function* runToolCalls(
-  agent: AnyAgent,
-  calls: readonly ToolCallRequest[],
-  conversation: Conversation,
-  agentSpan: OpenSpan,
-  state: RunState,
-  unavailableTools: Set<string>,
-): AsyncGenerator<Chunk, ToolCallRecord[], undefined> {
+export async function* runToolCalls(options: {
+  agent: AnyAgent;
+  calls: readonly ToolCallRequest[];
+  conversation: Conversation;
+  agentSpan: OpenSpan;
+  state: RunState;
+  /** Tools declared unavailable so far; failing tools are added. */
+  unavailableTools: Set<string>;
+  /** The handoff path, for agents used as tools. */
+  path: readonly string[];
+  runAgent: RunAgent;
+}): AsyncGenerator<Chunk, ToolCallRecord[], undefined> {
+  const { agent, calls, conversation, agentSpan, state, unavailableTools } = options;
   const { tracer, chunks } = state;
   const finished = new Map<PendingCall, FinishedCall>();
   let round: PendingCall[] = [];
@@ -109,11 +118,12 @@ export async function* runToolCalls(
       const settled = await Promise.all(
         round.map(pending =>
           (blocked.has(pending)
-            ? Promise.resolve(blocked.get(pending) as ToolCallOutcome)
-            : attemptCall(agent, pending, state)
-          ).then(outcome => ({
+            ? Promise.resolve({ outcome: blocked.get(pending) as ToolCallOutcome, chunks: [] })
+            : attemptCall(pending, spans.get(pending) as OpenSpan, options)
+          ).then(({ outcome, chunks: delegated }) => ({
             pending,
             outcome,
+            chunks: delegated,
             endMs: state.clock.now(),
           })),
         ),
@@ -172,8 +182,9 @@ export async function* runToolCalls(
   }
   const records: ToolCallRecord[] = [];
   for (const pending of inOrder) {
-    const { outcome, endMs } = finished.get(pending) as FinishedCall;
+    const { outcome, endMs, chunks: delegated } = finished.get(pending) as FinishedCall;
     const { call } = pending;
+    yield* delegated;
     const record: ToolCallRecord = {
       callId: call.callId,
       toolName: call.toolName,
@@ -203,8 +214,34 @@ export async function* runToolCalls(
   return records;
 }
 
-/** One attempt of one call, behind the tool's circuit breaker. */
+/** One attempt of one call, behind the tool's circuit breaker; a delegated agent runs nested. */
 async function attemptCall(
+  pending: PendingCall,
+  toolSpan: OpenSpan,
+  options: { agent: AnyAgent; state: RunState; path: readonly string[]; runAgent: RunAgent },
+): Promise<{ outcome: ToolCallOutcome; chunks: readonly Chunk[] }> {
+  const { agent, state } = options;
+  const tool = agent.toolRegistry.get(pending.call.toolName);
+  const delegation = tool === undefined ? undefined : delegationOf(tool);
+  const checked = pending.parsed.ok ? tool?.input.safeParse(pending.parsed.value) : undefined;
+  if (delegation !== undefined && checked?.success === true) {
+    return runDelegate({
+      caller: agent,
+      delegation,
+      callId: pending.call.callId,
+      toolName: pending.call.toolName,
+      args: checked.data as { input: string },
+      toolSpan,
+      path: options.path,
+      state,
+      runAgent: options.runAgent,
+    });
+  }
+  return { outcome: await attemptTool(agent, pending, state), chunks: [] };
+}
+
+/** One attempt of an ordinary tool, behind its circuit breaker. */
+async function attemptTool(
   agent: AnyAgent,
   pending: PendingCall,
   state: RunState,

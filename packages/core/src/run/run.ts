@@ -178,12 +178,19 @@ async function* runLoop(
   const runSpan = tracer.start('run_start', agent.name, null, { input });
   let outcome: AgentOutcome | undefined;
   try {
-    outcome = yield* runAgent(
+    const running = runAgent(
       agent,
       { input, messages: options.history ?? [], path: [agent.name] },
       runSpan,
       state,
     );
+    for (let next = await running.next(); ; next = await running.next()) {
+      if (next.done === true) {
+        outcome = next.value;
+        break;
+      }
+      yield state.chunks.number(next.value);
+    }
   } finally {
     tracer.end(runSpan, {
       stop_reason: outcome?.stopReason ?? 'aborted',

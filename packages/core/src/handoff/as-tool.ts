@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { AnyAgent } from '../agent/agent.js';
+import type { StopReason } from '../run/stop-reason.js';
+import { tool, type Tool } from '../tool/tool.js';
+
+/** What a delegated agent came back with. */
+export interface DelegateResult {
+  readonly agent: string;
+  readonly stopReason: StopReason;
+  /** Its answer: the text, or the decoded value for an agent with an output schema. */
+  readonly output: unknown;
+}
+
+/** Options of `agent.asTool()`. */
+export interface AsToolOptions {
+  /** @defaultValue `ask_<agent name>` */
+  name?: string;
+  /** @defaultValue `Ask agent '<name>' and get its answer back.` */
+  description?: string;
+  /**
+   * Runs when the delegated agent returns (seed 001's `on_handoff_return`): turns its result into
+   * what the calling LLM is given. @defaultValue the output
+   */
+  onReturn?: (result: DelegateResult) => unknown;
+}
+
+/** What marks a tool as a delegated agent; the loop runs such a tool as a nested agent. */
+export interface Delegation {
+  readonly agent: AnyAgent;
+  readonly onReturn: ((result: DelegateResult) => unknown) | undefined;
+}
+
+const delegations = new WeakMap<object, Delegation>();
+
+/** The delegation behind a tool made by `asTool()`, if it is one. */
+export function delegationOf(value: object): Delegation | undefined {
+  return delegations.get(value);
+}
+
+/**
+ * A tool that runs `agent` to completion with the caller's question and hands its answer back
+ * (`mode: 'return_to_caller'`), unlike a handoff, which passes control for good. The delegate's
+ * events nest under the caller's tool call.
+ */
+export function agentAsTool(
+  agent: AnyAgent,
+  options: AsToolOptions = {},
+): Tool<{ input: string }, unknown> {
+  const made = tool({
+    name: options.name ?? `ask_${agent.name}`,
+    description: options.description ?? `Ask agent '${agent.name}' and get its answer back.`,
+    input: z.object({ input: z.string().describe(`What to ask agent '${agent.name}'`) }),
+    execute: () => {
+      throw new Error(`Agent tool '${agent.name}' can only run inside an agent-trace run.`);
+    },
+  });
+  delegations.set(made, { agent, onReturn: options.onReturn });
+  return made;
+}

@@ -1,0 +1,123 @@
+import type { AnyAgent } from '../agent/agent.js';
+import { ToolCallError } from '../errors/tool-call-error.js';
+import type { Delegation } from '../handoff/as-tool.js';
+import type { ToolCallOutcome } from '../tool/execute-tool-call.js';
+import type { OpenSpan } from '../trace/run-tracer.js';
+import type { Chunk } from './chunk.js';
+import type { AgentOutcome, AgentStart } from './run-agent.js';
+import type { RunState } from './run-state.js';
+import { toTraceError } from './to-trace-error.js';
+
+/** Runs an agent (`runAgent`), passed in to keep the modules acyclic. */
+export type RunAgent = (
+  agent: AnyAgent,
+  start: AgentStart,
+  parent: OpenSpan,
+  state: RunState,
+) => AsyncGenerator<Chunk, AgentOutcome, undefined>;
+
+/**
+ * Runs a delegated agent (a tool made by `asTool()`) to completion under the caller's tool span,
+ * inside a `handoff_start` / `handoff_end` with `mode: 'return_to_caller'`, and turns its answer
+ * into the tool's outcome. Its chunks are collected, for the caller to stream in order. A
+ * delegate already on the path, or one level too deep, is refused with a tool error.
+ */
+export async function runDelegate(options: {
+  caller: AnyAgent;
+  delegation: Delegation;
+  callId: string;
+  /** The name the caller's LLM used for the tool. */
+  toolName: string;
+  args: { input: string };
+  toolSpan: OpenSpan;
+  path: readonly string[];
+  state: RunState;
+  runAgent: RunAgent;
+}): Promise<{ outcome: ToolCallOutcome; chunks: Chunk[] }> {
+  const { caller, delegation, callId, toolName, args, toolSpan, path, state } = options;
+  const { tracer } = state;
+  const target = delegation.agent;
+  const depth = path.length;
+  const nextPath = [...path, target.name];
+  const fields = {
+    from: caller.name,
+    to: target.name,
+    depth,
+    mode: 'return_to_caller' as const,
+    path: nextPath,
+  };
+  const chunks: Chunk[] = [
+    state.chunks.make('handoff', caller.name, {
+      from: caller.name,
+      to: target.name,
+      depth,
+      mode: 'return_to_caller',
+    }),
+  ];
+  const span = tracer.start('handoff_start', caller.name, toolSpan, { ...fields, call_id: callId });
+  const refuse = (type: string, message: string) => {
+    tracer.end(span, { ...fields, error: { type, message } });
+    const error = new ToolCallError({ kind: 'delegate_failed', toolName, message });
+    return { outcome: { ok: false as const, args, error, content: message }, chunks };
+  };
+  if (path.includes(target.name)) {
+    return refuse(
+      'handoff_cycle',
+      `Agent '${target.name}' cannot be asked: it is already working on this conversation (${path.join(' → ')}). Answer without it.`,
+    );
+  }
+  if (depth > caller.limits.maxHandoffDepth) {
+    return refuse(
+      'handoff_depth_exceeded',
+      `Agent '${target.name}' cannot be asked: that would nest ${depth} agents deep (${nextPath.join(' → ')}); ${caller.limits.maxHandoffDepth} allowed. Answer without it.`,
+    );
+  }
+  let outcome: AgentOutcome | undefined;
+  try {
+    const running = options.runAgent(
+      target,
+      { input: args.input, messages: [], path: nextPath },
+      span,
+      state,
+    );
+    for (let next = await running.next(); ; next = await running.next()) {
+      if (next.done === true) {
+        outcome = next.value;
+        break;
+      }
+      chunks.push(next.value);
+    }
+  } finally {
+    const failed = outcome === undefined || outcome.stopReason !== 'completed';
+    tracer.end(span, {
+      ...fields,
+      ...(failed
+        ? {
+            error:
+              outcome?.error === undefined
+                ? {
+                    type: outcome?.stopReason ?? 'aborted',
+                    message: `'${target.name}' ended with ${outcome?.stopReason ?? 'aborted'}`,
+                  }
+                : toTraceError(outcome.error),
+          }
+        : {}),
+    });
+  }
+  if (outcome.stopReason !== 'completed') {
+    const message = `Agent '${target.name}' did not answer: it stopped with ${outcome.stopReason}${outcome.detail === undefined ? '' : ` (${outcome.detail})`}.`;
+    const error = new ToolCallError({ kind: 'delegate_failed', toolName, message });
+    return { outcome: { ok: false, args, error, content: message }, chunks };
+  }
+  const answer = target.output === undefined ? outcome.output : outcome.structured;
+  const result =
+    delegation.onReturn === undefined
+      ? answer
+      : delegation.onReturn({
+          agent: outcome.agentName,
+          stopReason: outcome.stopReason,
+          output: answer,
+        });
+  const content = typeof result === 'string' ? result : (JSON.stringify(result) ?? 'null');
+  return { outcome: { ok: true, args, result, content }, chunks };
+}

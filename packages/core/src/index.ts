@@ -37,6 +37,8 @@ export { schemaGuardrail } from './guardrail/schema-guardrail.js';
 export { tokenGuard } from './guardrail/token-guard.js';
 export type { TokenGuard } from './guardrail/token-guard.js';
 
+export { agentAsTool } from './handoff/as-tool.js';
+export type { AsToolOptions, DelegateResult } from './handoff/as-tool.js';
 export { handoff, isHandoff } from './handoff/handoff.js';
 export type { Handoff, HandoffOptions, ResolvedHandoff } from './handoff/handoff.js';
 
@@ -60,6 +62,12 @@ export type {
 } from './model/message.js';
 export { addUsage, zeroUsage } from './model/usage.js';
 export type { Usage } from './model/usage.js';
+
+export { llmRouter } from './router/llm-router.js';
+export type { LlmRouterOptions } from './router/llm-router.js';
+export { ruleRouter } from './router/rule-router.js';
+export { matchRule } from './router/router.js';
+export type { RouteChoice, RouteRule, RouterOptions, RouterSpec } from './router/router.js';
 
 export { run, stream } from './run/run.js';
 export type { RunStream } from './run/run.js';

@@ -12,6 +12,7 @@ import { createTerminationPolicy } from '../termination/create-termination-polic
 import type { StopCondition } from '../termination/stop-condition.js';
 import type { TerminationPolicy } from '../termination/termination-policy.js';
 import { agentAsTool, type AsToolOptions } from '../handoff/as-tool.js';
+import type { RouterSpec } from '../router/router.js';
 import type { AnyTool, Tool } from '../tool/tool.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
 import { defaults } from '../util/defaults.js';
@@ -131,6 +132,8 @@ export interface AgentOptions<Output = string> {
   name: string;
   /** The system prompt. @defaultValue '' */
   instructions?: string;
+  /** What the agent is for: shown to routers and in traces. @defaultValue '' */
+  description?: string;
   model: LanguageModel;
   /** @defaultValue [] */
   tools?: readonly AnyTool[];
@@ -170,6 +173,8 @@ export interface AgentOptions<Output = string> {
    * @defaultValue 'stop'
    */
   onHandoffCycle?: 'stop' | 'refuse';
+  /** Makes the agent a router: see `ruleRouter` and `llmRouter`. @internal */
+  router?: RouterSpec;
   /**
    * A zod schema for the final answer (structured output). While tools are offered the schema is
    * not sent; when the LLM ends its turn it is asked for the answer as JSON with tools off, and
@@ -183,6 +188,9 @@ export interface AgentOptions<Output = string> {
 export interface Agent<Output = string> {
   readonly name: string;
   readonly instructions: string;
+  readonly description: string;
+  /** Set for routers: how they pick the agent that takes the input. */
+  readonly router: RouterSpec | undefined;
   readonly model: LanguageModel;
   readonly tools: readonly AnyTool[];
   readonly limits: ResolvedAgentLimits;
@@ -324,6 +332,8 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
   const made: Agent<Output> = {
     name,
     instructions,
+    description: options.description ?? '',
+    router: options.router,
     model,
     tools,
     limits: resolved,

@@ -1,6 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { ResolvedHandoff } from '../handoff/handoff.js';
 import type { ToolCallRequest } from '../model/message.js';
+import type { RouteChoice } from '../router/router.js';
 import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Chunk } from './chunk.js';
@@ -28,16 +29,22 @@ export type HandoffResult =
 export async function* handOff(options: {
   from: AnyAgent;
   handoff: ResolvedHandoff;
-  /** The LLM's call of the handoff tool; its result is written to `conversation` here. */
-  call: ToolCallRequest;
+  /**
+   * The LLM's call of the handoff tool; its result is written to `conversation` here. Absent when
+   * a router hands off (no tool call was made).
+   */
+  call?: ToolCallRequest;
+  /** How a router chose the target. */
+  route?: RouteChoice;
   conversation: Conversation;
   path: readonly string[];
   agentSpan: OpenSpan;
   state: RunState;
   runAgent: RunAgent;
 }): AsyncGenerator<Chunk, HandoffResult, undefined> {
-  const { from, handoff, call, conversation, path, agentSpan, state } = options;
-  const answer = (content: string, isError: boolean): void =>
+  const { from, handoff, call, conversation, path, agentSpan, state, route } = options;
+  const answer = (content: string, isError: boolean): void => {
+    if (call === undefined) return;
     conversation.append({
       role: 'tool',
       callId: call.callId,
@@ -45,6 +52,7 @@ export async function* handOff(options: {
       content,
       isError,
     });
+  };
   const { tracer, chunks } = state;
   const target = handoff.agent;
   const depth = path.length;
@@ -58,7 +66,8 @@ export async function* handOff(options: {
   };
   const span = tracer.start('handoff_start', from.name, agentSpan, {
     ...fields,
-    call_id: call.callId,
+    ...(call === undefined ? {} : { call_id: call.callId }),
+    ...(route === undefined ? {} : { routed_by: route.by, route_reason: route.reason }),
   });
   yield chunks.make('handoff', from.name, {
     from: from.name,

@@ -19,7 +19,8 @@ import type { StepResult, ToolCallRecord } from './run-result.js';
 import type { RunState } from './run-state.js';
 import type { ResolvedHandoff } from '../handoff/handoff.js';
 import type { Message } from '../model/message.js';
-import { handOff } from './hand-off.js';
+import { chooseRoute } from '../router/choose-route.js';
+import { handOff, type HandoffResult } from './hand-off.js';
 import { runToolCalls } from './run-tool-calls.js';
 import type { StopReason } from './stop-reason.js';
 import { toTraceError } from './to-trace-error.js';
@@ -131,6 +132,17 @@ export async function* runAgent(
     agentName: agent.name,
     session: tracer.session,
   });
+  /** Ends this agent's turn with what came of a handoff (a refused one is handled by the caller). */
+  const takeHandoffResult = (result: HandoffResult): void => {
+    if (result.kind === 'refused') return;
+    if (result.kind === 'stopped') {
+      ({ reason: stopReason, detail, limit } = result);
+      return;
+    }
+    handedOff = result.outcome;
+    ({ stopReason, output, error, limit } = handedOff);
+    detail = `handed off to '${handedOff.agentName}'${handedOff.detail === undefined ? '' : `: ${handedOff.detail}`}`;
+  };
   /** Ends the turn with `text` as the answer, unless an output guardrail withholds it. */
   const finish = async (
     text: string,
@@ -151,6 +163,35 @@ export async function* runAgent(
     if (blockedInput !== undefined) {
       stopReason = 'guardrail_blocked';
       detail = `input guardrail '${blockedInput.guardrail}' blocked the run: ${blockedInput.reason}`;
+    } else if (agent.router !== undefined) {
+      const choice = yield* chooseRoute({
+        router: agent,
+        spec: agent.router,
+        input: input ?? '',
+        conversation,
+        requestHash: conversation.requestHash(preamble.hash),
+        agentSpan,
+        state,
+      });
+      if ('problem' in choice) {
+        stopReason = 'error';
+        error = new Error(choice.problem);
+        detail = choice.problem;
+      } else {
+        const route = agent.handoffs().find(handoff => handoff.agent.name === choice.agentName);
+        takeHandoffResult(
+          yield* handOff({
+            from: agent,
+            handoff: route as ResolvedHandoff,
+            route: choice,
+            conversation,
+            path: start.path,
+            agentSpan,
+            state,
+            runAgent,
+          }),
+        );
+      }
     }
     while (stopReason === undefined) {
       if (agentSteps >= agent.limits.maxSteps) {
@@ -292,13 +333,7 @@ export async function* runAgent(
           runAgent,
         });
         if (result.kind === 'refused') continue;
-        if (result.kind === 'stopped') {
-          ({ reason: stopReason, detail, limit } = result);
-          break;
-        }
-        handedOff = result.outcome;
-        ({ stopReason, output, error, limit } = handedOff);
-        detail = `handed off to '${handedOff.agentName}'${handedOff.detail === undefined ? '' : `: ${handedOff.detail}`}`;
+        takeHandoffResult(result);
         break;
       }
       const condition = agent.stopWhen.findIndex(stop =>

@@ -164,6 +164,9 @@ const HandoffStartEvent = z.object({
   event: z.literal('handoff_start'),
   ...handoffFields,
   call_id: z.string().optional(),
+  /** Set when a router chose the target: by the model, a rule, or the fallback. */
+  routed_by: z.enum(['llm', 'rule', 'fallback']).optional(),
+  route_reason: z.string().optional(),
 });
 
 const HandoffEndEvent = z.object({

@@ -1,18 +1,18 @@
 /**
- * `pnpm demo`: runs the document-review example on FakeLLM scripts (no API key), writes
+ * `pnpm demo`: runs the multi-agent document-review desk on FakeLLM scripts (no API key), writes
  * traces/demo.jsonl, then shows the replay of that trace and validates it.
  */
 import { rmSync } from 'node:fs';
 import { run } from '@agent-trace/core';
 import { runCli } from '@agent-trace/cli';
 import { jsonlSink } from '@agent-trace/trace';
-import { reviewer } from './document-review/agents.js';
+import { reviewDesk } from './document-review/agents.js';
 import { draft } from './document-review/draft.js';
 
 const tracePath = 'traces/demo.jsonl';
 rmSync(tracePath, { force: true });
 const sink = jsonlSink(tracePath);
-const result = await run(reviewer(), `Review this draft: ${draft}`, {
+const result = await run(reviewDesk(), `Review this draft: ${draft}`, {
   trace: sink,
   session: 'demo',
 });
@@ -24,8 +24,9 @@ const io = {
   env: process.env,
   isTTY: process.stdout.isTTY,
 };
+const agents = new Set(result.steps.map(step => step.agent)).size;
 io.stdout(
-  `Ran agent '${result.agent}': ${result.stopReason} after ${result.steps.length} steps and ${result.toolCalls.length} tool calls.`,
+  `Ran ${agents} agents: ${result.stopReason} after ${result.steps.length} model calls and ${result.toolCalls.length} tool calls; '${result.agent}' gave the answer.`,
 );
 io.stdout(`Trace written to ${tracePath}.\n`);
 io.stdout(`$ agent-trace replay ${tracePath}`);

@@ -1,46 +1,147 @@
-import { agent, type Agent } from '@agent-trace/core';
+import { agent, maxLengthGuardrail, type Agent } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
-import { draft } from './draft.js';
-import { checkGrammar, countWords, findReferences } from './tools.js';
+import { draft, revisedDraft } from './draft.js';
+import { checkGrammar, countWords, findReferences, plagiarismCheck, scoreRubric } from './tools.js';
+
+const usage = (promptTokens: number, completionTokens: number) => ({
+  promptTokens,
+  completionTokens,
+});
 
 /**
- * The review desk's agent, scripted with FakeLLM so the demo needs no API key: it checks grammar
- * and looks up references in one parallel turn, sends a malformed call (and is told what was
- * wrong), corrects it, and writes its review.
+ * The document-review desk of seed 003, scripted with FakeLLM so it runs without an API key:
+ * - `coordinator` (entry) asks `style` and `references` in one parallel turn, then `drafting`
+ *   and `guard` (agents used as tools), and hands the result to `evaluator` (a handoff);
+ * - `drafting` sends one malformed tool call, is told what was wrong, and corrects it;
+ * - the coordinator's input guardrail warns that the request is long.
  */
-export function reviewer(): Agent {
-  return agent({
-    name: 'reviewer',
-    instructions:
-      'You review drafts. Check grammar, find references for the topic, count the words, then write a short review.',
+export function reviewDesk(): Agent {
+  const style = agent({
+    name: 'style',
+    description: 'Grammar and style of a draft',
+    instructions: 'Check the grammar and style of the draft; list the fixes.',
+    model: fakeLLM(
+      [
+        { toolCalls: [{ name: 'check_grammar', args: { text: draft } }], usage: usage(96, 21) },
+        { text: "Fix the doubled word 'Every' and the double space.", usage: usage(140, 14) },
+      ],
+      { modelId: 'gpt-4o-mini' },
+    ),
+    tools: [checkGrammar],
+  });
+  const references = agent({
+    name: 'references',
+    description: 'References for the topic of a draft',
+    instructions: 'Find references for the draft; say which to cite.',
     model: fakeLLM(
       [
         {
-          text: 'Checking grammar and references first.',
-          toolCalls: [
-            { name: 'check_grammar', args: { text: draft } },
-            { name: 'find_references', args: { topic: 'tracing' } },
-          ],
-          usage: { promptTokens: 182, completionTokens: 41 },
+          toolCalls: [{ name: 'find_references', args: { topic: 'tracing' } }],
+          usage: usage(88, 12),
         },
         {
-          toolCalls: [{ name: 'count_words', args: { text: 42 } }],
-          usage: { promptTokens: 305, completionTokens: 12 },
-        },
-        {
-          toolCalls: [{ name: 'count_words', args: { text: draft } }],
-          usage: { promptTokens: 351, completionTokens: 18 },
-        },
-        {
-          text: "Review: fix the doubled word 'Every' and the double space. 14 words; cite the W3C Trace Context and the OpenTelemetry GenAI conventions.",
-          usage: { promptTokens: 377, completionTokens: 36 },
+          text: 'Cite the W3C Trace Context and the OpenTelemetry GenAI conventions.',
+          usage: usage(131, 17),
         },
       ],
       { modelId: 'gpt-4o-mini' },
     ),
-    tools: [checkGrammar, findReferences, countWords],
-    limits: { maxSteps: 6 },
+    tools: [findReferences],
+  });
+  const drafting = agent({
+    name: 'drafting',
+    description: 'Applies edits to a draft',
+    instructions: 'Apply the requested edits to the draft, keep the headings, check the length.',
+    model: fakeLLM(
+      [
+        { toolCalls: [{ name: 'count_words', args: { text: 42 } }], usage: usage(152, 10) },
+        {
+          toolCalls: [{ name: 'count_words', args: { text: revisedDraft } }],
+          usage: usage(190, 30),
+        },
+        { text: revisedDraft, usage: usage(214, 33) },
+      ],
+      { modelId: 'gpt-4o' },
+    ),
+    tools: [countWords],
+  });
+  const guard = agent({
+    name: 'guard',
+    description: 'Checks a draft for plagiarism',
+    instructions:
+      'Check the draft for plagiarism: similarity 0.28–0.4 is a warning, above 0.4 a block.',
+    model: fakeLLM(
+      [
+        {
+          toolCalls: [{ name: 'plagiarism_check', args: { text: revisedDraft } }],
+          usage: usage(120, 16),
+        },
+        {
+          text: 'warn: similarity 0.31 with the OpenTelemetry docs; the citation covers it.',
+          usage: usage(151, 19),
+        },
+      ],
+      { modelId: 'gpt-4o-mini' },
+    ),
+    tools: [plagiarismCheck],
+  });
+  const evaluator = agent({
+    name: 'evaluator',
+    description: 'Scores the final draft against the rubric',
+    instructions: 'Score the final draft against the rubric and give the verdict.',
+    model: fakeLLM(
+      [
+        {
+          toolCalls: [{ name: 'score_rubric', args: { text: revisedDraft } }],
+          usage: usage(260, 18),
+        },
+        {
+          text: `Score 8/10: clear and cited. Final draft: ${revisedDraft}`,
+          usage: usage(301, 52),
+        },
+      ],
+      { modelId: 'gpt-4o' },
+    ),
+    tools: [scoreRubric],
+  });
+  return agent({
+    name: 'coordinator',
+    instructions:
+      'Route the draft to the style, references, drafting and guard agents, then hand it to the evaluator.',
+    model: fakeLLM(
+      [
+        {
+          text: 'Asking style and references in parallel.',
+          toolCalls: [
+            { name: 'ask_style', args: { input: draft } },
+            { name: 'ask_references', args: { input: 'Topic: tracing agents' } },
+          ],
+          usage: usage(210, 44),
+        },
+        {
+          toolCalls: [
+            {
+              name: 'ask_drafting',
+              args: {
+                input: `Apply: fix 'Every every' and the double space; cite W3C Trace Context and the GenAI conventions. Draft: ${draft}`,
+              },
+            },
+          ],
+          usage: usage(330, 61),
+        },
+        {
+          toolCalls: [{ name: 'ask_guard', args: { input: revisedDraft } }],
+          usage: usage(402, 38),
+        },
+        { toolCalls: [{ name: 'transfer_to_evaluator' }], usage: usage(455, 9) },
+      ],
+      { modelId: 'gpt-4o' },
+    ),
+    tools: [style.asTool(), references.asTool(), drafting.asTool(), guard.asTool()],
+    handoffs: [evaluator],
+    guardrails: { input: [maxLengthGuardrail({ maxTokens: 20, action: 'warn' })] },
   });
 }
 
-export default reviewer;
+/** The entry agent of the desk, for `agent-trace replay --agent`. */
+export default reviewDesk();

@@ -35,3 +35,27 @@ export const countWords = tool({
   input: z.object({ text: z.string() }),
   execute: ({ text }) => text.split(/\s+/).filter(word => word !== '').length,
 });
+
+/** Compares a text with known sources: a stand-in plagiarism check with a fixed similarity. */
+export const plagiarismCheck = tool({
+  name: 'plagiarism_check',
+  description: 'Similarity (0 to 1) of a text with known sources.',
+  input: z.object({ text: z.string() }),
+  execute: ({ text }) => ({
+    similarity: text.includes('span') ? 0.31 : 0.05,
+    closest: 'OpenTelemetry docs',
+  }),
+});
+
+/** Scores a text against a fixed rubric. */
+export const scoreRubric = tool({
+  name: 'score_rubric',
+  description: 'Score a text from 0 to 10 on clarity, citations and length.',
+  input: z.object({ text: z.string() }),
+  execute: ({ text }) => ({
+    clarity: 3,
+    citations: text.includes('W3C') ? 3 : 1,
+    length: 2,
+    total: text.includes('W3C') ? 8 : 6,
+  }),
+});

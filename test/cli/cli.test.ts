@@ -5,7 +5,7 @@ import { run } from '@agent-trace/core';
 import { runCli } from '@agent-trace/cli';
 import { jsonlSink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
-import { reviewer } from '../../examples/document-review/agents.js';
+import { reviewDesk } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
 import { deterministic } from '../support/deterministic.js';
 
@@ -26,7 +26,7 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
 async function demoTrace(): Promise<string> {
   const path = join(directory, `demo-${Math.random().toString(16).slice(2)}.jsonl`);
   const sink = jsonlSink(path);
-  await run(reviewer(), `Review this draft: ${draft}`, {
+  await run(reviewDesk(), `Review this draft: ${draft}`, {
     trace: sink,
     session: 'demo',
     ...deterministic(),
@@ -36,24 +36,35 @@ async function demoTrace(): Promise<string> {
 }
 
 describe('agent-trace replay', () => {
-  it('renders the demo as a tree with every tool call, its arguments, result and time, and the stop reason', async () => {
+  it('renders the demo as a tree: agents, who handed off to whom at what depth, tools nested under them', async () => {
     const path = await demoTrace();
     const { code, stdout } = await cli(['replay', path]);
     expect(code).toBe(0);
-    const toolLines = stdout.split('\n').filter(line => line.includes('─ tool '));
-    expect(toolLines).toHaveLength(4);
-    expect(toolLines[0]).toMatch(
-      /├─ tool check_grammar \{"text":"Tracing makes agents {2}observable.*→ \{"issues":\["doubled word 'Every'","double space"\]\} {2}\d+ ms$/,
+    const lines = stdout.split('\n');
+    const toolLines = lines.filter(line => /─ tool /.test(line));
+    expect(toolLines).toHaveLength(10);
+    expect(lines[1]).toMatch(
+      /^└─ agent coordinator {2}fake\/gpt-4o {2}4 steps {2}handed off to evaluator {2}\d+ ms$/,
     );
-    expect(toolLines[1]).toContain('tool find_references {"topic":"tracing"}');
-    expect(toolLines[2]).toMatch(
+    expect(lines[2]).toBe(
+      '   ├─ guardrail max_length (input) warn: the input is about 27 tokens long; the limit is 20',
+    );
+    expect(stdout).toMatch(
+      /\n {3}├─ tool ask_style .*\n {3}│ {2}└─ handoff coordinator → style {2}depth 1 {2}return_to_caller/,
+    );
+    expect(stdout).toMatch(
+      /\n {3}│ {5}└─ agent style {2}fake\/gpt-4o-mini {2}2 steps {2}completed/,
+    );
+    expect(stdout).toMatch(
+      /\n {3}│ {8}├─ tool check_grammar \{"text":"Tracing makes agents {2}observable.*→ \{"issues":\["doubled word 'Every'","double space"\]\} {2}\d+ ms/,
+    );
+    expect(stdout).toMatch(
       /tool count_words \{"text":42\} {2}✗ invalid_arguments: Invalid arguments for tool 'count_words'/,
     );
-    expect(toolLines[3]).toMatch(/tool count_words .* → 14 {2}\d+ ms$/);
-    expect(stdout).toMatch(/llm #1 {2}gpt-4o-mini {2}182→41 tok/);
-    expect(stdout).toContain('agent reviewer  fake/gpt-4o-mini  4 steps  completed');
+    expect(stdout).toMatch(/\n {3}└─ handoff coordinator → evaluator {2}depth 1 {2}pass_control/);
+    expect(stdout).toMatch(/\n {6}└─ agent evaluator {2}fake\/gpt-4o {2}2 steps {2}completed/);
     expect(stdout).toMatch(
-      /stop: completed · 4 llm calls · 4 tool calls \(1 failed\) · 1215→107 tok/,
+      /stop: completed · 15 llm calls · 10 tool calls \(1 failed\) · 3240→394 tok/,
     );
     expect(stdout).not.toContain('\u001b[');
   });
@@ -98,6 +109,7 @@ describe('agent-trace replay', () => {
     };
     expect(parsed.runs[0]!.root.start.event).toBe('run_start');
     expect(parsed.runs[0]!.root.children).toHaveLength(1);
+    expect(JSON.stringify(parsed)).toContain('"to":"evaluator"');
   });
 
   it('colours output only when asked, and never under NO_COLOR', async () => {
@@ -142,7 +154,7 @@ describe('agent-trace validate', () => {
   it('exits 0 for the demo trace', async () => {
     const { code, stdout } = await cli(['validate', await demoTrace()]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/✓ .*: valid — 1 run, 20 events \(run-1: completed\)/);
+    expect(stdout).toMatch(/✓ .*: valid — 1 run, 75 events \(run-1: completed\)/);
   });
 
   it('exits 1 and lists every problem with its line', async () => {

@@ -10,3 +10,7 @@ export type {
 } from './fake-llm-step.js';
 export { fakeTool } from './fake-tool.js';
 export type { FakeTool, FakeToolCall, FakeToolOptions, FakeToolStep } from './fake-tool.js';
+export { compareGoldenTrace, GoldenTraceMismatchError } from './golden/golden-trace.js';
+export type { GoldenTraceOptions, GoldenTraceOutcome } from './golden/golden-trace.js';
+export { lineDiff } from './golden/line-diff.js';
+export { normalizeTrace, TraceNormalizationError } from './golden/normalize-trace.js';

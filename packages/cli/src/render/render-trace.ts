@@ -83,7 +83,9 @@ class TreeRenderer {
     else {
       parts.push(
         `${end.steps} step${end.steps === 1 ? '' : 's'}`,
-        this.#stop(end.stop_reason),
+        end.handed_off_to === undefined
+          ? this.#stop(end.stop_reason)
+          : `handed off to ${this.#style.cyan(end.handed_off_to)}`,
         this.#ms(end.duration_ms),
       );
     }

@@ -295,6 +295,7 @@ export async function* runAgent(
         handoffs.some(handoff => handoff.toolName === call.toolName),
       );
       const toolCalls = decision.toolCalls.filter(call => !handoffCalls.includes(call));
+      ledger.record(decision.toolCalls);
       const degradedBefore = unavailableTools.size;
       if (toolCalls.length > 0) {
         const records = yield* runToolCalls({
@@ -309,7 +310,7 @@ export async function* runAgent(
         });
         (step.toolCalls as ToolCallRecord[]).push(...records);
       }
-      ledger.record(decision.toolCalls);
+
       if (unavailableTools.size !== degradedBefore) preamble = preambleFor(agent, unavailableTools);
       const [taken, ...ignored] = handoffCalls;
       if (taken !== undefined) {

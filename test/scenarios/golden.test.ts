@@ -1,0 +1,234 @@
+/**
+ * The canonical scenarios, each compared with its normalised golden trace in golden/ on every run.
+ * After an intended change: UPDATE_GOLDEN=1 pnpm test:unit test/scenarios/golden.test.ts, check the
+ * diff of golden/, commit it.
+ */
+import { fileURLToPath } from 'node:url';
+import {
+  agent,
+  blockedPatternsGuardrail,
+  run,
+  sequentialIds,
+  steppingClock,
+  tool,
+  type AnyAgent,
+  type RunOptions,
+} from '@agent-trace/core';
+import { compareGoldenTrace, fakeLLM } from '@agent-trace/testing';
+import { memorySink, validateTrace } from '@agent-trace/trace';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const directory = fileURLToPath(new URL('../../golden', import.meta.url));
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+const lookup = tool({
+  name: 'lookup',
+  description: 'Look a topic up',
+  input: z.object({ topic: z.string() }),
+  execute: ({ topic }) => `notes on ${topic}`,
+});
+const transfer = (to: string) => ({ toolCalls: [{ name: `transfer_to_${to}` }] });
+
+async function golden(
+  name: string,
+  entry: AnyAgent,
+  input: string,
+  extra: Partial<RunOptions> = {},
+) {
+  const sink = memorySink();
+  const result = await run(entry, input, {
+    trace: sink,
+    clock: steppingClock(),
+    ids: sequentialIds(),
+    random: () => 0.5,
+    session: name,
+    ...extra,
+  });
+  expect(validateTrace(sink.events).problems).toEqual([]);
+  expect(['matched', 'written']).toContain(compareGoldenTrace(name, sink.events, { directory }));
+  return result;
+}
+
+describe('golden scenarios', () => {
+  it('single agent with tools', async () => {
+    const model = fakeLLM([
+      { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] },
+      { text: 'The sum is 5.' },
+    ]);
+    const result = await golden(
+      'single-agent-tools',
+      agent({ name: 'calculator', model, tools: [add] }),
+      'What is 2 + 3?',
+    );
+    expect(result.stopReason).toBe('completed');
+  });
+
+  it('parallel tools', async () => {
+    const model = fakeLLM([
+      {
+        toolCalls: [
+          { name: 'add', args: { a: 1, b: 2 } },
+          { name: 'lookup', args: { topic: 'otel' } },
+          { name: 'add', args: { a: 3, b: 4 } },
+        ],
+      },
+      { text: '3, 7 and notes on otel.' },
+    ]);
+    await golden('parallel-tools', agent({ name: 'worker', model, tools: [add, lookup] }), 'go');
+  });
+
+  it('handoff chain', async () => {
+    const refunds = agent({ name: 'refunds', model: fakeLLM([{ text: 'Refund issued.' }]) });
+    const billing = agent({
+      name: 'billing',
+      model: fakeLLM([transfer('refunds')]),
+      handoffs: [refunds],
+    });
+    const triage = agent({
+      name: 'triage',
+      model: fakeLLM([transfer('billing')]),
+      handoffs: [billing],
+    });
+    const result = await golden('handoff-chain', triage, 'I was charged twice');
+    expect(result.agent).toBe('refunds');
+  });
+
+  it('agent as tool', async () => {
+    const researcher = agent({
+      name: 'researcher',
+      model: fakeLLM([
+        { toolCalls: [{ name: 'lookup', args: { topic: 'tracing' } }] },
+        { text: 'W3C Trace Context.' },
+      ]),
+      tools: [lookup],
+    });
+    const writer = agent({
+      name: 'writer',
+      model: fakeLLM([
+        { toolCalls: [{ name: 'ask_researcher', args: { input: 'Which spec?' } }] },
+        { text: 'Cite the W3C Trace Context.' },
+      ]),
+      tools: [researcher.asTool()],
+    });
+    await golden('agent-as-tool', writer, 'Write a citation');
+  });
+
+  it('handoff depth exceeded', async () => {
+    let next: AnyAgent = agent({ name: 'e', model: fakeLLM([]) });
+    for (const name of ['d', 'c', 'b', 'a'])
+      next = agent({ name, model: fakeLLM([transfer(next.name)]), handoffs: [next] });
+    expect((await golden('handoff-depth-exceeded', next, 'go')).stopReason).toBe(
+      'handoff_depth_exceeded',
+    );
+  });
+
+  it('handoff cycle', async () => {
+    const b: AnyAgent = agent({ name: 'b', model: fakeLLM([transfer('a')]), handoffs: [() => a] });
+    const a: AnyAgent = agent({ name: 'a', model: fakeLLM([transfer('b')]), handoffs: [b] });
+    expect((await golden('handoff-cycle', a, 'ping')).stopReason).toBe('handoff_cycle');
+  });
+
+  it('max steps', async () => {
+    const model = fakeLLM(
+      [1, 2, 3].map(a => ({ toolCalls: [{ name: 'add', args: { a, b: 1 } }] })),
+    );
+    expect(
+      (
+        await golden(
+          'max-steps',
+          agent({ name: 'looper', model, tools: [add], limits: { maxSteps: 3 } }),
+          'go',
+        )
+      ).stopReason,
+    ).toBe('max_steps');
+  });
+
+  it('duplicate call', async () => {
+    const call = { toolCalls: [{ name: 'lookup', args: { topic: 'otel' } }] };
+    expect(
+      (
+        await golden(
+          'duplicate-call',
+          agent({ name: 'repeater', model: fakeLLM([call, call, call]), tools: [lookup] }),
+          'go',
+        )
+      ).stopReason,
+    ).toBe('duplicate_tool_call');
+  });
+
+  it('guardrail block', async () => {
+    const guarded = agent({
+      name: 'guarded',
+      model: fakeLLM([]),
+      guardrails: { input: [blockedPatternsGuardrail([/password/i])] },
+    });
+    expect((await golden('guardrail-block', guarded, 'my password is hunter2')).stopReason).toBe(
+      'guardrail_blocked',
+    );
+  });
+
+  it('structured output retry', async () => {
+    const model = fakeLLM([
+      { toolCalls: [{ name: 'lookup', args: { topic: 'refunds' } }] },
+      { text: 'Ready.' },
+      { text: '{"verdict":"maybe"}' },
+      { text: '{"verdict":"reject"}' },
+    ]);
+    const judge = agent({
+      name: 'judge',
+      model,
+      tools: [lookup],
+      output: z.object({ verdict: z.enum(['approve', 'reject']) }),
+    });
+    expect((await golden('structured-output-retry', judge, 'Refund order 42?')).output).toEqual({
+      verdict: 'reject',
+    });
+  });
+
+  it('tool failure degraded', async () => {
+    const broken = tool({
+      name: 'inventory',
+      description: 'Stock levels',
+      input: z.object({}),
+      execute: () => {
+        throw new Error('warehouse API down');
+      },
+    });
+    const model = fakeLLM([
+      { toolCalls: [{ name: 'inventory' }] },
+      { text: 'Stock levels are unavailable right now.' },
+    ]);
+    const result = await golden(
+      'tool-failure-degraded',
+      agent({ name: 'clerk', model, tools: [broken], circuitBreaker: false }),
+      'In stock?',
+    );
+    expect(result.degradedTools).toEqual(['inventory']);
+  });
+
+  it('abort', async () => {
+    const controller = new AbortController();
+    const stop = tool({
+      name: 'stop',
+      description: 'Presses stop',
+      input: z.object({}),
+      execute: () => {
+        controller.abort('the user pressed stop');
+        return new Promise(() => undefined);
+      },
+    });
+    const model = fakeLLM([{ toolCalls: [{ name: 'stop' }] }, { text: 'never' }]);
+    expect(
+      (
+        await golden('abort', agent({ name: 'worker', model, tools: [stop] }), 'go', {
+          signal: controller.signal,
+        })
+      ).stopReason,
+    ).toBe('aborted');
+  });
+});

@@ -38,7 +38,7 @@ describe('compareGoldenTrace', () => {
     expect(compareGoldenTrace('greeting', await trace('hello', false), { directory, update: false })).toBe('matched');
   });
 
-  it('fails for a missing golden file, saying how to create it', async () => {
+  it('fails for a missing golden file, saying how to create it', () => {
     expect(() => compareGoldenTrace('absent', [], { directory, update: false })).toThrow(
       `Golden trace 'absent' does not exist (${join(directory, 'absent.jsonl')}). Run the test with UPDATE_GOLDEN=1 to write it, check it, and commit it.`,
     );
@@ -60,7 +60,7 @@ describe('compareGoldenTrace', () => {
     expect(message).toContain('If the change is intended, run the test with UPDATE_GOLDEN=1 and commit the new file.');
   });
 
-  it('keeps the goldens of an old corpus untouched when comparing', async () => {
+  it('keeps the goldens of an old corpus untouched when comparing', () => {
     const file = join(directory, 'old.jsonl');
     writeFileSync(file, 'not what the trace is\n');
     expect(() => compareGoldenTrace('old', [], { directory, update: false })).toThrow(GoldenTraceMismatchError);

@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
+    setupFiles: ['@agent-trace/testing/vitest'],
     pool: 'threads',
   },
 });

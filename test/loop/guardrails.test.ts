@@ -21,7 +21,7 @@ const guardrailEvents = (events: readonly TraceEvent[]) =>
 
 describe('guardrails', () => {
   it('blocks input before the model is called, with guardrail_blocked', async () => {
-    const model = fakeLLM([{ text: 'never' }]);
+    const model = fakeLLM([]);
     const sink = memorySink();
     const result = await run(
       agent({
@@ -163,7 +163,9 @@ describe('guardrails', () => {
     const chatty = () =>
       agent({
         name: 'a',
-        model: fakeLLM([{ text: 'ok', usage: { promptTokens: 40, completionTokens: 20 } }]),
+        model: fakeLLM([{ text: 'ok', usage: { promptTokens: 40, completionTokens: 20 } }], {
+          allowUnusedSteps: true, // the third run is blocked before the model is called
+        }),
         guardrails: { input: [guard] },
       });
     const first = await run(chatty(), 'hi', { session: 's1' });

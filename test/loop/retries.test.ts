@@ -127,7 +127,7 @@ describe('model retries and fallback', () => {
 describe('circuit breakers', () => {
   it('opens after consecutive failures across runs and refuses calls until the cool-down', async () => {
     const steps = Array.from({ length: 4 }, () => ({ error: { status: 503 } }));
-    const model = fakeLLM([...steps, { text: 'recovered' }]);
+    const model = fakeLLM(steps);
     const flaky = agent({
       name: 'a',
       model,

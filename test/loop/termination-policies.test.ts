@@ -67,7 +67,7 @@ describe('termination policies', () => {
 
   it('honours maxDuplicateToolCalls', async () => {
     const call = { name: 'search', args: { q: 'x' } };
-    const model = fakeLLM([{ toolCalls: [call] }, { toolCalls: [call] }, { text: 'done' }]);
+    const model = fakeLLM([{ toolCalls: [call] }, { toolCalls: [call] }]);
     const result = await run(
       agent({ name: 'a', model, tools: [search()], limits: { maxDuplicateToolCalls: 1 } }),
       'go',
@@ -148,10 +148,13 @@ describe('termination policies', () => {
   });
 
   it('ends completed when a stopWhen condition holds', async () => {
-    const model = fakeLLM([
-      { text: 'Searching.', toolCalls: [{ name: 'search', args: { q: 'a' } }] },
-      { text: 'never asked' },
-    ]);
+    const model = fakeLLM(
+      [
+        { text: 'Searching.', toolCalls: [{ name: 'search', args: { q: 'a' } }] },
+        { text: 'never asked' },
+      ],
+      { allowUnusedSteps: true },
+    );
     const sink = memorySink();
     const result = await run(
       agent({ name: 'a', model, tools: [search()], stopWhen: hasToolCall('search') }),

@@ -63,7 +63,7 @@ describe('the loop terminates', () => {
         fc.integer({ min: 1, max: 6 }),
         fc.boolean(),
         async (script, maxSteps, streaming) => {
-          const model = fakeLLM(script);
+          const model = fakeLLM(script, { allowUnusedSteps: true });
           const sink = memorySink();
           const subject = agent({
             name: 'subject',

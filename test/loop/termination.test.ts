@@ -125,7 +125,7 @@ describe('abort', () => {
         return new Promise(resolve => abortSignal.addEventListener('abort', () => resolve('late')));
       },
     });
-    const model = fakeLLM([{ toolCalls: [{ name: 'hang' }, { name: 'hang' }] }, { text: 'never' }]);
+    const model = fakeLLM([{ toolCalls: [{ name: 'hang' }, { name: 'hang' }] }]);
     const sink = memorySink();
     const result = await run(agent({ name: 'a', model, tools: [hang] }), 'go', {
       trace: sink,
@@ -166,7 +166,7 @@ describe('abort', () => {
   });
 
   it('does not call the model when the signal has already fired', async () => {
-    const model = fakeLLM([{ text: 'hi' }]);
+    const model = fakeLLM([]);
     const sink = memorySink();
     const result = await run(agent({ name: 'a', model }), 'go', {
       trace: sink,

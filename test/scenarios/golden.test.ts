@@ -222,7 +222,7 @@ describe('golden scenarios', () => {
         return new Promise(() => undefined);
       },
     });
-    const model = fakeLLM([{ toolCalls: [{ name: 'stop' }] }, { text: 'never' }]);
+    const model = fakeLLM([{ toolCalls: [{ name: 'stop' }] }]);
     expect(
       (
         await golden('abort', agent({ name: 'worker', model, tools: [stop] }), 'go', {

@@ -100,7 +100,7 @@ describe('handoffs', () => {
 
   it('stops with handoff_depth_exceeded past maxHandoffDepth, recording the refused handoff', async () => {
     const names = ['a', 'b', 'c', 'd', 'e'];
-    let next: AnyAgent = agent({ name: 'e', model: fakeLLM([{ text: 'never' }]) });
+    let next: AnyAgent = agent({ name: 'e', model: fakeLLM([]) });
     for (const name of names.slice(0, -1).reverse()) {
       next = agent({ name, model: fakeLLM([transfer(next.name)]), handoffs: [next] });
     }

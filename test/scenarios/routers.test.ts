@@ -10,8 +10,8 @@ const handoffStart = (events: readonly TraceEvent[]) =>
   );
 
 function desk() {
-  const billingModel = fakeLLM([{ text: 'Billing here.' }]);
-  const techModel = fakeLLM([{ text: 'Tech here.' }]);
+  const billingModel = fakeLLM([{ text: 'Billing here.' }], { allowUnusedSteps: true });
+  const techModel = fakeLLM([{ text: 'Tech here.' }], { allowUnusedSteps: true });
   const billing = agent({
     name: 'billing',
     description: 'Charges and refunds',

@@ -73,7 +73,13 @@ export { run, stream } from './run/run.js';
 export type { RunStream } from './run/run.js';
 export type { Chunk, ChunkData, ChunkType } from './run/chunk.js';
 export type { RunOptions } from './run/run-options.js';
-export type { RunResult, StepResult, ToolCallRecord } from './run/run-result.js';
+export type {
+  HandoffRecord,
+  RunOutput,
+  RunResult,
+  StepResult,
+  ToolCallRecord,
+} from './run/run-result.js';
 export { stopReasons } from './run/stop-reason.js';
 export type { StopReason } from './run/stop-reason.js';
 

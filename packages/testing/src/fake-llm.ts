@@ -8,6 +8,7 @@ import {
   type ToolCallRequest,
   type Usage,
 } from '@agent-trace/core';
+import { trackFake } from './fake-registry.js';
 import {
   isFakeErrorStep,
   type FakeAnswerStep,
@@ -36,6 +37,11 @@ export interface FakeLLMOptions {
   modelId?: string;
   /** @defaultValue 'fake' */
   provider?: string;
+  /**
+   * Lets the script end with unused steps without failing the test (the vitest setup checks every
+   * fake after each test). @defaultValue false
+   */
+  allowUnusedSteps?: boolean;
 }
 
 /** A scripted model: see {@link fakeLLM}. */
@@ -84,7 +90,7 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
     return toResponse(resolved, request, index);
   }
 
-  return {
+  const model: FakeLLM = {
     specificationVersion: 'v1',
     provider,
     modelId,
@@ -103,6 +109,8 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
       }
     },
   };
+  if (options.allowUnusedSteps !== true) trackFake(model);
+  return model;
 }
 
 function recordCall(index: number, request: ModelRequest, streaming: boolean): FakeLLMCall {

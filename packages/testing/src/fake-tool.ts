@@ -1,5 +1,6 @@
 import { tool, type Tool, type ToolContext } from '@agent-trace/core';
 import { z } from 'zod';
+import { trackFake } from './fake-registry.js';
 
 /** A scripted outcome of one FakeTool call. */
 export type FakeToolStep = { result: unknown } | { error: string };
@@ -28,6 +29,8 @@ export interface FakeToolOptions<Input> {
   /** Answers the calls after the scripted steps. Without it, such a call fails. */
   respond?: (args: Input, context: ToolContext) => unknown;
   timeoutMs?: number;
+  /** Lets the script end with unused steps without failing the test. @defaultValue false */
+  allowUnusedSteps?: boolean;
 }
 
 /** A recording tool: see {@link fakeTool}. */
@@ -85,7 +88,7 @@ export function fakeTool<Input = Record<string, unknown>>(
       }
     },
   });
-  return {
+  const fake: FakeTool<Input> = {
     name: base.name,
     description: base.description,
     input: base.input,
@@ -104,4 +107,6 @@ export function fakeTool<Input = Record<string, unknown>>(
       }
     },
   };
+  if (options.allowUnusedSteps !== true) trackFake(fake);
+  return fake;
 }

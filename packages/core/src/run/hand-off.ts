@@ -75,7 +75,17 @@ export async function* handOff(options: {
     depth,
     mode: 'pass_control',
   });
+  const record = (accepted: boolean): void => {
+    state.handoffs.push({
+      from: from.name,
+      to: target.name,
+      depth,
+      mode: 'pass_control',
+      accepted,
+    });
+  };
   if (path.includes(target.name)) {
+    record(false);
     const detail = `'${from.name}' tried to hand off to '${target.name}', which is already on the path ${path.join(' → ')}`;
     tracer.end(span, { ...fields, error: { type: 'handoff_cycle', message: detail } });
     if (from.onHandoffCycle === 'refuse') {
@@ -86,6 +96,7 @@ export async function* handOff(options: {
     return { kind: 'stopped', reason: 'handoff_cycle', detail };
   }
   if (depth > from.limits.maxHandoffDepth) {
+    record(false);
     const detail = `handing off from '${from.name}' to '${target.name}' would be handoff number ${depth} in a row (${nextPath.join(' → ')}); ${from.limits.maxHandoffDepth} allowed`;
     tracer.end(span, { ...fields, error: { type: 'handoff_depth_exceeded', message: detail } });
     return {
@@ -95,6 +106,7 @@ export async function* handOff(options: {
       limit: { name: 'maxHandoffDepth', value: from.limits.maxHandoffDepth },
     };
   }
+  record(true);
   let outcome: AgentOutcome | undefined;
   try {
     answer(`Transferred to '${target.name}'.`, false);

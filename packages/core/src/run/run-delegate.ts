@@ -55,7 +55,17 @@ export async function runDelegate(options: {
     }),
   ];
   const span = tracer.start('handoff_start', caller.name, toolSpan, { ...fields, call_id: callId });
+  const record = (accepted: boolean): void => {
+    state.handoffs.push({
+      from: caller.name,
+      to: target.name,
+      depth,
+      mode: 'return_to_caller',
+      accepted,
+    });
+  };
   const refuse = (type: string, message: string) => {
+    record(false);
     tracer.end(span, { ...fields, error: { type, message } });
     const error = new ToolCallError({ kind: 'delegate_failed', toolName, message });
     return { outcome: { ok: false as const, args, error, content: message }, chunks };
@@ -72,6 +82,7 @@ export async function runDelegate(options: {
       `Agent '${target.name}' cannot be asked: that would nest ${depth} agents deep (${nextPath.join(' → ')}); ${caller.limits.maxHandoffDepth} allowed. Answer without it.`,
     );
   }
+  record(true);
   let outcome: AgentOutcome | undefined;
   try {
     const running = options.runAgent(

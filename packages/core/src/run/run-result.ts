@@ -21,6 +21,16 @@ export interface ToolCallRecord {
   readonly attempts: number;
 }
 
+/** A handoff or delegation that happened in a run. */
+export interface HandoffRecord {
+  readonly from: string;
+  readonly to: string;
+  readonly depth: number;
+  readonly mode: 'pass_control' | 'return_to_caller';
+  /** False when it was refused (a cycle, or too deep). */
+  readonly accepted: boolean;
+}
+
 /** One step: a model call and the tool calls it asked for. */
 export interface StepResult {
   /** 1-based, across the run. */
@@ -67,6 +77,8 @@ export interface RunResult<Output = string> {
   readonly degradedTools: readonly string[];
   /** Every guardrail verdict that was not `allow` (warnings and the block, if any), in order. */
   readonly guardrails: readonly GuardrailFinding[];
+  /** Every handoff and delegation, in the order they started. */
+  readonly handoffs: readonly HandoffRecord[];
   /** Failures of trace sinks. The run went on without them; their traces are incomplete. */
   readonly traceErrors: readonly Error[];
 }

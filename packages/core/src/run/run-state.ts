@@ -3,7 +3,7 @@ import type { Usage } from '../model/usage.js';
 import type { RunTracer } from '../trace/run-tracer.js';
 import type { Clock } from '../util/clock.js';
 import type { ChunkSequence } from './chunk-sequence.js';
-import type { StepResult, ToolCallRecord } from './run-result.js';
+import type { HandoffRecord, StepResult, ToolCallRecord } from './run-result.js';
 
 /** What one run shares between the agents and phases that take part in it. */
 export interface RunState {
@@ -16,6 +16,7 @@ export interface RunState {
   readonly random: () => number;
   readonly steps: StepResult[];
   readonly toolCalls: ToolCallRecord[];
+  readonly handoffs: HandoffRecord[];
   /** Guardrail verdicts other than `allow`, in order. */
   readonly guardrailFindings: GuardrailFinding[];
   usage: Usage;

@@ -173,6 +173,7 @@ async function* runLoop(
     steps: [],
     toolCalls: [],
     guardrailFindings: [],
+    handoffs: [],
     usage: zeroUsage,
   };
   const runSpan = tracer.start('run_start', agent.name, null, { input });
@@ -227,6 +228,7 @@ async function* runLoop(
     detail: outcome.detail,
     degradedTools: outcome.degradedTools,
     guardrails: state.guardrailFindings,
+    handoffs: state.handoffs,
     traceErrors: tracer.sinkErrors,
   };
 }

@@ -58,7 +58,10 @@ describe('fakeTool', () => {
   });
 
   it('assertComplete reports unused steps', async () => {
-    const tool = fakeTool('search', { steps: [{ result: 1 }, { result: 2 }], allowUnusedSteps: true });
+    const tool = fakeTool('search', {
+      steps: [{ result: 1 }, { result: 2 }],
+      allowUnusedSteps: true,
+    });
     await tool.execute({}, context('c1'));
     expect(() => tool.assertComplete()).toThrow(
       "FakeTool 'search' has 1 unused step; it was called 1 time.",

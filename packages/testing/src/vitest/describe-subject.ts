@@ -14,7 +14,8 @@ export function describeSubject(subject: Subject): string {
   for (const call of subject.toolCalls) {
     const outcome = call.error === undefined ? `→ ${show(call.result)}` : `✗ ${cut(call.error)}`;
     const list = byAgent.get(call.agent) ?? [];
-    list.push(`${call.name} ${show(call.args)} ${outcome}`);
+    const attempt = call.attempt > 1 ? ` (attempt ${call.attempt})` : '';
+    list.push(`${call.name} ${show(call.args)}${attempt} ${outcome}`);
     byAgent.set(call.agent, list);
   }
   if (byAgent.size === 0) lines.push('  (no tool calls)');

@@ -265,7 +265,8 @@ export const agentMatchers = {
         'toMatchGoldenTrace() needs a trace: an array of events or a memorySink.',
       );
     }
-    const snapshot = (this as unknown as { snapshotState?: { _updateSnapshot?: string } }).snapshotState;
+    const snapshot = (this as unknown as { snapshotState?: { _updateSnapshot?: string } })
+      .snapshotState;
     const update =
       process.env.CI === undefined &&
       (snapshot?._updateSnapshot === 'all' || process.env.UPDATE_GOLDEN === '1');

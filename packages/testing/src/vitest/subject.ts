@@ -8,6 +8,8 @@ export interface SubjectToolCall {
   readonly agent: string;
   readonly error: string | undefined;
   readonly result: unknown;
+  /** 1 for a first attempt; more for a retry (traces record each attempt). */
+  readonly attempt: number;
 }
 
 /** What the matchers can assert on, whatever they were given. */
@@ -33,7 +35,7 @@ export interface Subject {
 export function toSubject(value: unknown): Subject {
   if (Array.isArray(value)) return fromEvents(value as TraceEvent[]);
   if (typeof value === 'object' && value !== null) {
-    if ('events' in value && Array.isArray((value).events)) {
+    if ('events' in value && Array.isArray(value.events)) {
       return fromEvents((value as { events: TraceEvent[] }).events);
     }
     if ('stopReason' in value && 'toolCalls' in value)
@@ -61,6 +63,7 @@ function fromEvents(events: readonly TraceEvent[]): Subject {
           agent: event.agent,
           error: event.error?.message,
           result: event.result,
+          attempt: event.attempt,
         });
         if (event.error !== undefined)
           errors.push(`tool ${event.tool}: ${event.error.type}: ${event.error.message}`);
@@ -109,6 +112,7 @@ function fromResult(result: RunResult<unknown>): Subject {
       agent: call.agent,
       error: call.error,
       result: call.result,
+      attempt: call.attempts,
     })),
     handoffs: result.handoffs,
     stopReason: result.stopReason,
@@ -128,6 +132,7 @@ function fromFakeTool(tool: FakeTool): Subject {
       agent: call.agentName,
       error: call.error,
       result: call.result,
+      attempt: 1,
     })),
     handoffs: [],
     stopReason: undefined,

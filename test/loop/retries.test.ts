@@ -124,6 +124,30 @@ describe('model retries and fallback', () => {
   });
 });
 
+describe('a stream cut mid-answer', () => {
+  it('is retried, the partial answer dropped, and the trace pairs', async () => {
+    const { stream } = await import('@agent-trace/core');
+    const model = fakeLLM([
+      { text: 'partial answer here', cutAfterDeltas: 1 },
+      { text: 'full answer' },
+    ]);
+    const sink = memorySink();
+    const running = stream(agent({ name: 'a', model, circuitBreaker: false }), 'go', {
+      trace: sink,
+      ...virtual(),
+    });
+    const deltas: string[] = [];
+    for await (const chunk of running) if (chunk.type === 'delta') deltas.push(chunk.data.text);
+    const result = await running.result;
+    expect(result).toMatchObject({ stopReason: 'completed', output: 'full answer' });
+    expect(deltas).toEqual(['partial ', 'full ', 'answer']);
+    expect(ofKind(sink.events, 'llm_end')[0]).toMatchObject({
+      error: { type: 'stream_interrupted' },
+    });
+    expect(validateTrace(sink.events).problems).toEqual([]);
+  });
+});
+
 describe('circuit breakers', () => {
   it('opens after consecutive failures across runs and refuses calls until the cool-down', async () => {
     const steps = Array.from({ length: 4 }, () => ({ error: { status: 503 } }));

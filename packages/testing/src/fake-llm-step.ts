@@ -20,6 +20,21 @@ export interface FakeAnswerStep {
   usage?: Partial<Usage>;
   /** @defaultValue `tool_calls` when there are tool calls, else `stop` */
   finishReason?: FinishReason;
+  /**
+   * How the text is split when streamed: the pieces themselves (they must join to `text`), or
+   * pieces of this many characters. @defaultValue word by word
+   */
+  deltas?: readonly string[] | number;
+  /**
+   * Cuts the answer after this many text deltas, as a dropped connection does: a retryable
+   * `stream_interrupted` failure (without streaming the call fails the same way).
+   */
+  cutAfterDeltas?: number;
+}
+
+/** A step whose call rejects with `throw`, as is (an SDK bug, a network error that is not HTTP). */
+export interface FakeThrowStep {
+  throw: unknown;
 }
 
 /** A scripted failure of the model call, as a provider would send it. */
@@ -37,12 +52,20 @@ export interface FakeErrorStep {
 export type FakeResponder = (
   request: ModelRequest,
   call: { readonly index: number },
-) => FakeAnswerStep | FakeErrorStep | Promise<FakeAnswerStep | FakeErrorStep>;
+) => FakeScriptedStep | Promise<FakeScriptedStep>;
+
+/** A step as written in a script or returned by a responder. */
+export type FakeScriptedStep = FakeAnswerStep | FakeErrorStep | FakeThrowStep;
 
 /** One step of a FakeLLM script. */
-export type FakeLLMStep = FakeAnswerStep | FakeErrorStep | FakeResponder;
+export type FakeLLMStep = FakeScriptedStep | FakeResponder;
 
 /** True when the step is a scripted failure. */
-export function isFakeErrorStep(step: FakeAnswerStep | FakeErrorStep): step is FakeErrorStep {
+export function isFakeErrorStep(step: FakeScriptedStep): step is FakeErrorStep {
   return 'error' in step && typeof step.error === 'object' && step.error !== null;
+}
+
+/** True when the step throws its error as is. */
+export function isFakeThrowStep(step: FakeScriptedStep): step is FakeThrowStep {
+  return 'throw' in step;
 }

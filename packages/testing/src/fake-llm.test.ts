@@ -113,4 +113,84 @@ describe('fakeLLM', () => {
     await model.generate(request());
     expect(() => model.assertComplete()).not.toThrow();
   });
+
+  it('splits streamed text as the step says: given pieces or a fixed size', async () => {
+    const model = fakeLLM([
+      { text: 'Hello world', deltas: ['Hel', 'lo wor', 'ld'] },
+      { text: 'abcdefg', deltas: 3 },
+    ]);
+    const texts = async () =>
+      (await collect(model.stream(request()))).flatMap(part =>
+        part.type === 'text-delta' ? [part.text] : [],
+      );
+    expect(await texts()).toEqual(['Hel', 'lo wor', 'ld']);
+    expect(await texts()).toEqual(['abc', 'def', 'g']);
+  });
+
+  it('refuses deltas that do not join to the text', async () => {
+    const model = fakeLLM([{ text: 'Hello', deltas: ['He', 'y'] }]);
+    await expect(collect(model.stream(request()))).rejects.toThrow(
+      `FakeLLM step 'deltas' must join to its text: "Hey" is not "Hello".`,
+    );
+  });
+
+  it('cuts a stream after N deltas with a retryable stream_interrupted error', async () => {
+    const model = fakeLLM([
+      { text: 'one two three', cutAfterDeltas: 2 },
+      { text: 'x', cutAfterDeltas: 0 },
+    ]);
+    const parts: string[] = [];
+    const error = await (async () => {
+      for await (const part of model.stream(request()))
+        if (part.type === 'text-delta') parts.push(part.text);
+    })().catch((caught: unknown) => caught);
+    expect(parts).toEqual(['one ', 'two ']);
+    expect(error).toMatchObject({
+      kind: 'stream_interrupted',
+      isRetryable: true,
+      message:
+        "FakeLLM 'fake-model' cut the stream of call 1 (agent 'tester') after 2 deltas, as scripted.",
+    });
+    await expect(model.generate(request())).rejects.toMatchObject({ kind: 'stream_interrupted' });
+  });
+
+  it('throws a scripted error as is', async () => {
+    const boom = new TypeError('fetch failed');
+    await expect(fakeLLM([{ throw: boom }]).generate(request())).rejects.toBe(boom);
+  });
+
+  it('names the agent and the call in scripted provider errors', async () => {
+    await expect(fakeLLM([{ error: { status: 503 } }]).generate(request())).rejects.toThrow(
+      "FakeLLM 'fake-model' answered call 1 (agent 'tester') with a scripted HTTP 503 error.",
+    );
+  });
+
+  it('keeps the last call at hand', async () => {
+    const model = fakeLLM([{ text: 'a' }, { text: 'b' }]);
+    expect(model.lastCall).toBeUndefined();
+    await model.generate(request());
+    await model.generate(request([{ role: 'user', content: 'second' }]));
+    expect(model.lastCall?.index).toBe(2);
+    expect(model.lastCall?.messages).toEqual([{ role: 'user', content: 'second' }]);
+  });
+
+  it('handles calls past the script as onUnexpectedCall says', async () => {
+    const answered = fakeLLM([], {
+      onUnexpectedCall: call => ({ text: `improvised ${call.index}` }),
+    });
+    expect((await answered.generate(request())).text).toBe('improvised 1');
+    const warned: string[] = [];
+    const listener = (warning: Error) => warned.push(warning.message);
+    process.on('warning', listener);
+    try {
+      const lenient = fakeLLM([], { onUnexpectedCall: 'warn' });
+      expect((await lenient.generate(request())).text).toBe('');
+      await new Promise(resolve => setImmediate(resolve));
+    } finally {
+      process.off('warning', listener);
+    }
+    expect(warned).toEqual([
+      "FakeLLM 'fake-model' was called a 1st time (by agent 'tester'), but its script has only 0 steps. It answered with empty text (onUnexpectedCall: 'warn').",
+    ]);
+  });
 });

@@ -11,9 +11,11 @@ import {
 import { trackFake } from './fake-registry.js';
 import {
   isFakeErrorStep,
+  isFakeThrowStep,
   type FakeAnswerStep,
   type FakeErrorStep,
   type FakeLLMStep,
+  type FakeScriptedStep,
 } from './fake-llm-step.js';
 
 /** One recorded call of a FakeLLM. */
@@ -31,12 +33,22 @@ export interface FakeLLMCall {
   readonly streaming: boolean;
 }
 
+/** What to do with a call past the end of the script. */
+export type UnexpectedCallPolicy =
+  'error' | 'warn' | ((call: FakeLLMCall) => FakeAnswerStep | FakeErrorStep);
+
 /** Options of {@link fakeLLM}. */
 export interface FakeLLMOptions {
   /** @defaultValue 'fake-model' */
   modelId?: string;
   /** @defaultValue 'fake' */
   provider?: string;
+  /**
+   * A call past the last step: `'error'` fails the run with an error that says so; `'warn'` emits a
+   * process warning and answers with empty text; a function answers it.
+   * @defaultValue 'error'
+   */
+  onUnexpectedCall?: UnexpectedCallPolicy;
   /**
    * Lets the script end with unused steps without failing the test (the vitest setup checks every
    * fake after each test). @defaultValue false
@@ -48,16 +60,23 @@ export interface FakeLLMOptions {
 export interface FakeLLM extends LanguageModel {
   /** Every call so far, in order. */
   readonly calls: readonly FakeLLMCall[];
+  /** The latest call, if any. */
+  readonly lastCall: FakeLLMCall | undefined;
   /** Steps not used yet. */
   readonly remainingSteps: number;
   /** Throws when some steps of the script were never used. */
   assertComplete(): void;
 }
 
+interface Answer {
+  readonly response: ModelResponse;
+  readonly step: FakeAnswerStep;
+}
+
 /**
  * A strict, scripted model for tests: each call takes the next step of the script, in streaming
  * and non-streaming mode alike (streamed text arrives as several deltas). A call past the last
- * step fails the run with an error that says so.
+ * step fails the run with an error that says so (see `onUnexpectedCall`).
  *
  * @example
  * ```ts
@@ -68,26 +87,39 @@ export interface FakeLLM extends LanguageModel {
  * ```
  */
 export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions = {}): FakeLLM {
-  const { modelId = 'fake-model', provider = 'fake' } = options;
+  const { modelId = 'fake-model', provider = 'fake', onUnexpectedCall = 'error' } = options;
   const script = [...steps];
   const calls: FakeLLMCall[] = [];
   let used = 0;
 
-  async function answer(request: ModelRequest, streaming: boolean): Promise<ModelResponse> {
-    const index = calls.length + 1;
-    calls.push(recordCall(index, request, streaming));
+  async function nextStep(request: ModelRequest, call: FakeLLMCall): Promise<FakeScriptedStep> {
     const step = script[used];
-    if (step === undefined) {
-      throw new ModelCallError({
-        kind: 'script_exhausted',
-        isRetryable: false,
-        message: `FakeLLM '${modelId}' was called a ${ordinal(index)} time (by agent '${request.agentName}'), but its script has only ${script.length} step${script.length === 1 ? '' : 's'}. Add a step to the script, or find out why the agent called the model again.`,
-      });
+    if (step !== undefined) {
+      used++;
+      return typeof step === 'function' ? await step(request, { index: call.index }) : step;
     }
-    used++;
-    const resolved = typeof step === 'function' ? await step(request, { index }) : step;
-    if (isFakeErrorStep(resolved)) throw toModelCallError(resolved, modelId);
-    return toResponse(resolved, request, index);
+    if (typeof onUnexpectedCall === 'function') return onUnexpectedCall(call);
+    const message = `FakeLLM '${modelId}' was called a ${ordinal(call.index)} time (by agent '${request.agentName}'), but its script has only ${script.length} step${script.length === 1 ? '' : 's'}.`;
+    if (onUnexpectedCall === 'warn') {
+      process.emitWarning(`${message} It answered with empty text (onUnexpectedCall: 'warn').`, {
+        code: 'AGENT_TRACE_UNEXPECTED_MODEL_CALL',
+      });
+      return { text: '' };
+    }
+    throw new ModelCallError({
+      kind: 'script_exhausted',
+      isRetryable: false,
+      message: `${message} Add a step to the script, or find out why the agent called the model again.`,
+    });
+  }
+
+  async function answer(request: ModelRequest, streaming: boolean): Promise<Answer> {
+    const call = recordCall(calls.length + 1, request, streaming);
+    calls.push(call);
+    const step = await nextStep(request, call);
+    if (isFakeThrowStep(step)) throw step.throw;
+    if (isFakeErrorStep(step)) throw toModelCallError(step, modelId, call, request.agentName);
+    return { response: toResponse(step, request, call.index), step };
   }
 
   const model: FakeLLM = {
@@ -95,11 +127,19 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
     provider,
     modelId,
     calls,
+    get lastCall() {
+      return calls.at(-1);
+    },
     get remainingSteps() {
       return script.length - used;
     },
-    generate: request => answer(request, false),
-    stream: request => streamAnswer(answer(request, true), request.abortSignal),
+    generate: async request => {
+      const { response, step } = await answer(request, false);
+      if (step.cutAfterDeltas !== undefined)
+        throw streamCut(modelId, step.cutAfterDeltas, calls.length, request.agentName);
+      return response;
+    },
+    stream: request => streamAnswer(answer(request, true), request, modelId, calls),
     assertComplete() {
       const unused = script.length - used;
       if (unused > 0) {
@@ -133,13 +173,32 @@ function recordCall(index: number, request: ModelRequest, streaming: boolean): F
   };
 }
 
-function toModelCallError(step: FakeErrorStep, modelId: string): ModelCallError {
+function toModelCallError(
+  step: FakeErrorStep,
+  modelId: string,
+  call: FakeLLMCall,
+  agentName: string,
+): ModelCallError {
   const { status, retryAfterMs, message } = step.error;
   return new ModelCallError({
     kind: ModelCallError.kindForStatus(status),
     status,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    message: message ?? `FakeLLM '${modelId}' answered with a scripted HTTP ${status} error.`,
+    message:
+      message ??
+      `FakeLLM '${modelId}' answered call ${call.index} (agent '${agentName}') with a scripted HTTP ${status} error.`,
+  });
+}
+
+function streamCut(
+  modelId: string,
+  deltas: number,
+  index: number,
+  agentName: string,
+): ModelCallError {
+  return new ModelCallError({
+    kind: 'stream_interrupted',
+    message: `FakeLLM '${modelId}' cut the stream of call ${index} (agent '${agentName}') after ${deltas} delta${deltas === 1 ? '' : 's'}, as scripted.`,
   });
 }
 
@@ -176,14 +235,23 @@ function estimateUsage(
 }
 
 async function* streamAnswer(
-  response: Promise<ModelResponse>,
-  abortSignal: AbortSignal | undefined,
+  answering: Promise<Answer>,
+  request: ModelRequest,
+  modelId: string,
+  calls: readonly FakeLLMCall[],
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
-  const { text, toolCalls, finishReason, usage } = await response;
-  for (const piece of splitText(text)) {
-    abortSignal?.throwIfAborted();
+  const { response, step } = await answering;
+  const { text, toolCalls, finishReason, usage } = response;
+  const pieces = splitText(text, step.deltas);
+  for (const [index, piece] of pieces.entries()) {
+    if (step.cutAfterDeltas !== undefined && index === step.cutAfterDeltas) {
+      throw streamCut(modelId, step.cutAfterDeltas, calls.length, request.agentName);
+    }
+    request.abortSignal?.throwIfAborted();
     yield { type: 'text-delta', text: piece };
   }
+  if (step.cutAfterDeltas !== undefined)
+    throw streamCut(modelId, step.cutAfterDeltas, calls.length, request.agentName);
   for (const call of toolCalls) {
     yield { type: 'tool-call-start', callId: call.callId, toolName: call.toolName };
     const middle = Math.ceil(call.argumentsText.length / 2);
@@ -199,8 +267,25 @@ async function* streamAnswer(
   yield { type: 'finish', finishReason, usage };
 }
 
-/** Splits text into word-sized deltas that join back to the same text. */
-function splitText(text: string): string[] {
+/** Splits text into deltas that join back to the same text: given pieces, fixed sizes, or words. */
+function splitText(
+  text: string,
+  deltas: readonly string[] | number | undefined,
+): readonly string[] {
+  if (Array.isArray(deltas)) {
+    if (deltas.join('') !== text) {
+      throw new Error(
+        `FakeLLM step 'deltas' must join to its text: ${JSON.stringify(deltas.join(''))} is not ${JSON.stringify(text)}.`,
+      );
+    }
+    return deltas;
+  }
+  if (typeof deltas === 'number' && deltas > 0) {
+    const pieces: string[] = [];
+    for (let start = 0; start < text.length; start += deltas)
+      pieces.push(text.slice(start, start + deltas));
+    return pieces;
+  }
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 

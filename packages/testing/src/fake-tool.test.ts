@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { agent, run, steppingClock } from '@agent-trace/core';
+import { memorySink } from '@agent-trace/trace';
 import { z } from 'zod';
+import { fakeLLM } from './fake-llm.js';
 import { fakeTool } from './fake-tool.js';
 
 const context = (callId: string) => ({
   abortSignal: new AbortController().signal,
   callId,
   agentName: 'tester',
+  clock: steppingClock({ stepMs: 0 }),
 });
 
 describe('fakeTool', () => {
@@ -26,6 +30,8 @@ describe('fakeTool', () => {
         agentName: 'tester',
         result: ['doc-1'],
         error: undefined,
+        startedAtMs: 1767225600000,
+        endedAtMs: 1767225600000,
       },
       {
         index: 2,
@@ -34,6 +40,8 @@ describe('fakeTool', () => {
         agentName: 'tester',
         result: undefined,
         error: 'index offline',
+        startedAtMs: 1767225600000,
+        endedAtMs: 1767225600000,
       },
       {
         index: 3,
@@ -42,6 +50,8 @@ describe('fakeTool', () => {
         agentName: 'tester',
         result: 'live:c',
         error: undefined,
+        startedAtMs: 1767225600000,
+        endedAtMs: 1767225600000,
       },
     ]);
     expect(search.definition.inputSchema).toMatchObject({
@@ -66,5 +76,28 @@ describe('fakeTool', () => {
     expect(() => tool.assertComplete()).toThrow(
       "FakeTool 'search' has 1 unused step; it was called 1 time.",
     );
+  });
+
+  it('takes its latency on the run’s virtual clock: instant, yet visible in the trace and its calls', async () => {
+    const slow = fakeTool('slow', {
+      latencyMs: 250,
+      steps: [{ result: 'a' }, { result: 'b', latencyMs: 1000 }],
+    });
+    const model = fakeLLM([
+      { toolCalls: [{ name: 'slow' }] },
+      { toolCalls: [{ name: 'slow', args: { n: 2 } }] },
+      { text: 'done' },
+    ]);
+    const sink = memorySink();
+    const started = Date.now();
+    await run(agent({ name: 'a', model, tools: [slow] }), 'go', {
+      trace: sink,
+      clock: steppingClock({ stepMs: 0 }),
+    });
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(slow.calls.map(call => call.endedAtMs - call.startedAtMs)).toEqual([250, 1000]);
+    expect(
+      sink.events.filter(event => event.event === 'tool_end').map(event => event.duration_ms),
+    ).toEqual([250, 1000]);
   });
 });

@@ -1,9 +1,13 @@
-import { tool, type Tool, type ToolContext } from '@agent-trace/core';
+import { sleepOn, tool, type Tool, type ToolContext } from '@agent-trace/core';
 import { z } from 'zod';
 import { trackFake } from './fake-registry.js';
 
-/** A scripted outcome of one FakeTool call. */
-export type FakeToolStep = { result: unknown } | { error: string };
+/**
+ * A scripted outcome of one FakeTool call, after `latencyMs` on the run's clock (a virtual clock
+ * makes it instant, and the trace still shows it).
+ */
+export type FakeToolStep =
+  { result: unknown; latencyMs?: number } | { error: string; latencyMs?: number };
 
 /** One recorded call of a FakeTool. */
 export interface FakeToolCall {
@@ -16,6 +20,9 @@ export interface FakeToolCall {
   readonly result: unknown;
   /** The failure message; undefined when it succeeded. */
   readonly error: string | undefined;
+  /** When the call started and ended, on the run's clock (ms since the epoch). */
+  readonly startedAtMs: number;
+  readonly endedAtMs: number;
 }
 
 /** Options of {@link fakeTool}. */
@@ -28,6 +35,8 @@ export interface FakeToolOptions<Input> {
   steps?: readonly FakeToolStep[];
   /** Answers the calls after the scripted steps. Without it, such a call fails. */
   respond?: (args: Input, context: ToolContext) => unknown;
+  /** How long every call takes on the run's clock, unless its step says otherwise. @defaultValue 0 */
+  latencyMs?: number;
   timeoutMs?: number;
   /** Lets the script end with unused steps without failing the test. @defaultValue false */
   allowUnusedSteps?: boolean;
@@ -53,7 +62,13 @@ export function fakeTool<Input = Record<string, unknown>>(
   name: string,
   options: FakeToolOptions<Input> = {},
 ): FakeTool<Input> {
-  const { description = `Fake tool ${name}`, steps = [], respond, timeoutMs } = options;
+  const {
+    description = `Fake tool ${name}`,
+    steps = [],
+    respond,
+    timeoutMs,
+    latencyMs = 0,
+  } = options;
   const input = options.input ?? (z.record(z.string(), z.unknown()) as unknown as z.ZodType<Input>);
   const calls: FakeToolCall[] = [];
   let used = 0;
@@ -64,12 +79,21 @@ export function fakeTool<Input = Record<string, unknown>>(
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     execute: async (args, context) => {
       const index = calls.length + 1;
-      const record = { index, args, callId: context.callId, agentName: context.agentName };
+      const startedAtMs = context.clock.now();
+      const record = {
+        index,
+        args,
+        callId: context.callId,
+        agentName: context.agentName,
+        startedAtMs,
+      };
       const step = steps[used];
+      if (step !== undefined) used++;
+      const waitMs = step?.latencyMs ?? latencyMs;
+      if (waitMs > 0) await sleepOn(context.clock, waitMs, context.abortSignal);
       try {
         let result: unknown;
         if (step !== undefined) {
-          used++;
           if ('error' in step) throw new Error(step.error);
           result = step.result;
         } else if (respond !== undefined) {
@@ -79,11 +103,16 @@ export function fakeTool<Input = Record<string, unknown>>(
             `FakeTool '${name}' was called ${index} times but has ${steps.length} scripted step${steps.length === 1 ? '' : 's'} and no 'respond' function. Add a step or a respond function.`,
           );
         }
-        calls.push({ ...record, result, error: undefined });
+        calls.push({ ...record, result, error: undefined, endedAtMs: context.clock.now() });
         return result;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        calls.push({ ...record, result: undefined, error: message });
+        calls.push({
+          ...record,
+          result: undefined,
+          error: message,
+          endedAtMs: context.clock.now(),
+        });
         throw error;
       }
     },

@@ -1,11 +1,13 @@
 export { fakeLLM } from './fake-llm.js';
-export type { FakeLLM, FakeLLMCall, FakeLLMOptions } from './fake-llm.js';
-export { isFakeErrorStep } from './fake-llm-step.js';
+export type { FakeLLM, FakeLLMCall, FakeLLMOptions, UnexpectedCallPolicy } from './fake-llm.js';
+export { isFakeErrorStep, isFakeThrowStep } from './fake-llm-step.js';
 export type {
   FakeAnswerStep,
   FakeErrorStep,
   FakeLLMStep,
   FakeResponder,
+  FakeScriptedStep,
+  FakeThrowStep,
   FakeToolCall as FakeLLMToolCall,
 } from './fake-llm-step.js';
 export { fakeTool } from './fake-tool.js';

@@ -264,6 +264,7 @@ async function attemptTool(
     parsed: pending.parsed,
     agentName: agent.name,
     abortSignal: state.signal,
+    clock: state.clock,
   });
   if (outcome.ok) breaker?.recordSuccess();
   else if (isRetryable(outcome)) breaker?.recordFailure(state.clock.now());

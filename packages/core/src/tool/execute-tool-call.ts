@@ -3,6 +3,7 @@ import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { ToolCallRequest } from '../model/message.js';
 import { raceAbort } from '../util/abort.js';
+import type { Clock } from '../util/clock.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 const neverAborted = new AbortController().signal;
@@ -48,8 +49,9 @@ export async function executeToolCall(options: {
   parsed: ParsedToolArguments;
   agentName: string;
   abortSignal: AbortSignal | undefined;
+  clock: Clock;
 }): Promise<ToolCallOutcome> {
-  const { registry, call, parsed, agentName, abortSignal } = options;
+  const { registry, call, parsed, agentName, abortSignal, clock } = options;
   const args = parsed.ok ? parsed.value : call.argumentsText;
   const tool = registry.get(call.toolName);
   if (tool === undefined) {
@@ -89,7 +91,12 @@ export async function executeToolCall(options: {
   try {
     const result: unknown = await runWithLimits<unknown>(
       signal =>
-        tool.execute(validated.data, { abortSignal: signal, callId: call.callId, agentName }),
+        tool.execute(validated.data, {
+          abortSignal: signal,
+          callId: call.callId,
+          agentName,
+          clock,
+        }),
       { abortSignal, timeoutMs: tool.timeoutMs, toolName: tool.name },
     );
     return { ok: true, args, result, content: toContent(tool.name, result) };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ToolDefinition } from '../model/language-model.js';
+import type { Clock } from '../util/clock.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -10,6 +11,8 @@ export interface ToolContext {
   readonly callId: string;
   /** The agent that called the tool. */
   readonly agentName: string;
+  /** The run's clock: wait on it (`clock.sleep`) so tests with a virtual clock stay instant. */
+  readonly clock: Clock;
 }
 
 /** A tool the LLM can call. Made with {@link tool}. */

@@ -272,7 +272,7 @@ function splitText(
   text: string,
   deltas: readonly string[] | number | undefined,
 ): readonly string[] {
-  if (Array.isArray(deltas)) {
+  if (typeof deltas === 'object') {
     if (deltas.join('') !== text) {
       throw new Error(
         `FakeLLM step 'deltas' must join to its text: ${JSON.stringify(deltas.join(''))} is not ${JSON.stringify(text)}.`,

@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'test/**/*.test.ts',
+      'docs/examples/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     setupFiles: ['@agent-trace/testing/vitest'],
     pool: 'threads',

@@ -5,18 +5,10 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
-  type ToolCallRequest,
-  type Usage,
 } from '@agent-trace/core';
 import { trackFake } from './fake-registry.js';
-import {
-  isFakeErrorStep,
-  isFakeThrowStep,
-  type FakeAnswerStep,
-  type FakeErrorStep,
-  type FakeLLMStep,
-  type FakeScriptedStep,
-} from './fake-llm-step.js';
+import type { FakeAnswerStep, FakeErrorStep, FakeLLMStep } from './fake-llm-step.js';
+import { ordinal, ScriptPlayer, splitText, toModelCallError, toResponse } from './script-player.js';
 
 /** One recorded call of a FakeLLM. */
 export interface FakeLLMCall {
@@ -88,38 +80,43 @@ interface Answer {
  */
 export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions = {}): FakeLLM {
   const { modelId = 'fake-model', provider = 'fake', onUnexpectedCall = 'error' } = options;
-  const script = [...steps];
+  const player = new ScriptPlayer(steps);
   const calls: FakeLLMCall[] = [];
-  let used = 0;
-
-  async function nextStep(request: ModelRequest, call: FakeLLMCall): Promise<FakeScriptedStep> {
-    const step = script[used];
-    if (step !== undefined) {
-      used++;
-      return typeof step === 'function' ? await step(request, { index: call.index }) : step;
-    }
-    if (typeof onUnexpectedCall === 'function') return onUnexpectedCall(call);
-    const message = `FakeLLM '${modelId}' was called a ${ordinal(call.index)} time (by agent '${request.agentName}'), but its script has only ${script.length} step${script.length === 1 ? '' : 's'}.`;
-    if (onUnexpectedCall === 'warn') {
-      process.emitWarning(`${message} It answered with empty text (onUnexpectedCall: 'warn').`, {
-        code: 'AGENT_TRACE_UNEXPECTED_MODEL_CALL',
-      });
-      return { text: '' };
-    }
-    throw new ModelCallError({
-      kind: 'script_exhausted',
-      isRetryable: false,
-      message: `${message} Add a step to the script, or find out why the agent called the model again.`,
-    });
-  }
 
   async function answer(request: ModelRequest, streaming: boolean): Promise<Answer> {
     const call = recordCall(calls.length + 1, request, streaming);
     calls.push(call);
-    const step = await nextStep(request, call);
-    if (isFakeThrowStep(step)) throw step.throw;
-    if (isFakeErrorStep(step)) throw toModelCallError(step, modelId, call, request.agentName);
-    return { response: toResponse(step, request, call.index), step };
+    const played = await player.next(request, () =>
+      typeof onUnexpectedCall === 'function' ? onUnexpectedCall(call) : undefined,
+    );
+    switch (played.kind) {
+      case 'answer':
+        return played;
+      case 'throw':
+        throw played.error;
+      case 'error':
+        throw toModelCallError(
+          played.step,
+          `FakeLLM '${modelId}' answered call ${call.index} (agent '${request.agentName}') with a scripted HTTP ${played.step.error.status} error.`,
+        );
+      case 'exhausted': {
+        const message = `FakeLLM '${modelId}' was called a ${ordinal(call.index)} time (by agent '${request.agentName}'), but its script has only ${player.length} step${player.length === 1 ? '' : 's'}.`;
+        if (onUnexpectedCall === 'warn') {
+          process.emitWarning(
+            `${message} It answered with empty text (onUnexpectedCall: 'warn').`,
+            {
+              code: 'AGENT_TRACE_UNEXPECTED_MODEL_CALL',
+            },
+          );
+          return { response: toResponse({}, request, call.index), step: {} };
+        }
+        throw new ModelCallError({
+          kind: 'script_exhausted',
+          isRetryable: false,
+          message: `${message} Add a step to the script, or find out why the agent called the model again.`,
+        });
+      }
+    }
   }
 
   const model: FakeLLM = {
@@ -131,20 +128,21 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
       return calls.at(-1);
     },
     get remainingSteps() {
-      return script.length - used;
+      return player.remaining;
     },
     generate: async request => {
       const { response, step } = await answer(request, false);
-      if (step.cutAfterDeltas !== undefined)
+      if (step.cutAfterDeltas !== undefined) {
         throw streamCut(modelId, step.cutAfterDeltas, calls.length, request.agentName);
+      }
       return response;
     },
     stream: request => streamAnswer(answer(request, true), request, modelId, calls),
     assertComplete() {
-      const unused = script.length - used;
+      const unused = player.remaining;
       if (unused > 0) {
         throw new Error(
-          `FakeLLM '${modelId}' has ${unused} unused step${unused === 1 ? '' : 's'} (steps ${used + 1} to ${script.length} of ${script.length}); it was called ${calls.length} time${calls.length === 1 ? '' : 's'}. Remove the extra steps, or find out why the agent stopped early.`,
+          `FakeLLM '${modelId}' has ${unused} unused step${unused === 1 ? '' : 's'} (steps ${player.used + 1} to ${player.length} of ${player.length}); it was called ${calls.length} time${calls.length === 1 ? '' : 's'}. Remove the extra steps, or find out why the agent stopped early.`,
         );
       }
     },
@@ -173,23 +171,6 @@ function recordCall(index: number, request: ModelRequest, streaming: boolean): F
   };
 }
 
-function toModelCallError(
-  step: FakeErrorStep,
-  modelId: string,
-  call: FakeLLMCall,
-  agentName: string,
-): ModelCallError {
-  const { status, retryAfterMs, message } = step.error;
-  return new ModelCallError({
-    kind: ModelCallError.kindForStatus(status),
-    status,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    message:
-      message ??
-      `FakeLLM '${modelId}' answered call ${call.index} (agent '${agentName}') with a scripted HTTP ${status} error.`,
-  });
-}
-
 function streamCut(
   modelId: string,
   deltas: number,
@@ -200,38 +181,6 @@ function streamCut(
     kind: 'stream_interrupted',
     message: `FakeLLM '${modelId}' cut the stream of call ${index} (agent '${agentName}') after ${deltas} delta${deltas === 1 ? '' : 's'}, as scripted.`,
   });
-}
-
-function toResponse(step: FakeAnswerStep, request: ModelRequest, index: number): ModelResponse {
-  const text = step.text ?? '';
-  const toolCalls: ToolCallRequest[] = (step.toolCalls ?? []).map((call, position) => ({
-    callId: call.id ?? `call_${index}_${position + 1}`,
-    toolName: call.name,
-    argumentsText: call.argumentsText ?? JSON.stringify(call.args ?? {}),
-  }));
-  return {
-    text,
-    toolCalls,
-    finishReason: step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
-    usage: estimateUsage(step.usage, request, text, toolCalls),
-  };
-}
-
-/** Roughly 4 characters a token; a constant cost per message so the estimate stays O(1). */
-function estimateUsage(
-  given: Partial<Usage> | undefined,
-  request: ModelRequest,
-  text: string,
-  toolCalls: readonly ToolCallRequest[],
-): Usage {
-  let answerLength = text.length;
-  for (const call of toolCalls) answerLength += call.toolName.length + call.argumentsText.length;
-  return {
-    promptTokens:
-      given?.promptTokens ??
-      Math.ceil(request.instructions.length / 4) + 8 * request.messages.length,
-    completionTokens: given?.completionTokens ?? Math.ceil(answerLength / 4),
-  };
 }
 
 async function* streamAnswer(
@@ -265,32 +214,4 @@ async function* streamAnswer(
     yield { type: 'tool-call-end', callId: call.callId };
   }
   yield { type: 'finish', finishReason, usage };
-}
-
-/** Splits text into deltas that join back to the same text: given pieces, fixed sizes, or words. */
-function splitText(
-  text: string,
-  deltas: readonly string[] | number | undefined,
-): readonly string[] {
-  if (typeof deltas === 'object') {
-    if (deltas.join('') !== text) {
-      throw new Error(
-        `FakeLLM step 'deltas' must join to its text: ${JSON.stringify(deltas.join(''))} is not ${JSON.stringify(text)}.`,
-      );
-    }
-    return deltas;
-  }
-  if (typeof deltas === 'number' && deltas > 0) {
-    const pieces: string[] = [];
-    for (let start = 0; start < text.length; start += deltas)
-      pieces.push(text.slice(start, start + deltas));
-    return pieces;
-  }
-  return text.match(/\S+\s*|\s+/g) ?? [];
-}
-
-function ordinal(value: number): string {
-  const suffix =
-    value % 100 >= 11 && value % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
-  return `${value}${suffix}`;
 }

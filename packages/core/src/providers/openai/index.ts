@@ -1,0 +1,3 @@
+export { openai } from './openai-provider.js';
+export type { OpenAIProvider } from './openai-provider.js';
+export type { OpenAIModelOptions } from './openai-options.js';

@@ -1,0 +1,173 @@
+import type OpenAI from 'openai';
+import type { FinishReason } from '../../model/finish-reason.js';
+import type {
+  LanguageModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '../../model/language-model.js';
+import type { ToolCallRequest } from '../../model/message.js';
+import { IncrementalConverter } from '../incremental-conversion.js';
+import { toModelCallError } from '../provider-error.js';
+import { appendResponsesItems, toResponsesTools } from './convert-to-openai-responses.js';
+import { lazyOpenAIClient } from './openai-client.js';
+import type { OpenAIModelOptions } from './openai-options.js';
+
+type ResponseParams = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
+
+function finishReasonOf(
+  response: Pick<OpenAI.Responses.Response, 'status' | 'incomplete_details'>,
+  hasToolCalls: boolean,
+): FinishReason {
+  if (hasToolCalls) return 'tool_calls';
+  if (response.status === 'incomplete') {
+    return response.incomplete_details?.reason === 'content_filter' ? 'content_filter' : 'length';
+  }
+  return response.status === 'completed' ? 'stop' : 'other';
+}
+
+/** A model served by OpenAI's Responses API through the official `openai` client. */
+export function openaiResponsesModel(
+  modelId: string,
+  options: OpenAIModelOptions = {},
+): LanguageModel {
+  const client = lazyOpenAIClient(options, 'openai.responses');
+  const converter = new IncrementalConverter<OpenAI.Responses.ResponseInputItem>(
+    appendResponsesItems,
+  );
+
+  function params(request: ModelRequest): ResponseParams {
+    return {
+      model: modelId,
+      input: converter.convert(request.messages),
+      store: false,
+      ...(request.instructions === '' ? {} : { instructions: request.instructions }),
+      ...(request.tools.length === 0 ? {} : { tools: toResponsesTools(request.tools) }),
+      ...(request.responseFormat === undefined
+        ? {}
+        : {
+            text: {
+              format: {
+                type: 'json_schema',
+                name: request.responseFormat.name,
+                schema: { ...request.responseFormat.schema },
+                strict: false,
+              },
+            },
+          }),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.maxOutputTokens === undefined
+        ? {}
+        : { max_output_tokens: options.maxOutputTokens }),
+    };
+  }
+
+  return {
+    specificationVersion: 'v1',
+    provider: 'openai.responses',
+    modelId,
+    async generate(request): Promise<ModelResponse> {
+      try {
+        const response = await client().responses.create(
+          { ...params(request), stream: false },
+          request.abortSignal === undefined ? {} : { signal: request.abortSignal },
+        );
+        let text = '';
+        const toolCalls: ToolCallRequest[] = [];
+        for (const item of response.output) {
+          if (item.type === 'message') {
+            for (const part of item.content) if (part.type === 'output_text') text += part.text;
+          } else if (item.type === 'function_call') {
+            toolCalls.push({
+              callId: item.call_id,
+              toolName: item.name,
+              argumentsText: item.arguments,
+            });
+          }
+        }
+        return {
+          text,
+          toolCalls,
+          finishReason: finishReasonOf(response, toolCalls.length > 0),
+          usage: {
+            promptTokens: response.usage?.input_tokens ?? 0,
+            completionTokens: response.usage?.output_tokens ?? 0,
+          },
+        };
+      } catch (error) {
+        throw toModelCallError(error, 'OpenAI');
+      }
+    },
+    stream: request => streamResponses(client, params(request), request.abortSignal),
+  };
+}
+
+async function* streamResponses(
+  client: () => OpenAI,
+  params: ResponseParams,
+  abortSignal: AbortSignal | undefined,
+): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const callIdByItem = new Map<string, string>();
+  let finish:
+    | { finishReason: FinishReason; usage: { promptTokens: number; completionTokens: number } }
+    | undefined;
+  try {
+    const events = await client().responses.create(
+      { ...params, stream: true },
+      abortSignal === undefined ? {} : { signal: abortSignal },
+    );
+    for await (const event of events) {
+      switch (event.type) {
+        case 'response.output_text.delta':
+          if (event.delta !== '') yield { type: 'text-delta', text: event.delta };
+          break;
+        case 'response.output_item.added':
+          if (event.item.type === 'function_call') {
+            callIdByItem.set(event.item.id ?? event.item.call_id, event.item.call_id);
+            yield {
+              type: 'tool-call-start',
+              callId: event.item.call_id,
+              toolName: event.item.name,
+            };
+          }
+          break;
+        case 'response.function_call_arguments.delta': {
+          const callId = callIdByItem.get(event.item_id) ?? event.item_id;
+          if (event.delta !== '')
+            yield { type: 'tool-call-delta', callId, argumentsDelta: event.delta };
+          break;
+        }
+        case 'response.completed':
+        case 'response.incomplete':
+          finish = {
+            finishReason: finishReasonOf(event.response, callIdByItem.size > 0),
+            usage: {
+              promptTokens: event.response.usage?.input_tokens ?? 0,
+              completionTokens: event.response.usage?.output_tokens ?? 0,
+            },
+          };
+          break;
+        case 'response.failed':
+        case 'error':
+          throw Object.assign(
+            new Error(
+              event.type === 'error'
+                ? event.message
+                : (event.response.error?.message ?? 'response failed'),
+            ),
+            {
+              name: 'APIError',
+              error: event,
+            },
+          );
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    throw toModelCallError(error, 'OpenAI');
+  }
+  if (finish === undefined) return;
+  for (const callId of callIdByItem.values()) yield { type: 'tool-call-end', callId };
+  yield { type: 'finish', ...finish };
+}

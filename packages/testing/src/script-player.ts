@@ -1,0 +1,146 @@
+import {
+  ModelCallError,
+  type ModelRequest,
+  type ModelResponse,
+  type ToolCallRequest,
+  type Usage,
+} from '@agent-trace/core';
+import {
+  isFakeErrorStep,
+  isFakeThrowStep,
+  type FakeAnswerStep,
+  type FakeErrorStep,
+  type FakeLLMStep,
+  type FakeScriptedStep,
+} from './fake-llm-step.js';
+
+/** What one scripted call comes to. */
+export type PlayedStep =
+  | { readonly kind: 'answer'; readonly response: ModelResponse; readonly step: FakeAnswerStep }
+  | { readonly kind: 'error'; readonly step: FakeErrorStep }
+  | { readonly kind: 'throw'; readonly error: unknown }
+  | { readonly kind: 'exhausted'; readonly index: number };
+
+/**
+ * Plays a FakeLLM script, one call at a time: the in-memory `fakeLLM` and the msw handlers that
+ * serve the same script over HTTP both use it, so one script drives both alike.
+ */
+export class ScriptPlayer {
+  readonly #script: readonly FakeLLMStep[];
+  #used = 0;
+  #calls = 0;
+
+  constructor(script: readonly FakeLLMStep[]) {
+    this.#script = [...script];
+  }
+
+  /** Steps not used yet. */
+  get remaining(): number {
+    return this.#script.length - this.#used;
+  }
+
+  get length(): number {
+    return this.#script.length;
+  }
+
+  get used(): number {
+    return this.#used;
+  }
+
+  /** The next step for `request` (1-based call number `index`). */
+  async next(
+    request: ModelRequest,
+    fallback?: (index: number) => FakeScriptedStep | undefined,
+  ): Promise<PlayedStep> {
+    const index = ++this.#calls;
+    const scripted = this.#script[this.#used];
+    let step: FakeScriptedStep | undefined;
+    if (scripted !== undefined) {
+      this.#used++;
+      step = typeof scripted === 'function' ? await scripted(request, { index }) : scripted;
+    } else {
+      step = fallback?.(index);
+    }
+    if (step === undefined) return { kind: 'exhausted', index };
+    if (isFakeThrowStep(step)) return { kind: 'throw', error: step.throw };
+    if (isFakeErrorStep(step)) return { kind: 'error', step };
+    return { kind: 'answer', response: toResponse(step, request, index), step };
+  }
+}
+
+/** The response a scripted answer step stands for; call ids default to `call_<call>_<position>`. */
+export function toResponse(
+  step: FakeAnswerStep,
+  request: ModelRequest,
+  index: number,
+): ModelResponse {
+  const text = step.text ?? '';
+  const toolCalls: ToolCallRequest[] = (step.toolCalls ?? []).map((call, position) => ({
+    callId: call.id ?? `call_${index}_${position + 1}`,
+    toolName: call.name,
+    argumentsText: call.argumentsText ?? JSON.stringify(call.args ?? {}),
+  }));
+  return {
+    text,
+    toolCalls,
+    finishReason: step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    usage: estimateUsage(step.usage, request, text, toolCalls),
+  };
+}
+
+/** Roughly 4 characters a token; a constant cost per message so the estimate stays O(1). */
+function estimateUsage(
+  given: Partial<Usage> | undefined,
+  request: ModelRequest,
+  text: string,
+  toolCalls: readonly ToolCallRequest[],
+): Usage {
+  let answerLength = text.length;
+  for (const call of toolCalls) answerLength += call.toolName.length + call.argumentsText.length;
+  return {
+    promptTokens:
+      given?.promptTokens ??
+      Math.ceil(request.instructions.length / 4) + 8 * request.messages.length,
+    completionTokens: given?.completionTokens ?? Math.ceil(answerLength / 4),
+  };
+}
+
+/** Splits text into deltas that join back to the same text: given pieces, fixed sizes, or words. */
+export function splitText(
+  text: string,
+  deltas: readonly string[] | number | undefined,
+): readonly string[] {
+  if (typeof deltas === 'object') {
+    if (deltas.join('') !== text) {
+      throw new Error(
+        `FakeLLM step 'deltas' must join to its text: ${JSON.stringify(deltas.join(''))} is not ${JSON.stringify(text)}.`,
+      );
+    }
+    return deltas;
+  }
+  if (typeof deltas === 'number' && deltas > 0) {
+    const pieces: string[] = [];
+    for (let start = 0; start < text.length; start += deltas)
+      pieces.push(text.slice(start, start + deltas));
+    return pieces;
+  }
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** The error a scripted HTTP failure stands for. */
+export function toModelCallError(step: FakeErrorStep, message: string): ModelCallError {
+  const { status, retryAfterMs } = step.error;
+  return new ModelCallError({
+    kind: ModelCallError.kindForStatus(status),
+    status,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    message: step.error.message ?? message,
+  });
+}
+
+/** 1st, 2nd, 3rd, … */
+export function ordinal(value: number): string {
+  const suffix =
+    value % 100 >= 11 && value % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
+  return `${value}${suffix}`;
+}

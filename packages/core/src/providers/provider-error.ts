@@ -40,7 +40,7 @@ export function toModelCallError(error: unknown, provider: string): unknown {
   if (ModelCallError.isInstance(error) || typeof error !== 'object' || error === null) return error;
   const shape = error as SdkErrorShape;
   const name = typeof shape.name === 'string' ? shape.name : '';
-  const message = typeof shape.message === 'string' ? shape.message : String(error);
+  const message = typeof shape.message === 'string' ? shape.message : 'no message';
   if (name === 'APIUserAbortError' || name === 'AbortError') return error;
   if (name === 'APIConnectionTimeoutError') {
     return new ModelCallError({

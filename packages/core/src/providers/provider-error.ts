@@ -39,7 +39,14 @@ export function retryAfterMs(headers: unknown, nowMs = Date.now()): number | und
 export function toModelCallError(error: unknown, provider: string): unknown {
   if (ModelCallError.isInstance(error) || typeof error !== 'object' || error === null) return error;
   const shape = error as SdkErrorShape;
-  const name = typeof shape.name === 'string' ? shape.name : '';
+  // The SDKs' error classes keep `name` as 'Error'; their class names tell them apart.
+  const className = (error as { constructor?: { name?: unknown } }).constructor?.name;
+  const name =
+    typeof className === 'string' && className !== 'Error'
+      ? className
+      : typeof shape.name === 'string'
+        ? shape.name
+        : '';
   const message = typeof shape.message === 'string' ? shape.message : 'no message';
   if (name === 'APIUserAbortError' || name === 'AbortError') return error;
   if (name === 'APIConnectionTimeoutError') {

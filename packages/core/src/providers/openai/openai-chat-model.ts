@@ -122,7 +122,8 @@ async function* streamChat(
           yield { type: 'tool-call-start', callId, toolName: fragment.function?.name ?? '' };
         }
         const delta = fragment.function?.arguments;
-        if (delta !== undefined && delta !== '') yield { type: 'tool-call-delta', callId, argumentsDelta: delta };
+        if (delta !== undefined && delta !== '')
+          yield { type: 'tool-call-delta', callId, argumentsDelta: delta };
       }
       if (choice.finish_reason !== null && choice.finish_reason !== undefined)
         finishReason = choice.finish_reason;

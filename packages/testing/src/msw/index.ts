@@ -1,0 +1,4 @@
+export type { ProviderHandlerOptions } from './handler-options.js';
+export { openaiHandlers } from './openai-handlers.js';
+export { encodeSse, sseResponse } from './sse.js';
+export type { SplitPoints, SseFrame } from './sse.js';

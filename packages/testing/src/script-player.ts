@@ -102,6 +102,8 @@ function estimateUsage(
       given?.promptTokens ??
       Math.ceil(request.instructions.length / 4) + 8 * request.messages.length,
     completionTokens: given?.completionTokens ?? Math.ceil(answerLength / 4),
+    ...(given?.cacheReadTokens === undefined ? {} : { cacheReadTokens: given.cacheReadTokens }),
+    ...(given?.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: given.cacheWriteTokens }),
   };
 }
 

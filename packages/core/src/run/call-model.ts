@@ -158,6 +158,12 @@ async function* callOnce(
       finish_reason: response.finishReason,
       tok_prompt: response.usage.promptTokens,
       tok_completion: response.usage.completionTokens,
+      ...(response.usage.cacheReadTokens === undefined
+        ? {}
+        : { tok_cache_read: response.usage.cacheReadTokens }),
+      ...(response.usage.cacheWriteTokens === undefined
+        ? {}
+        : { tok_cache_write: response.usage.cacheWriteTokens }),
     });
     return response;
   } catch (caught) {

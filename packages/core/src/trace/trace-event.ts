@@ -125,6 +125,9 @@ const LlmEndEvent = z.object({
     .optional(),
   finish_reason: z.enum(finishReasons as [string, ...string[]]).optional(),
   ...tokens,
+  /** Prompt tokens read from / written to the provider's cache (part of `tok_prompt`). */
+  tok_cache_read: z.number().int().nonnegative().optional(),
+  tok_cache_write: z.number().int().nonnegative().optional(),
   duration_ms: z.number().nonnegative(),
   error: TraceError.optional(),
 });

@@ -1,0 +1,16 @@
+import type Anthropic from '@anthropic-ai/sdk';
+
+/** Options of `anthropic(model)`. */
+export interface AnthropicModelOptions {
+  /** @defaultValue the `ANTHROPIC_API_KEY` environment variable, read at the first call */
+  apiKey?: string;
+  /** @defaultValue https://api.anthropic.com */
+  baseURL?: string;
+  /** The fetch the client uses (tests, proxies). @defaultValue the global fetch */
+  fetch?: typeof fetch;
+  /** A ready client; the options above are then ignored. It should have `maxRetries: 0`. */
+  client?: Anthropic;
+  temperature?: number;
+  /** The most tokens an answer may have (the Messages API requires it). @defaultValue 4096 */
+  maxOutputTokens?: number;
+}

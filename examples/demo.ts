@@ -1,18 +1,29 @@
 /**
  * `pnpm demo`: runs the multi-agent document-review desk on FakeLLM scripts (no API key), writes
  * traces/demo.jsonl, then shows the replay of that trace and validates it.
+ * `pnpm demo --live`: the same agents on a real provider (OPENAI_API_KEY or ANTHROPIC_API_KEY).
  */
 import { rmSync } from 'node:fs';
 import { run } from '@agent-trace/core';
 import { runCli } from '@agent-trace/cli';
 import { jsonlSink } from '@agent-trace/trace';
 import { reviewDesk } from './document-review/agents.js';
+import { liveModels } from './document-review/live-models.js';
 import { draft } from './document-review/draft.js';
 
-const tracePath = 'traces/demo.jsonl';
+const live = process.argv.includes('--live');
+const modelFor = live ? liveModels(process.env) : undefined;
+if (live && modelFor === undefined) {
+  process.stderr.write(
+    'pnpm demo --live needs a provider key, and neither OPENAI_API_KEY nor ANTHROPIC_API_KEY is set.\n' +
+      'Set one (export OPENAI_API_KEY=sk-...), or run `pnpm demo` without --live to use the FakeLLM scripts.\n',
+  );
+  process.exit(2);
+}
+const tracePath = live ? 'traces/demo-live.jsonl' : 'traces/demo.jsonl';
 rmSync(tracePath, { force: true });
 const sink = jsonlSink(tracePath);
-const result = await run(reviewDesk(), `Review this draft: ${draft}`, {
+const result = await run(reviewDesk(modelFor), `Review this draft: ${draft}`, {
   trace: sink,
   session: 'demo',
 });

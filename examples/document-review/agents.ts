@@ -1,5 +1,5 @@
-import { agent, maxLengthGuardrail, type Agent } from '@agent-trace/core';
-import { fakeLLM } from '@agent-trace/testing';
+import { agent, maxLengthGuardrail, type Agent, type LanguageModel } from '@agent-trace/core';
+import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { draft, revisedDraft } from './draft.js';
 import { checkGrammar, countWords, findReferences, plagiarismCheck, scoreRubric } from './tools.js';
 
@@ -8,24 +8,31 @@ const usage = (promptTokens: number, completionTokens: number) => ({
   completionTokens,
 });
 
+/** Gives each agent its model: by default a FakeLLM playing the agent's script. */
+export type ModelFor = (agentName: string, script: FakeLLMStep[], modelId: string) => LanguageModel;
+
+const scripted: ModelFor = (_agentName, script, modelId) => fakeLLM(script, { modelId });
+
 /**
- * The document-review desk of seed 003, scripted with FakeLLM so it runs without an API key:
+ * The document-review desk of seed 003, scripted with FakeLLM so it runs without an API key (pass
+ * `modelFor` to run it on a real provider):
  * - `coordinator` (entry) asks `style` and `references` in one parallel turn, then `drafting`
  *   and `guard` (agents used as tools), and hands the result to `evaluator` (a handoff);
  * - `drafting` sends one malformed tool call, is told what was wrong, and corrects it;
  * - the coordinator's input guardrail warns that the request is long.
  */
-export function reviewDesk(): Agent {
+export function reviewDesk(modelFor: ModelFor = scripted): Agent {
   const style = agent({
     name: 'style',
     description: 'Grammar and style of a draft',
     instructions: 'Check the grammar and style of the draft; list the fixes.',
-    model: fakeLLM(
+    model: modelFor(
+      'style',
       [
         { toolCalls: [{ name: 'check_grammar', args: { text: draft } }], usage: usage(96, 21) },
         { text: "Fix the doubled word 'Every' and the double space.", usage: usage(140, 14) },
       ],
-      { modelId: 'gpt-4o-mini' },
+      'gpt-4o-mini',
     ),
     tools: [checkGrammar],
   });
@@ -33,7 +40,8 @@ export function reviewDesk(): Agent {
     name: 'references',
     description: 'References for the topic of a draft',
     instructions: 'Find references for the draft; say which to cite.',
-    model: fakeLLM(
+    model: modelFor(
+      'references',
       [
         {
           toolCalls: [{ name: 'find_references', args: { topic: 'tracing' } }],
@@ -44,7 +52,7 @@ export function reviewDesk(): Agent {
           usage: usage(131, 17),
         },
       ],
-      { modelId: 'gpt-4o-mini' },
+      'gpt-4o-mini',
     ),
     tools: [findReferences],
   });
@@ -52,7 +60,8 @@ export function reviewDesk(): Agent {
     name: 'drafting',
     description: 'Applies edits to a draft',
     instructions: 'Apply the requested edits to the draft, keep the headings, check the length.',
-    model: fakeLLM(
+    model: modelFor(
+      'drafting',
       [
         { toolCalls: [{ name: 'count_words', args: { text: 42 } }], usage: usage(152, 10) },
         {
@@ -61,7 +70,7 @@ export function reviewDesk(): Agent {
         },
         { text: revisedDraft, usage: usage(214, 33) },
       ],
-      { modelId: 'gpt-4o' },
+      'gpt-4o',
     ),
     tools: [countWords],
   });
@@ -70,7 +79,8 @@ export function reviewDesk(): Agent {
     description: 'Checks a draft for plagiarism',
     instructions:
       'Check the draft for plagiarism: similarity 0.28–0.4 is a warning, above 0.4 a block.',
-    model: fakeLLM(
+    model: modelFor(
+      'guard',
       [
         {
           toolCalls: [{ name: 'plagiarism_check', args: { text: revisedDraft } }],
@@ -81,7 +91,7 @@ export function reviewDesk(): Agent {
           usage: usage(151, 19),
         },
       ],
-      { modelId: 'gpt-4o-mini' },
+      'gpt-4o-mini',
     ),
     tools: [plagiarismCheck],
   });
@@ -89,7 +99,8 @@ export function reviewDesk(): Agent {
     name: 'evaluator',
     description: 'Scores the final draft against the rubric',
     instructions: 'Score the final draft against the rubric and give the verdict.',
-    model: fakeLLM(
+    model: modelFor(
+      'evaluator',
       [
         {
           toolCalls: [{ name: 'score_rubric', args: { text: revisedDraft } }],
@@ -100,7 +111,7 @@ export function reviewDesk(): Agent {
           usage: usage(301, 52),
         },
       ],
-      { modelId: 'gpt-4o' },
+      'gpt-4o',
     ),
     tools: [scoreRubric],
   });
@@ -108,7 +119,8 @@ export function reviewDesk(): Agent {
     name: 'coordinator',
     instructions:
       'Route the draft to the style, references, drafting and guard agents, then hand it to the evaluator.',
-    model: fakeLLM(
+    model: modelFor(
+      'coordinator',
       [
         {
           text: 'Asking style and references in parallel.',
@@ -135,7 +147,7 @@ export function reviewDesk(): Agent {
         },
         { toolCalls: [{ name: 'transfer_to_evaluator' }], usage: usage(455, 9) },
       ],
-      { modelId: 'gpt-4o' },
+      'gpt-4o',
     ),
     tools: [style.asTool(), references.asTool(), drafting.asTool(), guard.asTool()],
     handoffs: [evaluator],

@@ -229,7 +229,7 @@ export async function* runAgent(
         state,
       );
       agentUsage = addUsage(agentUsage, response.usage);
-      state.usage = addUsage(state.usage, response.usage);
+      state.totals.usage = addUsage(state.totals.usage, response.usage);
       recordGuardedUsage(agent, response.usage, tracer.session);
       output = response.text;
       if (!state.streaming && response.text !== '') {
@@ -269,7 +269,7 @@ export async function* runAgent(
       }
       const decision = agent.terminationPolicy.decide(
         response,
-        ledger.context(agentSteps, state.usage),
+        ledger.context(agentSteps, state.totals.usage),
       );
       if (decision.kind === 'finish' && responseFormat !== undefined) {
         finalPhase = true;
@@ -338,7 +338,7 @@ export async function* runAgent(
         break;
       }
       const condition = agent.stopWhen.findIndex(stop =>
-        stop({ steps: state.steps, toolCalls: state.toolCalls, usage: state.usage }),
+        stop({ steps: state.steps, toolCalls: state.toolCalls, usage: state.totals.usage }),
       );
       if (condition !== -1) {
         stopReason = 'completed';

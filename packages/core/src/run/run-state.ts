@@ -19,5 +19,6 @@ export interface RunState {
   readonly handoffs: HandoffRecord[];
   /** Guardrail verdicts other than `allow`, in order. */
   readonly guardrailFindings: GuardrailFinding[];
-  usage: Usage;
+  /** Totals shared by every agent of the run (delegates included, whose state is a copy). */
+  readonly totals: { usage: Usage };
 }

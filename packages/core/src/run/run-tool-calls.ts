@@ -13,7 +13,7 @@ import {
   type ParsedToolArguments,
   type ToolCallOutcome,
 } from '../tool/execute-tool-call.js';
-import type { OpenSpan } from '../trace/run-tracer.js';
+import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Chunk } from './chunk.js';
 import type { Conversation } from './conversation.js';
 import type { ToolCallRecord } from './run-result.js';
@@ -115,19 +115,31 @@ export async function* runToolCalls(options: {
           blocked.set(pending, { ok: false, args: pending.args, error, content: error.message });
         }
       }
-      const settled = await Promise.all(
-        round.map(pending =>
-          (blocked.has(pending)
-            ? Promise.resolve({ outcome: blocked.get(pending) as ToolCallOutcome, chunks: [] })
-            : attemptCall(pending, spans.get(pending) as OpenSpan, options)
-          ).then(({ outcome, chunks: delegated }) => ({
-            pending,
-            outcome,
-            chunks: delegated,
-            endMs: state.clock.now(),
-          })),
-        ),
-      );
+      const views = new Map<PendingCall, RunTracer>();
+      const captured = (pending: PendingCall): RunTracer => {
+        const view = tracer.capture();
+        views.set(pending, view);
+        return view;
+      };
+      let settled;
+      try {
+        settled = await Promise.all(
+          round.map(pending =>
+            (blocked.has(pending)
+              ? Promise.resolve({ outcome: blocked.get(pending) as ToolCallOutcome, chunks: [] })
+              : attemptCall(pending, spans.get(pending) as OpenSpan, { ...options, captured })
+            ).then(({ outcome, chunks: delegated }) => ({
+              pending,
+              outcome,
+              chunks: delegated,
+              endMs: state.clock.now(),
+            })),
+          ),
+        );
+      } finally {
+        // Delegates' events enter the trace in call order, whatever order they finished in.
+        for (const pending of round) views.get(pending)?.commit();
+      }
       const next: PendingCall[] = [];
       for (const result of settled) {
         const { pending, outcome, endMs } = result;
@@ -218,7 +230,14 @@ export async function* runToolCalls(options: {
 async function attemptCall(
   pending: PendingCall,
   toolSpan: OpenSpan,
-  options: { agent: AnyAgent; state: RunState; path: readonly string[]; runAgent: RunAgent },
+  options: {
+    agent: AnyAgent;
+    state: RunState;
+    path: readonly string[];
+    runAgent: RunAgent;
+    /** A capturing view of the tracer for a delegate of this call. */
+    captured: (pending: PendingCall) => RunTracer;
+  },
 ): Promise<{ outcome: ToolCallOutcome; chunks: readonly Chunk[] }> {
   const { agent, state } = options;
   const tool = agent.toolRegistry.get(pending.call.toolName);
@@ -233,7 +252,8 @@ async function attemptCall(
       args: checked.data as { input: string },
       toolSpan,
       path: options.path,
-      state,
+      // The delegate writes to a capturing view; the round commits views in call order.
+      state: { ...state, tracer: options.captured(pending) },
       runAgent: options.runAgent,
     });
   }

@@ -174,7 +174,7 @@ async function* runLoop(
     toolCalls: [],
     guardrailFindings: [],
     handoffs: [],
-    usage: zeroUsage,
+    totals: { usage: zeroUsage },
   };
   const runSpan = tracer.start('run_start', agent.name, null, { input });
   let outcome: AgentOutcome | undefined;
@@ -197,8 +197,8 @@ async function* runLoop(
       stop_reason: outcome?.stopReason ?? 'aborted',
       last_seq: tracer.nextSeq,
       counts: { events: tracer.nextSeq + 1, ...tracer.counts },
-      tok_prompt: state.usage.promptTokens,
-      tok_completion: state.usage.completionTokens,
+      tok_prompt: state.totals.usage.promptTokens,
+      tok_completion: state.totals.usage.completionTokens,
       output: outcome?.output ?? '',
       ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
       ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
@@ -220,7 +220,7 @@ async function* runLoop(
         : recentMessages(outcome.conversation.messages, agent.memory.maxItems),
     steps: state.steps,
     toolCalls: state.toolCalls,
-    usage: state.usage,
+    usage: state.totals.usage,
     runId,
     agent: outcome.agentName,
     error: outcome.error,

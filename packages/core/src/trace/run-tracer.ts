@@ -42,49 +42,127 @@ export interface TraceCounts {
   tool_errors: number;
 }
 
+/** An event waiting for its seq: made, not yet delivered. */
+interface PendingEvent {
+  readonly name: TraceEventName;
+  readonly spanId: string;
+  readonly parentSpanId: string | null;
+  readonly agent: string;
+  readonly timeMs: number;
+  readonly fields: object;
+}
+
+/** What every view of one run's tracer shares. */
+interface TracerCore {
+  readonly sinks: readonly TraceSink[];
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly open: Set<OpenSpan>;
+  readonly failedSinks: Set<TraceSink>;
+  readonly sinkErrors: Error[];
+  readonly counts: TraceCounts;
+  seq: number;
+  lastTimeMs: number;
+  lastTime: string;
+}
+
 /**
  * Emits the trace events of one run: stamps the envelope (seq, time, ids), pairs starts with
  * ends, keeps the counts for the `run_end` seal and shields the run from failing sinks.
+ *
+ * A view made by {@link RunTracer.capture} holds its events back until {@link RunTracer.commit}:
+ * agents delegated to in parallel write to their own view, and the views are committed in call
+ * order, so the trace does not depend on which one finished first.
  */
 export class RunTracer {
   readonly runId: string;
   readonly session: string;
   readonly traceId: string;
-  readonly counts: TraceCounts = { agents: 0, llm_calls: 0, tool_calls: 0, tool_errors: 0 };
-  /** Errors thrown by sinks; the run goes on without them. */
-  readonly sinkErrors: Error[] = [];
-  readonly #sinks: readonly TraceSink[];
-  readonly #clock: Clock;
-  readonly #ids: IdGenerator;
-  readonly #open = new Set<OpenSpan>();
-  readonly #failedSinks = new Set<TraceSink>();
-  #seq = 0;
-  #lastTimeMs = Number.NaN;
-  #lastTime = '';
+  readonly #core: TracerCore;
+  /** Set on a capturing view: where its events wait. */
+  readonly #held: PendingEvent[] | undefined;
+  /** Where a capturing view delivers when committed. */
+  readonly #parent: RunTracer | undefined;
 
-  constructor(options: {
-    sinks: readonly TraceSink[];
-    runId: string;
-    session: string;
-    clock: Clock;
-    ids: IdGenerator;
-  }) {
-    this.#sinks = options.sinks;
-    this.#clock = options.clock;
-    this.#ids = options.ids;
+  constructor(
+    options: {
+      sinks: readonly TraceSink[];
+      runId: string;
+      session: string;
+      clock: Clock;
+      ids: IdGenerator;
+    },
+    /** @internal a capturing view of `parent` */
+    parent?: RunTracer,
+  ) {
+    if (parent !== undefined) {
+      this.runId = parent.runId;
+      this.session = parent.session;
+      this.traceId = parent.traceId;
+      this.#core = parent.#core;
+      this.#held = [];
+      this.#parent = parent;
+      return;
+    }
     this.runId = options.runId;
     this.session = options.session;
     this.traceId = options.ids.traceId();
+    this.#core = {
+      sinks: options.sinks,
+      clock: options.clock,
+      ids: options.ids,
+      open: new Set(),
+      failedSinks: new Set(),
+      sinkErrors: [],
+      counts: { agents: 0, llm_calls: 0, tool_calls: 0, tool_errors: 0 },
+      seq: 0,
+      lastTimeMs: Number.NaN,
+      lastTime: '',
+    };
+    this.#held = undefined;
+    this.#parent = undefined;
   }
 
-  /** The seq the next event will get. */
+  /** A view of this tracer whose events wait for {@link RunTracer.commit}. */
+  capture(): RunTracer {
+    return new RunTracer(
+      {
+        sinks: [],
+        runId: this.runId,
+        session: this.session,
+        clock: this.#core.clock,
+        ids: this.#core.ids,
+      },
+      this,
+    );
+  }
+
+  /** Delivers a capturing view's events to the tracer it came from, in the order they were made. */
+  commit(): void {
+    const held = this.#held;
+    const parent = this.#parent;
+    if (held === undefined || parent === undefined) return;
+    for (const pending of held.splice(0)) parent.#deliver(pending);
+  }
+
+  /** Per-run counts for the seal. */
+  get counts(): TraceCounts {
+    return this.#core.counts;
+  }
+
+  /** Errors thrown by sinks; the run goes on without them. */
+  get sinkErrors(): Error[] {
+    return this.#core.sinkErrors;
+  }
+
+  /** The seq the next delivered event will get. */
   get nextSeq(): number {
-    return this.#seq;
+    return this.#core.seq;
   }
 
   /** Reads the run's clock. */
   now(): number {
-    return this.#clock.now();
+    return this.#core.clock.now();
   }
 
   /** Opens a span with its start event. */
@@ -94,19 +172,27 @@ export class RunTracer {
     parent: OpenSpan | null,
     fields: TraceEventFields<Name>,
   ): OpenSpan<Name> {
-    const startMs = this.#clock.now();
+    const core = this.#core;
+    const startMs = core.clock.now();
     const span: OpenSpan<Name> = {
       name,
-      spanId: this.#ids.spanId(),
+      spanId: core.ids.spanId(),
       parentSpanId: parent?.spanId ?? null,
       agent,
       startMs,
     };
-    this.#open.add(span);
-    if (name === 'agent_start') this.counts.agents++;
-    else if (name === 'llm_start') this.counts.llm_calls++;
-    else if (name === 'tool_start') this.counts.tool_calls++;
-    this.#emit(name, span, startMs, fields);
+    core.open.add(span);
+    if (name === 'agent_start') core.counts.agents++;
+    else if (name === 'llm_start') core.counts.llm_calls++;
+    else if (name === 'tool_start') core.counts.tool_calls++;
+    this.#emit({
+      name,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      agent,
+      timeMs: startMs,
+      fields,
+    });
     return span;
   }
 
@@ -114,16 +200,20 @@ export class RunTracer {
   end<Name extends SpanStartName>(
     span: OpenSpan<Name>,
     fields: Omit<TraceEventFields<(typeof spanEndFor)[Name]>, 'duration_ms'>,
-    endMs: number = this.#clock.now(),
+    endMs: number = this.#core.clock.now(),
   ): void {
-    if (!this.#open.delete(span)) return;
+    if (!this.#core.open.delete(span)) return;
     const name = spanEndFor[span.name];
     if (name === 'tool_end' && (fields as { error?: unknown }).error !== undefined) {
-      this.counts.tool_errors++;
+      this.#core.counts.tool_errors++;
     }
-    this.#emit(name, span, endMs, {
-      ...fields,
-      duration_ms: Math.max(0, endMs - span.startMs),
+    this.#emit({
+      name,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      agent: span.agent,
+      timeMs: endMs,
+      fields: { ...fields, duration_ms: Math.max(0, endMs - span.startMs) },
     });
   }
 
@@ -133,25 +223,27 @@ export class RunTracer {
     parent: OpenSpan,
     fields: TraceEventFields<Name>,
   ): void {
-    const span = { spanId: this.#ids.spanId(), parentSpanId: parent.spanId, agent: parent.agent };
-    this.#emit(name, span, this.#clock.now(), fields);
+    this.#emit({
+      name,
+      spanId: this.#core.ids.spanId(),
+      parentSpanId: parent.spanId,
+      agent: parent.agent,
+      timeMs: this.#core.clock.now(),
+      fields,
+    });
   }
 
   /** True while `span` has not been ended. */
   isOpen(span: OpenSpan): boolean {
-    return this.#open.has(span);
-  }
-
-  /** Spans still open, most recently opened last. */
-  openSpans(): OpenSpan[] {
-    return [...this.#open];
+    return this.#core.open.has(span);
   }
 
   /** Waits for every sink to store what it was given. Sink failures are recorded, not thrown. */
   async flush(): Promise<void> {
+    const core = this.#core;
     await Promise.all(
-      this.#sinks.map(async sink => {
-        if (this.#failedSinks.has(sink)) return;
+      core.sinks.map(async sink => {
+        if (core.failedSinks.has(sink)) return;
         try {
           await sink.flush();
         } catch (error) {
@@ -161,27 +253,32 @@ export class RunTracer {
     );
   }
 
-  #emit(
-    name: TraceEventName,
-    span: Pick<OpenSpan, 'spanId' | 'parentSpanId' | 'agent'>,
-    timeMs: number,
-    fields: object,
-  ): void {
+  #emit(pending: PendingEvent): void {
+    if (this.#held !== undefined) this.#held.push(pending);
+    else this.#deliver(pending);
+  }
+
+  #deliver(pending: PendingEvent): void {
+    if (this.#held !== undefined) {
+      this.#held.push(pending);
+      return;
+    }
+    const core = this.#core;
     const event = {
       v: TRACE_SCHEMA_VERSION,
-      seq: this.#seq++,
-      time: this.#isoTime(timeMs),
+      seq: core.seq++,
+      time: this.#isoTime(pending.timeMs),
       run: this.runId,
       session: this.session,
       trace_id: this.traceId,
-      span_id: span.spanId,
-      parent_span_id: span.parentSpanId,
-      agent: span.agent,
-      event: name,
-      ...fields,
+      span_id: pending.spanId,
+      parent_span_id: pending.parentSpanId,
+      agent: pending.agent,
+      event: pending.name,
+      ...pending.fields,
     } as TraceEvent;
-    for (const sink of this.#sinks) {
-      if (this.#failedSinks.has(sink)) continue;
+    for (const sink of core.sinks) {
+      if (core.failedSinks.has(sink)) continue;
       try {
         sink.write(event);
       } catch (error) {
@@ -192,15 +289,16 @@ export class RunTracer {
 
   /** ISO-8601 of `timeMs`, reused while the clock stays within the same millisecond. */
   #isoTime(timeMs: number): string {
-    if (timeMs !== this.#lastTimeMs) {
-      this.#lastTimeMs = timeMs;
-      this.#lastTime = new Date(timeMs).toISOString();
+    const core = this.#core;
+    if (timeMs !== core.lastTimeMs) {
+      core.lastTimeMs = timeMs;
+      core.lastTime = new Date(timeMs).toISOString();
     }
-    return this.#lastTime;
+    return core.lastTime;
   }
 
   #fail(sink: TraceSink, error: unknown): void {
-    this.#failedSinks.add(sink);
-    this.sinkErrors.push(error instanceof Error ? error : new Error(String(error)));
+    this.#core.failedSinks.add(sink);
+    this.#core.sinkErrors.push(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -35,7 +35,7 @@ it('runs the desk on the real OpenAI and Anthropic clients, served from scripts'
   const trace = memorySink();
   const desk = supportDesk({
     support: openai('gpt-4o-mini', { apiKey: 'test', baseURL: 'http://support.llm.test/v1' }),
-    billing: anthropic('claude-sonnet-4-5', { apiKey: 'test', baseURL: 'http://billing.llm.test' }),
+    billing: anthropic('claude-sonnet-4-6', { apiKey: 'test', baseURL: 'http://billing.llm.test' }),
   });
   const result = await run(desk, 'Refund order 7', { trace, clock: steppingClock() }); // the 529 is retried
 

@@ -12,7 +12,7 @@ export function liveModels(environment: NodeJS.ProcessEnv): ModelFor | undefined
       openai(modelId.startsWith('gpt') ? modelId : 'gpt-4o-mini');
   }
   if (environment.ANTHROPIC_API_KEY !== undefined && environment.ANTHROPIC_API_KEY !== '') {
-    return () => anthropic('claude-sonnet-4-5');
+    return () => anthropic('claude-sonnet-4-6');
   }
   return undefined;
 }

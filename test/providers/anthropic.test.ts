@@ -20,7 +20,7 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 const baseURL = 'http://llm.test';
-const claude = () => anthropic('claude-sonnet-4-5', { apiKey: 'test-key', baseURL });
+const claude = () => anthropic('claude-sonnet-4-6', { apiKey: 'test-key', baseURL });
 const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
   instructions: 'Be brief.',
   messages: [{ role: 'user', content: 'Weather in Paris?' }],
@@ -201,7 +201,7 @@ describe('anthropic() served from a script', () => {
     const before = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     try {
-      await expect(anthropic('claude-sonnet-4-5', { baseURL }).generate(request())).rejects.toThrow(
+      await expect(anthropic('claude-sonnet-4-6', { baseURL }).generate(request())).rejects.toThrow(
         'Anthropic API key is missing: pass it as anthropic(model, { apiKey }) or set the ANTHROPIC_API_KEY environment variable.',
       );
     } finally {

@@ -53,7 +53,7 @@ const providers: [
   ],
   [
     'anthropic',
-    () => anthropic('claude-sonnet-4-5', { apiKey: 'k', baseURL: 'http://llm.test' }),
+    () => anthropic('claude-sonnet-4-6', { apiKey: 'k', baseURL: 'http://llm.test' }),
     (steps, split) => anthropicHandlers(steps, { split }),
   ],
 ];
@@ -125,7 +125,7 @@ describe('one scenario, three ways to serve it', () => {
     );
     server.resetHandlers(...anthropicHandlers(script()));
     const viaAnthropic = await traceOf(
-      anthropic('claude-sonnet-4-5', { apiKey: 'k', baseURL: 'http://llm.test' }),
+      anthropic('claude-sonnet-4-6', { apiKey: 'k', baseURL: 'http://llm.test' }),
     );
     expect(viaOpenAI).toEqual(fake);
     expect(viaAnthropic).toEqual(fake);

@@ -7,7 +7,7 @@ import type { AnthropicModelOptions } from './anthropic-options.js';
  *
  * @example
  * ```ts
- * const model = anthropic('claude-sonnet-4-5');   // ANTHROPIC_API_KEY, read at the first call
+ * const model = anthropic('claude-sonnet-4-6');   // ANTHROPIC_API_KEY, read at the first call
  * ```
  */
 export function anthropic(modelId: string, options?: AnthropicModelOptions): LanguageModel {

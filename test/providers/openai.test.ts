@@ -185,6 +185,23 @@ describe('openai() served from a script', () => {
       expect((await model.generate(request())).finishReason).toBe(reason);
   });
 
+  it('maps every finish reason of the Responses API (completed, incomplete)', async () => {
+    const reasons = ['stop', 'length', 'content_filter'] as const;
+    server.use(
+      ...openaiHandlers(
+        reasons.flatMap(finishReason => [
+          { text: 'x', finishReason },
+          { text: 'x', finishReason },
+        ]),
+      ),
+    );
+    const model = responses();
+    for (const reason of reasons) {
+      expect((await model.generate(request())).finishReason).toBe(reason);
+      expect((await streamed(model)).response.finishReason).toBe(reason);
+    }
+  });
+
   it('maps provider errors to typed errors, without SDK retries', async () => {
     server.use(
       ...openaiHandlers([

@@ -72,7 +72,7 @@ export type { RouteChoice, RouteRule, RouterOptions, RouterSpec } from './router
 export { run, stream } from './run/run.js';
 export type { RunStream } from './run/run.js';
 export type { Chunk, ChunkData, ChunkType } from './run/chunk.js';
-export type { RunOptions } from './run/run-options.js';
+export type { RunOptions, RunOverrides, ToolCallContext } from './run/run-options.js';
 export type {
   HandoffRecord,
   RunOutput,

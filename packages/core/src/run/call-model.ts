@@ -48,8 +48,10 @@ export async function* callModel(
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
   const { agent, agentSpan } = input;
   const { resilience } = agent;
-  const candidates =
+  const own =
     agent.fallbackModel === undefined ? [agent.model] : [agent.model, agent.fallbackModel];
+  const override = state.overrides.model;
+  const candidates = override === undefined ? own : own.map(model => override(agent, model));
   let failure: ModelCallError | undefined;
   for (const [index, model] of candidates.entries()) {
     const breaker =
@@ -106,7 +108,7 @@ async function* callOnce(
     model: model.modelId,
     provider: model.provider,
     step,
-    ...(attempt > 1 || model !== agent.model ? { attempt } : {}),
+    ...(attempt > 1 || model.modelId !== agent.model.modelId ? { attempt } : {}),
   };
   const llmSpan = tracer.start('llm_start', agent.name, agentSpan, {
     ...identity,

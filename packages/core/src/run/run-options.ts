@@ -1,7 +1,29 @@
+import type { AnyAgent } from '../agent/agent.js';
+import type { LanguageModel } from '../model/language-model.js';
 import type { Message } from '../model/message.js';
 import type { TraceSink } from '../trace/trace-sink.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
+
+/** A tool call as an override sees it. */
+export interface ToolCallContext {
+  readonly agentName: string;
+  readonly toolName: string;
+  readonly callId: string;
+  /** The validated arguments. */
+  readonly args: unknown;
+}
+
+/**
+ * Replaces models and tool executions for one run without rebuilding the agents (whose handoffs
+ * and agent tools refer to each other): what `replayTrace` uses to answer from a recording.
+ */
+export interface RunOverrides {
+  /** The model a call of `agent` goes to, given the one it would use (main or fallback). */
+  model?: (agent: AnyAgent, model: LanguageModel) => LanguageModel;
+  /** Runs instead of a tool: returns its result or throws its failure; `execute` runs the real tool. */
+  tool?: (call: ToolCallContext, execute: () => Promise<unknown>) => Promise<unknown>;
+}
 
 /** Options of `run` and `stream`. */
 export interface RunOptions {
@@ -21,6 +43,8 @@ export interface RunOptions {
   history?: readonly Message[];
   /** Where retry jitter comes from: a number in [0, 1). @defaultValue Math.random */
   random?: () => number;
+  /** Replaces models and tools for this run. @defaultValue none */
+  overrides?: RunOverrides;
   /** A session id written on every event. @defaultValue the run id */
   session?: string;
   /** Where times come from; pass `steppingClock()` for reproducible traces. @defaultValue the system clock */

@@ -285,6 +285,20 @@ async function attemptTool(
     agentName: agent.name,
     abortSignal: state.signal,
     clock: state.clock,
+    ...(state.overrides.tool === undefined
+      ? {}
+      : {
+          runTool: (args: unknown, execute: () => Promise<unknown>) =>
+            (state.overrides.tool as NonNullable<typeof state.overrides.tool>)(
+              {
+                agentName: agent.name,
+                toolName: pending.call.toolName,
+                callId: pending.call.callId,
+                args,
+              },
+              execute,
+            ),
+        }),
   });
   if (outcome.ok) breaker?.recordSuccess();
   else if (isRetryable(outcome)) breaker?.recordFailure(state.clock.now());

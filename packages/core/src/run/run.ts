@@ -173,6 +173,7 @@ async function* runLoop(
     steps: [],
     toolCalls: [],
     guardrailFindings: [],
+    overrides: options.overrides ?? {},
     handoffs: [],
     totals: { usage: zeroUsage },
   };

@@ -50,8 +50,10 @@ export async function executeToolCall(options: {
   agentName: string;
   abortSignal: AbortSignal | undefined;
   clock: Clock;
+  /** Runs the tool instead of calling its `execute` directly (run overrides). */
+  runTool?: (input: unknown, execute: () => Promise<unknown>) => Promise<unknown>;
 }): Promise<ToolCallOutcome> {
-  const { registry, call, parsed, agentName, abortSignal, clock } = options;
+  const { registry, call, parsed, agentName, abortSignal, clock, runTool } = options;
   const args = parsed.ok ? parsed.value : call.argumentsText;
   const tool = registry.get(call.toolName);
   if (tool === undefined) {
@@ -90,13 +92,16 @@ export async function executeToolCall(options: {
   }
   try {
     const result: unknown = await runWithLimits<unknown>(
-      signal =>
-        tool.execute(validated.data, {
-          abortSignal: signal,
-          callId: call.callId,
-          agentName,
-          clock,
-        }),
+      signal => {
+        const execute = async (): Promise<unknown> =>
+          (await tool.execute(validated.data, {
+            abortSignal: signal,
+            callId: call.callId,
+            agentName,
+            clock,
+          })) as unknown;
+        return runTool === undefined ? execute() : runTool(validated.data, execute);
+      },
       { abortSignal, timeoutMs: tool.timeoutMs, toolName: tool.name },
     );
     return { ok: true, args, result, content: toContent(tool.name, result) };

@@ -122,6 +122,7 @@ export type { TraceSink } from './trace/trace-sink.js';
 
 export { sleepOn, steppingClock, systemClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';
+export { canonicalJson } from './util/canonical-json.js';
 export { defaults } from './util/defaults.js';
 export { randomIds, sequentialIds } from './util/ids.js';
 export type { IdGenerator } from './util/ids.js';

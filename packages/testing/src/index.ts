@@ -16,3 +16,5 @@ export { compareGoldenTrace, GoldenTraceMismatchError } from './golden/golden-tr
 export type { GoldenTraceOptions, GoldenTraceOutcome } from './golden/golden-trace.js';
 export { lineDiff } from './golden/line-diff.js';
 export { normalizeTrace, TraceNormalizationError } from './golden/normalize-trace.js';
+export { compareTraces, formatDivergence, replayTrace } from './replay/index.js';
+export type { Divergence, ReplayReport, ReplayTraceOptions } from './replay/index.js';

@@ -1,0 +1,161 @@
+import { canonicalJson, type TraceEvent } from '@agent-trace/core';
+
+/** One place where a replayed run did something else than the recording. */
+export interface Divergence {
+  /** `changed`: both did something, differently; `missing`: only the recording did it; `extra`: only the replay. */
+  readonly kind: 'changed' | 'missing' | 'extra';
+  /** The event's seq in the replayed trace (for `missing`: in the recording). */
+  readonly seq: number;
+  readonly agent: string;
+  /** What the recording did, for people. */
+  readonly expected: string | undefined;
+  /** What the replay did, for people. */
+  readonly actual: string | undefined;
+}
+
+interface Line {
+  readonly seq: number;
+  readonly agent: string;
+  readonly text: string;
+}
+
+const cut = (text: string, length = 120): string =>
+  text.length > length ? `${text.slice(0, length - 1)}…` : text;
+
+/** What an event means for behaviour, as a line to compare; undefined for bookkeeping events. */
+function describe(event: TraceEvent): string | undefined {
+  switch (event.event) {
+    case 'agent_start':
+      return `agent '${event.agent}' starts`;
+    case 'llm_start': {
+      const last = event.messages.at(-1);
+      const context =
+        last === undefined
+          ? ''
+          : `, last new message ${last.role}: ${cut(JSON.stringify(last.role === 'assistant' ? last.tool_calls : last.content), 80)}`;
+      return `model call ${event.step} of '${event.agent}' sends request ${event.request_hash} (${event.message_count} messages${context})`;
+    }
+    case 'llm_end': {
+      if (event.error !== undefined) return `the model fails: ${event.error.type}`;
+      const calls = (event.tool_calls ?? []).map(call => `${call.tool}(${call.arguments})`);
+      const text = event.text === undefined || event.text === '' ? '' : `"${cut(event.text, 80)}"`;
+      return `the model answers ${[text, ...calls].filter(part => part !== '').join(' + ') || '(nothing)'}`;
+    }
+    case 'tool_start':
+      return `tool '${event.tool}' is called with ${cut(canonicalJson(event.args))}`;
+    case 'tool_end':
+      return event.error === undefined
+        ? `tool '${event.tool}' returns ${cut(canonicalJson(event.result))}`
+        : `tool '${event.tool}' fails: ${event.error.type}`;
+    case 'handoff_start':
+      return `'${event.from}' hands off to '${event.to}' (${event.mode})`;
+    case 'guardrail':
+      return `guardrail '${event.guardrail}' (${event.stage}) says ${event.verdict}`;
+    case 'run_end':
+      return `the run stops: ${event.stop_reason}`;
+    default:
+      return undefined;
+  }
+}
+
+function lines(events: readonly TraceEvent[]): Line[] {
+  return events.flatMap(event => {
+    const text = describe(event);
+    return text === undefined ? [] : [{ seq: event.seq, agent: event.agent, text }];
+  });
+}
+
+/**
+ * Compares what two runs did, step by step: the lines are aligned so that an inserted or missing
+ * step is reported once and does not cascade into everything after it (lines resynchronise within
+ * `window`). Returns every difference, in order; an empty list means the same behaviour.
+ */
+export function compareTraces(
+  expected: readonly TraceEvent[],
+  actual: readonly TraceEvent[],
+  { window = 64 } = {},
+): Divergence[] {
+  const left = lines(expected);
+  const right = lines(actual);
+  const differences: Divergence[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    const a = left[i];
+    const b = right[j];
+    if (a !== undefined && b !== undefined && a.text === b.text) {
+      i++;
+      j++;
+      continue;
+    }
+    const sync = resync(left, right, i, j, window);
+    const skipLeft = sync === undefined ? left.length - i : sync[0] - i;
+    const skipRight = sync === undefined ? right.length - j : sync[1] - j;
+    const paired = Math.min(skipLeft, skipRight);
+    for (let k = 0; k < paired; k++) {
+      const was = left[i + k] as Line;
+      const now = right[j + k] as Line;
+      differences.push({
+        kind: 'changed',
+        seq: now.seq,
+        agent: now.agent,
+        expected: was.text,
+        actual: now.text,
+      });
+    }
+    for (let k = paired; k < skipLeft; k++) {
+      const was = left[i + k] as Line;
+      differences.push({
+        kind: 'missing',
+        seq: was.seq,
+        agent: was.agent,
+        expected: was.text,
+        actual: undefined,
+      });
+    }
+    for (let k = paired; k < skipRight; k++) {
+      const now = right[j + k] as Line;
+      differences.push({
+        kind: 'extra',
+        seq: now.seq,
+        agent: now.agent,
+        expected: undefined,
+        actual: now.text,
+      });
+    }
+    i += skipLeft;
+    j += skipRight;
+  }
+  return differences;
+}
+
+/** The nearest pair of positions (fewest lines skipped) where the two sides agree again. */
+function resync(
+  left: readonly Line[],
+  right: readonly Line[],
+  i: number,
+  j: number,
+  window: number,
+): [number, number] | undefined {
+  for (let distance = 1; distance <= 2 * window; distance++) {
+    for (let skipLeft = 0; skipLeft <= distance; skipLeft++) {
+      const skipRight = distance - skipLeft;
+      if (skipLeft > window || skipRight > window) continue;
+      const a = left[i + skipLeft];
+      const b = right[j + skipRight];
+      if (a !== undefined && b !== undefined && a.text === b.text)
+        return [i + skipLeft, j + skipRight];
+    }
+  }
+  return undefined;
+}
+
+/** A divergence as one paragraph: where, what was recorded, what happened. */
+export function formatDivergence(divergence: Divergence): string {
+  const where = `seq ${divergence.seq}, agent '${divergence.agent}'`;
+  if (divergence.kind === 'missing')
+    return `${where}: the recording has a step the replay skipped\n  expected: ${divergence.expected}`;
+  if (divergence.kind === 'extra')
+    return `${where}: the replay did something the recording does not have\n  actual:   ${divergence.actual}`;
+  return `${where}\n  expected: ${divergence.expected}\n  actual:   ${divergence.actual}`;
+}

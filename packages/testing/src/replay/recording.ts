@@ -1,0 +1,67 @@
+import { canonicalJson, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+
+/** A recorded model call: the request's fingerprint and what came back. */
+export interface RecordedCall {
+  readonly start: TraceEventOf<'llm_start'>;
+  readonly end: TraceEventOf<'llm_end'>;
+}
+
+/**
+ * What a recorded run answered: each agent's model calls in order, and each tool result by tool
+ * name and canonical arguments, in order (retries recorded one after another).
+ */
+export class Recording {
+  readonly input: string;
+  readonly runId: string;
+  readonly #calls = new Map<string, RecordedCall[]>();
+  readonly #tools = new Map<string, TraceEventOf<'tool_end'>[]>();
+
+  constructor(events: readonly TraceEvent[]) {
+    const start = events.find(
+      (event): event is TraceEventOf<'run_start'> => event.event === 'run_start',
+    );
+    if (start === undefined) {
+      throw new Error(
+        'The trace has no run_start: it cannot be replayed. Pass a complete trace (agent-trace validate tells what is missing).',
+      );
+    }
+    this.input = start.input;
+    this.runId = start.run;
+    const starts = new Map<string, TraceEventOf<'llm_start'>>();
+    for (const event of events) {
+      if (event.run !== start.run) continue;
+      if (event.event === 'llm_start') starts.set(event.span_id, event);
+      else if (event.event === 'llm_end') {
+        const call = starts.get(event.span_id);
+        if (call === undefined) continue;
+        const list = this.#calls.get(event.agent) ?? [];
+        list.push({ start: call, end: event });
+        this.#calls.set(event.agent, list);
+      } else if (event.event === 'tool_end') {
+        const key = toolKey(event.tool, event.args);
+        const list = this.#tools.get(key) ?? [];
+        list.push(event);
+        this.#tools.set(key, list);
+      }
+    }
+  }
+
+  /** The next recorded model call of `agent`, if any. */
+  nextCall(agent: string): RecordedCall | undefined {
+    return this.#calls.get(agent)?.shift();
+  }
+
+  /** The first recorded model call of `agent`, without taking it. */
+  firstCall(agent: string): RecordedCall | undefined {
+    return this.#calls.get(agent)?.[0];
+  }
+
+  /** The next recorded result of `tool` called with `args`, if any. */
+  nextToolResult(tool: string, args: unknown): TraceEventOf<'tool_end'> | undefined {
+    return this.#tools.get(toolKey(tool, args))?.shift();
+  }
+}
+
+function toolKey(tool: string, args: unknown): string {
+  return `${tool}\u0000${canonicalJson(args)}`;
+}

@@ -1,0 +1,82 @@
+import {
+  ModelCallError,
+  type FinishReason,
+  type LanguageModel,
+  type ModelCallErrorKind,
+  type ModelResponse,
+  type ModelStreamPart,
+} from '@agent-trace/core';
+import type { RecordedCall, Recording } from './recording.js';
+
+const retryable = new Set(['rate_limit', 'timeout', 'server', 'stream_interrupted']);
+
+function answerOf(recorded: RecordedCall): ModelResponse {
+  const { end } = recorded;
+  if (end.error !== undefined) {
+    throw new ModelCallError({
+      kind: end.error.type as ModelCallErrorKind,
+      isRetryable: retryable.has(end.error.type),
+      message: end.error.message,
+    });
+  }
+  return {
+    text: end.text ?? '',
+    toolCalls: (end.tool_calls ?? []).map(call => ({
+      callId: call.call_id,
+      toolName: call.tool,
+      argumentsText: call.arguments,
+    })),
+    finishReason: (end.finish_reason ?? 'stop') as FinishReason,
+    usage: {
+      promptTokens: end.tok_prompt,
+      completionTokens: end.tok_completion,
+      ...(end.tok_cache_read === undefined ? {} : { cacheReadTokens: end.tok_cache_read }),
+      ...(end.tok_cache_write === undefined ? {} : { cacheWriteTokens: end.tok_cache_write }),
+    },
+  };
+}
+
+/**
+ * A model that answers an agent's calls from the recording, in order: the recorded text and tool
+ * calls, and recorded failures again (so retries replay too). A call the recording does not have
+ * fails, not retryably.
+ */
+export function replayModel(
+  agent: string,
+  recording: Recording,
+  fallback: LanguageModel,
+): LanguageModel {
+  const first = recording.firstCall(agent)?.start;
+  const take = (): ModelResponse => {
+    const recorded = recording.nextCall(agent);
+    if (recorded === undefined) {
+      throw new ModelCallError({
+        kind: 'script_exhausted',
+        isRetryable: false,
+        message: `Replay: agent '${agent}' made a model call the recording does not have.`,
+      });
+    }
+    return answerOf(recorded);
+  };
+  return {
+    specificationVersion: 'v1',
+    provider: first?.provider ?? fallback.provider,
+    modelId: first?.model ?? fallback.modelId,
+    generate: () => Promise.resolve().then(take),
+    stream: () => stream(take),
+  };
+}
+
+async function* stream(
+  take: () => ModelResponse,
+): AsyncGenerator<ModelStreamPart, void, undefined> {
+  const response = await Promise.resolve().then(take);
+  if (response.text !== '') yield { type: 'text-delta', text: response.text };
+  for (const call of response.toolCalls) {
+    yield { type: 'tool-call-start', callId: call.callId, toolName: call.toolName };
+    if (call.argumentsText !== '')
+      yield { type: 'tool-call-delta', callId: call.callId, argumentsDelta: call.argumentsText };
+    yield { type: 'tool-call-end', callId: call.callId };
+  }
+  yield { type: 'finish', finishReason: response.finishReason, usage: response.usage };
+}

@@ -1,0 +1,101 @@
+import {
+  run,
+  type AnyAgent,
+  type RunOptions,
+  type RunResult,
+  type TraceEvent,
+} from '@agent-trace/core';
+import { memorySink, readTrace } from '@agent-trace/trace';
+import { compareTraces, type Divergence } from './compare-traces.js';
+import { Recording } from './recording.js';
+import { replayModel } from './replay-model.js';
+
+/** Options of {@link replayTrace}. */
+export interface ReplayTraceOptions {
+  /** Run the agents' real tools instead of answering from the recording. @defaultValue false */
+  liveTools?: boolean;
+  /** More run options for the replay (a clock, sinks for the new trace, …). */
+  run?: Omit<RunOptions, 'overrides'>;
+}
+
+/** What a replay found. */
+export interface ReplayReport {
+  /** True when the replay did exactly what the recording did. */
+  readonly same: boolean;
+  /** The first place the behaviour changed; undefined when `same`. */
+  readonly firstDivergence: Divergence | undefined;
+  /** Every difference, in order. */
+  readonly differences: readonly Divergence[];
+  /** The recorded run's events and the replay's. */
+  readonly recorded: readonly TraceEvent[];
+  readonly replayed: readonly TraceEvent[];
+  readonly result: RunResult<unknown>;
+}
+
+/**
+ * Re-executes today's agent code against a recorded trace: each agent's model answers from that
+ * agent's recorded model calls, in order, and tools answer with their recorded results, matched by
+ * tool name and canonical arguments (`liveTools` runs the real ones). The new run is traced and
+ * compared with the recording step by step; the report names the first divergence (seq, agent,
+ * expected vs actual) and lists every difference.
+ *
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is replayed)
+ * @param agent - the entry agent of the graph, as the code defines it today
+ */
+export async function replayTrace(
+  trace: readonly TraceEvent[] | string,
+  agent: AnyAgent,
+  options: ReplayTraceOptions = {},
+): Promise<ReplayReport> {
+  const all = typeof trace === 'string' ? await collect(trace) : trace;
+  const recording = new Recording(all);
+  const recorded = all.filter(event => event.run === recording.runId);
+  const sink = memorySink();
+  const extra = options.run?.trace;
+  const sinks: TraceSink[] = [sink, ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra)];
+  const models = new Map<string, ReturnType<typeof replayModel>>();
+  const result = await run(agent, recording.input, {
+    ...options.run,
+    trace: sinks,
+    overrides: {
+      model: (owner, model) => {
+        let replaying = models.get(owner.name);
+        if (replaying === undefined) {
+          replaying = replayModel(owner.name, recording, model);
+          models.set(owner.name, replaying);
+        }
+        return replaying;
+      },
+      ...(options.liveTools === true
+        ? {}
+        : {
+            tool: async ({ toolName, args }) => {
+              const recordedEnd = recording.nextToolResult(toolName, args);
+              if (recordedEnd === undefined) {
+                throw new Error(
+                  `Replay: the recording has no result of tool '${toolName}' for these arguments.`,
+                );
+              }
+              if (recordedEnd.error !== undefined)
+                throw new Error(recordedEnd.error.message.replace(/^Tool '[^']*' failed: /, ''));
+              return Promise.resolve(recordedEnd.result);
+            },
+          }),
+    },
+  });
+  const differences = compareTraces(recorded, sink.events);
+  return {
+    same: differences.length === 0,
+    firstDivergence: differences[0],
+    differences,
+    recorded,
+    replayed: sink.events,
+    result,
+  };
+}
+
+async function collect(path: string): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  for await (const event of readTrace(path)) events.push(event);
+  return events;
+}

@@ -1,9 +1,11 @@
 import {
+  isTraceSink,
   run,
   type AnyAgent,
   type RunOptions,
   type RunResult,
   type TraceEvent,
+  type TraceSink,
 } from '@agent-trace/core';
 import { memorySink, readTrace } from '@agent-trace/trace';
 import { compareTraces, type Divergence } from './compare-traces.js';

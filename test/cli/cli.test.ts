@@ -186,12 +186,78 @@ describe('agent-trace', () => {
     expect(top.stdout).toContain('replay [options] <trace>');
     expect(top.stdout).toContain('validate [options] <trace>');
     const replay = await cli(['replay', '--help']);
-    expect(replay.stdout).toContain('Exit codes: 0 rendered, 2 unreadable.');
+    expect(replay.stdout).toContain('Exit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.');
+    expect(replay.stdout).toContain('--agent <module>');
   });
 
   it('exits 2 with usage for an unknown command', async () => {
     const { code, stderr } = await cli(['explode']);
     expect(code).toBe(2);
     expect(stderr).toContain("unknown command 'explode'");
+  });
+});
+
+describe('agent-trace replay --agent', () => {
+  async function recordSmallDesk(): Promise<string> {
+    const { smallDesk } = await import('../fixtures/agents/small-desk.js');
+    const path = join(directory, `small-${Math.random().toString(16).slice(2)}.jsonl`);
+    const sink = jsonlSink(path);
+    await run(smallDesk(), 'Refund please', { trace: sink });
+    await sink.close();
+    return path;
+  }
+
+  it('exits 0 when today’s code does what the recording did', async () => {
+    const { code, stdout } = await cli([
+      'replay',
+      await recordSmallDesk(),
+      '--agent',
+      'test/fixtures/agents/small-desk.ts',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✓ same behaviour: no divergence \(\d+ events, stop: completed\)$/);
+  });
+
+  it('exits 1 and names the first divergence when the code changed', async () => {
+    const { code, stdout } = await cli([
+      'replay',
+      await recordSmallDesk(),
+      '--agent',
+      'test/fixtures/agents/changed-desk.ts',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /✗ diverged at seq 2, agent 'triage'\n {2}expected: model call 1 of 'triage' sends request \w+ \(1 messages, last new message user: "Refund please"\)\n {2}actual: {3}model call 1 of 'triage' sends request \w+/,
+    );
+    expect(stdout).toMatch(/\d+ differences? in all:\n1\. seq 2/);
+  });
+
+  it('prints the report as JSON with --json', async () => {
+    const { code, stdout } = await cli([
+      'replay',
+      await recordSmallDesk(),
+      '--agent',
+      'test/fixtures/agents/changed-desk.ts',
+      '--json',
+    ]);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as {
+      same: boolean;
+      firstDivergence: { seq: number; agent: string };
+    };
+    expect(report).toMatchObject({ same: false, firstDivergence: { seq: 2, agent: 'triage' } });
+  });
+
+  it('exits 2 with advice when the module has no agent', async () => {
+    const { code, stderr } = await cli([
+      'replay',
+      await recordSmallDesk(),
+      '--agent',
+      'test/fixtures/agents/not-an-agent.ts',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      "Agent module 'test/fixtures/agents/not-an-agent.ts' has no default export that is an agent. Export the entry agent of the graph: export default agent({ ... }), or a function that returns it.",
+    );
   });
 });

@@ -65,7 +65,9 @@ describe('replayTrace', () => {
   it('reports no divergence for the demo desk replayed against unchanged code', async () => {
     const recorded = await record(reviewDesk(), `Review this draft: ${draft}`);
     // The desk's own FakeLLMs are never called in a replay: the recording answers.
-    const todaysCode = reviewDesk((_agent, script, modelId) => fakeLLM(script, { modelId, allowUnusedSteps: true }));
+    const todaysCode = reviewDesk((_agent, script, modelId) =>
+      fakeLLM(script, { modelId, allowUnusedSteps: true }),
+    );
     const report = await replayTrace(recorded, todaysCode);
     expect(report.differences).toEqual([]);
     expect(report.same).toBe(true);

@@ -1,5 +1,9 @@
 export { exitCodes } from './commands/command-result.js';
 export type { CommandResult } from './commands/command-result.js';
+export { reExecuteCommand } from './commands/re-execute.js';
+export type { ReExecuteOptions } from './commands/re-execute.js';
+export { loadAgent } from './commands/load-agent.js';
+export type { LoadedAgent } from './commands/load-agent.js';
 export { replayCommand } from './commands/replay.js';
 export type { ReplayCommandOptions } from './commands/replay.js';
 export { validateCommand } from './commands/validate.js';

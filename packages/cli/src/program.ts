@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { CommandResult } from './commands/command-result.js';
+import { reExecuteCommand } from './commands/re-execute.js';
 import { replayCommand } from './commands/replay.js';
 import { validateCommand } from './commands/validate.js';
 import { createStyle, shouldColor } from './render/style.js';
@@ -34,14 +35,30 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
       'Render a recorded run as a tree: agents, model calls (tokens, ms), tool calls (args, result, ms, errors), the stop reason.',
     )
     .argument('<trace>', 'a JSONL trace file, e.g. traces/demo.jsonl')
-    .option('--json', 'print the span trees as JSON')
+    .option('--json', 'print the span trees (or, with --agent, the replay report) as JSON')
+    .option(
+      '--agent <module>',
+      're-execute the agent a module exports (default export) against the trace and report the first divergence',
+    )
+    .option('--live-tools', 'with --agent: run the real tools instead of the recorded results')
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n\nExit codes: 0 rendered, 2 unreadable.',
+      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/demo.jsonl --agent ./examples/document-review/agents.ts\n\nExit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.',
     )
-    .action(async (file: string, options: { json?: boolean }) => {
-      onResult(await replayCommand(file, { json: options.json === true, style }));
-    });
+    .action(
+      async (file: string, options: { json?: boolean; agent?: string; liveTools?: boolean }) => {
+        onResult(
+          options.agent === undefined
+            ? await replayCommand(file, { json: options.json === true, style })
+            : await reExecuteCommand(file, {
+                agentModule: options.agent,
+                liveTools: options.liveTools === true,
+                json: options.json === true,
+                style,
+              }),
+        );
+      },
+    );
 
   program
     .command('validate')

@@ -30,11 +30,15 @@ export interface Delegation {
   readonly onReturn: ((result: DelegateResult) => unknown) | undefined;
 }
 
-const delegations = new WeakMap<object, Delegation>();
+/**
+ * Where a tool made by `asTool()` keeps its delegation: a global symbol, so a tool made by another
+ * copy of this package (an agent module loaded separately) is still recognised.
+ */
+const delegationKey = Symbol.for('agent-trace.delegation');
 
 /** The delegation behind a tool made by `asTool()`, if it is one. */
 export function delegationOf(value: object): Delegation | undefined {
-  return delegations.get(value);
+  return (value as { [delegationKey]?: Delegation })[delegationKey];
 }
 
 /**
@@ -54,6 +58,9 @@ export function agentAsTool(
       throw new Error(`Agent tool '${agent.name}' can only run inside an agent-trace run.`);
     },
   });
-  delegations.set(made, { agent, onReturn: options.onReturn });
+  Object.defineProperty(made, delegationKey, {
+    value: { agent, onReturn: options.onReturn },
+    enumerable: false,
+  });
   return made;
 }

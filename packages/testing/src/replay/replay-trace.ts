@@ -54,7 +54,10 @@ export async function replayTrace(
   const recorded = all.filter(event => event.run === recording.runId);
   const sink = memorySink();
   const extra = options.run?.trace;
-  const sinks: TraceSink[] = [sink, ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra)];
+  const sinks: TraceSink[] = [
+    sink,
+    ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra),
+  ];
   const models = new Map<string, ReturnType<typeof replayModel>>();
   const result = await run(agent, recording.input, {
     ...options.run,

@@ -1,0 +1,85 @@
+import { formatDivergence, replayTrace, type ReplayReport } from '@agent-trace/testing';
+import type { Style } from '../render/style.js';
+import { exitCodes, type CommandResult } from './command-result.js';
+import { loadAgent } from './load-agent.js';
+import { loadTrace } from './load-trace.js';
+
+/** Options of {@link reExecuteCommand}. */
+export interface ReExecuteOptions {
+  readonly agentModule: string;
+  readonly liveTools: boolean;
+  readonly json: boolean;
+  readonly style: Style;
+}
+
+/**
+ * `agent-trace replay <trace> --agent <module>`: re-executes the module's agent against the
+ * recorded trace and reports the first divergence, then every difference. Exit 0 when the
+ * behaviour is the same, 1 when it diverged, 2 when the trace or the module cannot be loaded.
+ */
+export async function reExecuteCommand(
+  file: string,
+  options: ReExecuteOptions,
+): Promise<CommandResult> {
+  const loaded = await loadTrace(file);
+  if (!loaded.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: loaded.message };
+  const module = await loadAgent(options.agentModule);
+  if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
+  let report: ReplayReport;
+  try {
+    report = await replayTrace(loaded.events, module.agent, { liveTools: options.liveTools });
+  } catch (error) {
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Cannot replay ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const exitCode = report.same ? exitCodes.ok : exitCodes.failed;
+  if (options.json) {
+    const { recorded, replayed, result } = report;
+    return {
+      exitCode,
+      stdout: JSON.stringify(
+        {
+          file,
+          agentModule: options.agentModule,
+          same: report.same,
+          firstDivergence: report.firstDivergence ?? null,
+          differences: report.differences,
+          recordedEvents: recorded.length,
+          replayedEvents: replayed.length,
+          stopReason: result.stopReason,
+        },
+        null,
+        2,
+      ),
+      stderr: '',
+    };
+  }
+  const { style } = options;
+  const header = `Replayed ${file} (${report.recorded.length} events) against ${options.agentModule}${options.liveTools ? ' with live tools' : ''}`;
+  if (report.same) {
+    return {
+      exitCode,
+      stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.replayed.length} events, stop: ${report.result.stopReason})`,
+      stderr: '',
+    };
+  }
+  const first = report.firstDivergence;
+  const lines = [
+    header,
+    `${style.red('✗')} diverged at ${first === undefined ? '?' : formatDivergence(first)}`,
+    '',
+    `${report.differences.length} difference${report.differences.length === 1 ? '' : 's'} in all:`,
+    ...report.differences
+      .slice(0, 50)
+      .map(
+        (difference, index) =>
+          `${index + 1}. ${formatDivergence(difference).replace(/\n/g, '\n   ')}`,
+      ),
+  ];
+  if (report.differences.length > 50)
+    lines.push(`… and ${report.differences.length - 50} more (use --json for all)`);
+  return { exitCode, stdout: lines.join('\n'), stderr: '' };
+}

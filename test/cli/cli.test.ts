@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '@agent-trace/core';
 import { runCli } from '@agent-trace/cli';
+import type { FakeLLMStep } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { reviewDesk } from '../../examples/document-review/agents.js';
@@ -186,7 +187,9 @@ describe('agent-trace', () => {
     expect(top.stdout).toContain('replay [options] <trace>');
     expect(top.stdout).toContain('validate [options] <trace>');
     const replay = await cli(['replay', '--help']);
-    expect(replay.stdout).toContain('Exit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.');
+    expect(replay.stdout).toContain(
+      'Exit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.',
+    );
     expect(replay.stdout).toContain('--agent <module>');
   });
 
@@ -258,6 +261,78 @@ describe('agent-trace replay --agent', () => {
     expect(code).toBe(2);
     expect(stderr).toBe(
       "Agent module 'test/fixtures/agents/not-an-agent.ts' has no default export that is an agent. Export the entry agent of the graph: export default agent({ ... }), or a function that returns it.",
+    );
+  });
+});
+
+describe('agent-trace diff', () => {
+  async function traceOf(
+    name: string,
+    script: import('@agent-trace/testing').FakeLLMStep[],
+  ): Promise<string> {
+    const { agent, tool } = await import('@agent-trace/core');
+    const { fakeLLM } = await import('@agent-trace/testing');
+    const { z } = await import('zod');
+    const echo = tool({
+      name: 'echo',
+      description: 'Echo',
+      input: z.object({ n: z.number() }),
+      execute: ({ n }) => n,
+    });
+    const path = join(directory, `${name}.jsonl`);
+    const sink = jsonlSink(path);
+    await run(agent({ name: 'a', model: fakeLLM(script), tools: [echo] }), 'go', { trace: sink });
+    await sink.close();
+    return path;
+  }
+  const call = (n: number) => ({ toolCalls: [{ name: 'echo', args: { n } }] });
+
+  it('exits 0 for two runs of the same behaviour, whatever their ids and times', async () => {
+    const first = await traceOf('same-a', [call(1), { text: 'done' }]);
+    const second = await traceOf('same-b', [call(1), { text: 'done' }]);
+    const { code, stdout } = await cli(['diff', first, second]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('same behaviour');
+  });
+
+  it('reports an inserted step once, without a cascade', async () => {
+    const first = await traceOf('ins-a', [call(1), call(3), { text: 'done' }]);
+    const second = await traceOf('ins-b', [call(1), call(2), call(3), { text: 'done' }]);
+    const { code, stdout } = await cli(['diff', first, second, '--json']);
+    expect(code).toBe(1);
+    const { differences } = JSON.parse(stdout) as {
+      differences: { kind: string; actual?: string }[];
+    };
+    expect(
+      differences.every(difference => difference.kind === 'extra' || difference.kind === 'changed'),
+    ).toBe(true);
+    expect(
+      differences
+        .filter(difference => difference.kind === 'extra')
+        .map(difference => difference.actual),
+    ).toContain(`tool 'echo' is called with {"n":2}`);
+    expect(differences.length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('agent-trace stats', () => {
+  it('counts calls, errors, retries and tokens per agent, model and tool', async () => {
+    const path = await demoTrace();
+    const { code, stdout } = await cli(['stats', path, '--json']);
+    expect(code).toBe(0);
+    const { runs } = JSON.parse(stdout) as {
+      runs: {
+        stopReason: string;
+        tools: Record<string, { calls: number; errors: number }>;
+        models: Record<string, { calls: number; tokPrompt: number }>;
+      }[];
+    };
+    expect(runs[0]!.stopReason).toBe('completed');
+    expect(runs[0]!.tools.count_words).toMatchObject({ calls: 2, errors: 1 });
+    expect(runs[0]!.models['fake/gpt-4o']).toMatchObject({ calls: 9 });
+    const text = await cli(['stats', path]);
+    expect(text.stdout).toMatch(
+      /^run run-1 {2}stop: completed\nagent +calls +errors +retries +p50 ms +p95 ms +tok in +tok out\n/,
     );
   });
 });

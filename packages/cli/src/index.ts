@@ -1,5 +1,11 @@
 export { exitCodes } from './commands/command-result.js';
 export type { CommandResult } from './commands/command-result.js';
+export { diffCommand } from './commands/diff.js';
+export type { DiffCommandOptions } from './commands/diff.js';
+export { statsCommand } from './commands/stats.js';
+export type { StatsCommandOptions } from './commands/stats.js';
+export { traceStats } from './commands/trace-stats.js';
+export type { TraceStats, UsageFigures } from './commands/trace-stats.js';
 export { reExecuteCommand } from './commands/re-execute.js';
 export type { ReExecuteOptions } from './commands/re-execute.js';
 export { loadAgent } from './commands/load-agent.js';

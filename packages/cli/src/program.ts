@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import type { CommandResult } from './commands/command-result.js';
+import { diffCommand } from './commands/diff.js';
 import { reExecuteCommand } from './commands/re-execute.js';
+import { statsCommand } from './commands/stats.js';
 import { replayCommand } from './commands/replay.js';
 import { validateCommand } from './commands/validate.js';
 import { createStyle, shouldColor } from './render/style.js';
@@ -73,6 +75,37 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     )
     .action(async (file: string, options: { json?: boolean }) => {
       onResult(await validateCommand(file, { json: options.json === true, style }));
+    });
+
+  program
+    .command('diff')
+    .description(
+      'Compare what two traces did, step by step, ids and times aside; an inserted step is reported once.',
+    )
+    .argument('<first>', 'the reference trace')
+    .argument('<second>', 'the trace to compare with it')
+    .option('--json', 'print the differences as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace diff traces/before.jsonl traces/after.jsonl\n\nExit codes: 0 same, 1 different, 2 unreadable.',
+    )
+    .action(async (first: string, second: string, options: { json?: boolean }) => {
+      onResult(await diffCommand(first, second, { json: options.json === true, style }));
+    });
+
+  program
+    .command('stats')
+    .description(
+      'Per agent, tool and model: calls, errors, retries, p50/p95 durations, tokens; the stop reason.',
+    )
+    .argument('<trace>', 'a JSONL trace file')
+    .option('--json', 'print the figures as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace stats traces/demo.jsonl\n\nExit codes: 0, 2 unreadable.',
+    )
+    .action(async (file: string, options: { json?: boolean }) => {
+      onResult(await statsCommand(file, { json: options.json === true, style }));
     });
 
   return program;

@@ -268,7 +268,7 @@ describe('agent-trace replay --agent', () => {
 describe('agent-trace diff', () => {
   async function traceOf(
     name: string,
-    script: import('@agent-trace/testing').FakeLLMStep[],
+    script: FakeLLMStep[],
   ): Promise<string> {
     const { agent, tool } = await import('@agent-trace/core');
     const { fakeLLM } = await import('@agent-trace/testing');

@@ -266,10 +266,7 @@ describe('agent-trace replay --agent', () => {
 });
 
 describe('agent-trace diff', () => {
-  async function traceOf(
-    name: string,
-    script: FakeLLMStep[],
-  ): Promise<string> {
+  async function traceOf(name: string, script: FakeLLMStep[]): Promise<string> {
     const { agent, tool } = await import('@agent-trace/core');
     const { fakeLLM } = await import('@agent-trace/testing');
     const { z } = await import('zod');

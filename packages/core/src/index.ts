@@ -69,6 +69,9 @@ export { ruleRouter } from './router/rule-router.js';
 export { matchRule } from './router/router.js';
 export type { RouteChoice, RouteRule, RouterOptions, RouterSpec } from './router/router.js';
 
+export { placeholderFor, Redactor } from './redaction/redactor.js';
+export type { RedactionOptions } from './redaction/redactor.js';
+
 export { run, stream } from './run/run.js';
 export type { RunStream } from './run/run.js';
 export type { Chunk, ChunkData, ChunkType } from './run/chunk.js';

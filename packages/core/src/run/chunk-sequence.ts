@@ -1,3 +1,4 @@
+import type { Redactor } from '../redaction/redactor.js';
 import type { Clock } from '../util/clock.js';
 import type { Chunk, ChunkData, ChunkType } from './chunk.js';
 
@@ -9,11 +10,13 @@ import type { Chunk, ChunkData, ChunkType } from './chunk.js';
 export class ChunkSequence {
   readonly #clock: Clock;
   readonly #session: string;
+  readonly #redactor: Redactor | undefined;
   #seq = 0;
 
-  constructor(clock: Clock, session: string) {
+  constructor(clock: Clock, session: string, redactor?: Redactor) {
     this.#clock = clock;
     this.#session = session;
+    this.#redactor = redactor;
   }
 
   /** A new chunk, not yet numbered. */
@@ -23,7 +26,7 @@ export class ChunkSequence {
       agent,
       session: this.#session,
       type,
-      data,
+      data: this.#redactor === undefined ? data : this.#redactor.value(data),
       seq: -1,
     } as Chunk;
   }

@@ -1,4 +1,5 @@
 import type { Message } from '../model/message.js';
+import type { Redactor } from '../redaction/redactor.js';
 import type { TraceMessage } from '../trace/trace-event.js';
 import { hashString } from '../util/hash.js';
 
@@ -11,11 +12,19 @@ export class Conversation {
   readonly messages: Message[] = [];
   #rollingHash = hashString('');
   #sentCount = 0;
+  readonly #redactor: Redactor | undefined;
+
+  /** @param redactor - hashes are taken over redacted text, so a redacted recording replays. */
+  constructor(redactor?: Redactor) {
+    this.#redactor = redactor;
+  }
 
   /** Appends one message. */
   append(message: Message): void {
     this.messages.push(message);
-    this.#rollingHash = hashString(`${this.#rollingHash}\n${JSON.stringify(message)}`);
+    const text = JSON.stringify(message);
+    const hashed = this.#redactor === undefined ? text : this.#redactor.string(text);
+    this.#rollingHash = hashString(`${this.#rollingHash}\n${hashed}`);
   }
 
   /** A hash of every message so far, combined with `preambleHash` (instructions and tools). */

@@ -81,7 +81,7 @@ export async function* runAgent(
 ): AsyncGenerator<Chunk, AgentOutcome, undefined> {
   const { tracer, chunks } = state;
   const { input } = start;
-  const conversation = new Conversation();
+  const conversation = new Conversation(state.redactor);
   const carried =
     agent.memory.maxItems === undefined
       ? start.messages

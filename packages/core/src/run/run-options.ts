@@ -1,6 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Message } from '../model/message.js';
+import type { RedactionOptions } from '../redaction/redactor.js';
 import type { TraceSink } from '../trace/trace-sink.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
@@ -43,6 +44,11 @@ export interface RunOptions {
   history?: readonly Message[];
   /** Where retry jitter comes from: a number in [0, 1). @defaultValue Math.random */
   random?: () => number;
+  /**
+   * Secrets replaced by stable placeholders before any sink or chunk sees them; `false` turns it
+   * off. @defaultValue the known secret shapes (API keys, bearer tokens, Authorization fields)
+   */
+  redaction?: RedactionOptions | false;
   /** Replaces models and tools for this run. @defaultValue none */
   overrides?: RunOverrides;
   /** A session id written on every event. @defaultValue the run id */

@@ -1,5 +1,6 @@
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
 import type { Usage } from '../model/usage.js';
+import type { Redactor } from '../redaction/redactor.js';
 import type { RunOverrides } from './run-options.js';
 import type { RunTracer } from '../trace/run-tracer.js';
 import type { Clock } from '../util/clock.js';
@@ -21,6 +22,7 @@ export interface RunState {
   /** Guardrail verdicts other than `allow`, in order. */
   readonly guardrailFindings: GuardrailFinding[];
   readonly overrides: RunOverrides;
+  readonly redactor: Redactor | undefined;
   /** Totals shared by every agent of the run (delegates included, whose state is a copy). */
   readonly totals: { usage: Usage };
 }

@@ -1,6 +1,7 @@
 import type { Agent, AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { recentMessages } from '../memory/recent-messages.js';
+import { Redactor } from '../redaction/redactor.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { zeroUsage } from '../model/usage.js';
 import { RunTracer } from '../trace/run-tracer.js';
@@ -156,7 +157,9 @@ async function* runLoop(
       ? undefined
       : setTimeout(() => timer.abort(new RunTimeoutError({ timeoutMs })), timeoutMs);
   const runId = ids.runId();
+  const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
   const tracer = new RunTracer({
+    redactor,
     sinks: toSinks(options.trace),
     runId,
     session: options.session ?? runId,
@@ -165,7 +168,8 @@ async function* runLoop(
   });
   const state: RunState = {
     tracer,
-    chunks: new ChunkSequence(clock, tracer.session),
+    chunks: new ChunkSequence(clock, tracer.session, redactor),
+    redactor,
     signal,
     streaming,
     clock,
@@ -204,6 +208,7 @@ async function* runLoop(
       ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
       ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
       ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
+      ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
       ...(outcome === undefined || outcome.degradedTools.length === 0
         ? {}
         : { degraded_tools: [...outcome.degradedTools] }),

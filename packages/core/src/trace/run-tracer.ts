@@ -1,3 +1,4 @@
+import type { Redactor } from '../redaction/redactor.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import {
@@ -55,6 +56,7 @@ interface PendingEvent {
 /** What every view of one run's tracer shares. */
 interface TracerCore {
   readonly sinks: readonly TraceSink[];
+  readonly redactor: Redactor | undefined;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly open: Set<OpenSpan>;
@@ -91,6 +93,8 @@ export class RunTracer {
       session: string;
       clock: Clock;
       ids: IdGenerator;
+      /** Replaces secrets in every event before the sinks see it. */
+      redactor?: Redactor;
     },
     /** @internal a capturing view of `parent` */
     parent?: RunTracer,
@@ -109,6 +113,7 @@ export class RunTracer {
     this.traceId = options.ids.traceId();
     this.#core = {
       sinks: options.sinks,
+      redactor: options.redactor,
       clock: options.clock,
       ids: options.ids,
       open: new Set(),
@@ -143,6 +148,11 @@ export class RunTracer {
     const parent = this.#parent;
     if (held === undefined || parent === undefined) return;
     for (const pending of held.splice(0)) parent.#deliver(pending);
+  }
+
+  /** How many secrets were redacted so far. */
+  get redactions(): number {
+    return this.#core.redactor?.count ?? 0;
   }
 
   /** Per-run counts for the seal. */
@@ -275,7 +285,7 @@ export class RunTracer {
       parent_span_id: pending.parentSpanId,
       agent: pending.agent,
       event: pending.name,
-      ...pending.fields,
+      ...(core.redactor === undefined ? pending.fields : core.redactor.value(pending.fields)),
     } as TraceEvent;
     for (const sink of core.sinks) {
       if (core.failedSinks.has(sink)) continue;

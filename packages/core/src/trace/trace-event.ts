@@ -234,6 +234,8 @@ const RunEndEvent = z.object({
   output: z.string().optional(),
   error: TraceError.optional(),
   ...stopExplanation,
+  /** How many secrets redaction replaced in this run's events and chunks. */
+  redactions: z.number().int().positive().optional(),
 });
 
 /**

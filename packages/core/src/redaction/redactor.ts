@@ -1,0 +1,166 @@
+import { hashString } from '../util/hash.js';
+
+/** Options of redaction: what counts as a secret besides the known shapes. */
+export interface RedactionOptions {
+  /** More patterns; every match is replaced. */
+  patterns?: readonly RegExp[];
+  /** More field names whose values are replaced whole (compared case-insensitively). */
+  fields?: readonly string[];
+  /** Your own rule: return the replacement of a string, or undefined to leave it. */
+  redact?: (value: string) => string | undefined;
+  /**
+   * Redact the known secret shapes: OpenAI/Anthropic keys, bearer tokens, AWS, GitHub, Slack and
+   * Google keys, and `Authorization`-like fields. @defaultValue true
+   */
+  knownSecrets?: boolean;
+}
+
+const knownPatterns: readonly RegExp[] = [
+  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g,
+  /\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g,
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\bAIza[0-9A-Za-z_-]{35}\b/g,
+  /\b(?:proxy-)?authorization\s*:\s*(?:basic|bearer|token|digest)?\s*[A-Za-z0-9._~+/=-]{8,}/gi,
+];
+
+const knownFields = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'api_key',
+  'apikey',
+  'password',
+  'secret',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+];
+
+const placeholderShape = /^\[redacted(?::[0-9a-f]+)?\]$/;
+
+/** The stable placeholder of a secret: the same secret always gives the same one. */
+export function placeholderFor(secret: string): string {
+  return `[redacted:${hashString(secret).slice(-8)}]`;
+}
+
+/**
+ * Replaces secrets in trace events and chunks before any sink sees them: the one choke point of
+ * redaction. Placeholders are stable (a hash of the secret), so a redacted recording still
+ * replays and diffs. Objects are copied only where something changed.
+ */
+export class Redactor {
+  /** How many values were replaced so far. */
+  count = 0;
+  readonly #patterns: readonly RegExp[];
+  readonly #anyPattern: RegExp | undefined;
+  readonly #fields: ReadonlySet<string>;
+  /** A secret field written as JSON text (a tool result in a message): `"api_key": "…"`. */
+  readonly #fieldText: RegExp | undefined;
+  readonly #custom: ((value: string) => string | undefined) | undefined;
+
+  constructor(options: RedactionOptions = {}) {
+    const known = options.knownSecrets ?? true;
+    this.#patterns = [
+      ...(known ? knownPatterns : []),
+      ...(options.patterns ?? []).map(
+        pattern =>
+          new RegExp(
+            pattern.source,
+            pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
+          ),
+      ),
+    ];
+    this.#anyPattern =
+      this.#patterns.length === 0
+        ? undefined
+        : new RegExp(this.#patterns.map(pattern => `(?:${pattern.source})`).join('|'), 'i');
+    this.#fields = new Set(
+      [...(known ? knownFields : []), ...(options.fields ?? [])].map(field => field.toLowerCase()),
+    );
+    const names = [...this.#fields].map(field => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.#fieldText =
+      names.length === 0
+        ? undefined
+        : new RegExp(
+            `(\\\\?"(?:${names.join('|')})\\\\?"\\s*:\\s*\\\\?")((?:[^"\\\\]|\\\\(?!"))+)(\\\\?")`,
+            'gi',
+          );
+    this.#custom = options.redact;
+  }
+
+  /** `text` with every secret replaced. */
+  string(text: string): string {
+    let result = text;
+    if (this.#fieldText !== undefined && text.includes('"')) {
+      result = result.replace(
+        this.#fieldText,
+        (match: string, before: string, secret: string, after: string) => {
+          if (placeholderShape.test(secret)) return match; // already redacted: stay stable
+          this.count++;
+          return `${before}${placeholderFor(secret)}${after}`;
+        },
+      );
+    }
+    if (this.#anyPattern !== undefined && this.#anyPattern.test(text)) {
+      for (const pattern of this.#patterns) {
+        result = result.replace(pattern, match => {
+          this.count++;
+          return placeholderFor(match);
+        });
+      }
+    }
+    const custom = this.#custom?.(result);
+    if (custom !== undefined && custom !== result) {
+      this.count++;
+      return custom;
+    }
+    return result;
+  }
+
+  /** `value` with secrets replaced in every string and in the values of secret fields. */
+  value<T>(value: T): T {
+    return this.#walk(value) as T;
+  }
+
+  #walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.string(value);
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      const items: readonly unknown[] = value;
+      let copy: unknown[] | undefined;
+      items.forEach((item, index) => {
+        const redacted = this.#walk(item);
+        if (redacted !== item) {
+          copy ??= [...items];
+          copy[index] = redacted;
+        }
+      });
+      return copy ?? items;
+    }
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      let redacted: unknown;
+      const alreadyRedacted = typeof item === 'string' && placeholderShape.test(item);
+      if (
+        this.#fields.has(key.toLowerCase()) &&
+        item !== null &&
+        item !== undefined &&
+        item !== '' &&
+        !alreadyRedacted
+      ) {
+        this.count++;
+        redacted = typeof item === 'string' ? placeholderFor(item) : '[redacted]';
+      } else {
+        redacted = this.#walk(item);
+      }
+      if (redacted !== item) {
+        copy ??= { ...(value as Record<string, unknown>) };
+        copy[key] = redacted;
+      }
+    }
+    return copy ?? value;
+  }
+}

@@ -333,3 +333,63 @@ describe('agent-trace stats', () => {
     );
   });
 });
+
+describe('agent-trace replay --follow and --speed', () => {
+  async function events(): Promise<string[]> {
+    const { agent, steppingClock } = await import('@agent-trace/core');
+    const { fakeLLM } = await import('@agent-trace/testing');
+    const { memorySink } = await import('@agent-trace/trace');
+    const sink = memorySink();
+    await run(agent({ name: 'a', model: fakeLLM([{ text: 'hello there' }]) }), 'hi', {
+      trace: sink,
+      clock: steppingClock({ stepMs: 100 }),
+    });
+    return sink.events.map(event => JSON.stringify(event));
+  }
+
+  it('follows a trace while it is written, a line at a time, until the run ends', async () => {
+    const { appendFileSync, writeFileSync } = await import('node:fs');
+    const { followCommand, createStyle } = await import('@agent-trace/cli');
+    const lines = await events();
+    const path = join(directory, 'live.jsonl');
+    writeFileSync(path, '');
+    const shown: string[] = [];
+    const following = followCommand(path, {
+      style: createStyle(false),
+      write: line => shown.push(line),
+      pollMs: 2,
+    });
+    for (const [index, line] of lines.entries()) {
+      await new Promise(resolve => setTimeout(resolve, 5));
+      if (index === 2) {
+        appendFileSync(path, line.slice(0, 10)); // a line written in two pieces waits for its newline
+        await new Promise(resolve => setTimeout(resolve, 10));
+        appendFileSync(path, `${line.slice(10)}\n`);
+      } else {
+        appendFileSync(path, `${line}\n`);
+      }
+    }
+    expect(await following).toMatchObject({ exitCode: 0 });
+    expect(shown).toHaveLength(lines.length);
+    expect(shown[0]).toMatch(/^\+ {5}0 ms {5}0 {2}run starts: "hi"$/);
+    expect(shown.at(-1)).toMatch(/run ends: completed$/);
+  });
+
+  it('plays a recorded trace back with its timing, faster with --speed', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const path = join(directory, 'timed.jsonl');
+    writeFileSync(path, `${(await events()).join('\n')}\n`);
+    const started = Date.now();
+    const { code, stdout } = await cli(['replay', path, '--speed', '20']);
+    expect(code).toBe(0);
+    const shown = stdout.split('\n');
+    expect(shown[0]).toMatch(/run starts/);
+    expect(shown.at(-1)).toMatch(/run ends: completed$/);
+    const lastOffset = Number(/^\+\s*(\d+) ms/.exec(shown.at(-1) ?? '')?.[1]);
+    expect(lastOffset).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(lastOffset / 20 - 5);
+    expect((await cli(['replay', path, '--speed', '0'])).stderr).toBe(
+      'Invalid --speed 0: expected a number greater than 0, e.g. --speed 1 (real time) or --speed 10.',
+    );
+  });
+});

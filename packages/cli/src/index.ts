@@ -1,6 +1,9 @@
 export { exitCodes } from './commands/command-result.js';
 export type { CommandResult } from './commands/command-result.js';
 export { diffCommand } from './commands/diff.js';
+export { followCommand, playbackCommand } from './commands/follow.js';
+export type { FollowOptions } from './commands/follow.js';
+export { renderEventLine } from './render/event-line.js';
 export type { DiffCommandOptions } from './commands/diff.js';
 export { statsCommand } from './commands/stats.js';
 export type { StatsCommandOptions } from './commands/stats.js';

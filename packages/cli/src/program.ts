@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { CommandResult } from './commands/command-result.js';
 import { diffCommand } from './commands/diff.js';
+import { followCommand, playbackCommand } from './commands/follow.js';
 import { reExecuteCommand } from './commands/re-execute.js';
 import { statsCommand } from './commands/stats.js';
 import { replayCommand } from './commands/replay.js';
@@ -43,13 +44,33 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
       're-execute the agent a module exports (default export) against the trace and report the first divergence',
     )
     .option('--live-tools', 'with --agent: run the real tools instead of the recorded results')
+    .option('--follow', 'print the events of a trace still being written, live, until its runs end')
+    .option(
+      '--speed <factor>',
+      'play the trace back with its original timing, this many times faster',
+      Number,
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/demo.jsonl --agent ./examples/document-review/agents.ts\n\nExit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.',
+      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/demo.jsonl --agent ./examples/document-review/agents.ts\n  agent-trace replay traces/live.jsonl --follow\n  agent-trace replay traces/demo.jsonl --speed 10\n\nExit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.',
     )
     .action(
-      async (file: string, options: { json?: boolean; agent?: string; liveTools?: boolean }) => {
-        onResult(
+      async (
+        file: string,
+        options: {
+          json?: boolean;
+          agent?: string;
+          liveTools?: boolean;
+          follow?: boolean;
+          speed?: number;
+        },
+      ) => {
+        const timeline = { style, write: (line: string) => io.stdout(line) };
+        if (options.follow === true) return onResult(await followCommand(file, timeline));
+        if (options.speed !== undefined) {
+          return onResult(await playbackCommand(file, options.speed, timeline));
+        }
+        return onResult(
           options.agent === undefined
             ? await replayCommand(file, { json: options.json === true, style })
             : await reExecuteCommand(file, {

@@ -1,0 +1,133 @@
+import { open } from 'node:fs/promises';
+import { AgentTraceError, type TraceEvent } from '@agent-trace/core';
+import { parseTraceLine, readTrace } from '@agent-trace/trace';
+import { renderEventLine } from '../render/event-line.js';
+import type { Style } from '../render/style.js';
+import { exitCodes, type CommandResult } from './command-result.js';
+
+/** Options of {@link followCommand}. */
+export interface FollowOptions {
+  readonly style: Style;
+  /** Writes one line of output. */
+  readonly write: (line: string) => void;
+  /** How often the file is read for new lines, in milliseconds. @defaultValue 100 */
+  readonly pollMs?: number;
+  /** Stops following (Ctrl-C). */
+  readonly signal?: AbortSignal;
+}
+
+/** Prints events as timeline lines; remembers each run's start. */
+class Timeline {
+  readonly #starts = new Map<string, number>();
+  readonly #open = new Set<string>();
+  #sealed = 0;
+
+  constructor(private readonly options: Pick<FollowOptions, 'style' | 'write'>) {}
+
+  show(event: TraceEvent): void {
+    if (event.event === 'run_start') {
+      this.#starts.set(event.run, Date.parse(event.time));
+      this.#open.add(event.run);
+    }
+    if (event.event === 'run_end') {
+      this.#open.delete(event.run);
+      this.#sealed++;
+    }
+    this.options.write(
+      renderEventLine(
+        event,
+        this.#starts.get(event.run) ?? Date.parse(event.time),
+        this.options.style,
+      ),
+    );
+  }
+
+  /** True once at least one run ended and none is still open. */
+  get settled(): boolean {
+    return this.#sealed > 0 && this.#open.size === 0;
+  }
+}
+
+/**
+ * `agent-trace replay <trace> --follow`: prints the events of a trace that is still being written,
+ * as they are written, until every run in it has ended (or Ctrl-C). Only complete lines are read;
+ * a line still being written waits for its newline.
+ */
+export async function followCommand(file: string, options: FollowOptions): Promise<CommandResult> {
+  const { pollMs = 100, signal } = options;
+  const timeline = new Timeline(options);
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Cannot follow trace file '${file}': ${error instanceof Error ? error.message : String(error)}. Check the path; the file must exist (start the run first).`,
+    };
+  }
+  let position = 0;
+  let pending = '';
+  let line = 0;
+  try {
+    while (signal?.aborted !== true) {
+      const { size } = await handle.stat();
+      if (size > position) {
+        const buffer = Buffer.alloc(size - position);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+        position += bytesRead;
+        pending += buffer.subarray(0, bytesRead).toString('utf8');
+        let newline = pending.indexOf('\n');
+        while (newline !== -1) {
+          const text = pending.slice(0, newline);
+          pending = pending.slice(newline + 1);
+          line++;
+          if (text !== '') timeline.show(parseTraceLine(text, file, line));
+          newline = pending.indexOf('\n');
+        }
+      }
+      if (timeline.settled && pending === '') break;
+      await new Promise(resolve => setTimeout(resolve, pollMs));
+    }
+  } catch (error) {
+    if (!AgentTraceError.isInstance(error)) throw error;
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
+  } finally {
+    await handle.close();
+  }
+  return { exitCode: exitCodes.ok, stdout: '', stderr: '' };
+}
+
+/**
+ * `agent-trace replay <trace> --speed <x>`: plays a recorded trace back with its original timing,
+ * `x` times faster, as timeline lines.
+ */
+export async function playbackCommand(
+  file: string,
+  speed: number,
+  options: FollowOptions,
+): Promise<CommandResult> {
+  if (!(Number.isFinite(speed) && speed > 0)) {
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Invalid --speed ${String(speed)}: expected a number greater than 0, e.g. --speed 1 (real time) or --speed 10.`,
+    };
+  }
+  const timeline = new Timeline(options);
+  let previous: number | undefined;
+  try {
+    for await (const event of readTrace(file)) {
+      if (options.signal?.aborted === true) break;
+      const at = Date.parse(event.time);
+      const waitMs = previous === undefined ? 0 : (at - previous) / speed;
+      if (waitMs > 0) await new Promise(resolve => setTimeout(resolve, waitMs));
+      previous = at;
+      timeline.show(event);
+    }
+  } catch (error) {
+    if (!AgentTraceError.isInstance(error)) throw error;
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
+  }
+  return { exitCode: exitCodes.ok, stdout: '', stderr: '' };
+}

@@ -1,0 +1,46 @@
+import type { TraceEvent } from '@agent-trace/core';
+import type { Style } from './style.js';
+
+const cut = (text: string, length = 70): string =>
+  text.length > length ? `${text.slice(0, length - 1)}…` : text;
+const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(value));
+
+/** What an event says, in a few words. */
+function summary(event: TraceEvent, style: Style): string {
+  switch (event.event) {
+    case 'run_start':
+      return `run starts: ${show(event.input)}`;
+    case 'agent_start':
+      return `agent ${style.cyan(event.agent)} starts (${event.provider}/${event.model})`;
+    case 'llm_start':
+      return `${style.magenta('llm')} #${event.step} → ${event.model} (${event.message_count} messages)`;
+    case 'llm_end':
+      return event.error !== undefined
+        ? style.red(`llm #${event.step} ✗ ${event.error.type}`)
+        : `${style.magenta('llm')} #${event.step} ← ${[event.text ? show(event.text) : '', ...(event.tool_calls ?? []).map(call => `${call.tool}(…)`)].filter(Boolean).join(' + ') || '(empty)'}  ${event.tok_prompt}→${event.tok_completion} tok  ${Math.round(event.duration_ms)} ms`;
+    case 'tool_start':
+      return `${style.yellow('tool')} ${event.tool} ${show(event.args)}`;
+    case 'tool_end':
+      return event.error !== undefined
+        ? style.red(`tool ${event.tool} ✗ ${event.error.type}  ${Math.round(event.duration_ms)} ms`)
+        : `${style.yellow('tool')} ${event.tool} → ${show(event.result)}  ${Math.round(event.duration_ms)} ms`;
+    case 'handoff_start':
+      return `handoff ${event.from} → ${style.cyan(event.to)} (depth ${event.depth}, ${event.mode})`;
+    case 'handoff_end':
+      return `handoff ${event.from} → ${event.to} ends${event.error === undefined ? '' : style.red(` ✗ ${event.error.type}`)}`;
+    case 'guardrail':
+      return `guardrail ${event.guardrail} (${event.stage}) ${event.verdict}: ${cut(event.reason)}`;
+    case 'retry':
+      return `retry ${event.target} ${event.name} #${event.attempt} in ${event.delay_ms} ms${event.fallback === undefined ? '' : ` → ${event.fallback}`}`;
+    case 'agent_end':
+      return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;
+    case 'run_end':
+      return `${style.bold('run ends')}: ${event.stop_reason === 'completed' ? style.green(event.stop_reason) : style.red(event.stop_reason)}`;
+  }
+}
+
+/** One event as one timeline line: offset from the run's start, seq, agent, what happened. */
+export function renderEventLine(event: TraceEvent, runStartMs: number, style: Style): string {
+  const offset = Math.max(0, Date.parse(event.time) - runStartMs);
+  return `${style.dim(`+${String(offset).padStart(6)} ms`)}  ${String(event.seq).padStart(4)}  ${summary(event, style)}`;
+}

@@ -121,7 +121,7 @@ export {
 } from './trace/trace-event.js';
 export type { SpanStartName, TraceEventName, TraceEventOf } from './trace/trace-event.js';
 export { isTraceSink } from './trace/trace-sink.js';
-export type { TraceSink } from './trace/trace-sink.js';
+export type { SinkHealth, TraceSink } from './trace/trace-sink.js';
 
 export { sleepOn, steppingClock, systemClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';

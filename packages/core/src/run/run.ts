@@ -198,6 +198,7 @@ async function* runLoop(
       yield state.chunks.number(next.value);
     }
   } finally {
+    const health = await tracer.sinkHealth();
     tracer.end(runSpan, {
       stop_reason: outcome?.stopReason ?? 'aborted',
       last_seq: tracer.nextSeq,
@@ -209,6 +210,9 @@ async function* runLoop(
       ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
       ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
       ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
+      ...(health === undefined
+        ? {}
+        : { export: { dropped_spans: health.dropped, failed_spans: health.failed } }),
       ...(outcome === undefined || outcome.degradedTools.length === 0
         ? {}
         : { degraded_tools: [...outcome.degradedTools] }),

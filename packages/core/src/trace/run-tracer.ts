@@ -9,7 +9,7 @@ import {
   type TraceEventName,
   type TraceEventOf,
 } from './trace-event.js';
-import type { TraceSink } from './trace-sink.js';
+import type { SinkHealth, TraceSink } from './trace-sink.js';
 
 type EnvelopeKey =
   | 'v'
@@ -246,6 +246,30 @@ export class RunTracer {
   /** True while `span` has not been ended. */
   isOpen(span: OpenSpan): boolean {
     return this.#core.open.has(span);
+  }
+
+  /**
+   * Asks the sinks that export elsewhere to send what they hold and report their losses, summed;
+   * undefined when no sink reports. Never throws.
+   */
+  async sinkHealth(): Promise<SinkHealth | undefined> {
+    const core = this.#core;
+    let total: { dropped: number; failed: number } | undefined;
+    await Promise.all(
+      core.sinks.map(async sink => {
+        if (sink.beforeSeal === undefined || core.failedSinks.has(sink)) return;
+        try {
+          const health = await sink.beforeSeal(this.runId);
+          if (health === undefined) return;
+          total ??= { dropped: 0, failed: 0 };
+          total.dropped += health.dropped;
+          total.failed += health.failed;
+        } catch (error) {
+          this.#fail(sink, error);
+        }
+      }),
+    );
+    return total;
   }
 
   /** Waits for every sink to store what it was given. Sink failures are recorded, not thrown. */

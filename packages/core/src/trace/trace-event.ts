@@ -234,6 +234,13 @@ const RunEndEvent = z.object({
   output: z.string().optional(),
   error: TraceError.optional(),
   ...stopExplanation,
+  /** What exporting sinks (OTLP) lost so far: spans dropped and spans that failed to send. */
+  export: z
+    .object({
+      dropped_spans: z.number().int().nonnegative(),
+      failed_spans: z.number().int().nonnegative(),
+    })
+    .optional(),
   /** How many secrets redaction replaced in this run's events and chunks. */
   redactions: z.number().int().positive().optional(),
 });

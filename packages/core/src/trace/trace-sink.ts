@@ -13,6 +13,18 @@ export interface TraceSink {
   write(event: TraceEvent): void;
   /** Resolves when every event written so far is stored. Called at the end of each run. */
   flush(): Promise<void>;
+  /**
+   * Called just before a run's `run_end` is written: a sink that exports elsewhere (OTLP) sends
+   * what it holds, within its own time bound, and reports what it lost so far. The counts go into
+   * `run_end.export`.
+   */
+  beforeSeal?(runId: string): Promise<SinkHealth | undefined>;
+}
+
+/** What an exporting sink lost: spans dropped (queue full, flush timed out) and spans it failed to send. */
+export interface SinkHealth {
+  readonly dropped: number;
+  readonly failed: number;
 }
 
 /** True when `value` looks like a {@link TraceSink}. */

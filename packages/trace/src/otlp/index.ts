@@ -1,0 +1,9 @@
+export {
+  otlpEndpointFromEnvironment,
+  otlpSink,
+  otlpSinkFromEnvironment,
+} from './otlp-sink.js';
+export type { OtlpSink, OtlpSinkOptions, OtlpSinkStats } from './otlp-sink.js';
+export { finishReason, ownAttributes, providerName, semconv } from './semconv.js';
+export { SpanBuilder } from './span-builder.js';
+export type { SpanMappingOptions } from './span-builder.js';

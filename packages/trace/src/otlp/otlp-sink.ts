@@ -1,0 +1,236 @@
+import {
+  ConfigurationError,
+  type SinkHealth,
+  type TraceEvent,
+  type TraceSink,
+} from '@agent-trace/core';
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import { SpanBuilder } from './span-builder.js';
+
+/** Options of {@link otlpSink}. */
+export interface OtlpSinkOptions {
+  /**
+   * The collector: `http://127.0.0.1:4317` for gRPC, `http://127.0.0.1:4318` for HTTP.
+   * @defaultValue `TRACE_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, then `OTEL_EXPORTER_OTLP_ENDPOINT`
+   */
+  endpoint?: string;
+  /** @defaultValue 'grpc' */
+  protocol?: 'grpc' | 'http';
+  headers?: Record<string, string>;
+  /** `service.name` of the resource. @defaultValue `OTEL_SERVICE_NAME`, else 'agent-trace' */
+  serviceName?: string;
+  /**
+   * Record message content, tool arguments and results on spans (opt-in, as the conventions ask).
+   * @defaultValue true when `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true` or `SPAN_ONLY` / `SPAN_AND_EVENT`
+   */
+  captureContent?: boolean;
+  /** The most characters of one content attribute; longer ones are cut with a marker. @defaultValue 65536 */
+  maxAttributeLength?: number;
+  /** Longest wait at the end of a run for spans to be sent. @defaultValue 2000 */
+  flushTimeoutMs?: number;
+  /** Deadline of one export request. @defaultValue 1500 */
+  exportTimeoutMs?: number;
+  /** Spans waiting to be sent; past it, new spans are dropped (and counted). @defaultValue 2048 */
+  maxQueueSize?: number;
+  /** @defaultValue 512 */
+  maxBatchSpans?: number;
+  /** A batch's estimated size, under Jaeger's 4 MiB gRPC limit. @defaultValue 3.5 MiB */
+  maxBatchBytes?: number;
+  /** How long a span may wait for a batch to fill. @defaultValue 500 */
+  batchDelayMs?: number;
+  /** The exporter to use instead of the OTLP one (tests, other backends). */
+  exporter?: SpanExporter;
+}
+
+/** What the sink has done so far. */
+export interface OtlpSinkStats {
+  exported: number;
+  failed: number;
+  dropped: number;
+  /** Content attributes cut to `maxAttributeLength`. */
+  truncated: number;
+}
+
+/** A sink exporting spans over OTLP: see {@link otlpSink}. */
+export interface OtlpSink extends TraceSink {
+  readonly stats: Readonly<OtlpSinkStats>;
+  /** Sends what is left (bounded) and closes the exporter. */
+  shutdown(): Promise<void>;
+}
+
+const contentValues = new Set(['true', 'span_only', 'span_and_event']);
+
+/** The OTLP endpoint in the environment, if any (`TRACE_OTLP_ENDPOINT` first). */
+export function otlpEndpointFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const endpoint =
+    environment.TRACE_OTLP_ENDPOINT ??
+    environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    environment.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return endpoint === undefined || endpoint === '' ? undefined : endpoint;
+}
+
+/** An OTLP sink configured from the environment, or undefined when no endpoint is set. */
+export function otlpSinkFromEnvironment(
+  options: Omit<OtlpSinkOptions, 'endpoint'> = {},
+): OtlpSink | undefined {
+  const endpoint = otlpEndpointFromEnvironment();
+  return endpoint === undefined ? undefined : otlpSink({ ...options, endpoint });
+}
+
+function estimateBytes(span: ReadableSpan): number {
+  let bytes = 200 + span.name.length;
+  for (const [key, value] of Object.entries(span.attributes))
+    bytes += key.length + (typeof value === 'string' ? value.length : 16);
+  return bytes;
+}
+
+/**
+ * Exports a run's agents, model calls, tool calls and handoffs as OpenTelemetry spans (GenAI
+ * semantic conventions) over OTLP/gRPC (or HTTP/protobuf), to Jaeger or any collector. Works
+ * beside `jsonlSink`, which stays the source of truth: export is best effort. A collector that is
+ * down, slow or refusing never fails a run and delays it at most `flushTimeoutMs` at its end;
+ * dropped and failed spans are counted, reported in `run_end.export` and in `stats`.
+ *
+ * @example
+ * ```ts
+ * await run(desk, input, { trace: [jsonlSink('traces/run.jsonl'), otlpSink({ endpoint: 'http://127.0.0.1:4317' })] });
+ * ```
+ */
+export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
+  const environment = process.env;
+  const endpoint = options.endpoint ?? otlpEndpointFromEnvironment(environment);
+  if (endpoint === undefined && options.exporter === undefined) {
+    throw new ConfigurationError({
+      option: 'endpoint',
+      message:
+        'otlpSink needs a collector endpoint: pass otlpSink({ endpoint: "http://127.0.0.1:4317" }) or set TRACE_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT.',
+    });
+  }
+  const {
+    protocol = 'grpc',
+    flushTimeoutMs = 2000,
+    exportTimeoutMs = 1500,
+    maxQueueSize = 2048,
+    maxBatchSpans = 512,
+    maxBatchBytes = 3.5 * 1024 * 1024,
+    batchDelayMs = 500,
+  } = options;
+  const exporter =
+    options.exporter ??
+    (protocol === 'http'
+      ? new ProtoTraceExporter({
+          url: `${(endpoint as string).replace(/\/$/, '')}${(endpoint as string).endsWith('/v1/traces') ? '' : '/v1/traces'}`,
+          timeoutMillis: exportTimeoutMs,
+          ...(options.headers === undefined ? {} : { headers: options.headers }),
+        })
+      : new GrpcTraceExporter({ url: endpoint as string, timeoutMillis: exportTimeoutMs }));
+  const builder = new SpanBuilder({
+    captureContent:
+      options.captureContent ??
+      contentValues.has(
+        (environment.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT ?? '').toLowerCase(),
+      ),
+    maxAttributeLength: options.maxAttributeLength ?? 65_536,
+    resource: resourceFromAttributes({
+      'service.name': options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace',
+    }),
+  });
+  const stats: OtlpSinkStats = { exported: 0, failed: 0, dropped: 0, truncated: 0 };
+  const queue: ReadableSpan[] = [];
+  const inflight = new Set<Promise<void>>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
+  const send = (batch: ReadableSpan[]): Promise<void> => {
+    const sending = new Promise<void>(resolve => {
+      let settled = false;
+      const settle = (result: ExportResult | undefined): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        if (result?.code === ExportResultCode.SUCCESS) stats.exported += batch.length;
+        else stats.failed += batch.length;
+        resolve();
+      };
+      const deadline = setTimeout(() => settle(undefined), exportTimeoutMs + 100).unref();
+      try {
+        exporter.export(batch, settle);
+      } catch {
+        settle(undefined);
+      }
+    });
+    inflight.add(sending);
+    void sending.then(() => inflight.delete(sending));
+    return sending;
+  };
+
+  const sendQueued = (): void => {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    while (queue.length > 0) {
+      const batch: ReadableSpan[] = [];
+      let bytes = 0;
+      while (queue.length > 0 && batch.length < maxBatchSpans) {
+        const next = queue[0] as ReadableSpan;
+        const size = estimateBytes(next);
+        if (batch.length > 0 && bytes + size > maxBatchBytes) break;
+        batch.push(next);
+        queue.shift();
+        bytes += size;
+      }
+      void send(batch);
+    }
+  };
+
+  const flushBounded = async (): Promise<void> => {
+    sendQueued();
+    let timedOut: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all([...inflight]),
+      new Promise<void>(resolve => {
+        timedOut = setTimeout(resolve, flushTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timedOut);
+    stats.truncated = builder.truncated;
+  };
+
+  return {
+    stats,
+    write(event: TraceEvent) {
+      if (closed) return;
+      const span = builder.accept(event);
+      if (span === undefined) return;
+      if (queue.length >= maxQueueSize) {
+        stats.dropped++;
+        return;
+      }
+      queue.push(span);
+      if (queue.length >= maxBatchSpans) sendQueued();
+      else timer ??= setTimeout(sendQueued, batchDelayMs).unref();
+    },
+    flush: flushBounded,
+    async beforeSeal(): Promise<SinkHealth> {
+      await flushBounded();
+      return { dropped: stats.dropped, failed: stats.failed };
+    },
+    async shutdown() {
+      await flushBounded();
+      closed = true;
+      stats.dropped += queue.length;
+      queue.length = 0;
+      await Promise.race([
+        exporter.shutdown(),
+        new Promise(resolve => setTimeout(resolve, flushTimeoutMs).unref()),
+      ]);
+    },
+  };
+}

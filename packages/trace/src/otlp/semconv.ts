@@ -1,0 +1,49 @@
+/**
+ * The OpenTelemetry GenAI semantic-convention attributes agent-trace emits (latest experimental
+ * shape; `gen_ai.transfer.*` is newer than the npm constants, so all live here, in one place).
+ */
+export const semconv = Object.freeze({
+  operationName: 'gen_ai.operation.name',
+  providerName: 'gen_ai.provider.name',
+  requestModel: 'gen_ai.request.model',
+  agentName: 'gen_ai.agent.name',
+  workflowName: 'gen_ai.workflow.name',
+  conversationId: 'gen_ai.conversation.id',
+  toolName: 'gen_ai.tool.name',
+  toolCallId: 'gen_ai.tool.call.id',
+  toolType: 'gen_ai.tool.type',
+  toolCallArguments: 'gen_ai.tool.call.arguments',
+  toolCallResult: 'gen_ai.tool.call.result',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  cacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  finishReasons: 'gen_ai.response.finish_reasons',
+  inputMessages: 'gen_ai.input.messages',
+  outputMessages: 'gen_ai.output.messages',
+  systemInstructions: 'gen_ai.system_instructions',
+  transferMode: 'gen_ai.transfer.mode',
+  transferTargetName: 'gen_ai.transfer.target.name',
+  errorType: 'error.type',
+});
+
+/** agent-trace's own attributes. */
+export const ownAttributes = Object.freeze({
+  runId: 'agent_trace.run_id',
+  seq: 'agent_trace.seq',
+  stopReason: 'agent_trace.stop_reason',
+  step: 'agent_trace.step',
+  attempt: 'agent_trace.attempt',
+  handoffDepth: 'agent_trace.handoff.depth',
+  truncated: 'agent_trace.truncated',
+});
+
+/** `gen_ai.provider.name` for agent-trace's provider ids (`openai.chat` → `openai`). */
+export function providerName(provider: string): string {
+  return provider.split('.')[0] ?? provider;
+}
+
+/** Finish reasons in the conventions' enum (`tool_calls` → `tool_call`). */
+export function finishReason(reason: string): string {
+  return reason === 'tool_calls' ? 'tool_call' : reason;
+}

@@ -1,0 +1,323 @@
+import {
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  type Attributes,
+  type HrTime,
+} from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { finishReason, ownAttributes, providerName, semconv } from './semconv.js';
+
+/** Options of the span mapping. */
+export interface SpanMappingOptions {
+  /** Record message content, tool arguments and results (opt-in, per the conventions). */
+  readonly captureContent: boolean;
+  /** The most characters of one content attribute; longer ones are cut with a marker. */
+  readonly maxAttributeLength: number;
+  readonly resource: Resource;
+}
+
+function hrTime(iso: string): HrTime {
+  const milliseconds = Date.parse(iso);
+  return [Math.floor(milliseconds / 1000), (milliseconds % 1000) * 1_000_000];
+}
+
+function hrDuration(start: HrTime, end: HrTime): HrTime {
+  let seconds = end[0] - start[0];
+  let nanos = end[1] - start[1];
+  if (nanos < 0) {
+    seconds--;
+    nanos += 1_000_000_000;
+  }
+  return seconds < 0 ? [0, 0] : [seconds, nanos];
+}
+
+interface PendingSpan {
+  readonly start: TraceEvent;
+  readonly events: TimedEvent[];
+}
+
+/**
+ * Turns agent-trace events into OpenTelemetry spans with the GenAI conventions, keeping the
+ * events' own trace ids, span ids and times: a span is made when its end event arrives.
+ * `invoke_workflow` for the run, `invoke_agent {agent}` (INTERNAL) for agents, `chat {model}`
+ * (CLIENT) for model calls, `execute_tool {tool}` (INTERNAL) for tools, and for handoffs an
+ * `execute_tool` span with `gen_ai.transfer.*` whose child is the target's `invoke_agent`.
+ * Guardrail verdicts and retries become span events of their parent.
+ */
+export class SpanBuilder {
+  readonly #options: SpanMappingOptions;
+  readonly #pending = new Map<string, PendingSpan>();
+  readonly #toolNames = new Map<string, string>();
+  /** How many content attributes were cut. */
+  truncated = 0;
+
+  constructor(options: SpanMappingOptions) {
+    this.#options = options;
+  }
+
+  /** Takes one event; returns the finished span when the event ends one. */
+  accept(event: TraceEvent): ReadableSpan | undefined {
+    switch (event.event) {
+      case 'run_start':
+      case 'agent_start':
+      case 'llm_start':
+      case 'tool_start':
+      case 'handoff_start':
+        this.#pending.set(event.span_id, { start: event, events: [] });
+        if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
+        return undefined;
+      case 'guardrail':
+      case 'retry': {
+        const parent =
+          event.parent_span_id === null ? undefined : this.#pending.get(event.parent_span_id);
+        parent?.events.push(this.#pointEvent(event));
+        return undefined;
+      }
+      default: {
+        const pending = this.#pending.get(event.span_id);
+        if (pending === undefined) return undefined;
+        this.#pending.delete(event.span_id);
+        return this.#span(pending, event);
+      }
+    }
+  }
+
+  #pointEvent(event: TraceEventOf<'guardrail'> | TraceEventOf<'retry'>): TimedEvent {
+    const time = hrTime(event.time);
+    if (event.event === 'guardrail') {
+      return {
+        name: 'agent_trace.guardrail',
+        time,
+        attributes: {
+          'agent_trace.guardrail.name': event.guardrail,
+          'agent_trace.guardrail.stage': event.stage,
+          'agent_trace.guardrail.verdict': event.verdict,
+          'agent_trace.guardrail.reason': event.reason,
+        },
+        droppedAttributesCount: 0,
+      };
+    }
+    return {
+      name: 'agent_trace.retry',
+      time,
+      attributes: {
+        'agent_trace.retry.target': event.target,
+        'agent_trace.retry.name': event.name,
+        [ownAttributes.attempt]: event.attempt,
+        'agent_trace.retry.delay_ms': event.delay_ms,
+        [semconv.errorType]: event.error.type,
+        ...(event.fallback === undefined ? {} : { 'agent_trace.retry.fallback': event.fallback }),
+      },
+      droppedAttributesCount: 0,
+    };
+  }
+
+  #content(value: unknown): string {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+    if (text.length <= this.#options.maxAttributeLength) return text;
+    this.truncated++;
+    return `${text.slice(0, this.#options.maxAttributeLength)}…[truncated ${text.length - this.#options.maxAttributeLength} chars]`;
+  }
+
+  #span(pending: PendingSpan, end: TraceEvent): ReadableSpan {
+    const { start } = pending;
+    const common: Attributes = {
+      [ownAttributes.runId]: start.run,
+      [ownAttributes.seq]: start.seq,
+      [semconv.conversationId]: start.session,
+    };
+    let name: string;
+    let kind = SpanKind.INTERNAL;
+    let attributes: Attributes;
+    const error = (end as { error?: { type: string; message: string } }).error;
+    switch (start.event) {
+      case 'run_start': {
+        const runEnd = end as TraceEventOf<'run_end'>;
+        name = `invoke_workflow ${start.agent}`;
+        attributes = {
+          [semconv.operationName]: 'invoke_workflow',
+          [semconv.workflowName]: start.agent,
+          [ownAttributes.stopReason]: runEnd.stop_reason,
+          [semconv.inputTokens]: runEnd.tok_prompt,
+          [semconv.outputTokens]: runEnd.tok_completion,
+        };
+        break;
+      }
+      case 'agent_start': {
+        const agentEnd = end as TraceEventOf<'agent_end'>;
+        name = `invoke_agent ${start.agent}`;
+        attributes = {
+          [semconv.operationName]: 'invoke_agent',
+          [semconv.providerName]: providerName(start.provider),
+          [semconv.agentName]: start.agent,
+          [semconv.requestModel]: start.model,
+          [semconv.inputTokens]: agentEnd.tok_prompt,
+          [semconv.outputTokens]: agentEnd.tok_completion,
+          [ownAttributes.stopReason]: agentEnd.stop_reason,
+          ...(this.#options.captureContent && start.instructions !== ''
+            ? {
+                [semconv.systemInstructions]: this.#content([
+                  { type: 'text', content: start.instructions },
+                ]),
+              }
+            : {}),
+        };
+        break;
+      }
+      case 'llm_start': {
+        const llmEnd = end as TraceEventOf<'llm_end'>;
+        name = `chat ${start.model}`;
+        kind = SpanKind.CLIENT;
+        attributes = {
+          [semconv.operationName]: 'chat',
+          [semconv.providerName]: providerName(start.provider),
+          [semconv.requestModel]: start.model,
+          [semconv.inputTokens]: llmEnd.tok_prompt,
+          [semconv.outputTokens]: llmEnd.tok_completion,
+          [ownAttributes.step]: start.step,
+          ...(llmEnd.tok_cache_read === undefined
+            ? {}
+            : { [semconv.cacheReadInputTokens]: llmEnd.tok_cache_read }),
+          ...(llmEnd.tok_cache_write === undefined
+            ? {}
+            : { [semconv.cacheCreationInputTokens]: llmEnd.tok_cache_write }),
+          ...(llmEnd.finish_reason === undefined
+            ? {}
+            : { [semconv.finishReasons]: [finishReason(llmEnd.finish_reason)] }),
+          ...(start.attempt === undefined ? {} : { [ownAttributes.attempt]: start.attempt }),
+          ...(this.#options.captureContent ? this.#messages(start, llmEnd) : {}),
+        };
+        break;
+      }
+      case 'tool_start': {
+        const toolEnd = end as TraceEventOf<'tool_end'>;
+        name = `execute_tool ${start.tool}`;
+        attributes = {
+          [semconv.operationName]: 'execute_tool',
+          [semconv.toolName]: start.tool,
+          [semconv.toolCallId]: start.call_id,
+          [semconv.toolType]: 'function',
+          [semconv.agentName]: start.agent,
+          [ownAttributes.attempt]: toolEnd.attempt,
+          ...(this.#options.captureContent
+            ? {
+                [semconv.toolCallArguments]: this.#content(start.args),
+                ...(toolEnd.result === undefined
+                  ? {}
+                  : { [semconv.toolCallResult]: this.#content(toolEnd.result) }),
+              }
+            : {}),
+        };
+        break;
+      }
+      default: {
+        const handoff = start as TraceEventOf<'handoff_start'>;
+        const tool =
+          (handoff.parent_span_id === null
+            ? undefined
+            : this.#toolNames.get(handoff.parent_span_id)) ?? `transfer_to_${handoff.to}`;
+        name = `execute_tool ${tool} ${handoff.to}`;
+        attributes = {
+          [semconv.operationName]: 'execute_tool',
+          [semconv.toolName]: tool,
+          [semconv.toolType]: 'function',
+          [semconv.agentName]: handoff.from,
+          [semconv.transferMode]: handoff.mode,
+          [semconv.transferTargetName]: handoff.to,
+          [ownAttributes.handoffDepth]: handoff.depth,
+          ...(handoff.call_id === undefined ? {} : { [semconv.toolCallId]: handoff.call_id }),
+        };
+      }
+    }
+    if (error !== undefined) attributes[semconv.errorType] = error.type;
+    const startTime = hrTime(start.time);
+    const endTime = hrTime(end.time);
+    const spanContext = {
+      traceId: start.trace_id,
+      spanId: start.span_id,
+      traceFlags: TraceFlags.SAMPLED,
+    };
+    return {
+      name,
+      kind,
+      spanContext: () => spanContext,
+      ...(start.parent_span_id === null
+        ? {}
+        : {
+            parentSpanContext: {
+              traceId: start.trace_id,
+              spanId: start.parent_span_id,
+              traceFlags: TraceFlags.SAMPLED,
+            },
+          }),
+      startTime,
+      endTime,
+      duration: hrDuration(startTime, endTime),
+      status:
+        error === undefined
+          ? { code: SpanStatusCode.OK }
+          : { code: SpanStatusCode.ERROR, message: error.message },
+      attributes: { ...common, ...attributes },
+      links: [],
+      events: pending.events,
+      ended: true,
+      resource: this.#options.resource,
+      instrumentationScope: { name: '@agent-trace/trace', version: '0.1.0' },
+      droppedAttributesCount: 0,
+      droppedEventsCount: 0,
+      droppedLinksCount: 0,
+    };
+  }
+
+  #messages(start: TraceEventOf<'llm_start'>, end: TraceEventOf<'llm_end'>): Attributes {
+    const input = start.messages.map(message => {
+      if (message.role === 'tool')
+        return {
+          role: 'tool',
+          parts: [{ type: 'tool_call_response', id: message.call_id, response: message.content }],
+        };
+      if (message.role === 'assistant') {
+        return {
+          role: 'assistant',
+          parts: [
+            ...(message.content === '' ? [] : [{ type: 'text', content: message.content }]),
+            ...message.tool_calls.map(call => ({
+              type: 'tool_call',
+              id: call.call_id,
+              name: call.tool,
+              arguments: call.arguments,
+            })),
+          ],
+        };
+      }
+      return { role: 'user', parts: [{ type: 'text', content: message.content }] };
+    });
+    const output =
+      end.error === undefined
+        ? [
+            {
+              role: 'assistant',
+              parts: [
+                ...(end.text === undefined || end.text === ''
+                  ? []
+                  : [{ type: 'text', content: end.text }]),
+                ...(end.tool_calls ?? []).map(call => ({
+                  type: 'tool_call',
+                  id: call.call_id,
+                  name: call.tool,
+                  arguments: call.arguments,
+                })),
+              ],
+              finish_reason: finishReason(end.finish_reason ?? 'stop'),
+            },
+          ]
+        : [];
+    return {
+      [semconv.inputMessages]: this.#content(input),
+      [semconv.outputMessages]: this.#content(output),
+    };
+  }
+}

@@ -1,6 +1,8 @@
 export { exitCodes } from './commands/command-result.js';
 export type { CommandResult } from './commands/command-result.js';
 export { diffCommand } from './commands/diff.js';
+export { exportCommand } from './commands/export.js';
+export type { ExportCommandOptions } from './commands/export.js';
 export { followCommand, playbackCommand } from './commands/follow.js';
 export type { FollowOptions } from './commands/follow.js';
 export { renderEventLine } from './render/event-line.js';

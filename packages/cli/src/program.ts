@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { CommandResult } from './commands/command-result.js';
 import { diffCommand } from './commands/diff.js';
+import { exportCommand } from './commands/export.js';
 import { followCommand, playbackCommand } from './commands/follow.js';
 import { reExecuteCommand } from './commands/re-execute.js';
 import { statsCommand } from './commands/stats.js';
@@ -127,6 +128,31 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     )
     .action(async (file: string, options: { json?: boolean }) => {
       onResult(await statsCommand(file, { json: options.json === true, style }));
+    });
+
+  program
+    .command('export')
+    .description(
+      'Send a recorded trace as OpenTelemetry spans (GenAI conventions) to Jaeger or any OTLP collector, with its original ids and times.',
+    )
+    .argument('<trace>', 'a JSONL trace file')
+    .requiredOption(
+      '--otlp <url>',
+      'the collector, e.g. http://127.0.0.1:4317 (gRPC) or http://127.0.0.1:4318 (HTTP)',
+    )
+    .option('--protocol <protocol>', 'grpc or http', 'grpc')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4317\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4318 --protocol http\n\nExit codes: 0 all spans sent, 1 some not accepted, 2 unreadable.',
+    )
+    .action(async (file: string, options: { otlp: string; protocol: string }) => {
+      onResult(
+        await exportCommand(file, {
+          endpoint: options.otlp,
+          protocol: options.protocol as 'grpc' | 'http',
+          style,
+        }),
+      );
     });
 
   return program;

@@ -1,0 +1,224 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '@agent-trace/core';
+import { runCli } from '@agent-trace/cli';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '@agent-trace/testing/otlp';
+import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
+import { otlpSink } from '@agent-trace/trace/otlp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reviewDesk } from '../../examples/document-review/agents.js';
+import { draft } from '../../examples/document-review/draft.js';
+
+const receivers: OtlpReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map(receiver => receiver.close()));
+});
+async function receiver(): Promise<OtlpReceiver> {
+  const started = await startOtlpReceiver();
+  receivers.push(started);
+  return started;
+}
+const directory = mkdtempSync(join(tmpdir(), 'agent-trace-otlp-'));
+const input = `Review this draft: ${draft}`;
+
+const byName = (spans: readonly ReceivedSpan[], name: string) =>
+  spans.find(span => span.name === name);
+
+describe('otlpSink', () => {
+  it('exports the demo as GenAI spans: names, kinds, attributes, parents, errors', async () => {
+    const collector = await receiver();
+    const memory = memorySink();
+    await run(reviewDesk(), input, {
+      trace: [memory, otlpSink({ endpoint: collector.url, serviceName: 'review-desk' })],
+      session: 'demo',
+    });
+    const starts = memory.events.filter(event => event.event.endsWith('_start'));
+    await collector.waitForSpans(starts.length);
+    const spans = collector.spans;
+    expect(spans).toHaveLength(starts.length);
+    expect(new Set(spans.map(span => span.traceId))).toEqual(new Set([memory.events[0]!.trace_id]));
+
+    const root = byName(spans, 'invoke_workflow coordinator')!;
+    expect(root).toMatchObject({
+      kind: 'INTERNAL',
+      parentSpanId: '',
+      attributes: {
+        'gen_ai.operation.name': 'invoke_workflow',
+        'agent_trace.stop_reason': 'completed',
+      },
+    });
+    expect(root.resource['service.name']).toBe('review-desk');
+    const coordinator = byName(spans, 'invoke_agent coordinator')!;
+    expect(coordinator).toMatchObject({
+      parentSpanId: root.spanId,
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'coordinator',
+        'gen_ai.provider.name': 'fake',
+        'gen_ai.request.model': 'gpt-4o',
+        'gen_ai.conversation.id': 'demo',
+      },
+    });
+    const chat = spans.find(
+      span => span.name === 'chat gpt-4o' && span.parentSpanId === coordinator.spanId,
+    )!;
+    expect(chat).toMatchObject({
+      kind: 'CLIENT',
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.usage.input_tokens': 210,
+        'gen_ai.usage.output_tokens': 44,
+        'gen_ai.response.finish_reasons': ['tool_call'],
+      },
+    });
+    expect(chat.attributes['gen_ai.input.messages']).toBeUndefined(); // content is opt-in
+
+    const handoff = byName(spans, 'execute_tool transfer_to_evaluator evaluator')!;
+    expect(handoff).toMatchObject({
+      kind: 'INTERNAL',
+      parentSpanId: coordinator.spanId,
+      attributes: {
+        'gen_ai.transfer.mode': 'pass_control',
+        'gen_ai.transfer.target.name': 'evaluator',
+        'gen_ai.agent.name': 'coordinator',
+      },
+    });
+    expect(byName(spans, 'invoke_agent evaluator')!.parentSpanId).toBe(handoff.spanId);
+
+    const askStyle = byName(spans, 'execute_tool ask_style')!;
+    const delegation = byName(spans, 'execute_tool ask_style style')!;
+    expect(delegation).toMatchObject({
+      parentSpanId: askStyle.spanId,
+      attributes: { 'gen_ai.transfer.mode': 'return_to_caller' },
+    });
+    expect(byName(spans, 'invoke_agent style')!.parentSpanId).toBe(delegation.spanId);
+
+    const tool = byName(spans, 'execute_tool check_grammar')!;
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.tool.name': 'check_grammar',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.call.id': 'call_1_1',
+    });
+    const failed = spans.filter(
+      span => span.name === 'execute_tool count_words' && span.status.code === 'ERROR',
+    );
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.attributes['error.type']).toBe('invalid_arguments');
+    expect(coordinator.events.map(event => event.name)).toContain('agent_trace.guardrail');
+    expect(memory.events.at(-1)).toMatchObject({
+      event: 'run_end',
+      export: { dropped_spans: 0, failed_spans: 0 },
+    });
+  });
+
+  it('records message content, capped, only when asked', async () => {
+    const collector = await receiver();
+    await run(reviewDesk(), input, {
+      trace: otlpSink({ endpoint: collector.url, captureContent: true, maxAttributeLength: 60 }),
+    });
+    await collector.waitForSpans(37);
+    const chat = collector.spans.find(span => span.name === 'chat gpt-4o')!;
+    const messages = chat.attributes['gen_ai.input.messages'] as string;
+    expect(
+      messages.startsWith('[{"role":"user","parts":[{"type":"text","content":"Review th'),
+    ).toBe(true);
+    expect(messages).toMatch(/…\[truncated \d+ chars\]$/);
+    const tool = collector.spans.find(
+      span => span.name === 'execute_tool count_words' && span.status.code === 'OK',
+    )!;
+    expect(tool.attributes['gen_ai.tool.call.result']).toBe('19');
+  });
+
+  for (const [what, prepare] of [
+    ['down', async (collector: OtlpReceiver) => collector.close()],
+    [
+      'refusing (UNAVAILABLE)',
+      (collector: OtlpReceiver) => collector.setBehaviour({ kind: 'unavailable' }),
+    ],
+    ['slow', (collector: OtlpReceiver) => collector.setBehaviour({ kind: 'slow', delayMs: 3000 })],
+  ] as const) {
+    it(`never holds a run up for long, nor loses the JSONL trace, when the collector is ${what}`, async () => {
+      const collector = await receiver();
+      await prepare(collector);
+      const path = join(directory, `down-${what.split(' ')[0]}.jsonl`);
+      const baseline = Date.now();
+      await run(reviewDesk(), input, { trace: jsonlSink(path) });
+      const withoutOtlp = Date.now() - baseline;
+      const file = jsonlSink(`${path}.with-otlp`);
+      const memory = memorySink();
+      const started = Date.now();
+      await run(reviewDesk(), input, {
+        trace: [
+          file,
+          memory,
+          otlpSink({
+            endpoint: collector.url,
+            flushTimeoutMs: 300,
+            exportTimeoutMs: 200,
+            batchDelayMs: 10,
+          }),
+        ],
+      });
+      const withOtlp = Date.now() - started;
+      await file.close();
+      expect(withOtlp - withoutOtlp).toBeLessThan(1500);
+      expect((await validateTraceFile(`${path}.with-otlp`)).problems).toEqual([]);
+      const runEnd = memory.events.at(-1) as {
+        export?: { failed_spans: number; dropped_spans: number };
+      };
+      expect(
+        (runEnd.export?.failed_spans ?? 0) + (runEnd.export?.dropped_spans ?? 0),
+      ).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('agent-trace export', () => {
+  it('sends a recorded JSONL trace as the same span tree as live export', async () => {
+    const live = await receiver();
+    const path = join(directory, 'recorded.jsonl');
+    const file = jsonlSink(path);
+    await run(reviewDesk(), input, {
+      trace: [file, otlpSink({ endpoint: live.url })],
+      session: 'demo',
+    });
+    await file.close();
+    await live.waitForSpans(37);
+    const later = await receiver();
+    const out: string[] = [];
+    const code = await runCli(['export', path, '--otlp', later.url], {
+      stdout: text => out.push(text),
+      stderr: text => out.push(text),
+      env: {},
+      isTTY: false,
+    });
+    expect(code).toBe(0);
+    expect(out.join('\n')).toMatch(
+      /^✓ 75 events → 37 spans sent to http:\/\/127\.0\.0\.1:\d+ \(grpc\)$/,
+    );
+    const tree = (spans: readonly ReceivedSpan[]) =>
+      spans
+        .map(span => ({ ...span, resource: undefined }))
+        .sort((left, right) => left.spanId.localeCompare(right.spanId));
+    expect(tree(later.spans)).toEqual(tree(live.spans));
+  });
+
+  it('exits 1 when the collector does not take the spans', async () => {
+    const collector = await receiver();
+    collector.setBehaviour({ kind: 'unavailable' });
+    const path = join(directory, 'small.jsonl');
+    const file = jsonlSink(path);
+    await run(reviewDesk(), input, { trace: file });
+    await file.close();
+    const out: string[] = [];
+    const code = await runCli(['export', path, '--otlp', collector.url], {
+      stdout: text => out.push(text),
+      stderr: text => out.push(text),
+      env: {},
+      isTTY: false,
+    });
+    expect(code).toBe(1);
+    expect(out.join('\n')).toMatch(/37 failed, 0 dropped/);
+  });
+});

@@ -1,5 +1,5 @@
 import { AgentTraceError } from '@agent-trace/core';
-import { readTrace } from '@agent-trace/trace';
+import { readTrace, type TornTail } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -38,8 +38,9 @@ export async function exportCommand(
     exportTimeoutMs: Math.max(500, flushTimeoutMs - 500),
   });
   let events = 0;
+  let tornTail: TornTail | undefined;
   try {
-    for await (const event of readTrace(file)) {
+    for await (const event of readTrace(file, { onTornTail: tail => (tornTail = tail) })) {
       sink.write(event);
       events++;
     }
@@ -49,13 +50,21 @@ export async function exportCommand(
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
   }
   await sink.shutdown();
+  const torn =
+    tornTail === undefined
+      ? ''
+      : `warning: ${file}:${tornTail.line}: the last line has no newline (a write cut short by a crash); it was skipped, and spans left without an end were sent marked unfinished.`;
   const { exported, failed, dropped } = sink.stats;
   const summary = `${events} events → ${exported} spans sent to ${options.endpoint} (${options.protocol})`;
   if (failed === 0 && dropped === 0)
-    return { exitCode: exitCodes.ok, stdout: `${options.style.green('✓')} ${summary}`, stderr: '' };
+    return {
+      exitCode: exitCodes.ok,
+      stdout: `${options.style.green('✓')} ${summary}`,
+      stderr: torn,
+    };
   return {
     exitCode: exitCodes.failed,
     stdout: `${options.style.red('✗')} ${summary}; ${failed} failed, ${dropped} dropped`,
-    stderr: `The collector at ${options.endpoint} did not take every span: is it running and listening for OTLP/${options.protocol === 'grpc' ? 'gRPC (port 4317)' : 'HTTP (port 4318)'}?`,
+    stderr: `${torn === '' ? '' : `${torn}\n`}The collector at ${options.endpoint} did not take every span: is it running and listening for OTLP/${options.protocol === 'grpc' ? 'gRPC (port 4317)' : 'HTTP (port 4318)'}?`,
   };
 }

@@ -66,6 +66,14 @@ export async function statsCommand(
       ...table('model', run.models, true),
       '',
       ...table('tool', run.tools, false),
+      ...(run.export === undefined || run.export.failedSpans + run.export.droppedSpans === 0
+        ? []
+        : [
+            '',
+            options.style.yellow(
+              `export: ${run.export.failedSpans} spans failed, ${run.export.droppedSpans} dropped (the JSONL trace is complete)`,
+            ),
+          ]),
     ].join('\n'),
   );
   return {

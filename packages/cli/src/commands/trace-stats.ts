@@ -15,6 +15,8 @@ export interface UsageFigures {
 export interface TraceStats {
   readonly run: string;
   readonly stopReason: string | undefined;
+  /** Spans an exporter (OTLP) failed to send or dropped during the run, when it reported any. */
+  readonly export: { readonly droppedSpans: number; readonly failedSpans: number } | undefined;
   readonly agents: Record<string, UsageFigures>;
   readonly tools: Record<string, UsageFigures>;
   readonly models: Record<string, UsageFigures>;
@@ -75,14 +77,26 @@ class Tally {
 export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
   const runs = new Map<
     string,
-    { agents: Tally; tools: Tally; models: Tally; stopReason: string | undefined }
+    {
+      agents: Tally;
+      tools: Tally;
+      models: Tally;
+      stopReason: string | undefined;
+      export: TraceStats['export'];
+    }
   >();
   /** `provider/model` by model id, as seen so far: retries name the model id only. */
   const modelKeys = new Map<string, string>();
   for (const event of events) {
     let run = runs.get(event.run);
     if (run === undefined) {
-      run = { agents: new Tally(), tools: new Tally(), models: new Tally(), stopReason: undefined };
+      run = {
+        agents: new Tally(),
+        tools: new Tally(),
+        models: new Tally(),
+        stopReason: undefined,
+        export: undefined,
+      };
       runs.set(event.run, run);
     }
     switch (event.event) {
@@ -118,6 +132,11 @@ export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
         break;
       case 'run_end':
         run.stopReason = event.stop_reason;
+        if (event.export !== undefined)
+          run.export = {
+            droppedSpans: event.export.dropped_spans,
+            failedSpans: event.export.failed_spans,
+          };
         break;
       default:
         break;
@@ -126,6 +145,7 @@ export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
   return [...runs].map(([id, run]) => ({
     run: id,
     stopReason: run.stopReason,
+    export: run.export,
     agents: run.agents.result(),
     tools: run.tools.result(),
     models: run.models.result(),

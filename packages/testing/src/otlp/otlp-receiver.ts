@@ -6,6 +6,8 @@ import {
   type ServerUnaryCall,
   type ServiceDefinition,
 } from '@grpc/grpc-js';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { exportTraceServiceRequest } from './otlp-proto.js';
 
 /** A span as the receiver decoded it. */
@@ -35,13 +37,17 @@ export type ReceiverBehaviour =
   | { readonly kind: 'resource_exhausted' }
   | { readonly kind: 'slow'; readonly delayMs: number };
 
-/** A running in-process OTLP/gRPC receiver: see {@link startOtlpReceiver}. */
+/** A running in-process OTLP receiver: see {@link startOtlpReceiver}. */
 export interface OtlpReceiver {
-  /** Where to export: `http://127.0.0.1:<port>`. */
+  /** Where to export over gRPC: `http://127.0.0.1:<port>`. */
   readonly url: string;
+  /** Where to export over HTTP/protobuf: `http://127.0.0.1:<port>/v1/traces`. */
+  readonly httpUrl: string;
   readonly spans: readonly ReceivedSpan[];
   /** Export requests received, answered or not. */
   readonly requests: number;
+  /** The headers (HTTP) or metadata (gRPC) of the latest request, keys in lower case. */
+  readonly lastHeaders: Readonly<Record<string, string>>;
   /** Changes how the next requests are answered. */
   setBehaviour(behaviour: ReceiverBehaviour): void;
   /** Resolves once `count` spans arrived; rejects after `timeoutMs`. */
@@ -158,8 +164,16 @@ const traceService: ServiceDefinition = {
   },
 };
 
+const httpStatus: Record<ReceiverBehaviour['kind'], number> = {
+  accept: 200,
+  slow: 200,
+  unavailable: 503,
+  resource_exhausted: 413,
+};
+
 /**
- * Starts an OTLP/gRPC trace receiver on 127.0.0.1 (a free port): it decodes the export requests
+ * Starts an OTLP trace receiver on 127.0.0.1 — gRPC on one free port, HTTP/protobuf
+ * (`POST /v1/traces`) on another. It decodes the export requests
  * into spans, and can be told to refuse (UNAVAILABLE, RESOURCE_EXHAUSTED) or to answer slowly, so
  * tests can check what an exporter sends and how a run copes with a collector that fails. No
  * Docker, no downloads.
@@ -178,11 +192,19 @@ export async function startOtlpReceiver(
   const spans: ReceivedSpan[] = [];
   let behaviour: ReceiverBehaviour = options.behaviour ?? { kind: 'accept' };
   let requests = 0;
+  let lastHeaders: Record<string, string> = {};
   const waiters = new Set<() => void>();
+  const receive = (bytes: Uint8Array): void => {
+    spans.push(...decodeTraceRequest(bytes));
+    for (const waiter of waiters) waiter();
+  };
   const server = new Server();
   server.addService(traceService, {
     export: (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
       requests++;
+      lastHeaders = Object.fromEntries(
+        Object.entries(call.metadata.getMap()).map(([key, value]) => [key, value.toString()]),
+      );
       const current = behaviour;
       if (current.kind === 'unavailable')
         return callback({ code: status.UNAVAILABLE, details: 'receiver is down (scripted)' });
@@ -192,8 +214,7 @@ export async function startOtlpReceiver(
           details: 'message too large (scripted)',
         });
       const accept = (): void => {
-        spans.push(...decodeTraceRequest(call.request));
-        for (const waiter of waiters) waiter();
+        receive(call.request);
         callback(null, Buffer.alloc(0));
       };
       if (current.kind === 'slow') setTimeout(accept, current.delayMs);
@@ -206,11 +227,40 @@ export async function startOtlpReceiver(
       error === null ? resolve(bound) : reject(error),
     ),
   );
+  const http = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.method !== 'POST' || request.url !== '/v1/traces') {
+        response.writeHead(404).end();
+        return;
+      }
+      requests++;
+      lastHeaders = Object.fromEntries(
+        Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
+      );
+      const current = behaviour;
+      const answer = (): void => {
+        if (httpStatus[current.kind] === 200) receive(Buffer.concat(chunks));
+        response
+          .writeHead(httpStatus[current.kind], { 'content-type': 'application/x-protobuf' })
+          .end();
+      };
+      if (current.kind === 'slow') setTimeout(answer, current.delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>(resolve => http.listen(0, '127.0.0.1', resolve));
+  const httpPort = (http.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
+    httpUrl: `http://127.0.0.1:${httpPort}/v1/traces`,
     spans,
     get requests() {
       return requests;
+    },
+    get lastHeaders() {
+      return lastHeaders;
     },
     setBehaviour(next) {
       behaviour = next;
@@ -235,6 +285,12 @@ export async function startOtlpReceiver(
         waiters.add(check);
       });
     },
-    close: () => new Promise(resolve => server.tryShutdown(() => resolve())),
+    close: async () => {
+      http.closeAllConnections();
+      await Promise.all([
+        new Promise<void>(resolve => server.tryShutdown(() => resolve())),
+        new Promise<void>(resolve => http.close(() => resolve())),
+      ]);
+    },
   };
 }

@@ -1,5 +1,6 @@
 export {
   otlpEndpointFromEnvironment,
+  otlpProtocolFromEnvironment,
   otlpSink,
   otlpSinkFromEnvironment,
 } from './otlp-sink.js';

@@ -4,6 +4,7 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import { Metadata } from '@grpc/grpc-js';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -18,8 +19,12 @@ export interface OtlpSinkOptions {
    * @defaultValue `TRACE_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, then `OTEL_EXPORTER_OTLP_ENDPOINT`
    */
   endpoint?: string;
-  /** @defaultValue 'grpc' */
+  /**
+   * OTLP over gRPC, or over HTTP with protobuf bodies.
+   * @defaultValue from `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` / `OTEL_EXPORTER_OTLP_PROTOCOL` (`grpc`, `http/protobuf`), else 'grpc'
+   */
   protocol?: 'grpc' | 'http';
+  /** Sent with every export: HTTP headers, or gRPC metadata (an `authorization` key, …). */
   headers?: Record<string, string>;
   /** `service.name` of the resource. @defaultValue `OTEL_SERVICE_NAME`, else 'agent-trace' */
   serviceName?: string;
@@ -58,7 +63,10 @@ export interface OtlpSinkStats {
 /** A sink exporting spans over OTLP: see {@link otlpSink}. */
 export interface OtlpSink extends TraceSink {
   readonly stats: Readonly<OtlpSinkStats>;
-  /** Sends what is left (bounded) and closes the exporter. */
+  /**
+   * Sends what is left (bounded) and closes the exporter. Spans whose end never came (a torn
+   * trace) are sent ended at the last event, with `error.type` `unfinished`.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -73,6 +81,28 @@ export function otlpEndpointFromEnvironment(
     environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
     environment.OTEL_EXPORTER_OTLP_ENDPOINT;
   return endpoint === undefined || endpoint === '' ? undefined : endpoint;
+}
+
+/** The OTLP protocol the standard environment variables ask for, if any. */
+export function otlpProtocolFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): 'grpc' | 'http' | undefined {
+  const value =
+    environment.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? environment.OTEL_EXPORTER_OTLP_PROTOCOL;
+  if (value === undefined || value === '') return undefined;
+  if (value === 'grpc') return 'grpc';
+  if (value === 'http/protobuf') return 'http';
+  throw new ConfigurationError({
+    option: 'protocol',
+    message: `OTEL_EXPORTER_OTLP_PROTOCOL is '${value}', which agent-trace does not speak: use grpc or http/protobuf.`,
+  });
+}
+
+function grpcMetadata(headers: Record<string, string> | undefined): Metadata | undefined {
+  if (headers === undefined) return undefined;
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(headers)) metadata.set(key.toLowerCase(), value);
+  return metadata;
 }
 
 /** An OTLP sink configured from the environment, or undefined when no endpoint is set. */
@@ -113,7 +143,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     });
   }
   const {
-    protocol = 'grpc',
+    protocol = otlpProtocolFromEnvironment(environment) ?? 'grpc',
     flushTimeoutMs = 2000,
     exportTimeoutMs = 1500,
     maxQueueSize = 2048,
@@ -129,7 +159,11 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
           timeoutMillis: exportTimeoutMs,
           ...(options.headers === undefined ? {} : { headers: options.headers }),
         })
-      : new GrpcTraceExporter({ url: endpoint as string, timeoutMillis: exportTimeoutMs }));
+      : new GrpcTraceExporter({
+          url: endpoint as string,
+          timeoutMillis: exportTimeoutMs,
+          ...(options.headers === undefined ? {} : { metadata: grpcMetadata(options.headers) }),
+        }));
   const builder = new SpanBuilder({
     captureContent:
       options.captureContent ??
@@ -223,6 +257,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       return { dropped: stats.dropped, failed: stats.failed };
     },
     async shutdown() {
+      queue.push(...builder.unfinished());
       await flushBounded();
       closed = true;
       stats.dropped += queue.length;

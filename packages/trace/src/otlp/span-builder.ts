@@ -53,6 +53,7 @@ export class SpanBuilder {
   readonly #toolNames = new Map<string, string>();
   /** How many content attributes were cut. */
   truncated = 0;
+  #lastTime = '';
 
   constructor(options: SpanMappingOptions) {
     this.#options = options;
@@ -60,6 +61,7 @@ export class SpanBuilder {
 
   /** Takes one event; returns the finished span when the event ends one. */
   accept(event: TraceEvent): ReadableSpan | undefined {
+    this.#lastTime = event.time;
     switch (event.event) {
       case 'run_start':
       case 'agent_start':
@@ -83,6 +85,30 @@ export class SpanBuilder {
         return this.#span(pending, event);
       }
     }
+  }
+
+  /**
+   * Ends the spans whose end event never came — a trace cut off by a crash or a kill — at the
+   * last event's time, with status ERROR and `error.type` `unfinished`, children first, so an
+   * exported torn trace still shows everything that started.
+   */
+  unfinished(): ReadableSpan[] {
+    const spans = [...this.#pending.values()].reverse().map(pending => {
+      const end = {
+        time: this.#lastTime,
+        stop_reason: 'unfinished',
+        tok_prompt: 0,
+        tok_completion: 0,
+        attempt: (pending.start as { attempt?: number }).attempt ?? 1,
+        error: {
+          type: 'unfinished',
+          message: 'No end event: the trace was cut off (crash or kill) before this span ended.',
+        },
+      } as unknown as TraceEvent;
+      return this.#span(pending, end);
+    });
+    this.#pending.clear();
+    return spans;
   }
 
   #pointEvent(event: TraceEventOf<'guardrail'> | TraceEventOf<'retry'>): TimedEvent {

@@ -66,12 +66,13 @@ export async function statsCommand(
       ...table('model', run.models, true),
       '',
       ...table('tool', run.tools, false),
-      ...(run.export === undefined || run.export.failedSpans + run.export.droppedSpans === 0
+      ...(run.export === undefined ||
+      run.export.failedSpans + run.export.droppedSpans + run.export.pendingSpans === 0
         ? []
         : [
             '',
             options.style.yellow(
-              `export: ${run.export.failedSpans} spans failed, ${run.export.droppedSpans} dropped (the JSONL trace is complete)`,
+              `export: ${run.export.failedSpans} spans failed, ${run.export.droppedSpans} dropped, ${run.export.pendingSpans} unconfirmed at the end (the JSONL trace is complete)`,
             ),
           ]),
     ].join('\n'),

@@ -16,7 +16,9 @@ export interface TraceStats {
   readonly run: string;
   readonly stopReason: string | undefined;
   /** Spans an exporter (OTLP) failed to send or dropped during the run, when it reported any. */
-  readonly export: { readonly droppedSpans: number; readonly failedSpans: number } | undefined;
+  readonly export:
+    | { readonly droppedSpans: number; readonly failedSpans: number; readonly pendingSpans: number }
+    | undefined;
   readonly agents: Record<string, UsageFigures>;
   readonly tools: Record<string, UsageFigures>;
   readonly models: Record<string, UsageFigures>;
@@ -136,6 +138,7 @@ export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
           run.export = {
             droppedSpans: event.export.dropped_spans,
             failedSpans: event.export.failed_spans,
+            pendingSpans: event.export.pending_spans ?? 0,
           };
         break;
       default:

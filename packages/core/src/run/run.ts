@@ -212,7 +212,15 @@ async function* runLoop(
       ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
       ...(health === undefined
         ? {}
-        : { export: { dropped_spans: health.dropped, failed_spans: health.failed } }),
+        : {
+            export: {
+              dropped_spans: health.dropped,
+              failed_spans: health.failed,
+              ...(health.pending === undefined || health.pending === 0
+                ? {}
+                : { pending_spans: health.pending }),
+            },
+          }),
       ...(outcome === undefined || outcome.degradedTools.length === 0
         ? {}
         : { degraded_tools: [...outcome.degradedTools] }),

@@ -254,16 +254,17 @@ export class RunTracer {
    */
   async sinkHealth(): Promise<SinkHealth | undefined> {
     const core = this.#core;
-    let total: { dropped: number; failed: number } | undefined;
+    let total: { dropped: number; failed: number; pending: number } | undefined;
     await Promise.all(
       core.sinks.map(async sink => {
         if (sink.beforeSeal === undefined || core.failedSinks.has(sink)) return;
         try {
           const health = await sink.beforeSeal(this.runId);
           if (health === undefined) return;
-          total ??= { dropped: 0, failed: 0 };
+          total ??= { dropped: 0, failed: 0, pending: 0 };
           total.dropped += health.dropped;
           total.failed += health.failed;
+          total.pending += health.pending ?? 0;
         } catch (error) {
           this.#fail(sink, error);
         }

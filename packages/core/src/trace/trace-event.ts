@@ -234,11 +234,15 @@ const RunEndEvent = z.object({
   output: z.string().optional(),
   error: TraceError.optional(),
   ...stopExplanation,
-  /** What exporting sinks (OTLP) lost so far: spans dropped and spans that failed to send. */
+  /**
+   * What exporting sinks (OTLP) lost so far: spans dropped, spans that failed to send, and spans
+   * still unconfirmed (in flight) when the run's flush time ran out.
+   */
   export: z
     .object({
       dropped_spans: z.number().int().nonnegative(),
       failed_spans: z.number().int().nonnegative(),
+      pending_spans: z.number().int().nonnegative().optional(),
     })
     .optional(),
   /** How many secrets redaction replaced in this run's events and chunks. */

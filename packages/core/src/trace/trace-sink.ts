@@ -25,6 +25,8 @@ export interface TraceSink {
 export interface SinkHealth {
   readonly dropped: number;
   readonly failed: number;
+  /** Spans sent but not yet confirmed when the sink's flush time ran out. */
+  readonly pending?: number;
 }
 
 /** True when `value` looks like a {@link TraceSink}. */

@@ -52,6 +52,7 @@ export interface OtlpReceiver {
   setBehaviour(behaviour: ReceiverBehaviour): void;
   /** Resolves once `count` spans arrived; rejects after `timeoutMs`. */
   waitForSpans(count: number, timeoutMs?: number): Promise<void>;
+  /** Stops at once; answers the `slow` behaviour still holds are never sent. */
   close(): Promise<void>;
 }
 
@@ -193,6 +194,15 @@ export async function startOtlpReceiver(
   let behaviour: ReceiverBehaviour = options.behaviour ?? { kind: 'accept' };
   let requests = 0;
   let lastHeaders: Record<string, string> = {};
+  /** Answers held back by the `slow` behaviour, dropped on close. */
+  const held = new Set<ReturnType<typeof setTimeout>>();
+  const later = (answer: () => void, delayMs: number): void => {
+    const timer = setTimeout(() => {
+      held.delete(timer);
+      answer();
+    }, delayMs);
+    held.add(timer);
+  };
   const waiters = new Set<() => void>();
   const receive = (bytes: Uint8Array): void => {
     spans.push(...decodeTraceRequest(bytes));
@@ -217,7 +227,7 @@ export async function startOtlpReceiver(
         receive(call.request);
         callback(null, Buffer.alloc(0));
       };
-      if (current.kind === 'slow') setTimeout(accept, current.delayMs);
+      if (current.kind === 'slow') later(accept, current.delayMs);
       else accept();
       return undefined;
     },
@@ -246,7 +256,7 @@ export async function startOtlpReceiver(
           .writeHead(httpStatus[current.kind], { 'content-type': 'application/x-protobuf' })
           .end();
       };
-      if (current.kind === 'slow') setTimeout(answer, current.delayMs);
+      if (current.kind === 'slow') later(answer, current.delayMs);
       else answer();
     });
   });
@@ -286,11 +296,11 @@ export async function startOtlpReceiver(
       });
     },
     close: async () => {
+      for (const timer of held) clearTimeout(timer);
+      held.clear();
+      server.forceShutdown();
       http.closeAllConnections();
-      await Promise.all([
-        new Promise<void>(resolve => server.tryShutdown(() => resolve())),
-        new Promise<void>(resolve => http.close(() => resolve())),
-      ]);
+      await new Promise<void>(resolve => http.close(() => resolve()));
     },
   };
 }

@@ -178,6 +178,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
   const stats: OtlpSinkStats = { exported: 0, failed: 0, dropped: 0, truncated: 0 };
   const queue: ReadableSpan[] = [];
   const inflight = new Set<Promise<void>>();
+  let inflightSpans = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
@@ -187,6 +188,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       const settle = (result: ExportResult | undefined): void => {
         if (settled) return;
         settled = true;
+        inflightSpans -= batch.length;
         clearTimeout(deadline);
         if (result?.code === ExportResultCode.SUCCESS) stats.exported += batch.length;
         else stats.failed += batch.length;
@@ -199,6 +201,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
         settle(undefined);
       }
     });
+    inflightSpans += batch.length;
     inflight.add(sending);
     void sending.then(() => inflight.delete(sending));
     return sending;
@@ -224,13 +227,18 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     }
   };
 
-  const flushBounded = async (): Promise<void> => {
+  /** When each sealing run's end-of-run budget runs out (its `beforeSeal` started it). */
+  const sealDeadlines = new Map<string, number>();
+  /** The budget left for the next `flush`: that of the run whose `run_end` came last. */
+  let flushDeadline: number | undefined;
+
+  const flushBounded = async (deadline = Date.now() + flushTimeoutMs): Promise<void> => {
     sendQueued();
     let timedOut: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.all([...inflight]),
       new Promise<void>(resolve => {
-        timedOut = setTimeout(resolve, flushTimeoutMs);
+        timedOut = setTimeout(resolve, Math.max(0, deadline - Date.now()));
       }),
     ]);
     clearTimeout(timedOut);
@@ -241,6 +249,10 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     stats,
     write(event: TraceEvent) {
       if (closed) return;
+      if (event.event === 'run_end') {
+        flushDeadline = sealDeadlines.get(event.run);
+        sealDeadlines.delete(event.run);
+      }
       const span = builder.accept(event);
       if (span === undefined) return;
       if (queue.length >= maxQueueSize) {
@@ -251,10 +263,18 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       if (queue.length >= maxBatchSpans) sendQueued();
       else timer ??= setTimeout(sendQueued, batchDelayMs).unref();
     },
-    flush: flushBounded,
-    async beforeSeal(): Promise<SinkHealth> {
-      await flushBounded();
-      return { dropped: stats.dropped, failed: stats.failed };
+    // The run waits for its spans once before its seal and once after it (for the run's own
+    // span); both together stay within one flushTimeoutMs.
+    flush() {
+      const deadline = flushDeadline;
+      flushDeadline = undefined;
+      return flushBounded(deadline);
+    },
+    async beforeSeal(runId: string): Promise<SinkHealth> {
+      const deadline = Date.now() + flushTimeoutMs;
+      sealDeadlines.set(runId, deadline);
+      await flushBounded(deadline);
+      return { dropped: stats.dropped, failed: stats.failed, pending: inflightSpans };
     },
     async shutdown() {
       queue.push(...builder.unfinished());

@@ -183,6 +183,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
   let closed = false;
 
   const send = (batch: ReadableSpan[]): Promise<void> => {
+    inflightSpans += batch.length;
     const sending = new Promise<void>(resolve => {
       let settled = false;
       const settle = (result: ExportResult | undefined): void => {
@@ -201,7 +202,6 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
         settle(undefined);
       }
     });
-    inflightSpans += batch.length;
     inflight.add(sending);
     void sending.then(() => inflight.delete(sending));
     return sending;

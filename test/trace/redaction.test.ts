@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, placeholderFor, run, stream, tool, type Chunk } from '@agent-trace/core';
+import { agent, placeholderFor, Redactor, run, stream, tool, type Chunk } from '@agent-trace/core';
 import { fakeLLM, replayTrace } from '@agent-trace/testing';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
@@ -72,6 +72,26 @@ describe('redaction', () => {
     await run(desk(), 'Check the billing config', { trace: recording });
     const report = await replayTrace(recording.events, desk(true));
     expect(report.differences).toEqual([]);
+  });
+
+  it('replaces whatever a secret field holds, and leaves ordinary values alone', () => {
+    const redactor = new Redactor({ fields: ['pin'] });
+    const value = {
+      pin: 1234,
+      nested: [{ api_key: { id: 7 } }, { note: 'not-a-secret-field', count: 3 }],
+      ok: true,
+      tokens: 15,
+      password: '[redacted]',
+    };
+    expect(redactor.value(value)).toEqual({
+      pin: '[redacted]',
+      nested: [{ api_key: '[redacted]' }, { note: 'not-a-secret-field', count: 3 }],
+      ok: true,
+      tokens: 15,
+      password: '[redacted]', // a placeholder stays as it is
+    });
+    expect(redactor.count).toBe(2);
+    expect(redactor.value({ tokens: 15, text: 'short' })).toEqual({ tokens: 15, text: 'short' });
   });
 
   it('takes user patterns and a redact function, and can be turned off', async () => {

@@ -97,14 +97,15 @@ function estimateUsage(
 ): Usage {
   let answerLength = text.length;
   for (const call of toolCalls) answerLength += call.toolName.length + call.argumentsText.length;
-  return {
+  const usage: { -readonly [Key in keyof Usage]: Usage[Key] } = {
     promptTokens:
       given?.promptTokens ??
       Math.ceil(request.instructions.length / 4) + 8 * request.messages.length,
     completionTokens: given?.completionTokens ?? Math.ceil(answerLength / 4),
-    ...(given?.cacheReadTokens === undefined ? {} : { cacheReadTokens: given.cacheReadTokens }),
-    ...(given?.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: given.cacheWriteTokens }),
   };
+  if (given?.cacheReadTokens !== undefined) usage.cacheReadTokens = given.cacheReadTokens;
+  if (given?.cacheWriteTokens !== undefined) usage.cacheWriteTokens = given.cacheWriteTokens;
+  return usage;
 }
 
 /** Splits text into deltas that join back to the same text: given pieces, fixed sizes, or words. */

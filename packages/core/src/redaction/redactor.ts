@@ -41,6 +41,11 @@ const knownFields = [
 
 const placeholderShape = /^\[redacted(?::[0-9a-f]+)?\]$/;
 
+/** The shortest text a known pattern can match (`Bearer ` + 8, `xoxb-` + 10). */
+const shortestKnownSecret = 15;
+/** Field-name verdicts kept per redactor; field names repeat, so this stays small in practice. */
+const fieldVerdictLimit = 4096;
+
 /** The stable placeholder of a secret: the same secret always gives the same one. */
 export function placeholderFor(secret: string): string {
   return `[redacted:${hashString(secret).slice(-8)}]`;
@@ -60,6 +65,10 @@ export class Redactor {
   /** A secret field written as JSON text (a tool result in a message): `"api_key": "…"`. */
   readonly #fieldText: RegExp | undefined;
   readonly #custom: ((value: string) => string | undefined) | undefined;
+  /** Shorter strings cannot match a pattern (known shapes only; 0 with patterns of your own). */
+  readonly #shortest: number;
+  /** Whether a field name is a secret one, by name as written. */
+  readonly #fieldVerdicts = new Map<string, boolean>();
 
   constructor(options: RedactionOptions = {}) {
     const known = options.knownSecrets ?? true;
@@ -89,6 +98,7 @@ export class Redactor {
             'gi',
           );
     this.#custom = options.redact;
+    this.#shortest = (options.patterns ?? []).length === 0 ? shortestKnownSecret : 0;
   }
 
   /** `text` with every secret replaced. */
@@ -104,7 +114,11 @@ export class Redactor {
         },
       );
     }
-    if (this.#anyPattern !== undefined && this.#anyPattern.test(text)) {
+    if (
+      this.#anyPattern !== undefined &&
+      text.length >= this.#shortest &&
+      this.#anyPattern.test(text)
+    ) {
       for (const pattern of this.#patterns) {
         result = result.replace(pattern, match => {
           this.count++;
@@ -131,36 +145,49 @@ export class Redactor {
     if (Array.isArray(value)) {
       const items: readonly unknown[] = value;
       let copy: unknown[] | undefined;
-      items.forEach((item, index) => {
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index];
         const redacted = this.#walk(item);
         if (redacted !== item) {
           copy ??= [...items];
           copy[index] = redacted;
         }
-      });
+      }
       return copy ?? items;
     }
+    const record = value as Record<string, unknown>;
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value)) {
+    // for…in over own data: trace fields are plain objects, and this allocates nothing per key.
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      const item = record[key];
+      if (item === null || item === undefined || item === '') continue;
+      const nested = typeof item === 'string' || typeof item === 'object';
       let redacted: unknown;
-      const alreadyRedacted = typeof item === 'string' && placeholderShape.test(item);
-      if (
-        this.#fields.has(key.toLowerCase()) &&
-        item !== null &&
-        item !== undefined &&
-        item !== '' &&
-        !alreadyRedacted
-      ) {
+      if (this.#isSecretField(key)) {
+        if (typeof item === 'string' && placeholderShape.test(item)) continue; // stays stable
         this.count++;
         redacted = typeof item === 'string' ? placeholderFor(item) : '[redacted]';
-      } else {
+      } else if (nested) {
         redacted = this.#walk(item);
+      } else {
+        continue; // a number or a boolean under an ordinary name
       }
       if (redacted !== item) {
-        copy ??= { ...(value as Record<string, unknown>) };
+        copy ??= { ...record };
         copy[key] = redacted;
       }
     }
     return copy ?? value;
+  }
+
+  #isSecretField(key: string): boolean {
+    let verdict = this.#fieldVerdicts.get(key);
+    if (verdict === undefined) {
+      verdict = this.#fields.has(key.toLowerCase());
+      if (this.#fieldVerdicts.size >= fieldVerdictLimit) this.#fieldVerdicts.clear();
+      this.#fieldVerdicts.set(key, verdict);
+    }
+    return verdict;
   }
 }

@@ -13,11 +13,18 @@ import { circuitBreakerFor, type CircuitBreaker } from '../resilience/circuit-br
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { raceAbort } from '../util/abort.js';
 import { sleepOn } from '../util/clock.js';
+import type { Writable } from '../util/writable.js';
 import type { Chunk } from './chunk.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
 import { toTraceError } from './to-trace-error.js';
+import {
+  llmEndFields,
+  llmFailedFields,
+  llmStartFields,
+  type LlmIdentity,
+} from './llm-event-fields.js';
 
 /** What one model call of the loop sends. */
 export interface ModelCallInput {
@@ -104,25 +111,24 @@ async function* callOnce(
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
   const { agent, step, conversation, agentSpan } = input;
   const { tracer } = state;
-  const identity = {
+  const identity: LlmIdentity = {
     model: model.modelId,
     provider: model.provider,
     step,
-    ...(attempt > 1 || model.modelId !== agent.model.modelId ? { attempt } : {}),
+    attempt: attempt > 1 || model.modelId !== agent.model.modelId ? attempt : undefined,
   };
-  const llmSpan = tracer.start('llm_start', agent.name, agentSpan, {
-    ...identity,
-    messages: conversation.takeUnsent(),
-    message_count: input.messages.length,
-    request_hash: input.requestHash,
-    ...(input.responseFormat === undefined ? {} : { phase: 'final_output' as const }),
-  });
-  const failed = (error: unknown) => ({
-    ...identity,
-    tok_prompt: 0,
-    tok_completion: 0,
-    error: toTraceError(error),
-  });
+  const llmSpan = tracer.start(
+    'llm_start',
+    agent.name,
+    agentSpan,
+    llmStartFields(identity, {
+      messages: conversation.takeUnsent(),
+      messageCount: input.messages.length,
+      requestHash: input.requestHash,
+      finalOutput: input.responseFormat !== undefined,
+    }),
+  );
+  const failed = (error: unknown) => llmFailedFields(identity, toTraceError(error));
   const deadline = createDeadline(agent.limits.modelTimeoutMs, model.modelId);
   try {
     if (breaker !== undefined && !breaker.allows(state.clock.now())) {
@@ -133,14 +139,14 @@ async function* callOnce(
       });
     }
     const abortSignal = combineSignals(state.signal, deadline?.signal);
-    const request: ModelRequest = {
+    const request: Writable<ModelRequest> = {
       instructions: agent.instructions,
       messages: input.messages,
       tools: input.tools,
       agentName: agent.name,
-      ...(abortSignal === undefined ? {} : { abortSignal }),
-      ...(input.responseFormat === undefined ? {} : { responseFormat: input.responseFormat }),
     };
+    if (abortSignal !== undefined) request.abortSignal = abortSignal;
+    if (input.responseFormat !== undefined) request.responseFormat = input.responseFormat;
     const response = state.streaming
       ? yield* streamModelResponse(model.stream(request), agent.name, state, deadline?.expired)
       : await raceAbort(
@@ -149,24 +155,7 @@ async function* callOnce(
             : Promise.race([model.generate(request), deadline.expired]),
           state.signal,
         );
-    tracer.end(llmSpan, {
-      ...identity,
-      text: response.text,
-      tool_calls: response.toolCalls.map(call => ({
-        call_id: call.callId,
-        tool: call.toolName,
-        arguments: call.argumentsText,
-      })),
-      finish_reason: response.finishReason,
-      tok_prompt: response.usage.promptTokens,
-      tok_completion: response.usage.completionTokens,
-      ...(response.usage.cacheReadTokens === undefined
-        ? {}
-        : { tok_cache_read: response.usage.cacheReadTokens }),
-      ...(response.usage.cacheWriteTokens === undefined
-        ? {}
-        : { tok_cache_write: response.usage.cacheWriteTokens }),
-    });
+    tracer.end(llmSpan, llmEndFields(identity, response));
     return response;
   } catch (caught) {
     tracer.end(llmSpan, failed(caught));

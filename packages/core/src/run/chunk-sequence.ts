@@ -8,21 +8,34 @@ import type { Chunk, ChunkData, ChunkType } from './chunk.js';
  * later, in call order.
  */
 export class ChunkSequence {
+  /**
+   * False when no one reads the chunks (`run()` drops them): the loop then neither makes nor
+   * yields them, which saves a redaction pass and a trip through every generator per chunk.
+   */
+  readonly wanted: boolean;
   readonly #clock: Clock;
   readonly #session: string;
   readonly #redactor: Redactor | undefined;
   #seq = 0;
+  #lastTimeMs = Number.NaN;
+  #lastTime = '';
 
-  constructor(clock: Clock, session: string, redactor?: Redactor) {
+  constructor(clock: Clock, session: string, redactor: Redactor | undefined, wanted: boolean) {
     this.#clock = clock;
     this.#session = session;
     this.#redactor = redactor;
+    this.wanted = wanted;
   }
 
   /** A new chunk, not yet numbered. */
   make<Type extends ChunkType>(type: Type, agent: string, data: ChunkData[Type]): Chunk {
+    const now = this.#clock.now();
+    if (now !== this.#lastTimeMs) {
+      this.#lastTimeMs = now;
+      this.#lastTime = new Date(now).toISOString();
+    }
     return {
-      time: new Date(this.#clock.now()).toISOString(),
+      time: this.#lastTime,
       agent,
       session: this.#session,
       type,

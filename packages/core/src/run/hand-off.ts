@@ -69,12 +69,13 @@ export async function* handOff(options: {
     ...(call === undefined ? {} : { call_id: call.callId }),
     ...(route === undefined ? {} : { routed_by: route.by, route_reason: route.reason }),
   });
-  yield chunks.make('handoff', from.name, {
-    from: from.name,
-    to: target.name,
-    depth,
-    mode: 'pass_control',
-  });
+  if (chunks.wanted)
+    yield chunks.make('handoff', from.name, {
+      from: from.name,
+      to: target.name,
+      depth,
+      mode: 'pass_control',
+    });
   const record = (accepted: boolean): void => {
     state.handoffs.push({
       from: from.name,

@@ -232,10 +232,11 @@ export async function* runAgent(
       state.totals.usage = addUsage(state.totals.usage, response.usage);
       recordGuardedUsage(agent, response.usage, tracer.session);
       output = response.text;
-      if (!state.streaming && response.text !== '') {
-        yield chunks.make('delta', agent.name, { text: response.text });
+      if (chunks.wanted) {
+        if (!state.streaming && response.text !== '')
+          yield chunks.make('delta', agent.name, { text: response.text });
+        yield chunks.make('usage', agent.name, response.usage);
       }
-      yield chunks.make('usage', agent.name, response.usage);
       conversation.append({
         role: 'assistant',
         content: response.text,
@@ -351,7 +352,7 @@ export async function* runAgent(
     stopReason = isAbort(caught, state.signal) ? interruptionReason(state.signal) : 'error';
     if (stopReason === 'timeout') error = state.signal?.reason as RunTimeoutError;
     const { type, message } = toTraceError(error);
-    yield chunks.make('error', agent.name, { kind: type, message });
+    if (chunks.wanted) yield chunks.make('error', agent.name, { kind: type, message });
   } finally {
     if (stopReason === undefined) {
       stopReason = 'aborted';

@@ -46,14 +46,16 @@ export async function runDelegate(options: {
     mode: 'return_to_caller' as const,
     path: nextPath,
   };
-  const chunks: Chunk[] = [
-    state.chunks.make('handoff', caller.name, {
-      from: caller.name,
-      to: target.name,
-      depth,
-      mode: 'return_to_caller',
-    }),
-  ];
+  const chunks: Chunk[] = state.chunks.wanted
+    ? [
+        state.chunks.make('handoff', caller.name, {
+          from: caller.name,
+          to: target.name,
+          depth,
+          mode: 'return_to_caller',
+        }),
+      ]
+    : [];
   const span = tracer.start('handoff_start', caller.name, toolSpan, { ...fields, call_id: callId });
   const record = (accepted: boolean): void => {
     state.handoffs.push({

@@ -13,7 +13,8 @@ import {
   type ParsedToolArguments,
   type ToolCallOutcome,
 } from '../tool/execute-tool-call.js';
-import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
+import type { OpenSpan, RunTracer, TraceEventFields } from '../trace/run-tracer.js';
+import type { Writable } from '../util/writable.js';
 import type { Chunk } from './chunk.js';
 import type { Conversation } from './conversation.js';
 import type { ToolCallRecord } from './run-result.js';
@@ -70,11 +71,12 @@ export async function* runToolCalls(options: {
     const parsed = parseToolArguments(call.argumentsText);
     const args = parsed.ok ? parsed.value : call.argumentsText;
     round.push({ call, parsed, args, startMs: state.clock.now(), attempt: 1 });
-    yield chunks.make('tool_call', agent.name, {
-      callId: call.callId,
-      toolName: call.toolName,
-      args,
-    });
+    if (chunks.wanted)
+      yield chunks.make('tool_call', agent.name, {
+        callId: call.callId,
+        toolName: call.toolName,
+        args,
+      });
   }
   const inOrder = [...round];
   const spans = new Map<PendingCall, OpenSpan<'tool_start'>>();
@@ -83,12 +85,7 @@ export async function* runToolCalls(options: {
       for (const pending of round) {
         spans.set(
           pending,
-          tracer.start('tool_start', agent.name, agentSpan, {
-            tool: pending.call.toolName,
-            call_id: pending.call.callId,
-            args: pending.args,
-            ...(pending.attempt > 1 ? { attempt: pending.attempt } : {}),
-          }),
+          tracer.start('tool_start', agent.name, agentSpan, toolStartFields(pending)),
         );
       }
       const blocked = new Map<PendingCall, ToolCallOutcome>();
@@ -145,13 +142,7 @@ export async function* runToolCalls(options: {
         const { pending, outcome, endMs } = result;
         tracer.end(
           spans.get(pending) as OpenSpan<'tool_start'>,
-          {
-            tool: pending.call.toolName,
-            call_id: pending.call.callId,
-            args: outcome.args,
-            ...(outcome.ok ? { result: outcome.result } : { error: toTraceError(outcome.error) }),
-            attempt: pending.attempt,
-          },
+          toolEndFields(pending, outcome),
           endMs,
         );
         if (isRetryable(outcome) && pending.attempt <= agent.resilience.toolRetries) {
@@ -216,12 +207,13 @@ export async function* runToolCalls(options: {
       content: outcome.content,
       isError: !outcome.ok,
     });
-    yield chunks.make('tool_response', agent.name, {
-      callId: call.callId,
-      toolName: call.toolName,
-      result: record.result,
-      error: record.error,
-    });
+    if (chunks.wanted)
+      yield chunks.make('tool_response', agent.name, {
+        callId: call.callId,
+        toolName: call.toolName,
+        result: record.result,
+        error: record.error,
+      });
   }
   return records;
 }
@@ -324,4 +316,31 @@ function unavailable(outcome: ToolCallOutcome, attempts: number): ToolCallOutcom
     }),
     content: message,
   };
+}
+
+/** The fields of `tool_start`, built without spreads (a hot path: see llm-event-fields.ts). */
+function toolStartFields(pending: PendingCall): TraceEventFields<'tool_start'> {
+  const fields: Writable<TraceEventFields<'tool_start'>> = {
+    tool: pending.call.toolName,
+    call_id: pending.call.callId,
+    args: pending.args,
+  };
+  if (pending.attempt > 1) fields.attempt = pending.attempt;
+  return fields;
+}
+
+/** The fields of `tool_end`: the result, or the error. */
+function toolEndFields(
+  pending: PendingCall,
+  outcome: ToolCallOutcome,
+): Omit<TraceEventFields<'tool_end'>, 'duration_ms'> {
+  const fields: Writable<Omit<TraceEventFields<'tool_end'>, 'duration_ms'>> = {
+    tool: pending.call.toolName,
+    call_id: pending.call.callId,
+    args: outcome.args,
+  } as Writable<Omit<TraceEventFields<'tool_end'>, 'duration_ms'>>;
+  if (outcome.ok) fields.result = outcome.result;
+  else fields.error = toTraceError(outcome.error);
+  fields.attempt = pending.attempt; // after the result, as the golden traces have it
+  return fields;
 }

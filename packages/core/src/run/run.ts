@@ -168,7 +168,7 @@ async function* runLoop(
   });
   const state: RunState = {
     tracer,
-    chunks: new ChunkSequence(clock, tracer.session, redactor),
+    chunks: new ChunkSequence(clock, tracer.session, redactor, streaming),
     redactor,
     signal,
     streaming,

@@ -51,6 +51,8 @@ interface PendingEvent {
   readonly agent: string;
   readonly timeMs: number;
   readonly fields: object;
+  /** Set on end events: `endMs − startMs`. */
+  readonly durationMs?: number;
 }
 
 /** What every view of one run's tracer shares. */
@@ -223,7 +225,8 @@ export class RunTracer {
       parentSpanId: span.parentSpanId,
       agent: span.agent,
       timeMs: endMs,
-      fields: { ...fields, duration_ms: Math.max(0, endMs - span.startMs) },
+      fields,
+      durationMs: Math.max(0, endMs - span.startMs),
     });
   }
 
@@ -299,6 +302,10 @@ export class RunTracer {
       return;
     }
     const core = this.#core;
+    if (core.sinks.length === 0) {
+      core.seq++; // nothing to write: the seq still counts for the seal
+      return;
+    }
     const event = {
       v: TRACE_SCHEMA_VERSION,
       seq: core.seq++,
@@ -311,6 +318,7 @@ export class RunTracer {
       agent: pending.agent,
       event: pending.name,
       ...(core.redactor === undefined ? pending.fields : core.redactor.value(pending.fields)),
+      ...(pending.durationMs === undefined ? {} : { duration_ms: pending.durationMs }),
     } as TraceEvent;
     for (const sink of core.sinks) {
       if (core.failedSinks.has(sink)) continue;

@@ -1,3 +1,5 @@
+import { hexOfUint32 } from './hex.js';
+
 /**
  * A fast 53-bit non-cryptographic hash of a string (cyrb53), as 14 hex digits. Used to fingerprint
  * model requests so a replay can tell whether it sent the same request; not for security.
@@ -14,6 +16,6 @@ export function hashString(text: string, seed = 0): string {
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  const value = 4294967296 * (2097151 & h2) + (h1 >>> 0);
-  return value.toString(16).padStart(14, '0');
+  // (2097151 & h2) · 2³² + (h1 >>> 0) in 14 hex digits: the top 21 bits in 6, the low 32 in 8.
+  return hexOfUint32(2097151 & h2).slice(2) + hexOfUint32(h1 >>> 0);
 }

@@ -10,6 +10,8 @@ export interface IdGenerator {
   callId(): string;
 }
 
+import { hexOfUint32 } from './hex.js';
+
 /**
  * `words` × 8 random hex digits. Ids need to be unique, not secret: like OpenTelemetry's
  * RandomIdGenerator this uses Math.random, which is many times cheaper than crypto per span.
@@ -17,7 +19,7 @@ export interface IdGenerator {
 function randomHex(words: number): string {
   let text = '';
   for (let index = 0; index < words; index++) {
-    text += (Math.floor(Math.random() * 0x1_0000_0000) >>> 0).toString(16).padStart(8, '0');
+    text += hexOfUint32(Math.floor(Math.random() * 0x1_0000_0000));
   }
   return text;
 }

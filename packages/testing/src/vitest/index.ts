@@ -5,10 +5,11 @@
  * meant to stop early.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
-import { takeTrackedFakes } from '../fake-registry.js';
+import { startTrackingFakes, takeTrackedFakes } from '../fake-registry.js';
 import { agentMatchers, type ToolSequenceMode } from './matchers.js';
 
 expect.extend(agentMatchers);
+startTrackingFakes();
 beforeEach(() => {
   takeTrackedFakes();
 });

@@ -120,6 +120,9 @@ export {
   TraceMessage,
 } from './trace/trace-event.js';
 export type { SpanStartName, TraceEventName, TraceEventOf } from './trace/trace-event.js';
+export { compileSchemaCheck } from './trace/compile-schema-check.js';
+export type { SchemaCheck } from './trace/compile-schema-check.js';
+export { isTraceEvent } from './trace/is-trace-event.js';
 export { isTraceSink } from './trace/trace-sink.js';
 export type { SinkHealth, TraceSink } from './trace/trace-sink.js';
 

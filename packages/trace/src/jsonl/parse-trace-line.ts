@@ -1,4 +1,5 @@
 import {
+  isTraceEvent,
   SUPPORTED_TRACE_SCHEMA_VERSIONS,
   TraceEvent,
   type TraceEvent as TraceEventType,
@@ -22,6 +23,7 @@ export function parseTraceLine(text: string, file: string, line: number): TraceE
       reason: `not valid JSON (${error instanceof Error ? error.message : String(error)}). Each line of a trace must be one JSON event; was the file edited by hand or written by another tool?`,
     });
   }
+  if (isTraceEvent(value)) return value; // the fast path; zod explains the others
   const version = (value as { v?: unknown } | null)?.v;
   if (typeof version === 'number' && !SUPPORTED_TRACE_SCHEMA_VERSIONS.includes(version)) {
     throw new TraceParseError({

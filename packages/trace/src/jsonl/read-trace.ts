@@ -1,6 +1,6 @@
 import type { TraceEvent } from '@agent-trace/core';
 import { parseTraceLine } from './parse-trace-line.js';
-import { readTraceLines, type TornTail } from './read-trace-lines.js';
+import { readTraceLineBatches, type TornTail, type TraceLineBatch } from './read-trace-lines.js';
 
 /** Options of {@link readTrace}. */
 export interface ReadTraceOptions {
@@ -21,14 +21,62 @@ export interface ReadTraceOptions {
  * for await (const event of readTrace('traces/run.jsonl')) console.log(event.seq, event.event);
  * ```
  */
-export async function* readTrace(
+export function readTrace(
   file: string,
   options: ReadTraceOptions = {},
-): AsyncGenerator<TraceEvent, void, undefined> {
-  const { onTornTail = warnTornTail } = options;
-  for await (const { line, text } of readTraceLines(file, onTornTail)) {
-    if (text === '') continue;
-    yield parseTraceLine(text, file, line);
+): AsyncIterableIterator<TraceEvent> {
+  return new TraceEventStream(file, readTraceLineBatches(file, options.onTornTail ?? warnTornTail));
+}
+
+/**
+ * The events of a file, parsed from a buffer of lines at a time. An iterator of its own rather
+ * than an async generator: `next()` on a line already read costs a resolved promise, not a
+ * generator resumption, which a reader pays once per event.
+ */
+class TraceEventStream implements AsyncIterableIterator<TraceEvent> {
+  readonly #file: string;
+  readonly #batches: AsyncGenerator<TraceLineBatch, void, undefined>;
+  #batch: TraceLineBatch = { firstLine: 1, texts: [] };
+  #index = 0;
+
+  constructor(file: string, batches: AsyncGenerator<TraceLineBatch, void, undefined>) {
+    this.#file = file;
+    this.#batches = batches;
+  }
+
+  next(): Promise<IteratorResult<TraceEvent, undefined>> {
+    const { texts, firstLine } = this.#batch;
+    while (this.#index < texts.length) {
+      const index = this.#index++;
+      const text = texts[index] as string;
+      if (text === '') continue;
+      try {
+        const value = parseTraceLine(text, this.#file, firstLine + index);
+        return Promise.resolve({ done: false, value });
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    return this.#nextBatch();
+  }
+
+  async #nextBatch(): Promise<IteratorResult<TraceEvent, undefined>> {
+    const next = await this.#batches.next();
+    if (next.done === true) return { done: true, value: undefined };
+    this.#batch = next.value;
+    this.#index = 0;
+    return this.next();
+  }
+
+  /** Stops reading (a `break` out of `for await`): closes the file. */
+  async return(): Promise<IteratorResult<TraceEvent, undefined>> {
+    this.#batch = { firstLine: 1, texts: [] };
+    await this.#batches.return(undefined);
+    return { done: true, value: undefined };
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<TraceEvent> {
+    return this;
   }
 }
 

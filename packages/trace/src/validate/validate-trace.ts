@@ -1,6 +1,6 @@
 import { isSpanStart, spanEndFor, type TraceEvent } from '@agent-trace/core';
 import { parseTraceLine } from '../jsonl/parse-trace-line.js';
-import { readTraceLines } from '../jsonl/read-trace-lines.js';
+import { readTraceLineBatches } from '../jsonl/read-trace-lines.js';
 import { TraceParseError } from '../jsonl/trace-parse-error.js';
 
 /** What kind of rule a trace breaks. */
@@ -234,24 +234,27 @@ export function validateTrace(events: Iterable<TraceEvent>): TraceValidationRepo
  */
 export async function validateTraceFile(file: string): Promise<TraceValidationReport> {
   const validator = new TraceValidator();
-  const lines = readTraceLines(file, tail =>
+  const batches = readTraceLineBatches(file, tail =>
     validator.report({
       kind: 'torn_tail',
       line: tail.line,
       message: `the last line has no newline (${tail.length} characters): a write was cut short, probably by a crash.`,
     }),
   );
-  for await (const { line, text } of lines) {
-    if (text === '') continue;
-    let event: TraceEvent;
-    try {
-      event = parseTraceLine(text, file, line);
-    } catch (error) {
-      if (!(error instanceof TraceParseError)) throw error;
-      validator.report({ kind: 'invalid_line', line, message: error.message });
-      continue;
-    }
-    validator.check(event, line);
+  for await (const { firstLine, texts } of batches) {
+    texts.forEach((text, index) => {
+      if (text === '') return;
+      const line = firstLine + index;
+      let event: TraceEvent;
+      try {
+        event = parseTraceLine(text, file, line);
+      } catch (error) {
+        if (!(error instanceof TraceParseError)) throw error;
+        validator.report({ kind: 'invalid_line', line, message: error.message });
+        return;
+      }
+      validator.check(event, line);
+    });
   }
   return validator.finish();
 }

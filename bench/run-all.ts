@@ -1,27 +1,96 @@
 /**
- * `pnpm bench`: runs every benchmark, prints the tables and writes bench/results/latest.json.
- * Not part of the test suite: numbers, not assertions.
+ * `pnpm bench`: agent-trace against the OpenAI Agents SDK and the Vercel AI SDK, the trace
+ * pipeline against its raw limits, replay of a long run, and step flatness. Prints the tables and
+ * the targets met or missed, and writes bench/results/latest.json. Numbers, not assertions: it is
+ * not part of the test suite. `pnpm bench --quick` measures less (a minute instead of several).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { formatLoopOverhead, measureLoopOverhead } from './loop-overhead.js';
+import { formatLoopVsPeers, jsonlShareOfFastestPeer, measureLoopVsPeers } from './loop-vs-peers.js';
+import { ratio } from './measure.js';
+import { formatReplay, measureReplay } from './replay-long-run.js';
 import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
+import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-console.log(`agent-trace benchmarks — ${machine}\n`);
+const quick = process.argv.includes('--quick');
+const settings = quick
+  ? { sizes: [10, 100], budgetMs: 1500, copies: 10, largeFileMb: 200, rounds: 3 }
+  : { sizes: [10, 100, 1000], budgetMs: 3000, copies: 25, largeFileMb: 1024, rounds: 5 };
 
-console.log('Loop overhead: FakeLLM calls `add` N−1 times, then answers (median µs per step)');
-await measureLoopOverhead([10, 100]); // warm the JIT on every path before measuring
-const loop = await measureLoopOverhead();
-console.log(formatLoopOverhead(loop));
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+console.log(`agent-trace benchmarks — ${machine}${quick ? ' (quick)' : ''}\n`);
+
+console.log(
+  'Loop overhead: a scripted model calls `add` N−1 times, then answers; each framework on its own test model, each cell a fresh process (median µs per step)',
+);
+const loop = await measureLoopVsPeers(settings.sizes, settings.budgetMs, sample =>
+  process.stderr.write(
+    `  ${sample.name}, N = ${sample.steps}: ${sample.microsecondsPerStep.toFixed(1)} µs\n`,
+  ),
+);
+console.log(formatLoopVsPeers(loop));
 
 console.log('\nStep time inside one 1,000-step run, no sink (median µs between model calls)');
 const flatness = await measureStepFlatness();
 console.log(formatStepFlatness(flatness));
 
+console.log('\nTrace pipeline (median of interleaved rounds)');
+const pipeline = await measureTracePipeline(settings.copies, settings.largeFileMb, settings.rounds);
+console.log(formatTracePipeline(pipeline));
+
+console.log('\nReplay');
+const replay = await measureReplay(10_000);
+console.log(formatReplay(replay));
+
+const share = jsonlShareOfFastestPeer(loop);
+const jsonl = loop.filter(sample => sample.subject === 'agent-trace-jsonl');
+const flatJsonl = jsonl.at(-1)!.microsecondsPerStep / jsonl[0]!.microsecondsPerStep;
+const targets = [
+  [
+    `loop + JSONL ≤ 1/10 of the fastest peer (${share.peer}) at N = 100`,
+    share.share <= 0.1,
+    `1/${(1 / share.share).toFixed(1)}`,
+  ],
+  [
+    `loop + JSONL flat: N = ${jsonl.at(-1)!.steps} within 1.2× of N = ${jsonl[0]!.steps}`,
+    flatJsonl <= 1.2,
+    ratio(flatJsonl),
+  ],
+  [
+    'JSONL sink ≥ 75% of the stringify-only rate',
+    pipeline.sinkShareOfStringify >= 0.75,
+    ratio(pipeline.sinkShareOfStringify),
+  ],
+  [
+    'readTrace ≥ 80% of chunk-split + JSON.parse',
+    pipeline.readerShareOfPlain >= 0.8,
+    ratio(pipeline.readerShareOfPlain),
+  ],
+  [
+    `peak RSS < 150 MB reading a ${(pipeline.largeFile.bytes / 2 ** 30).toFixed(2)} GB trace`,
+    pipeline.largeFile.peakRssMb < 150,
+    `${pipeline.largeFile.peakRssMb.toFixed(0)} MB`,
+  ],
+] as const;
+console.log('\nTargets');
+for (const [target, met, value] of targets) console.log(`${met ? '✓' : '✗'} ${target}: ${value}`);
+
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
   'bench/results/latest.json',
-  `${JSON.stringify({ machine, date: new Date().toISOString(), loop, flatness }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      machine,
+      date: new Date().toISOString(),
+      settings,
+      loop,
+      flatness,
+      pipeline,
+      replay,
+      targets: targets.map(([target, met, value]) => ({ target, met, value })),
+    },
+    null,
+    2,
+  )}\n`,
 );
 console.log('\nWritten to bench/results/latest.json');

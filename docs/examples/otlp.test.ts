@@ -13,7 +13,9 @@ it('exports the handoff to billing as a transfer span over the billing agent', a
     support: fakeLLM([{ toolCalls: [{ name: 'transfer_to_billing' }] }]),
     billing: fakeLLM([{ text: 'Refunded 42 EUR.' }]),
   });
-  await run(desk, 'Refund order 7', { trace: otlpSink({ endpoint: collector.url }) });
+  const sink = otlpSink({ endpoint: collector.url });
+  await run(desk, 'Refund order 7', { trace: sink });
+  await sink.shutdown(); // spans go out in the background: wait for them
 
   const transfer = collector.spans.find(span => span.attributes['gen_ai.transfer.target.name']);
   const billing = collector.spans.find(span => span.name === 'invoke_agent billing');
@@ -22,7 +24,7 @@ it('exports the handoff to billing as a transfer span over the billing agent', a
   await collector.close();
 });
 
-it('does not hold the run up when the collector is down', async () => {
+it('counts the spans a collector refused, in run_end', async () => {
   const collector = await startOtlpReceiver({ behaviour: { kind: 'unavailable' } });
   const desk = supportDesk({
     support: fakeLLM([{ text: 'Order 7 was delivered.' }]),
@@ -30,7 +32,8 @@ it('does not hold the run up when the collector is down', async () => {
   });
   const trace = memorySink();
   const result = await run(desk, 'Where is order 7?', {
-    trace: [trace, otlpSink({ endpoint: collector.url, flushTimeoutMs: 500 })],
+    // awaitAtRunEnd: the run waits (at most flushTimeoutMs) for the collector's answer
+    trace: [trace, otlpSink({ endpoint: collector.url, awaitAtRunEnd: true, flushTimeoutMs: 500 })],
   });
   expect(result.stopReason).toBe('completed'); // the spans failed, the run did not
   expect(trace.events.at(-1)).toMatchObject({

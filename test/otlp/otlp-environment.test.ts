@@ -21,6 +21,7 @@ describe('otlpSinkFromEnvironment', () => {
     vi.stubEnv('OTEL_SERVICE_NAME', 'desk-from-env');
     const sink = otlpSinkFromEnvironment()!;
     await run(reviewDesk(), input, { trace: sink });
+    await sink.shutdown();
     expect(collector.spans).toHaveLength(37);
     expect(collector.spans[0]?.resource['service.name']).toBe('desk-from-env');
   });
@@ -30,6 +31,7 @@ describe('otlpSinkFromEnvironment', () => {
     const endpoint = protocol === 'grpc' ? collector.url : collector.httpUrl;
     const headers = { Authorization: 'Bearer collector-token', 'x-tenant': 'team-a' };
     await run(reviewDesk(), input, { trace: otlpSink({ endpoint, protocol, headers }) });
+    await collector.waitForSpans(37); // sent in the background
     expect(collector.lastHeaders).toMatchObject({
       authorization: 'Bearer collector-token',
       'x-tenant': 'team-a',

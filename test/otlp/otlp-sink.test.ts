@@ -113,6 +113,20 @@ describe('otlpSink', () => {
     expect(tool.attributes['gen_ai.tool.call.result']).toBe('19');
   });
 
+  it('does not wait for the collector by default: spans still in flight are reported pending', async () => {
+    const collector = await receiver();
+    collector.setBehaviour({ kind: 'slow', delayMs: 5000 });
+    const memory = memorySink();
+    const sink = otlpSink({ endpoint: collector.url, batchDelayMs: 10 });
+    const started = Date.now();
+    await run(reviewDesk(), input, { trace: [memory, sink] });
+    expect(Date.now() - started).toBeLessThan(1000); // the collector holds every request 5 s
+    expect(memory.events.at(-1)).toMatchObject({
+      event: 'run_end',
+      export: { failed_spans: 0, dropped_spans: 0, pending_spans: 36 },
+    });
+  });
+
   for (const [what, prepare] of [
     ['down', async (collector: OtlpReceiver) => collector.close()],
     [
@@ -121,7 +135,7 @@ describe('otlpSink', () => {
     ],
     ['slow', (collector: OtlpReceiver) => collector.setBehaviour({ kind: 'slow', delayMs: 3000 })],
   ] as const) {
-    it(`never holds a run up for long, nor loses the JSONL trace, when the collector is ${what}`, async () => {
+    it(`waits at most flushTimeoutMs for confirmation, and loses no JSONL, when the collector is ${what}`, async () => {
       const collector = await receiver();
       await prepare(collector);
       const path = join(directory, `down-${what.split(' ')[0]}.jsonl`);
@@ -137,6 +151,7 @@ describe('otlpSink', () => {
           memory,
           otlpSink({
             endpoint: collector.url,
+            awaitAtRunEnd: true,
             flushTimeoutMs: 300,
             exportTimeoutMs: 10_000,
             batchDelayMs: 10,

@@ -46,15 +46,25 @@ const quote = (text: string): string => JSON.stringify(text);
 class CheckGenerator {
   readonly constants: unknown[] = [];
   readonly functions: string[] = [];
+  /** One variable per regex check: the last string it accepted. */
+  readonly memos: string[] = [];
 
   constant(value: unknown): string {
     this.constants.push(value);
     return `c[${this.constants.length - 1}]`;
   }
 
-  regex(pattern: RegExp): string {
+  /**
+   * True when `input` matches `pattern`. Ids and times repeat from one event to the next (the
+   * same trace id all run long, the same millisecond), so the last accepted string is remembered:
+   * comparing it is cheaper than running the regex again, and the answer is the same.
+   */
+  matches(pattern: RegExp, input: string): string {
     // A stateful (global or sticky) regex would make test() depend on the previous call.
-    return this.constant(new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')));
+    const regex = this.constant(new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')));
+    const memo = `m${this.memos.length}`;
+    this.memos.push(memo);
+    return `(${input} === ${memo} || (${regex}.test(${input}) && ((${memo} = ${input}), true)))`;
   }
 
   /** Declares a function checking its argument `v`, with `body`; returns its name. */
@@ -107,13 +117,13 @@ class CheckGenerator {
     let code = '';
     if (def.format !== undefined) {
       const pattern = def.pattern ?? unsupported(`the string format '${def.format}'`);
-      code += ` && ${this.regex(pattern)}.test(${input})`;
+      code += ` && ${this.matches(pattern, input)}`;
     }
     for (const { _zod } of def.checks ?? []) {
       const check = _zod.def;
       if (check.check === 'min_length') code += ` && ${input}.length >= ${check.minimum ?? 0}`;
       else if (check.check === 'string_format' && check.pattern !== undefined)
-        code += ` && ${this.regex(check.pattern)}.test(${input})`;
+        code += ` && ${this.matches(check.pattern, input)}`;
       else
         unsupported(
           `the string check '${check.check}'${check.format === undefined ? '' : ` (${check.format})`}`,
@@ -205,7 +215,8 @@ class CheckGenerator {
 export function compileSchemaCheck(schema: z.ZodType): SchemaCheck {
   const generator = new CheckGenerator();
   const root = generator.function(`  return ${generator.expression(schema, 'v')};`);
-  const source = `${generator.functions.join('\n')}\nreturn ${root};`;
+  const memos = generator.memos.length === 0 ? '' : `let ${generator.memos.join(', ')};\n`;
+  const source = `${memos}${generator.functions.join('\n')}\nreturn ${root};`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from our own schema, no input reaches the source
   const build = new Function('c', source) as (constants: unknown[]) => SchemaCheck;
   return build(generator.constants);

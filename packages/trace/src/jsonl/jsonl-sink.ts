@@ -4,6 +4,7 @@ import type { TraceEvent, TraceSink } from '@agent-trace/core';
 import { OpenRunTracker } from './open-run-tracker.js';
 import { registerForShutdown, unregisterForShutdown } from './shutdown-hooks.js';
 import { TraceFileError } from './trace-file-error.js';
+import { LineBuffer } from './line-buffer.js';
 import { repairTornTail } from './repair-torn-tail.js';
 
 /** Options of {@link jsonlSink}. */
@@ -54,8 +55,7 @@ class JsonlFileSink implements JsonlSink {
   readonly #flushIntervalMs: number;
   readonly #tracker = new OpenRunTracker();
   #fd: number | undefined;
-  #buffer: string[] = [];
-  #bufferedLength = 0;
+  readonly #buffer: LineBuffer;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** A failed background write, thrown by the next write or flush so the loss is never silent. */
   #failure: Error | undefined;
@@ -64,6 +64,8 @@ class JsonlFileSink implements JsonlSink {
     const { flushBytes = 65_536, flushIntervalMs = 100, onRepair } = options;
     this.path = path;
     this.#flushBytes = flushBytes;
+    // Room for a flush's worth of lines and the line that crosses it.
+    this.#buffer = new LineBuffer(Math.max(flushBytes * 2, 65_536));
     this.#flushIntervalMs = flushIntervalMs;
     try {
       mkdirSync(dirname(path), { recursive: true });
@@ -86,10 +88,8 @@ class JsonlFileSink implements JsonlSink {
       });
     }
     this.#tracker.observe(event);
-    const line = `${JSON.stringify(event)}\n`;
-    this.#buffer.push(line);
-    this.#bufferedLength += line.length;
-    if (this.#bufferedLength >= this.#flushBytes) this.flushSync();
+    this.#appendLine(JSON.stringify(event));
+    if (this.#buffer.length >= this.#flushBytes) this.flushSync();
     else this.#timer ??= setTimeout(() => this.#flushFromTimer(), this.#flushIntervalMs).unref();
   }
 
@@ -110,9 +110,22 @@ class JsonlFileSink implements JsonlSink {
       this.#timer = undefined;
     }
     if (this.#buffer.length === 0 || this.#fd === undefined) return;
-    const data = Buffer.from(this.#buffer.join(''), 'utf8');
-    this.#buffer = [];
-    this.#bufferedLength = 0;
+    this.#writeAll(this.#buffer.take());
+  }
+
+  #appendLine(text: string): void {
+    if (!this.#buffer.fits(text)) {
+      this.flushSync();
+      if (!this.#buffer.fits(text)) {
+        this.#writeAll(Buffer.from(`${text}\n`, 'utf8')); // longer than the whole buffer
+        return;
+      }
+    }
+    this.#buffer.append(text);
+  }
+
+  #writeAll(data: Buffer): void {
+    if (this.#fd === undefined) return;
     try {
       let written = 0;
       while (written < data.length) written += writeSync(this.#fd, data, written);
@@ -129,7 +142,7 @@ class JsonlFileSink implements JsonlSink {
     try {
       if (this.#tracker.hasOpenRuns) {
         for (const event of this.#tracker.closeAll(reason, Date.now())) {
-          this.#buffer.push(`${JSON.stringify(event)}\n`);
+          this.#appendLine(JSON.stringify(event));
         }
       }
       this.flushSync();

@@ -35,7 +35,14 @@ export interface OtlpSinkOptions {
   captureContent?: boolean;
   /** The most characters of one content attribute; longer ones are cut with a marker. @defaultValue 65536 */
   maxAttributeLength?: number;
-  /** Longest wait at the end of a run for spans to be sent. @defaultValue 2000 */
+  /**
+   * Wait at the end of every run until the collector has confirmed the run's spans (at most
+   * `flushTimeoutMs`), so `run_end.export` holds final counts: for tests and scripts. Off, a run
+   * hands its spans to the exporter and returns at once, and `run_end.export` counts what has
+   * failed so far and what is still in flight (`pending_spans`). @defaultValue false
+   */
+  awaitAtRunEnd?: boolean;
+  /** Longest wait for the collector: at a run's end with `awaitAtRunEnd`, in `forceFlush` and `shutdown`. @defaultValue 2000 */
   flushTimeoutMs?: number;
   /** Deadline of one export request. @defaultValue 1500 */
   exportTimeoutMs?: number;
@@ -63,6 +70,8 @@ export interface OtlpSinkStats {
 /** A sink exporting spans over OTLP: see {@link otlpSink}. */
 export interface OtlpSink extends TraceSink {
   readonly stats: Readonly<OtlpSinkStats>;
+  /** Sends what is queued and waits (at most `flushTimeoutMs`) for the collector to confirm it. */
+  forceFlush(): Promise<void>;
   /**
    * Sends what is left (bounded) and closes the exporter. Spans whose end never came (a torn
    * trace) are sent ended at the last event, with `error.type` `unfinished`.
@@ -124,8 +133,10 @@ function estimateBytes(span: ReadableSpan): number {
  * Exports a run's agents, model calls, tool calls and handoffs as OpenTelemetry spans (GenAI
  * semantic conventions) over OTLP/gRPC (or HTTP/protobuf), to Jaeger or any collector. Works
  * beside `jsonlSink`, which stays the source of truth: export is best effort. A collector that is
- * down, slow or refusing never fails a run and delays it at most `flushTimeoutMs` at its end;
- * dropped and failed spans are counted, reported in `run_end.export` and in `stats`.
+ * down, slow or refusing never fails a run nor slows it: spans are sent in the background (with
+ * `awaitAtRunEnd`, a run waits at most `flushTimeoutMs` at its end for confirmation). Dropped and
+ * failed spans are counted, reported in `run_end.export` and in `stats`. Call `shutdown()` before
+ * the process ends.
  *
  * @example
  * ```ts
@@ -144,6 +155,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
   }
   const {
     protocol = otlpProtocolFromEnvironment(environment) ?? 'grpc',
+    awaitAtRunEnd = false,
     flushTimeoutMs = 2000,
     exportTimeoutMs = 1500,
     maxQueueSize = 2048,
@@ -263,17 +275,27 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       if (queue.length >= maxBatchSpans) sendQueued();
       else timer ??= setTimeout(sendQueued, batchDelayMs).unref();
     },
-    // The run waits for its spans once before its seal and once after it (for the run's own
-    // span); both together stay within one flushTimeoutMs.
+    // With awaitAtRunEnd, the run waits for its spans once before its seal and once after it
+    // (for the run's own span); both together stay within one flushTimeoutMs. Without, a run's
+    // end only sends what is queued.
     flush() {
       const deadline = flushDeadline;
       flushDeadline = undefined;
+      if (!awaitAtRunEnd) {
+        sendQueued();
+        return Promise.resolve();
+      }
       return flushBounded(deadline);
     },
+    forceFlush: () => flushBounded(),
     async beforeSeal(runId: string): Promise<SinkHealth> {
-      const deadline = Date.now() + flushTimeoutMs;
-      sealDeadlines.set(runId, deadline);
-      await flushBounded(deadline);
+      if (awaitAtRunEnd) {
+        const deadline = Date.now() + flushTimeoutMs;
+        sealDeadlines.set(runId, deadline);
+        await flushBounded(deadline);
+      } else {
+        sendQueued();
+      }
       return { dropped: stats.dropped, failed: stats.failed, pending: inflightSpans };
     },
     async shutdown() {

@@ -1,3 +1,4 @@
+import type { AttributeValue } from '@opentelemetry/api';
 /**
  * The OpenTelemetry GenAI semantic-convention attributes agent-trace emits (latest experimental
  * shape; `gen_ai.transfer.*` is newer than the npm constants, so all live here, in one place).
@@ -37,6 +38,13 @@ export const ownAttributes = Object.freeze({
   handoffDepth: 'agent_trace.handoff.depth',
   truncated: 'agent_trace.truncated',
 });
+
+/** An attribute name agent-trace puts on spans. */
+export type AttributeName =
+  (typeof semconv)[keyof typeof semconv] | (typeof ownAttributes)[keyof typeof ownAttributes];
+
+/** A span's attributes, keyed by the names above only (a misspelt name does not compile). */
+export type SpanAttributes = { [Name in AttributeName]?: AttributeValue };
 
 /** `gen_ai.provider.name` for agent-trace's provider ids (`openai.chat` → `openai`). */
 export function providerName(provider: string): string {

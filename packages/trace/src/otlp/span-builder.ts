@@ -1,14 +1,14 @@
-import {
-  SpanKind,
-  SpanStatusCode,
-  TraceFlags,
-  type Attributes,
-  type HrTime,
-} from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { finishReason, ownAttributes, providerName, semconv } from './semconv.js';
+import {
+  finishReason,
+  ownAttributes,
+  providerName,
+  semconv,
+  type SpanAttributes,
+} from './semconv.js';
 
 /** Options of the span mapping. */
 export interface SpanMappingOptions {
@@ -150,93 +150,82 @@ export class SpanBuilder {
 
   #span(pending: PendingSpan, end: TraceEvent): ReadableSpan {
     const { start } = pending;
-    const common: Attributes = {
-      [ownAttributes.runId]: start.run,
-      [ownAttributes.seq]: start.seq,
-      [semconv.conversationId]: start.session,
+    // Literal keys, assigned one by one: computed keys and spreads in object literals take V8's
+    // slow path, and this runs twice per step. `SpanAttributes` checks every name.
+    const attributes: SpanAttributes = {
+      'agent_trace.run_id': start.run,
+      'agent_trace.seq': start.seq,
+      'gen_ai.conversation.id': start.session,
     };
+    const content = this.#options.captureContent;
     let name: string;
     let kind = SpanKind.INTERNAL;
-    let attributes: Attributes;
     const error = (end as { error?: { type: string; message: string } }).error;
     switch (start.event) {
       case 'run_start': {
         const runEnd = end as TraceEventOf<'run_end'>;
         name = `invoke_workflow ${start.agent}`;
-        attributes = {
-          [semconv.operationName]: 'invoke_workflow',
-          [semconv.workflowName]: start.agent,
-          [ownAttributes.stopReason]: runEnd.stop_reason,
-          [semconv.inputTokens]: runEnd.tok_prompt,
-          [semconv.outputTokens]: runEnd.tok_completion,
-        };
+        attributes['gen_ai.operation.name'] = 'invoke_workflow';
+        attributes['gen_ai.workflow.name'] = start.agent;
+        attributes['agent_trace.stop_reason'] = runEnd.stop_reason;
+        attributes['gen_ai.usage.input_tokens'] = runEnd.tok_prompt;
+        attributes['gen_ai.usage.output_tokens'] = runEnd.tok_completion;
         break;
       }
       case 'agent_start': {
         const agentEnd = end as TraceEventOf<'agent_end'>;
         name = `invoke_agent ${start.agent}`;
-        attributes = {
-          [semconv.operationName]: 'invoke_agent',
-          [semconv.providerName]: providerName(start.provider),
-          [semconv.agentName]: start.agent,
-          [semconv.requestModel]: start.model,
-          [semconv.inputTokens]: agentEnd.tok_prompt,
-          [semconv.outputTokens]: agentEnd.tok_completion,
-          [ownAttributes.stopReason]: agentEnd.stop_reason,
-          ...(this.#options.captureContent && start.instructions !== ''
-            ? {
-                [semconv.systemInstructions]: this.#content([
-                  { type: 'text', content: start.instructions },
-                ]),
-              }
-            : {}),
-        };
+        attributes['gen_ai.operation.name'] = 'invoke_agent';
+        attributes['gen_ai.provider.name'] = providerName(start.provider);
+        attributes['gen_ai.agent.name'] = start.agent;
+        attributes['gen_ai.request.model'] = start.model;
+        attributes['gen_ai.usage.input_tokens'] = agentEnd.tok_prompt;
+        attributes['gen_ai.usage.output_tokens'] = agentEnd.tok_completion;
+        attributes['agent_trace.stop_reason'] = agentEnd.stop_reason;
+        if (content && start.instructions !== '')
+          attributes['gen_ai.system_instructions'] = this.#content([
+            { type: 'text', content: start.instructions },
+          ]);
         break;
       }
       case 'llm_start': {
         const llmEnd = end as TraceEventOf<'llm_end'>;
         name = `chat ${start.model}`;
         kind = SpanKind.CLIENT;
-        attributes = {
-          [semconv.operationName]: 'chat',
-          [semconv.providerName]: providerName(start.provider),
-          [semconv.requestModel]: start.model,
-          [semconv.inputTokens]: llmEnd.tok_prompt,
-          [semconv.outputTokens]: llmEnd.tok_completion,
-          [ownAttributes.step]: start.step,
-          ...(llmEnd.tok_cache_read === undefined
-            ? {}
-            : { [semconv.cacheReadInputTokens]: llmEnd.tok_cache_read }),
-          ...(llmEnd.tok_cache_write === undefined
-            ? {}
-            : { [semconv.cacheCreationInputTokens]: llmEnd.tok_cache_write }),
-          ...(llmEnd.finish_reason === undefined
-            ? {}
-            : { [semconv.finishReasons]: [finishReason(llmEnd.finish_reason)] }),
-          ...(start.attempt === undefined ? {} : { [ownAttributes.attempt]: start.attempt }),
-          ...(this.#options.captureContent ? this.#messages(start, llmEnd) : {}),
-        };
+        attributes['gen_ai.operation.name'] = 'chat';
+        attributes['gen_ai.provider.name'] = providerName(start.provider);
+        attributes['gen_ai.request.model'] = start.model;
+        attributes['gen_ai.usage.input_tokens'] = llmEnd.tok_prompt;
+        attributes['gen_ai.usage.output_tokens'] = llmEnd.tok_completion;
+        attributes['agent_trace.step'] = start.step;
+        if (llmEnd.tok_cache_read !== undefined)
+          attributes['gen_ai.usage.cache_read.input_tokens'] = llmEnd.tok_cache_read;
+        if (llmEnd.tok_cache_write !== undefined)
+          attributes['gen_ai.usage.cache_creation.input_tokens'] = llmEnd.tok_cache_write;
+        if (llmEnd.finish_reason !== undefined)
+          attributes['gen_ai.response.finish_reasons'] = [finishReason(llmEnd.finish_reason)];
+        if (start.attempt !== undefined) attributes['agent_trace.attempt'] = start.attempt;
+        if (content) {
+          const { input, output } = this.#messages(start, llmEnd);
+          attributes['gen_ai.input.messages'] = input;
+          attributes['gen_ai.output.messages'] = output;
+        }
         break;
       }
       case 'tool_start': {
         const toolEnd = end as TraceEventOf<'tool_end'>;
         name = `execute_tool ${start.tool}`;
-        attributes = {
-          [semconv.operationName]: 'execute_tool',
-          [semconv.toolName]: start.tool,
-          [semconv.toolCallId]: start.call_id,
-          [semconv.toolType]: 'function',
-          [semconv.agentName]: start.agent,
-          [ownAttributes.attempt]: toolEnd.attempt,
-          ...(this.#options.captureContent
-            ? {
-                [semconv.toolCallArguments]: this.#content(start.args),
-                ...(toolEnd.result === undefined
-                  ? {}
-                  : { [semconv.toolCallResult]: this.#content(toolEnd.result) }),
-              }
-            : {}),
-        };
+        attributes['gen_ai.operation.name'] = 'execute_tool';
+        attributes['gen_ai.tool.name'] = start.tool;
+        attributes['gen_ai.tool.call.id'] = start.call_id;
+        attributes['gen_ai.tool.type'] = 'function';
+        attributes['gen_ai.agent.name'] = start.agent;
+        attributes['agent_trace.attempt'] = toolEnd.attempt;
+        if (content) {
+          attributes['gen_ai.tool.call.arguments'] = this.#content(start.args);
+          if (toolEnd.result !== undefined)
+            attributes['gen_ai.tool.call.result'] = this.#content(toolEnd.result);
+        }
         break;
       }
       default: {
@@ -246,19 +235,17 @@ export class SpanBuilder {
             ? undefined
             : this.#toolNames.get(handoff.parent_span_id)) ?? `transfer_to_${handoff.to}`;
         name = `execute_tool ${tool} ${handoff.to}`;
-        attributes = {
-          [semconv.operationName]: 'execute_tool',
-          [semconv.toolName]: tool,
-          [semconv.toolType]: 'function',
-          [semconv.agentName]: handoff.from,
-          [semconv.transferMode]: handoff.mode,
-          [semconv.transferTargetName]: handoff.to,
-          [ownAttributes.handoffDepth]: handoff.depth,
-          ...(handoff.call_id === undefined ? {} : { [semconv.toolCallId]: handoff.call_id }),
-        };
+        attributes['gen_ai.operation.name'] = 'execute_tool';
+        attributes['gen_ai.tool.name'] = tool;
+        attributes['gen_ai.tool.type'] = 'function';
+        attributes['gen_ai.agent.name'] = handoff.from;
+        attributes['gen_ai.transfer.mode'] = handoff.mode;
+        attributes['gen_ai.transfer.target.name'] = handoff.to;
+        attributes['agent_trace.handoff.depth'] = handoff.depth;
+        if (handoff.call_id !== undefined) attributes['gen_ai.tool.call.id'] = handoff.call_id;
       }
     }
-    if (error !== undefined) attributes[semconv.errorType] = error.type;
+    if (error !== undefined) attributes['error.type'] = error.type;
     const startTime = hrTime(start.time);
     const endTime = hrTime(end.time);
     const spanContext = {
@@ -270,15 +257,14 @@ export class SpanBuilder {
       name,
       kind,
       spanContext: () => spanContext,
-      ...(start.parent_span_id === null
-        ? {}
-        : {
-            parentSpanContext: {
+      parentSpanContext:
+        start.parent_span_id === null
+          ? undefined
+          : {
               traceId: start.trace_id,
               spanId: start.parent_span_id,
               traceFlags: TraceFlags.SAMPLED,
             },
-          }),
       startTime,
       endTime,
       duration: hrDuration(startTime, endTime),
@@ -286,7 +272,7 @@ export class SpanBuilder {
         error === undefined
           ? { code: SpanStatusCode.OK }
           : { code: SpanStatusCode.ERROR, message: error.message },
-      attributes: { ...common, ...attributes },
+      attributes,
       links: [],
       events: pending.events,
       ended: true,
@@ -298,7 +284,10 @@ export class SpanBuilder {
     };
   }
 
-  #messages(start: TraceEventOf<'llm_start'>, end: TraceEventOf<'llm_end'>): Attributes {
+  #messages(
+    start: TraceEventOf<'llm_start'>,
+    end: TraceEventOf<'llm_end'>,
+  ): { input: string; output: string } {
     const input = start.messages.map(message => {
       if (message.role === 'tool')
         return {
@@ -341,9 +330,6 @@ export class SpanBuilder {
             },
           ]
         : [];
-    return {
-      [semconv.inputMessages]: this.#content(input),
-      [semconv.outputMessages]: this.#content(output),
-    };
+    return { input: this.#content(input), output: this.#content(output) };
   }
 }

@@ -1,0 +1,92 @@
+/**
+ * Loop overhead against the peers, side by side in one run: every framework runs the same
+ * scenario (a scripted model asks for a trivial `add` tool N−1 times, then answers) on its own
+ * test model, each subject and N in a fresh process. Reports the median µs per step, peak RSS,
+ * and how many times more per step each peer spends than agent-trace.
+ */
+import { figure, ratio, runWorker, table } from './measure.js';
+import type { LoopSample } from './peers/loop-worker.js';
+import type { SubjectKey } from './peers/registry.js';
+
+const subjectOrder: readonly SubjectKey[] = [
+  'agent-trace',
+  'agent-trace-jsonl',
+  'agent-trace-otlp',
+  'vercel-ai',
+  'openai-agents-off',
+  'openai-agents-noop',
+];
+
+/** Measures every subject at every N (each in its own process, `budgetMs` of samples each). */
+export async function measureLoopVsPeers(
+  sizes: readonly number[],
+  budgetMs: number,
+  onProgress: (sample: LoopSample) => void = () => undefined,
+): Promise<LoopSample[]> {
+  const samples: LoopSample[] = [];
+  for (const subject of subjectOrder) {
+    for (const steps of sizes) {
+      const sample = await runWorker<LoopSample>('bench/peers/loop-worker.ts', [
+        subject,
+        String(steps),
+        String(budgetMs),
+      ]);
+      samples.push(sample);
+      onProgress(sample);
+    }
+  }
+  return samples;
+}
+
+const find = (samples: readonly LoopSample[], subject: string, steps: number) =>
+  samples.find(sample => sample.subject === subject && sample.steps === steps);
+
+/** The µs-per-step table, then the peer / agent-trace ratios at `pivot` steps. */
+export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): string {
+  const sizes = [...new Set(samples.map(sample => sample.steps))];
+  const subjects = [...new Set(samples.map(sample => sample.subject))];
+  const nameOf = (subject: string) => samples.find(sample => sample.subject === subject)!.name;
+  const first = sizes[0]!;
+  const last = sizes.at(-1)!;
+  const perStep = table([
+    ['µs per step', ...sizes.map(size => `N = ${size}`), `N=${last} / N=${first}`, 'peak RSS'],
+    ...subjects.map(subject => {
+      const values = sizes.map(size => find(samples, subject, size)?.microsecondsPerStep ?? NaN);
+      const rss = Math.max(...samples.filter(s => s.subject === subject).map(s => s.peakRssMb));
+      return [
+        nameOf(subject),
+        ...values.map(figure),
+        ratio(values.at(-1)! / values[0]!),
+        `${rss.toFixed(0)} MB`,
+      ];
+    }),
+  ]);
+  const ours = subjects.filter(subject => subject.startsWith('agent-trace'));
+  const peers = subjects.filter(subject => !subject.startsWith('agent-trace'));
+  const ratios = table([
+    [`peer µs / ours at N = ${pivot}`, ...peers.map(nameOf)],
+    ...ours.map(subject => [
+      nameOf(subject),
+      ...peers.map(peer =>
+        ratio(
+          find(samples, peer, pivot)!.microsecondsPerStep /
+            find(samples, subject, pivot)!.microsecondsPerStep,
+        ),
+      ),
+    ]),
+  ]);
+  return `${perStep}\n\n${ratios}`;
+}
+
+/** The fastest peer at `steps`, and agent-trace + JSONL's share of its per-step time. */
+export function jsonlShareOfFastestPeer(
+  samples: readonly LoopSample[],
+  steps = 100,
+): { peer: string; share: number } {
+  const peers = samples.filter(sample => sample.kind === 'peer' && sample.steps === steps);
+  const fastest = peers.reduce((best, sample) =>
+    sample.microsecondsPerStep < best.microsecondsPerStep ? sample : best,
+  );
+  const jsonl = find(samples, 'agent-trace-jsonl', steps)!;
+  return { peer: fastest.name, share: jsonl.microsecondsPerStep / fastest.microsecondsPerStep };
+}

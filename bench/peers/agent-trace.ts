@@ -1,0 +1,100 @@
+/** agent-trace under the shared scenario: no sink, a JSONL sink, an OTLP sink to an in-process receiver. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agent, run, tool, type TraceSink } from '@agent-trace/core';
+import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
+import { startOtlpReceiver } from '@agent-trace/testing/otlp';
+import { jsonlSink } from '@agent-trace/trace';
+import { otlpSink } from '@agent-trace/trace/otlp';
+import { z } from 'zod';
+import { addArguments, expectDone, type Subject } from './subject.js';
+
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+
+function script(steps: number): FakeLLMStep[] {
+  return [
+    ...Array.from({ length: steps - 1 }, (_, index): FakeLLMStep => ({
+      toolCalls: [{ name: 'add', args: addArguments(index) }],
+      usage: { promptTokens: 10, completionTokens: 5 },
+    })),
+    { text: 'done', usage: { promptTokens: 10, completionTokens: 1 } },
+  ];
+}
+
+function subject(
+  name: string,
+  makeSink: () => Promise<{ sink: TraceSink | undefined; close: () => Promise<void> }>,
+  close?: () => Promise<void>,
+): Subject {
+  return {
+    name,
+    kind: 'agent-trace',
+    async prepare(steps) {
+      const { sink, close: closeSink } = await makeSink();
+      const subjectAgent = agent({
+        name: 'bench',
+        model: fakeLLM(script(steps)),
+        tools: [add],
+        limits: { maxSteps: steps, maxToolCallsPerTool: steps },
+      });
+      return {
+        async run() {
+          const result = await run(subjectAgent, 'go', sink === undefined ? {} : { trace: sink });
+          expectDone('agent-trace', result.output);
+        },
+        finish: closeSink,
+      };
+    },
+    ...(close === undefined ? {} : { close }),
+  };
+}
+
+/** agent-trace with no sink: the loop alone. */
+export const agentTraceBare = (): Subject =>
+  subject('agent-trace', () =>
+    Promise.resolve({ sink: undefined, close: () => Promise.resolve() }),
+  );
+
+/** agent-trace writing a JSONL trace (a fresh file per run). */
+export function agentTraceJsonl(): Subject {
+  const directory = mkdtempSync(join(tmpdir(), 'agent-trace-bench-'));
+  let runs = 0;
+  return subject(
+    'agent-trace + JSONL',
+    () => {
+      const path = join(directory, `run-${runs++}.jsonl`);
+      const sink = jsonlSink(path);
+      return Promise.resolve({
+        sink,
+        close: async () => {
+          await sink.close();
+          rmSync(path, { force: true });
+        },
+      });
+    },
+    () => {
+      rmSync(directory, { recursive: true, force: true });
+      return Promise.resolve();
+    },
+  );
+}
+
+/** agent-trace exporting over OTLP/gRPC to an in-process receiver (one sink, as an app has). */
+export async function agentTraceOtlp(): Promise<Subject> {
+  const receiver = await startOtlpReceiver();
+  const sink = otlpSink({ endpoint: receiver.url });
+  return subject(
+    'agent-trace + OTLP',
+    () => Promise.resolve({ sink, close: () => Promise.resolve() }),
+    async () => {
+      await sink.shutdown();
+      await receiver.close();
+    },
+  );
+}

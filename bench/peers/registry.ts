@@ -1,0 +1,20 @@
+/** Every subject of the loop benchmark, by the key the worker is started with. */
+import { agentTraceBare, agentTraceJsonl, agentTraceOtlp } from './agent-trace.js';
+import { openaiAgents } from './openai-agents.js';
+import type { Subject } from './subject.js';
+import { vercelAi } from './vercel-ai.js';
+
+export const subjects = {
+  'agent-trace': () => Promise.resolve(agentTraceBare()),
+  'agent-trace-jsonl': () => Promise.resolve(agentTraceJsonl()),
+  'agent-trace-otlp': agentTraceOtlp,
+  'openai-agents-off': () => Promise.resolve(openaiAgents('off')),
+  'openai-agents-noop': () => Promise.resolve(openaiAgents('noop')),
+  'vercel-ai': () => Promise.resolve(vercelAi()),
+} satisfies Record<string, () => Promise<Subject>>;
+
+/** A key of {@link subjects}. */
+export type SubjectKey = keyof typeof subjects;
+
+/** True when `key` names a subject. */
+export const isSubjectKey = (key: string): key is SubjectKey => Object.hasOwn(subjects, key);

@@ -1,0 +1,31 @@
+/**
+ * The scenario every framework runs: a scripted model asks for a trivial `add` tool N−1 times,
+ * then answers "done". A subject builds everything one run needs (fresh model script, fresh sink)
+ * outside the timed part; `run` is the timed part, `finish` closes what the run left open.
+ */
+export interface PreparedRun {
+  run(): Promise<void>;
+  finish(): Promise<void>;
+}
+
+/** One framework configuration under test. */
+export interface Subject {
+  readonly name: string;
+  /** What the numbers are compared against: ours, or a peer. */
+  readonly kind: 'agent-trace' | 'peer';
+  /** Builds one run of `steps` model calls. */
+  prepare(steps: number): Promise<PreparedRun>;
+  /** Releases what the subject holds across runs (a receiver, a directory). */
+  close?(): Promise<void>;
+}
+
+/** The arguments of the n-th `add` call. */
+export const addArguments = (index: number): { a: number; b: number } => ({ a: index, b: 1 });
+
+/** Throws unless a run ended as the scenario says. */
+export function expectDone(framework: string, output: unknown): void {
+  if (output !== 'done')
+    throw new Error(
+      `${framework} did not finish the benchmark run: its output was ${JSON.stringify(output)}.`,
+    );
+}

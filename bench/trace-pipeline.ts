@@ -1,0 +1,191 @@
+/**
+ * The trace pipeline against the raw limits of the same machine: the JSONL sink against
+ * `JSON.stringify` alone and against batched `fs.writeSync` of lines built beforehand; `readTrace`
+ * against a plain chunk-split + `JSON.parse` loop; and the RSS of a process reading a large trace.
+ */
+import { createReadStream, mkdtempSync, openSync, closeSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TraceEvent } from '@agent-trace/core';
+import { build } from 'esbuild';
+import { jsonlSink, readTrace } from '@agent-trace/trace';
+import { figure, interleaved, ratio, runWorker, table } from './measure.js';
+import type { ReadSample } from './pipeline/read-worker.js';
+import { repeatRuns, sampleEvents } from './pipeline/sample-events.js';
+
+/** Events/s and MB/s of one way of writing or reading the same data. */
+export interface Throughput {
+  name: string;
+  eventsPerSecond: number;
+  megabytesPerSecond: number;
+}
+
+/** What the pipeline benchmark measured. */
+export interface PipelineResult {
+  events: number;
+  megabytes: number;
+  writing: Throughput[];
+  /** JSONL sink rate / stringify-only rate. */
+  sinkShareOfStringify: number;
+  reading: Throughput[];
+  /** readTrace rate / plain split + parse rate. */
+  readerShareOfPlain: number;
+  largeFile: ReadSample;
+}
+
+const throughput = (name: string, events: number, bytes: number, milliseconds: number) => ({
+  name,
+  eventsPerSecond: (events / milliseconds) * 1000,
+  megabytesPerSecond: bytes / 2 ** 20 / (milliseconds / 1000),
+});
+
+/** Lines joined into ~64 KiB buffers, as a batched writer would hand them to the kernel. */
+function batches(lines: readonly string[]): Buffer[] {
+  const out: Buffer[] = [];
+  let pending: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    pending.push(line);
+    size += line.length;
+    if (size >= 65_536) {
+      out.push(Buffer.from(pending.join(''), 'utf8'));
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length > 0) out.push(Buffer.from(pending.join(''), 'utf8'));
+  return out;
+}
+
+function writeBatches(path: string, chunks: readonly Buffer[], times = 1): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (let time = 0; time < times; time++) for (const chunk of chunks) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function plainSplitParse(path: string): Promise<number> {
+  let events = 0;
+  let pending = '';
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, encoding: 'utf8' })) {
+    const text = pending + (chunk as string);
+    let start = 0;
+    for (;;) {
+      const end = text.indexOf('\n', start);
+      if (end === -1) break;
+      JSON.parse(text.slice(start, end));
+      events++;
+      start = end + 1;
+    }
+    pending = text.slice(start);
+  }
+  return events;
+}
+
+/**
+ * Measures writing and reading `copies` runs of 1,000 steps (~1.9 MB each), then reads a file of
+ * about `largeFileMb` in a separate process for its RSS.
+ */
+export async function measureTracePipeline(
+  copies: number,
+  largeFileMb: number,
+  rounds: number,
+): Promise<PipelineResult> {
+  const directory = mkdtempSync(join(tmpdir(), 'agent-trace-bench-pipeline-'));
+  try {
+    const events: TraceEvent[] = repeatRuns(await sampleEvents(1000), copies);
+    const lines = events.map(event => `${JSON.stringify(event)}\n`);
+    const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0);
+    const chunks = batches(lines);
+    const sinkPath = join(directory, 'sink.jsonl');
+    const rawPath = join(directory, 'raw.jsonl');
+    let stringified = 0;
+    const write = await interleaved(
+      {
+        'jsonlSink (stringify + write)': async () => {
+          rmSync(sinkPath, { force: true });
+          const sink = jsonlSink(sinkPath);
+          for (const event of events) sink.write(event);
+          await sink.close();
+        },
+        'JSON.stringify only': () => {
+          for (const event of events) stringified += JSON.stringify(event).length;
+        },
+        'writeSync of pre-built lines': () => writeBatches(rawPath, chunks),
+      },
+      rounds,
+    );
+    const writing = Object.entries(write).map(([name, ms]) =>
+      throughput(name, events.length, bytes, ms),
+    );
+
+    const readPath = join(directory, 'read.jsonl');
+    writeBatches(readPath, chunks);
+    const read = await interleaved(
+      {
+        readTrace: async () => {
+          let count = 0;
+          for await (const event of readTrace(readPath)) if (event.seq >= 0) count++;
+          if (count !== events.length) throw new Error(`readTrace read ${count} events.`);
+        },
+        'chunk-split + JSON.parse': () => plainSplitParse(readPath),
+      },
+      rounds,
+    );
+    const reading = Object.entries(read).map(([name, ms]) =>
+      throughput(name, events.length, bytes, ms),
+    );
+
+    const largePath = join(directory, 'large.jsonl');
+    writeBatches(largePath, chunks, Math.max(1, Math.round((largeFileMb * 2 ** 20) / bytes)));
+    // Bundled and run by plain node, as a built application would: tsx alone holds ~50 MB.
+    const worker = join(directory, 'read-worker.mjs');
+    await build({
+      entryPoints: ['bench/pipeline/read-worker.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: worker,
+      logLevel: 'error',
+    });
+    const largeFile = await runWorker<ReadSample>(worker, [largePath]);
+    if (stringified === 0) throw new Error('nothing was stringified');
+    return {
+      events: events.length,
+      megabytes: bytes / 2 ** 20,
+      writing,
+      sinkShareOfStringify: write['JSON.stringify only'] / write['jsonlSink (stringify + write)'],
+      reading,
+      readerShareOfPlain: read['chunk-split + JSON.parse'] / read.readTrace,
+      largeFile,
+    };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** The pipeline's tables. */
+export function formatTracePipeline(result: PipelineResult): string {
+  const rows = (list: readonly Throughput[]) =>
+    list.map(item => [
+      item.name,
+      `${figure(item.eventsPerSecond / 1000)} k`,
+      figure(item.megabytesPerSecond),
+    ]);
+  const large = result.largeFile;
+  return [
+    table([
+      [`writing ${result.events} events (${result.megabytes.toFixed(0)} MB)`, 'events/s', 'MB/s'],
+      ...rows(result.writing),
+    ]),
+    `JSONL sink / stringify only: ${ratio(result.sinkShareOfStringify)}`,
+    '',
+    table([['reading the same file', 'events/s', 'MB/s'], ...rows(result.reading)]),
+    `readTrace / split + parse: ${ratio(result.readerShareOfPlain)}`,
+    '',
+    `readTrace over a ${(large.bytes / 2 ** 30).toFixed(2)} GB trace: ${large.events} events in ${(large.milliseconds / 1000).toFixed(1)} s, ` +
+      `RSS ${large.rssBeforeMb.toFixed(0)} MB before reading, peak ${large.peakRssMb.toFixed(0)} MB`,
+  ].join('\n');
+}

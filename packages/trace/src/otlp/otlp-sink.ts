@@ -140,7 +140,9 @@ function estimateBytes(span: ReadableSpan): number {
  *
  * @example
  * ```ts
- * await run(desk, input, { trace: [jsonlSink('traces/run.jsonl'), otlpSink({ endpoint: 'http://127.0.0.1:4317' })] });
+ * const otlp = otlpSink({ endpoint: 'http://127.0.0.1:4317' });
+ * await run(desk, input, { trace: [jsonlSink('traces/run.jsonl'), otlp] });
+ * await otlp.shutdown();
  * ```
  */
 export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {

@@ -5,26 +5,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, run, tool, type LanguageModel } from '@agent-trace/core';
-import { fakeLLM, replayTrace, type FakeLLMStep } from '@agent-trace/testing';
+import { run } from '@agent-trace/core';
+import { fakeLLM, replayTrace } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
-import { z } from 'zod';
 import { timeIt } from './measure.js';
-
-const add = tool({
-  name: 'add',
-  description: 'Add two numbers',
-  input: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => a + b,
-});
-
-const adder = (model: LanguageModel, steps: number) =>
-  agent({
-    name: 'bench',
-    model,
-    tools: [add],
-    limits: { maxSteps: steps, maxToolCallsPerTool: steps },
-  });
+import { adderAgent, addScript } from './scenario.js';
 
 /** What the replay benchmark measured. */
 export interface ReplayResult {
@@ -41,23 +26,20 @@ export async function measureReplay(steps = 10_000): Promise<ReplayResult> {
   const directory = mkdtempSync(join(tmpdir(), 'agent-trace-bench-replay-'));
   const path = join(directory, 'long.jsonl');
   try {
-    const script: FakeLLMStep[] = [
-      ...Array.from({ length: steps - 1 }, (_, index) => ({
-        toolCalls: [{ name: 'add', args: { a: index, b: 1 } }],
-      })),
-      { text: 'done' },
-    ];
     const sink = jsonlSink(path);
     let events = 0;
     const recordMs = await timeIt(async () => {
-      const result = await run(adder(fakeLLM(script), steps), 'go', { trace: sink });
+      const result = await run(adderAgent(fakeLLM(addScript(steps)), steps), 'go', { trace: sink });
       events = result.steps.length;
     });
     await sink.close();
     let same = false;
     const replayMs = await timeIt(async () => {
       // The model answers from the recording: its own script is never read.
-      const report = await replayTrace(path, adder(fakeLLM([], { allowUnusedSteps: true }), steps));
+      const report = await replayTrace(
+        path,
+        adderAgent(fakeLLM([], { allowUnusedSteps: true }), steps),
+      );
       same = report.same;
       events = report.recorded.length;
     });

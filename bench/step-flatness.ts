@@ -4,17 +4,10 @@
  * late steps slower; garbage collection only adds occasional spikes, which the median ignores and
  * the mean shows.
  */
-import { agent, run, tool } from '@agent-trace/core';
+import { run } from '@agent-trace/core';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
-import { z } from 'zod';
 import { median } from './measure.js';
-
-const add = tool({
-  name: 'add',
-  description: 'Add two numbers',
-  input: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => a + b,
-});
+import { adderAgent, addArguments } from './scenario.js';
 
 /** Median µs per step in three windows of a run, and the mean over all steps. */
 export interface StepFlatness {
@@ -34,21 +27,13 @@ export async function measureStepFlatness(steps = 1000, runs = 8): Promise<StepF
       ...Array.from({ length: steps - 1 }, (_, a): FakeLLMStep => () => {
         stamps.push(performance.now());
         return {
-          toolCalls: [{ name: 'add', args: { a, b: 1 } }],
+          toolCalls: [{ name: 'add', args: addArguments(a) }],
           usage: { promptTokens: 1, completionTokens: 1 },
         };
       }),
       { text: 'done' },
     ];
-    await run(
-      agent({
-        name: 'bench',
-        model: fakeLLM(script),
-        tools: [add],
-        limits: { maxSteps: steps, maxToolCallsPerTool: steps },
-      }),
-      'go',
-    );
+    await run(adderAgent(fakeLLM(script), steps), 'go');
     if (index < 2) continue;
     const gaps = stamps.slice(1).map((stamp, position) => (stamp - stamps[position]!) * 1000);
     const middle = Math.floor(gaps.length / 2);

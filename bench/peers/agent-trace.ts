@@ -2,30 +2,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, run, tool, type TraceSink } from '@agent-trace/core';
-import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
+import { run, type TraceSink } from '@agent-trace/core';
+import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver } from '@agent-trace/testing/otlp';
 import { jsonlSink } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
-import { z } from 'zod';
-import { addArguments, expectDone, type Subject } from './subject.js';
-
-const add = tool({
-  name: 'add',
-  description: 'Add two numbers',
-  input: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => a + b,
-});
-
-function script(steps: number): FakeLLMStep[] {
-  return [
-    ...Array.from({ length: steps - 1 }, (_, index): FakeLLMStep => ({
-      toolCalls: [{ name: 'add', args: addArguments(index) }],
-      usage: { promptTokens: 10, completionTokens: 5 },
-    })),
-    { text: 'done', usage: { promptTokens: 10, completionTokens: 1 } },
-  ];
-}
+import { adderAgent, addScript } from '../scenario.js';
+import { expectDone, type Subject } from './subject.js';
 
 function subject(
   name: string,
@@ -37,12 +20,7 @@ function subject(
     kind: 'agent-trace',
     async prepare(steps) {
       const { sink, close: closeSink } = await makeSink();
-      const subjectAgent = agent({
-        name: 'bench',
-        model: fakeLLM(script(steps)),
-        tools: [add],
-        limits: { maxSteps: steps, maxToolCallsPerTool: steps },
-      });
+      const subjectAgent = adderAgent(fakeLLM(addScript(steps)), steps);
       return {
         async run() {
           const result = await run(subjectAgent, 'go', sink === undefined ? {} : { trace: sink });

@@ -3,7 +3,7 @@
  * no framework warms the JIT or fills the heap for another. Prints one JSON line.
  * Usage: tsx bench/peers/loop-worker.ts <subject> <steps> [budgetMs]
  */
-import { median } from '../measure.js';
+import { median, timeIt } from '../measure.js';
 import { isSubjectKey, subjects } from './registry.js';
 
 /** What one worker reports. */
@@ -25,9 +25,7 @@ const subject = await subjects[key]();
 
 async function timedRun(size: number): Promise<number> {
   const prepared = await subject.prepare(size);
-  const started = process.hrtime.bigint();
-  await prepared.run();
-  const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
+  const milliseconds = await timeIt(() => prepared.run());
   await prepared.finish();
   return milliseconds;
 }

@@ -2,7 +2,8 @@
 import { Agent, run, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
-import { addArguments, expectDone, type Subject } from './subject.js';
+import { addArguments } from '../scenario.js';
+import { expectDone, type Subject } from './subject.js';
 
 const add = tool({
   name: 'add',

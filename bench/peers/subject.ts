@@ -1,6 +1,5 @@
 /**
- * The scenario every framework runs: a scripted model asks for a trivial `add` tool N−1 times,
- * then answers "done". A subject builds everything one run needs (fresh model script, fresh sink)
+ * A framework under the scenario of `../scenario.ts`. A subject builds everything one run needs (fresh model script, fresh sink)
  * outside the timed part; `run` is the timed part, `finish` closes what the run left open.
  */
 export interface PreparedRun {
@@ -18,9 +17,6 @@ export interface Subject {
   /** Releases what the subject holds across runs (a receiver, a directory). */
   close?(): Promise<void>;
 }
-
-/** The arguments of the n-th `add` call. */
-export const addArguments = (index: number): { a: number; b: number } => ({ a: index, b: 1 });
 
 /** Throws unless a run ended as the scenario says. */
 export function expectDone(framework: string, output: unknown): void {

@@ -2,7 +2,8 @@
 import { generateText, isStepCount, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { addArguments, expectDone, type Subject } from './subject.js';
+import { addArguments } from '../scenario.js';
+import { expectDone, type Subject } from './subject.js';
 
 const add = tool({
   description: 'Add two numbers',

@@ -2,27 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '@agent-trace/core';
-import { runCli } from '@agent-trace/cli';
 import type { FakeLLMStep } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { reviewDesk } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
+import { cli } from '../support/cli.js';
 import { deterministic } from '../support/deterministic.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'agent-trace-cli-'));
-
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    stdout: text => out.push(text),
-    stderr: text => err.push(text),
-    env,
-    isTTY: false,
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
 
 async function demoTrace(): Promise<string> {
   const path = join(directory, `demo-${Math.random().toString(16).slice(2)}.jsonl`);

@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '@agent-trace/core';
-import { runCli } from '@agent-trace/cli';
 import type { ReceivedSpan } from '@agent-trace/testing/otlp';
 import { jsonlSink } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
 import { describe, expect, it } from 'vitest';
 import { reviewDesk } from '../../examples/document-review/agents.js';
+import { cli } from '../support/cli.js';
 import { byName, directory, input, receiver } from './otlp-fixtures.js';
 
 describe('agent-trace export', () => {
@@ -21,17 +21,9 @@ describe('agent-trace export', () => {
     await file.close();
     await live.waitForSpans(37);
     const later = await receiver();
-    const out: string[] = [];
-    const code = await runCli(['export', path, '--otlp', later.url], {
-      stdout: text => out.push(text),
-      stderr: text => out.push(text),
-      env: {},
-      isTTY: false,
-    });
+    const { code, stdout } = await cli(['export', path, '--otlp', later.url]);
     expect(code).toBe(0);
-    expect(out.join('\n')).toMatch(
-      /^✓ 75 events → 37 spans sent to http:\/\/127\.0\.0\.1:\d+ \(grpc\)$/,
-    );
+    expect(stdout).toMatch(/^✓ 75 events → 37 spans sent to http:\/\/127\.0\.0\.1:\d+ \(grpc\)$/);
     const tree = (spans: readonly ReceivedSpan[]) =>
       spans
         .map(span => ({ ...span, resource: undefined }))
@@ -45,14 +37,15 @@ describe('agent-trace export', () => {
     const file = jsonlSink(path);
     await run(reviewDesk(), input, { trace: file });
     await file.close();
-    const out: string[] = [];
-    const code = await runCli(['export', path, '--otlp', collector.httpUrl, '--protocol', 'http'], {
-      stdout: text => out.push(text),
-      stderr: text => out.push(text),
-      env: {},
-      isTTY: false,
-    });
-    expect(out.join('\n')).toMatch(/37 spans sent to .* \(http\)$/);
+    const { code, stdout } = await cli([
+      'export',
+      path,
+      '--otlp',
+      collector.httpUrl,
+      '--protocol',
+      'http',
+    ]);
+    expect(stdout).toMatch(/37 spans sent to .* \(http\)$/);
     expect(code).toBe(0);
     expect(collector.spans).toHaveLength(37);
     expect(byName(collector.spans, 'invoke_agent coordinator')?.kind).toBe('INTERNAL');
@@ -69,15 +62,9 @@ describe('agent-trace export', () => {
     const torn = join(directory, 'torn.jsonl');
     writeFileSync(torn, `${lines.join('\n')}\n{"v":1,"seq":30,"ti`);
     const collector = await receiver();
-    const errors: string[] = [];
-    const code = await runCli(['export', torn, '--otlp', collector.url], {
-      stdout: () => undefined,
-      stderr: text => errors.push(text),
-      env: {},
-      isTTY: false,
-    });
+    const { code, stderr } = await cli(['export', torn, '--otlp', collector.url]);
     expect(code).toBe(0);
-    expect(errors.join('\n')).toMatch(/torn\.jsonl:31: the last line has no newline/);
+    expect(stderr).toMatch(/torn\.jsonl:31: the last line has no newline/);
     expect(collector.spans).toHaveLength(starts);
     const unfinished = collector.spans.filter(
       span => span.attributes['error.type'] === 'unfinished',
@@ -94,14 +81,8 @@ describe('agent-trace export', () => {
     const file = jsonlSink(path);
     await run(reviewDesk(), input, { trace: file });
     await file.close();
-    const out: string[] = [];
-    const code = await runCli(['export', path, '--otlp', collector.url], {
-      stdout: text => out.push(text),
-      stderr: text => out.push(text),
-      env: {},
-      isTTY: false,
-    });
+    const { code, stdout } = await cli(['export', path, '--otlp', collector.url]);
     expect(code).toBe(1);
-    expect(out.join('\n')).toMatch(/37 failed, 0 dropped/);
+    expect(stdout).toMatch(/37 failed, 0 dropped/);
   });
 });

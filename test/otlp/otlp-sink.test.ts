@@ -1,11 +1,11 @@
 import { run } from '@agent-trace/core';
-import { runCli } from '@agent-trace/cli';
 import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
 import { join } from 'node:path';
 import type { OtlpReceiver } from '@agent-trace/testing/otlp';
 import { describe, expect, it } from 'vitest';
 import { reviewDesk } from '../../examples/document-review/agents.js';
+import { cli } from '../support/cli.js';
 import { byName, directory, input, receiver } from './otlp-fixtures.js';
 
 describe('otlpSink', () => {
@@ -170,14 +170,8 @@ describe('otlpSink', () => {
       const { failed_spans = 0, dropped_spans = 0, pending_spans = 0 } = runEnd.export ?? {};
       // Every span but the run's own is accounted for: failed, or unconfirmed when time ran out.
       expect(failed_spans + dropped_spans + pending_spans).toBe(36);
-      const out: string[] = [];
-      await runCli(['stats', `${path}.with-otlp`], {
-        stdout: text => out.push(text),
-        stderr: text => out.push(text),
-        env: {},
-        isTTY: false,
-      });
-      expect(out.join('\n')).toMatch(/export: \d+ spans failed, \d+ dropped, \d+ unconfirmed/);
+      const { stdout } = await cli(['stats', `${path}.with-otlp`]);
+      expect(stdout).toMatch(/export: \d+ spans failed, \d+ dropped, \d+ unconfirmed/);
     });
   }
 });

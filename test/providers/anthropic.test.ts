@@ -1,35 +1,19 @@
-import { readFileSync } from 'node:fs';
-import {
-  agent,
-  run,
-  StreamAssembler,
-  tool,
-  type LanguageModel,
-  type ModelRequest,
-} from '@agent-trace/core';
+import { agent, run, StreamAssembler, type LanguageModel } from '@agent-trace/core';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { anthropicHandlers, sseResponse } from '@agent-trace/testing/msw';
 import { http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import {
+  modelRequest as request,
+  useMswServer,
+  weatherTool as weather,
+  wireFixture as fixture,
+} from '../support/provider-wire.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMswServer();
 
 const baseURL = 'http://llm.test';
 const claude = () => anthropic('claude-sonnet-4-6', { apiKey: 'test-key', baseURL });
-const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-  instructions: 'Be brief.',
-  messages: [{ role: 'user', content: 'Weather in Paris?' }],
-  tools: [],
-  agentName: 'tester',
-  ...over,
-});
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../shared/reference/fixtures/${name}`, import.meta.url), 'utf8');
 
 async function streamed(model: LanguageModel, input = request()) {
   const assembler = new StreamAssembler();
@@ -81,12 +65,6 @@ describe('anthropic() over the recorded wire fixtures', () => {
 describe('anthropic() served from a script', () => {
   it('places the system prompt, merges tool results into one user turn, and sends tools', async () => {
     const bodies: Record<string, unknown>[] = [];
-    const weather = tool({
-      name: 'get_weather',
-      description: 'Weather',
-      input: z.object({ city: z.string() }),
-      execute: ({ city }) => `${city}: 21°C`,
-    });
     server.use(
       ...anthropicHandlers(
         [

@@ -3,16 +3,13 @@ import { openai } from '@agent-trace/core/openai';
 import { normalizeTrace } from '@agent-trace/testing';
 import { openaiHandlers } from '@agent-trace/testing/msw';
 import { memorySink } from '@agent-trace/trace';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMswServer } from '../support/provider-wire.js';
 import { reviewDesk } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
 import { liveModels } from '../../examples/document-review/live-models.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMswServer();
 
 const comparable = (events: TraceEvent[]) =>
   normalizeTrace(events).map(({ model: _model, provider: _provider, ...rest }) => rest);

@@ -1,38 +1,21 @@
-import { readFileSync } from 'node:fs';
-import {
-  agent,
-  run,
-  steppingClock,
-  stream,
-  StreamAssembler,
-  tool,
-  type ModelRequest,
-} from '@agent-trace/core';
+import { agent, run, steppingClock, stream, StreamAssembler } from '@agent-trace/core';
 import { openai } from '@agent-trace/core/openai';
 import { openaiHandlers, sseResponse } from '@agent-trace/testing/msw';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import {
+  modelRequest as request,
+  useMswServer,
+  weatherTool as weather,
+  wireFixture as fixture,
+} from '../support/provider-wire.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMswServer();
 
 const baseURL = 'http://llm.test/v1';
 const chat = () => openai('gpt-4o-mini', { apiKey: 'test-key', baseURL });
 const responses = () => openai.responses('gpt-4o-mini', { apiKey: 'test-key', baseURL });
-const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
-  instructions: 'Be brief.',
-  messages: [{ role: 'user', content: 'Weather in Paris?' }],
-  tools: [],
-  agentName: 'tester',
-  ...over,
-});
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../shared/reference/fixtures/${name}`, import.meta.url), 'utf8');
 
 async function streamed(model: ReturnType<typeof chat>, input = request()) {
   const assembler = new StreamAssembler();
@@ -129,12 +112,6 @@ describe('openai() served from a script', () => {
 
   it('sends instructions, history, tools and tool results in the Chat Completions format', async () => {
     const bodies: unknown[] = [];
-    const weather = tool({
-      name: 'get_weather',
-      description: 'Weather',
-      input: z.object({ city: z.string() }),
-      execute: ({ city }) => `${city}: 21°C`,
-    });
     server.use(
       ...openaiHandlers(
         [{ toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }] }, { text: '21°C.' }],

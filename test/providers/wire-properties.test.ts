@@ -12,14 +12,11 @@ import { fakeLLM, normalizeTrace, type FakeLLMStep } from '@agent-trace/testing'
 import { anthropicHandlers, openaiHandlers, type SplitPoints } from '@agent-trace/testing/msw';
 import { memorySink } from '@agent-trace/trace';
 import fc from 'fast-check';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMswServer } from '../support/provider-wire.js';
 import { z } from 'zod';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMswServer();
 
 const request: ModelRequest = {
   instructions: 'Be brief.',

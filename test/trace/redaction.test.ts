@@ -22,8 +22,9 @@ const leaky = tool({
   }),
 });
 
-function desk(replaying = false) {
+function desk(replaying = false, window?: number) {
   return agent({
+    ...(window === undefined ? {} : { memory: { window } }),
     name: 'ops',
     model: fakeLLM(
       [
@@ -71,6 +72,13 @@ describe('redaction', () => {
     const recording = memorySink();
     await run(desk(), 'Check the billing config', { trace: recording });
     const report = await replayTrace(recording.events, desk(true));
+    expect(report.differences).toEqual([]);
+  });
+
+  it('replays a redacted recording without divergence under a memory window too', async () => {
+    const recording = memorySink();
+    await run(desk(false, 4), 'Check the billing config', { trace: recording });
+    const report = await replayTrace(recording.events, desk(true, 4));
     expect(report.differences).toEqual([]);
   });
 

@@ -130,5 +130,6 @@ export { sleepOn, steppingClock, systemClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';
 export { canonicalJson } from './util/canonical-json.js';
 export { defaults } from './util/defaults.js';
+export { ordinal } from './util/ordinal.js';
 export { randomIds, sequentialIds } from './util/ids.js';
 export type { IdGenerator } from './util/ids.js';

@@ -1,5 +1,6 @@
 import {
   ModelCallError,
+  ordinal,
   type LanguageModel,
   type Message,
   type ModelRequest,
@@ -8,7 +9,7 @@ import {
 } from '@agent-trace/core';
 import { trackFake } from './fake-registry.js';
 import type { FakeAnswerStep, FakeErrorStep, FakeLLMStep } from './fake-llm-step.js';
-import { ordinal, ScriptPlayer, splitText, toModelCallError, toResponse } from './script-player.js';
+import { ScriptPlayer, splitText, toModelCallError, toResponse } from './script-player.js';
 
 /** One recorded call of a FakeLLM. */
 export interface FakeLLMCall {

@@ -140,10 +140,3 @@ export function toModelCallError(step: FakeErrorStep, message: string): ModelCal
     message: step.error.message ?? message,
   });
 }
-
-/** 1st, 2nd, 3rd, … */
-export function ordinal(value: number): string {
-  const suffix =
-    value % 100 >= 11 && value % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
-  return `${value}${suffix}`;
-}

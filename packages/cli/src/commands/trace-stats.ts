@@ -75,6 +75,22 @@ class Tally {
   }
 }
 
+/** What one finished agent turn or model call adds to its row. */
+function callFigures(event: {
+  duration_ms: number;
+  error?: unknown;
+  tok_prompt: number;
+  tok_completion: number;
+}) {
+  return {
+    call: true,
+    durationMs: event.duration_ms,
+    error: event.error !== undefined,
+    tokPrompt: event.tok_prompt,
+    tokCompletion: event.tok_completion,
+  };
+}
+
 /** Figures of every run in the events: calls, errors, retries, p50/p95 durations, tokens. */
 export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
   const runs = new Map<
@@ -103,23 +119,11 @@ export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
     }
     switch (event.event) {
       case 'agent_end':
-        run.agents.add(event.agent, {
-          call: true,
-          durationMs: event.duration_ms,
-          error: event.error !== undefined,
-          tokPrompt: event.tok_prompt,
-          tokCompletion: event.tok_completion,
-        });
+        run.agents.add(event.agent, callFigures(event));
         break;
       case 'llm_end':
         modelKeys.set(event.model, `${event.provider}/${event.model}`);
-        run.models.add(`${event.provider}/${event.model}`, {
-          call: true,
-          durationMs: event.duration_ms,
-          error: event.error !== undefined,
-          tokPrompt: event.tok_prompt,
-          tokCompletion: event.tok_completion,
-        });
+        run.models.add(`${event.provider}/${event.model}`, callFigures(event));
         break;
       case 'tool_end':
         run.tools.add(event.tool, {

@@ -122,7 +122,7 @@ async function* callOnce(
     agent.name,
     agentSpan,
     llmStartFields(identity, {
-      messages: conversation.takeUnsent(),
+      messages: tracer.recording ? conversation.takeUnsent() : [],
       messageCount: input.messages.length,
       requestHash: input.requestHash,
       finalOutput: input.responseFormat !== undefined,

@@ -4,13 +4,15 @@ import type { TraceMessage } from '../trace/trace-event.js';
 import { hashString } from '../util/hash.js';
 
 /**
- * An agent's append-only message history. It keeps a rolling hash of everything appended, so a
- * request's fingerprint costs what is new, not the whole history, and it remembers how much the
- * model has already seen, so `llm_start` records only what is new.
+ * An agent's append-only message history. It keeps a rolling hash of the messages, folded in when
+ * a hash is asked for (a run with no trace never pays for it), so a request's fingerprint costs
+ * what is new, not the whole history; and it remembers how much the model has already seen, so
+ * `llm_start` records only what is new.
  */
 export class Conversation {
   readonly messages: Message[] = [];
   #rollingHash = hashString('');
+  #hashedCount = 0;
   #sentCount = 0;
   readonly #redactor: Redactor | undefined;
 
@@ -22,14 +24,25 @@ export class Conversation {
   /** Appends one message. */
   append(message: Message): void {
     this.messages.push(message);
-    const text = JSON.stringify(message);
-    const hashed = this.#redactor === undefined ? text : this.#redactor.string(text);
-    this.#rollingHash = hashString(`${this.#rollingHash}\n${hashed}`);
   }
 
   /** A hash of every message so far, combined with `preambleHash` (instructions and tools). */
   requestHash(preambleHash: string): string {
+    for (; this.#hashedCount < this.messages.length; this.#hashedCount++) {
+      const text = this.#hashable(JSON.stringify(this.messages[this.#hashedCount]));
+      this.#rollingHash = hashString(`${this.#rollingHash}\n${text}`);
+    }
     return hashString(`${preambleHash}\n${this.#rollingHash}`);
+  }
+
+  /** A hash of `messages` alone (a memory window: bounded, so hashed whole) with `preambleHash`. */
+  windowHash(preambleHash: string, messages: readonly Message[]): string {
+    return hashString(`${preambleHash}\n${this.#hashable(JSON.stringify(messages))}`);
+  }
+
+  /** Hashes are taken over redacted text, so a redacted recording replays with the same hashes. */
+  #hashable(text: string): string {
+    return this.#redactor === undefined ? text : this.#redactor.string(text);
   }
 
   /** The messages appended since the last call, as the trace records them; marks them sent. */

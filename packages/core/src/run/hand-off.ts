@@ -8,7 +8,7 @@ import type { Chunk } from './chunk.js';
 import type { AgentOutcome } from './run-agent.js';
 import type { RunAgent } from './run-delegate.js';
 import type { RunState } from './run-state.js';
-import { toTraceError } from './to-trace-error.js';
+import { startHandoffSpan } from './handoff-span.js';
 
 /** How a handoff went: the target ran (its outcome), or the handoff was not made. */
 export type HandoffResult =
@@ -53,42 +53,23 @@ export async function* handOff(options: {
       isError,
     });
   };
-  const { tracer, chunks } = state;
   const target = handoff.agent;
-  const depth = path.length;
-  const nextPath = [...path, target.name];
-  const fields = {
+  const handoffSpan = startHandoffSpan(state, {
     from: from.name,
     to: target.name,
-    depth,
-    mode: 'pass_control' as const,
-    path: nextPath,
-  };
-  const span = tracer.start('handoff_start', from.name, agentSpan, {
-    ...fields,
-    ...(call === undefined ? {} : { call_id: call.callId }),
-    ...(route === undefined ? {} : { routed_by: route.by, route_reason: route.reason }),
+    mode: 'pass_control',
+    path,
+    parent: agentSpan,
+    start: {
+      ...(call === undefined ? {} : { call_id: call.callId }),
+      ...(route === undefined ? {} : { routed_by: route.by, route_reason: route.reason }),
+    },
   });
-  if (chunks.wanted)
-    yield chunks.make('handoff', from.name, {
-      from: from.name,
-      to: target.name,
-      depth,
-      mode: 'pass_control',
-    });
-  const record = (accepted: boolean): void => {
-    state.handoffs.push({
-      from: from.name,
-      to: target.name,
-      depth,
-      mode: 'pass_control',
-      accepted,
-    });
-  };
+  const { depth, nextPath, span } = handoffSpan;
+  if (handoffSpan.chunk !== undefined) yield handoffSpan.chunk;
   if (path.includes(target.name)) {
-    record(false);
     const detail = `'${from.name}' tried to hand off to '${target.name}', which is already on the path ${path.join(' → ')}`;
-    tracer.end(span, { ...fields, error: { type: 'handoff_cycle', message: detail } });
+    handoffSpan.refuse('handoff_cycle', detail);
     if (from.onHandoffCycle === 'refuse') {
       const message = `Handoff to '${target.name}' refused: '${target.name}' is already handling this conversation (${path.join(' → ')}). Answer the user yourself.`;
       answer(message, true);
@@ -97,9 +78,8 @@ export async function* handOff(options: {
     return { kind: 'stopped', reason: 'handoff_cycle', detail };
   }
   if (depth > from.limits.maxHandoffDepth) {
-    record(false);
     const detail = `handing off from '${from.name}' to '${target.name}' would be handoff number ${depth} in a row (${nextPath.join(' → ')}); ${from.limits.maxHandoffDepth} allowed`;
-    tracer.end(span, { ...fields, error: { type: 'handoff_depth_exceeded', message: detail } });
+    handoffSpan.refuse('handoff_depth_exceeded', detail);
     return {
       kind: 'stopped',
       reason: 'handoff_depth_exceeded',
@@ -107,7 +87,7 @@ export async function* handOff(options: {
       limit: { name: 'maxHandoffDepth', value: from.limits.maxHandoffDepth },
     };
   }
-  record(true);
+  handoffSpan.accept();
   let outcome: AgentOutcome | undefined;
   try {
     answer(`Transferred to '${target.name}'.`, false);
@@ -118,20 +98,6 @@ export async function* handOff(options: {
     outcome = yield* options.runAgent(target, { messages, path: nextPath }, span, state);
     return { kind: 'ran', outcome };
   } finally {
-    const failed = outcome === undefined || outcome.stopReason !== 'completed';
-    tracer.end(span, {
-      ...fields,
-      ...(failed
-        ? {
-            error:
-              outcome?.error === undefined
-                ? {
-                    type: outcome?.stopReason ?? 'aborted',
-                    message: `'${target.name}' ended with ${outcome?.stopReason ?? 'aborted'}`,
-                  }
-                : toTraceError(outcome.error),
-          }
-        : {}),
-    });
+    handoffSpan.finish(outcome);
   }
 }

@@ -169,7 +169,7 @@ export async function* runAgent(
         spec: agent.router,
         input: input ?? '',
         conversation,
-        requestHash: conversation.requestHash(preamble.hash),
+        requestHash: tracer.recording ? conversation.requestHash(preamble.hash) : '',
         agentSpan,
         state,
       });
@@ -218,11 +218,13 @@ export async function* runAgent(
           conversation,
           messages: shown,
           tools: offered,
-          // A windowed request is hashed whole (bounded by the window); otherwise the rolling hash.
-          requestHash:
-            window === undefined
+          // Only a trace shows the hash. A windowed request is hashed whole (bounded by the
+          // window); otherwise the rolling hash.
+          requestHash: !tracer.recording
+            ? ''
+            : window === undefined
               ? conversation.requestHash(preambleHash)
-              : hashString(`${preambleHash}\n${JSON.stringify(shown)}`),
+              : conversation.windowHash(preambleHash, shown),
           agentSpan,
           ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
         },

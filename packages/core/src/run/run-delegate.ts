@@ -6,7 +6,7 @@ import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Chunk } from './chunk.js';
 import type { AgentOutcome, AgentStart } from './run-agent.js';
 import type { RunState } from './run-state.js';
-import { toTraceError } from './to-trace-error.js';
+import { startHandoffSpan } from './handoff-span.js';
 
 /** Runs an agent (`runAgent`), passed in to keep the modules acyclic. */
 export type RunAgent = (
@@ -35,40 +35,19 @@ export async function runDelegate(options: {
   runAgent: RunAgent;
 }): Promise<{ outcome: ToolCallOutcome; chunks: Chunk[] }> {
   const { caller, delegation, callId, toolName, args, toolSpan, path, state } = options;
-  const { tracer } = state;
   const target = delegation.agent;
-  const depth = path.length;
-  const nextPath = [...path, target.name];
-  const fields = {
+  const handoffSpan = startHandoffSpan(state, {
     from: caller.name,
     to: target.name,
-    depth,
-    mode: 'return_to_caller' as const,
-    path: nextPath,
-  };
-  const chunks: Chunk[] = state.chunks.wanted
-    ? [
-        state.chunks.make('handoff', caller.name, {
-          from: caller.name,
-          to: target.name,
-          depth,
-          mode: 'return_to_caller',
-        }),
-      ]
-    : [];
-  const span = tracer.start('handoff_start', caller.name, toolSpan, { ...fields, call_id: callId });
-  const record = (accepted: boolean): void => {
-    state.handoffs.push({
-      from: caller.name,
-      to: target.name,
-      depth,
-      mode: 'return_to_caller',
-      accepted,
-    });
-  };
+    mode: 'return_to_caller',
+    path,
+    parent: toolSpan,
+    start: { call_id: callId },
+  });
+  const { depth, nextPath, span } = handoffSpan;
+  const chunks: Chunk[] = handoffSpan.chunk === undefined ? [] : [handoffSpan.chunk];
   const refuse = (type: string, message: string) => {
-    record(false);
-    tracer.end(span, { ...fields, error: { type, message } });
+    handoffSpan.refuse(type, message);
     const error = new ToolCallError({ kind: 'delegate_failed', toolName, message });
     return { outcome: { ok: false as const, args, error, content: message }, chunks };
   };
@@ -84,7 +63,7 @@ export async function runDelegate(options: {
       `Agent '${target.name}' cannot be asked: that would nest ${depth} agents deep (${nextPath.join(' → ')}); ${caller.limits.maxHandoffDepth} allowed. Answer without it.`,
     );
   }
-  record(true);
+  handoffSpan.accept();
   let outcome: AgentOutcome | undefined;
   try {
     const running = options.runAgent(
@@ -101,21 +80,7 @@ export async function runDelegate(options: {
       chunks.push(next.value);
     }
   } finally {
-    const failed = outcome === undefined || outcome.stopReason !== 'completed';
-    tracer.end(span, {
-      ...fields,
-      ...(failed
-        ? {
-            error:
-              outcome?.error === undefined
-                ? {
-                    type: outcome?.stopReason ?? 'aborted',
-                    message: `'${target.name}' ended with ${outcome?.stopReason ?? 'aborted'}`,
-                  }
-                : toTraceError(outcome.error),
-          }
-        : {}),
-    });
+    handoffSpan.finish(outcome);
   }
   if (outcome.stopReason !== 'completed') {
     const message = `Agent '${target.name}' did not answer: it stopped with ${outcome.stopReason}${outcome.detail === undefined ? '' : ` (${outcome.detail})`}.`;

@@ -1,3 +1,4 @@
+import { ordinal } from '../util/ordinal.js';
 import { firstCallOverLimit } from './first-call-over-limit.js';
 import type { TerminationDecision, TerminationPolicy } from './termination-policy.js';
 
@@ -29,11 +30,4 @@ export function duplicateToolCallPolicy(
       };
     },
   };
-}
-
-/** 1st, 2nd, 3rd, 4th, … */
-export function ordinal(value: number): string {
-  const tens = value % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
-  return `${value}${suffix}`;
 }

@@ -1,4 +1,4 @@
-import { ordinal } from './duplicate-tool-call-policy.js';
+import { ordinal } from '../util/ordinal.js';
 import { firstCallOverLimit } from './first-call-over-limit.js';
 import type { TerminationDecision, TerminationPolicy } from './termination-policy.js';
 

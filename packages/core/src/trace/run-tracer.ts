@@ -167,6 +167,11 @@ export class RunTracer {
     return this.#core.sinkErrors;
   }
 
+  /** True when the run has sinks: without, events are counted but neither built nor written. */
+  get recording(): boolean {
+    return this.#core.sinks.length > 0;
+  }
+
   /** The seq the next delivered event will get. */
   get nextSeq(): number {
     return this.#core.seq;
@@ -302,7 +307,7 @@ export class RunTracer {
       return;
     }
     const core = this.#core;
-    if (core.sinks.length === 0) {
+    if (!this.recording) {
       core.seq++; // nothing to write: the seq still counts for the seal
       return;
     }
@@ -318,8 +323,8 @@ export class RunTracer {
       agent: pending.agent,
       event: pending.name,
       ...(core.redactor === undefined ? pending.fields : core.redactor.value(pending.fields)),
-      ...(pending.durationMs === undefined ? {} : { duration_ms: pending.durationMs }),
-    } as TraceEvent;
+    } as TraceEvent & { duration_ms?: number };
+    if (pending.durationMs !== undefined) event.duration_ms = pending.durationMs; // last, as written
     for (const sink of core.sinks) {
       if (core.failedSinks.has(sink)) continue;
       try {

@@ -2,6 +2,9 @@ import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetr
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+
+/** A tool call as `llm_end` and assistant messages record it. */
+type TraceToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
 import {
   finishReason,
   ownAttributes,
@@ -32,6 +35,19 @@ function hrDuration(start: HrTime, end: HrTime): HrTime {
     nanos += 1_000_000_000;
   }
   return seconds < 0 ? [0, 0] : [seconds, nanos];
+}
+
+/** An assistant turn in the conventions' message shape: its text, then its tool calls. */
+function assistantParts(text: string, toolCalls: readonly TraceToolCall[]): object[] {
+  return [
+    ...(text === '' ? [] : [{ type: 'text', content: text }]),
+    ...toolCalls.map(call => ({
+      type: 'tool_call',
+      id: call.call_id,
+      name: call.tool,
+      arguments: call.arguments,
+    })),
+  ];
 }
 
 interface PendingSpan {
@@ -294,20 +310,8 @@ export class SpanBuilder {
           role: 'tool',
           parts: [{ type: 'tool_call_response', id: message.call_id, response: message.content }],
         };
-      if (message.role === 'assistant') {
-        return {
-          role: 'assistant',
-          parts: [
-            ...(message.content === '' ? [] : [{ type: 'text', content: message.content }]),
-            ...message.tool_calls.map(call => ({
-              type: 'tool_call',
-              id: call.call_id,
-              name: call.tool,
-              arguments: call.arguments,
-            })),
-          ],
-        };
-      }
+      if (message.role === 'assistant')
+        return { role: 'assistant', parts: assistantParts(message.content, message.tool_calls) };
       return { role: 'user', parts: [{ type: 'text', content: message.content }] };
     });
     const output =
@@ -315,17 +319,7 @@ export class SpanBuilder {
         ? [
             {
               role: 'assistant',
-              parts: [
-                ...(end.text === undefined || end.text === ''
-                  ? []
-                  : [{ type: 'text', content: end.text }]),
-                ...(end.tool_calls ?? []).map(call => ({
-                  type: 'tool_call',
-                  id: call.call_id,
-                  name: call.tool,
-                  arguments: call.arguments,
-                })),
-              ],
+              parts: assistantParts(end.text ?? '', end.tool_calls ?? []),
               finish_reason: finishReason(end.finish_reason ?? 'stop'),
             },
           ]

@@ -1,0 +1,38 @@
+/**
+ * The scenario every loop benchmark runs: a scripted model asks for a trivial `add` tool N−1
+ * times, then answers "done".
+ */
+import { agent, tool, type LanguageModel } from '@agent-trace/core';
+import type { FakeLLMStep } from '@agent-trace/testing';
+import { z } from 'zod';
+
+/** The arguments of the n-th `add` call. */
+export const addArguments = (index: number): { a: number; b: number } => ({ a: index, b: 1 });
+
+/** The tool. */
+export const addTool = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+
+/** The FakeLLM script of a run of `steps` model calls. */
+export function addScript(steps: number): FakeLLMStep[] {
+  return [
+    ...Array.from({ length: steps - 1 }, (_, index): FakeLLMStep => ({
+      toolCalls: [{ name: 'add', args: addArguments(index) }],
+      usage: { promptTokens: 10, completionTokens: 5 },
+    })),
+    { text: 'done', usage: { promptTokens: 10, completionTokens: 1 } },
+  ];
+}
+
+/** The agent, on `model`, with limits that let it make `steps` model calls. */
+export const adderAgent = (model: LanguageModel, steps: number) =>
+  agent({
+    name: 'bench',
+    model,
+    tools: [addTool],
+    limits: { maxSteps: steps, maxToolCallsPerTool: steps },
+  });

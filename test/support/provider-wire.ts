@@ -22,9 +22,9 @@ export const modelRequest = (over: Partial<ModelRequest> = {}): ModelRequest => 
   ...over,
 });
 
-/** A recorded provider response from `../shared/reference/fixtures/`. */
+/** A recorded provider response, kept in `test/fixtures/wire/` inside the repository. */
 export const wireFixture = (name: string): string =>
-  readFileSync(new URL(`../../../shared/reference/fixtures/${name}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../fixtures/wire/${name}`, import.meta.url), 'utf8');
 
 /** The tool the provider tests ask for. */
 export const weatherTool = tool({

@@ -7,10 +7,13 @@ import {
   tool,
   type Chunk,
 } from '@agent-trace/core';
+import { openai } from '@agent-trace/core/openai';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
+import { openaiHandlers } from '@agent-trace/testing/msw';
+import { setupServer } from 'msw/node';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 const echo = tool({
@@ -55,6 +58,17 @@ const step: fc.Arbitrary<FakeLLMStep> = fc.oneof(
   },
 );
 
+/** What a provider's stream may do wrong: drop, send a chunk that is not JSON, or go silent. */
+const wireFault: fc.Arbitrary<FakeLLMStep> = fc.record({
+  text: fc.constantFrom('one two three', 'a'),
+  cutAfterDeltas: fc.integer({ min: 0, max: 2 }),
+  cutAs: fc.constantFrom('dropped', 'malformed_chunk', 'silence'),
+});
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
 describe('the loop terminates', () => {
   it('within maxSteps × retry attempts model calls, with a known stop reason and a valid, sealed trace', async () => {
     await fc.assert(
@@ -96,6 +110,45 @@ describe('the loop terminates', () => {
         },
       ),
       { numRuns: 500, seed: 20261121 },
+    );
+  });
+
+  it('over the OpenAI wire, whatever the stream does: dropped, malformed chunks, silence', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(step, wireFault), { minLength: 0, maxLength: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (script, maxSteps) => {
+          const baseURL = 'http://wire-faults.test/v1';
+          server.resetHandlers(...openaiHandlers(script, { baseURL }));
+          const sink = memorySink();
+          const subject = agent({
+            name: 'subject',
+            model: openai('gpt-4o-mini', { apiKey: 'k', baseURL }),
+            tools: [echo, fail],
+            // Real timers: a silent stream costs its idle timeout, so it is kept short here.
+            limits: { maxSteps, streamIdleTimeoutMs: 3 },
+            circuitBreaker: false,
+          });
+          const running = stream(subject, 'go', {
+            trace: sink,
+            clock: steppingClock(),
+            random: () => 0.5,
+          });
+          const chunks: Chunk[] = [];
+          for await (const chunk of running) chunks.push(chunk);
+          const result = await running.result;
+          expect(stopReasons).toContain(result.stopReason);
+          expect(result.steps.length).toBeLessThanOrEqual(maxSteps);
+          expect(validateTrace(sink.events).problems).toEqual([]);
+          expect(sink.events.at(-1)).toMatchObject({
+            event: 'run_end',
+            stop_reason: result.stopReason,
+          });
+          expect(chunks.map(chunk => chunk.seq)).toEqual(chunks.map((_, index) => index));
+        },
+      ),
+      { numRuns: 60, seed: 20261123 },
     );
   });
 });

@@ -30,6 +30,13 @@ export interface FakeAnswerStep {
    * `stream_interrupted` failure (without streaming the call fails the same way).
    */
   cutAfterDeltas?: number;
+  /**
+   * How the stream ends at `cutAfterDeltas`: the connection drops (`stream_interrupted`), a chunk
+   * that is not JSON arrives (a retryable `server` failure), or nothing more comes and the stream
+   * never ends, until the request is cancelled (by `limits.streamIdleTimeoutMs` when streaming,
+   * `limits.modelTimeoutMs` otherwise, or an abort). @defaultValue 'dropped'
+   */
+  cutAs?: 'dropped' | 'malformed_chunk' | 'silence';
 }
 
 /** A step whose call rejects with `throw`, as is (an SDK bug, a network error that is not HTTP). */

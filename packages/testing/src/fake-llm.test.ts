@@ -154,6 +154,30 @@ describe('fakeLLM', () => {
     await expect(model.generate(request())).rejects.toMatchObject({ kind: 'stream_interrupted' });
   });
 
+  it('ends a cut stream with a chunk that is not JSON, or with silence until the call is cancelled', async () => {
+    const model = fakeLLM([
+      { text: 'one two', cutAfterDeltas: 1, cutAs: 'malformed_chunk' },
+      { text: 'one two', cutAfterDeltas: 1, cutAs: 'silence' },
+    ]);
+    await expect(collect(model.stream(request()))).rejects.toMatchObject({
+      kind: 'server',
+      isRetryable: true,
+      message: expect.stringContaining('a chunk that is not JSON') as string,
+    });
+    const controller = new AbortController();
+    const silent = collect(model.stream({ ...request(), abortSignal: controller.signal }));
+    let settled = false;
+    silent.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    const reason = new Error('cancelled by the idle watch');
+    controller.abort(reason);
+    await expect(silent).rejects.toBe(reason);
+  });
+
   it('throws a scripted error as is', async () => {
     const boom = new TypeError('fetch failed');
     await expect(fakeLLM([{ throw: boom }]).generate(request())).rejects.toBe(boom);

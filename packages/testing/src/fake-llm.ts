@@ -134,7 +134,7 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
     generate: async request => {
       const { response, step } = await answer(request, false);
       if (step.cutAfterDeltas !== undefined) {
-        throw streamCut(modelId, step.cutAfterDeltas, calls.length, request.agentName);
+        throw await streamCut(modelId, step, calls.length, request);
       }
       return response;
     },
@@ -172,15 +172,36 @@ function recordCall(index: number, request: ModelRequest, streaming: boolean): F
   };
 }
 
-function streamCut(
+/** The failure a step's `cutAfterDeltas` ends in: at once, or, for `silence`, when the call is cancelled. */
+async function streamCut(
   modelId: string,
-  deltas: number,
+  step: FakeAnswerStep,
   index: number,
-  agentName: string,
-): ModelCallError {
-  return new ModelCallError({
-    kind: 'stream_interrupted',
-    message: `FakeLLM '${modelId}' cut the stream of call ${index} (agent '${agentName}') after ${deltas} delta${deltas === 1 ? '' : 's'}, as scripted.`,
+  request: ModelRequest,
+): Promise<unknown> {
+  const deltas = step.cutAfterDeltas ?? 0;
+  const where = `the stream of call ${index} (agent '${request.agentName}') after ${deltas} delta${deltas === 1 ? '' : 's'}`;
+  switch (step.cutAs ?? 'dropped') {
+    case 'dropped':
+      return new ModelCallError({
+        kind: 'stream_interrupted',
+        message: `FakeLLM '${modelId}' cut ${where}, as scripted.`,
+      });
+    case 'malformed_chunk':
+      return new ModelCallError({
+        kind: 'server',
+        message: `FakeLLM '${modelId}' sent a chunk that is not JSON in ${where}, as scripted.`,
+      });
+    case 'silence':
+      return untilCancelled(request.abortSignal);
+  }
+}
+
+function untilCancelled(signal: AbortSignal | undefined): Promise<unknown> {
+  return new Promise(resolve => {
+    if (signal === undefined) return;
+    if (signal.aborted) resolve(signal.reason);
+    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
   });
 }
 
@@ -195,13 +216,13 @@ async function* streamAnswer(
   const pieces = splitText(text, step.deltas);
   for (const [index, piece] of pieces.entries()) {
     if (step.cutAfterDeltas !== undefined && index === step.cutAfterDeltas) {
-      throw streamCut(modelId, step.cutAfterDeltas, calls.length, request.agentName);
+      throw await streamCut(modelId, step, calls.length, request);
     }
     request.abortSignal?.throwIfAborted();
     yield { type: 'text-delta', text: piece };
   }
   if (step.cutAfterDeltas !== undefined)
-    throw streamCut(modelId, step.cutAfterDeltas, calls.length, request.agentName);
+    throw await streamCut(modelId, step, calls.length, request);
   for (const call of toolCalls) {
     yield { type: 'tool-call-start', callId: call.callId, toolName: call.toolName };
     const middle = Math.ceil(call.argumentsText.length / 2);

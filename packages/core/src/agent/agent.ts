@@ -49,6 +49,12 @@ export interface AgentLimits {
    */
   modelTimeoutMs?: number;
   /**
+   * How long a streamed model answer may go silent, in milliseconds, before the call fails as a
+   * retryable `stream_interrupted` (and its request is cancelled). `false` turns the watch off.
+   * @defaultValue 120000
+   */
+  streamIdleTimeoutMs?: number | false;
+  /**
    * With an `output` schema: how many times the LLM is asked again, told what was wrong, when its
    * final answer does not decode; then the run stops with `output_decoding_failed`.
    * @defaultValue 2
@@ -111,6 +117,8 @@ export interface ResolvedAgentLimits {
   readonly maxToolCallsPerTool: number;
   readonly maxTotalTokens: number | undefined;
   readonly modelTimeoutMs: number | undefined;
+  /** `undefined` when the watch is off. */
+  readonly streamIdleTimeoutMs: number | undefined;
   readonly maxDecodeRetries: number;
   readonly maxHandoffDepth: number;
 }
@@ -258,6 +266,14 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       limits.modelTimeoutMs === undefined
         ? undefined
         : positiveInteger(name, 'modelTimeoutMs', limits.modelTimeoutMs),
+    streamIdleTimeoutMs:
+      limits.streamIdleTimeoutMs === false
+        ? undefined
+        : positiveInteger(
+            name,
+            'streamIdleTimeoutMs',
+            limits.streamIdleTimeoutMs ?? defaults.streamIdleTimeoutMs,
+          ),
     maxDecodeRetries: nonNegative(
       name,
       'maxDecodeRetries',

@@ -18,6 +18,7 @@ import type { Chunk } from './chunk.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
+import { combineSignals, createDeadline, createIdleWatch } from './model-call-timers.js';
 import { toTraceError } from './to-trace-error.js';
 import {
   llmEndFields,
@@ -130,6 +131,9 @@ async function* callOnce(
   );
   const failed = (error: unknown) => llmFailedFields(identity, toTraceError(error));
   const deadline = createDeadline(agent.limits.modelTimeoutMs, model.modelId);
+  const idle = state.streaming
+    ? createIdleWatch(agent.limits.streamIdleTimeoutMs, model.modelId)
+    : undefined;
   try {
     if (breaker !== undefined && !breaker.allows(state.clock.now())) {
       throw new ModelCallError({
@@ -138,7 +142,7 @@ async function* callOnce(
         message: `Model '${model.modelId}' was not called: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures, and lets a call through again in ${breaker.retryInMs(state.clock.now())} ms.`,
       });
     }
-    const abortSignal = combineSignals(state.signal, deadline?.signal);
+    const abortSignal = combineSignals(state.signal, deadline?.signal, idle?.signal);
     const request: Writable<ModelRequest> = {
       instructions: agent.instructions,
       messages: input.messages,
@@ -148,7 +152,7 @@ async function* callOnce(
     if (abortSignal !== undefined) request.abortSignal = abortSignal;
     if (input.responseFormat !== undefined) request.responseFormat = input.responseFormat;
     const response = state.streaming
-      ? yield* streamModelResponse(model.stream(request), agent.name, state, deadline?.expired)
+      ? yield* streamModelResponse(model.stream(request), agent.name, state, deadline, idle)
       : await raceAbort(
           deadline === undefined
             ? model.generate(request)
@@ -162,6 +166,7 @@ async function* callOnce(
     throw caught;
   } finally {
     deadline?.clear();
+    idle?.clear();
     if (tracer.isOpen(llmSpan)) {
       tracer.end(
         llmSpan,
@@ -169,38 +174,4 @@ async function* callOnce(
       );
     }
   }
-}
-
-interface Deadline {
-  readonly signal: AbortSignal;
-  /** Rejects with a retryable timeout when the time is up; never resolves. */
-  readonly expired: Promise<never>;
-  clear(): void;
-}
-
-function createDeadline(timeoutMs: number | undefined, modelId: string): Deadline | undefined {
-  if (timeoutMs === undefined) return undefined;
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new ModelCallError({
-        kind: 'timeout',
-        message: `Model '${modelId}' did not answer within ${timeoutMs} ms (limits.modelTimeoutMs). The call is retried.`,
-      });
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
-  });
-  expired.catch(() => undefined);
-  return { signal: controller.signal, expired, clear: () => clearTimeout(timer) };
-}
-
-function combineSignals(
-  first: AbortSignal | undefined,
-  second: AbortSignal | undefined,
-): AbortSignal | undefined {
-  if (first === undefined) return second;
-  if (second === undefined) return first;
-  return AbortSignal.any([first, second]);
 }

@@ -2,6 +2,7 @@ import { StreamAssembler } from '../model/assemble-stream.js';
 import type { ModelResponse, ModelStreamPart } from '../model/language-model.js';
 import { raceAbort } from '../util/abort.js';
 import type { Chunk } from './chunk.js';
+import type { CallTimer, IdleWatch } from './model-call-timers.js';
 import type { RunState } from './run-state.js';
 
 /**
@@ -12,23 +13,29 @@ export async function* streamModelResponse(
   parts: AsyncIterable<ModelStreamPart>,
   agentName: string,
   state: Pick<RunState, 'chunks' | 'signal'>,
-  /** Rejects when the model call's own timeout passes. */
-  expired?: Promise<never>,
+  /** The model call's own time limit. */
+  deadline?: CallTimer,
+  /** Fails the call when the stream goes silent. */
+  idle?: IdleWatch,
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
   const assembler = new StreamAssembler();
   const iterator = parts[Symbol.asyncIterator]();
+  const limits = [deadline?.expired, idle?.expired].filter(
+    (limit): limit is Promise<never> => limit !== undefined,
+  );
   let done = false;
   try {
     for (;;) {
       const pending = iterator.next();
       const next = await raceAbort(
-        expired === undefined ? pending : Promise.race([pending, expired]),
+        limits.length === 0 ? pending : Promise.race([pending, ...limits]),
         state.signal,
       );
       if (next.done === true) {
         done = true;
         break;
       }
+      idle?.touch();
       assembler.add(next.value);
       if (next.value.type === 'text-delta' && next.value.text !== '') {
         yield state.chunks.make('delta', agentName, { text: next.value.text });

@@ -13,6 +13,8 @@ export const defaults = Object.freeze({
   maxDecodeRetries: 2,
   /** Handoffs in a row (A → B → C is 2) before a run stops with `handoff_depth_exceeded`. */
   maxHandoffDepth: 3,
+  /** How long a model's stream may send nothing before the call fails as `stream_interrupted`. */
+  streamIdleTimeoutMs: 120_000,
   /** Attempts per model call, the first included, before the fallback model (if any). */
   modelAttempts: 3,
   /** The wait before the first model retry, before jitter; doubles with each retry. */

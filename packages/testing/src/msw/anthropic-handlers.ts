@@ -3,7 +3,7 @@ import type { FakeLLMStep } from '../fake-llm-step.js';
 import { ScriptPlayer } from '../script-player.js';
 import { fromMessagesBody, messageEvents, messageObject } from './anthropic-wire.js';
 import type { ProviderHandlerOptions } from './handler-options.js';
-import { encodeSse, sseResponse } from './sse.js';
+import { streamedAnswer } from './sse.js';
 
 const errorTypes: Record<number, string> = {
   400: 'invalid_request_error',
@@ -73,7 +73,11 @@ export function anthropicHandlers(
           );
         case 'answer':
           return body.stream === true
-            ? sseResponse(encodeSse(messageEvents(played.response, played.step, model, id)), split)
+            ? streamedAnswer(
+                messageEvents(played.response, played.step, model, id),
+                played.step,
+                split,
+              )
             : HttpResponse.json(messageObject(played.response, model, id));
       }
     }),

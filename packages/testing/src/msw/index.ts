@@ -1,5 +1,5 @@
 export type { ProviderHandlerOptions } from './handler-options.js';
 export { anthropicHandlers } from './anthropic-handlers.js';
 export { openaiHandlers } from './openai-handlers.js';
-export { encodeSse, sseResponse } from './sse.js';
+export { encodeSse, sseResponse, streamedAnswer } from './sse.js';
 export type { SplitPoints, SseFrame } from './sse.js';

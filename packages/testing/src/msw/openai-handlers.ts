@@ -4,7 +4,7 @@ import { ScriptPlayer } from '../script-player.js';
 import type { ProviderHandlerOptions } from './handler-options.js';
 import { chatChunks, chatCompletion, fromChatBody } from './openai-chat-wire.js';
 import { fromResponsesBody, responsesEvents, responsesObject } from './openai-responses-wire.js';
-import { encodeSse, sseResponse } from './sse.js';
+import { streamedAnswer } from './sse.js';
 
 function openaiError(
   status: number,
@@ -70,14 +70,15 @@ export function openaiHandlers(
       case 'answer':
         if (path === 'responses') {
           return body.stream === true
-            ? sseResponse(
-                encodeSse(responsesEvents(played.response, played.step, model, id)),
+            ? streamedAnswer(
+                responsesEvents(played.response, played.step, model, id),
+                played.step,
                 split,
               )
             : HttpResponse.json(responsesObject(played.response, model, id));
         }
         return body.stream === true
-          ? sseResponse(encodeSse(chatChunks(played.response, played.step, model, id)), split)
+          ? streamedAnswer(chatChunks(played.response, played.step, model, id), played.step, split)
           : HttpResponse.json(chatCompletion(played.response, model, id));
     }
   };

@@ -14,6 +14,23 @@ export function encodeSse(frames: readonly SseFrame[]): string {
     .join('');
 }
 
+const malformedChunk = 'data: {"choices": [ {oops\n\n';
+
+/**
+ * The streamed answer of a script step: its frames, then how a `cutAfterDeltas` step ends
+ * (`cutAs`): nothing (a dropped connection), a chunk that is not JSON, or silence with the body
+ * left open until the client cancels it.
+ */
+export function streamedAnswer(
+  frames: readonly SseFrame[],
+  step: { readonly cutAfterDeltas?: number; readonly cutAs?: string },
+  split?: SplitPoints,
+): HttpResponse<ReadableStream<Uint8Array>> {
+  const cut = step.cutAfterDeltas === undefined ? undefined : (step.cutAs ?? 'dropped');
+  const body = encodeSse(frames) + (cut === 'malformed_chunk' ? malformedChunk : '');
+  return sseResponse(body, split, { open: cut === 'silence' });
+}
+
 /** Where to split a response body into network chunks: byte offsets, given the body's length. */
 export type SplitPoints = (byteLength: number) => readonly number[];
 
@@ -24,6 +41,9 @@ export type SplitPoints = (byteLength: number) => readonly number[];
 export function sseResponse(
   body: string,
   split?: SplitPoints,
+  {
+    open = false,
+  }: { /** Leave the body open after it, as a stream gone silent. */ open?: boolean } = {},
 ): HttpResponse<ReadableStream<Uint8Array>> {
   const bytes = new TextEncoder().encode(body);
   const points = (split?.(bytes.length) ?? []).filter(point => point > 0 && point < bytes.length);
@@ -32,7 +52,7 @@ export function sseResponse(
     start(controller) {
       for (let index = 0; index < cuts.length - 1; index++)
         controller.enqueue(bytes.slice(cuts[index], cuts[index + 1]));
-      controller.close();
+      if (!open) controller.close();
     },
   });
   return new HttpResponse(stream, {

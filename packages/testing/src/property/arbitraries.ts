@@ -42,7 +42,10 @@ export function toolCallArbitrary(vocabulary: BehaviourVocabulary): fc.Arbitrary
   return fc.oneof(...options);
 }
 
-/** One hostile model step: tool calls, text, an empty reply, a huge reply, or a 429/5xx. */
+/**
+ * One hostile model step: tool calls, text, an empty reply, a huge reply, a 429/5xx, or a stream
+ * that drops or sends a chunk that is not JSON.
+ */
 export function hostileStepArbitrary(
   vocabulary: BehaviourVocabulary,
 ): fc.Arbitrary<FakeScriptedStep> {
@@ -56,6 +59,14 @@ export function hostileStepArbitrary(
     { weight: 2, arbitrary: fc.record({ text: fc.string({ maxLength: 20 }) }) },
     { weight: 1, arbitrary: fc.constant<FakeAnswerStep>({}) },
     { weight: 1, arbitrary: fc.constant<FakeAnswerStep>({ text: 'x'.repeat(20_000) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record<FakeAnswerStep>({
+        text: fc.constant('one two'),
+        cutAfterDeltas: fc.integer({ min: 0, max: 1 }),
+        cutAs: fc.constantFrom('dropped', 'malformed_chunk'),
+      }),
+    },
     {
       weight: 2,
       arbitrary: fc.record({

@@ -10,6 +10,7 @@ import type { Usage } from '../../model/usage.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { loadApiKey } from '../load-api-key.js';
 import { toModelCallError } from '../provider-error.js';
+import { readSseJson } from '../sse-json.js';
 import { appendAnthropicMessage, toAnthropicTools } from './convert-to-anthropic.js';
 import type { AnthropicModelOptions } from './anthropic-options.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -112,11 +113,14 @@ async function* streamMessages(
   let stopReason: string | null | undefined;
   let stopped = false;
   try {
-    const events = await client().messages.create(
-      { ...params, stream: true },
-      abortSignal === undefined ? {} : { signal: abortSignal },
-    );
-    for await (const event of events) {
+    const response = await client()
+      .messages.create(
+        { ...params, stream: true },
+        abortSignal === undefined ? {} : { signal: abortSignal },
+      )
+      .asResponse();
+    for await (const { data } of readSseJson(response, 'Anthropic')) {
+      const event = data as Anthropic.Messages.RawMessageStreamEvent;
       switch (event.type) {
         case 'message_start':
           startUsage = event.message.usage;

@@ -8,6 +8,7 @@ import type {
 import type { ToolCallRequest } from '../../model/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { toModelCallError } from '../provider-error.js';
+import { readSseJson } from '../sse-json.js';
 import { appendChatMessage, toChatTools } from './convert-to-openai-chat.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { lazyOpenAIClient } from './openai-client.js';
@@ -98,11 +99,14 @@ async function* streamChat(
   let finishReason: string | null | undefined;
   let usage = { promptTokens: 0, completionTokens: 0 };
   try {
-    const chunks = await client().chat.completions.create(
-      { ...params, stream: true, stream_options: { include_usage: true } },
-      abortSignal === undefined ? {} : { signal: abortSignal },
-    );
-    for await (const chunk of chunks) {
+    const response = await client()
+      .chat.completions.create(
+        { ...params, stream: true, stream_options: { include_usage: true } },
+        abortSignal === undefined ? {} : { signal: abortSignal },
+      )
+      .asResponse();
+    for await (const { data } of readSseJson(response, 'OpenAI')) {
+      const chunk = data as OpenAI.Chat.Completions.ChatCompletionChunk;
       if (chunk.usage) {
         usage = {
           promptTokens: chunk.usage.prompt_tokens,

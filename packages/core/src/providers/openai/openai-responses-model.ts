@@ -9,6 +9,7 @@ import type {
 import type { ToolCallRequest } from '../../model/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { toModelCallError } from '../provider-error.js';
+import { readSseJson } from '../sse-json.js';
 import { appendResponsesItems, toResponsesTools } from './convert-to-openai-responses.js';
 import { lazyOpenAIClient } from './openai-client.js';
 import type { OpenAIModelOptions } from './openai-options.js';
@@ -112,11 +113,14 @@ async function* streamResponses(
     | { finishReason: FinishReason; usage: { promptTokens: number; completionTokens: number } }
     | undefined;
   try {
-    const events = await client().responses.create(
-      { ...params, stream: true },
-      abortSignal === undefined ? {} : { signal: abortSignal },
-    );
-    for await (const event of events) {
+    const response = await client()
+      .responses.create(
+        { ...params, stream: true },
+        abortSignal === undefined ? {} : { signal: abortSignal },
+      )
+      .asResponse();
+    for await (const { data } of readSseJson(response, 'OpenAI')) {
+      const event = data as OpenAI.Responses.ResponseStreamEvent;
       switch (event.type) {
         case 'response.output_text.delta':
           if (event.delta !== '') yield { type: 'text-delta', text: event.delta };

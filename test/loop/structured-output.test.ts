@@ -110,4 +110,33 @@ describe('structured output', () => {
     expectTypeOf(result.output).toEqualTypeOf<string>();
     expect(result.output).toBe('hi');
   });
+
+  it("returns the finishing agent's decoded answer when it was reached through a handoff", async () => {
+    const judge = agent({
+      name: 'judge',
+      model: fakeLLM([{ text: '{"verdict":"approve","reasons":["in time"]}' }]),
+      output: Verdict,
+    });
+    const desk = agent({
+      name: 'desk',
+      model: fakeLLM([{ toolCalls: [{ name: 'transfer_to_judge' }] }]),
+      handoffs: [judge],
+    });
+    const result = await run(desk, 'refund?');
+    expect(result).toMatchObject({ stopReason: 'completed', agent: 'judge' });
+    expect(result.output).toEqual({ verdict: 'approve', reasons: ['in time'] });
+    expect(result.text).toBe('{"verdict":"approve","reasons":["in time"]}');
+  });
+
+  it('returns text when an agent with a schema hands off to one that answers in text', async () => {
+    const clerk = agent({ name: 'clerk', model: fakeLLM([{ text: 'Refunded.' }]) });
+    const judge = agent({
+      name: 'judge',
+      model: fakeLLM([{ toolCalls: [{ name: 'transfer_to_clerk' }] }]),
+      output: Verdict,
+      handoffs: [clerk],
+    });
+    const result = await run(judge, 'refund?');
+    expect(result.output as unknown).toBe('Refunded.');
+  });
 });

@@ -38,8 +38,11 @@ export interface AgentOutcome {
   readonly detail: string | undefined;
   /** Tools declared unavailable after failing (the run was degraded). */
   readonly degradedTools: readonly string[];
-  /** The decoded final answer, for an agent with an output schema that completed. */
-  readonly structured: unknown;
+  /**
+   * Set when the agent that finished has an output schema: its decoded answer (`value` is
+   * undefined unless it completed). Undefined for an agent that answers in text.
+   */
+  readonly decoded: { readonly value: unknown } | undefined;
   /** The agent that produced the outcome: this one, or the last one it handed off to. */
   readonly agentName: string;
 }
@@ -383,7 +386,7 @@ export async function* runAgent(
     limit,
     detail,
     degradedTools: [...unavailableTools],
-    structured,
+    decoded: schema === undefined ? undefined : { value: structured },
     agentName: agent.name,
   };
 }

@@ -87,7 +87,7 @@ export async function runDelegate(options: {
     const error = new ToolCallError({ kind: 'delegate_failed', toolName, message });
     return { outcome: { ok: false, args, error, content: message }, chunks };
   }
-  const answer = target.output === undefined ? outcome.output : outcome.structured;
+  const answer = outcome.decoded === undefined ? outcome.output : outcome.decoded.value;
   const result =
     delegation.onReturn === undefined
       ? answer

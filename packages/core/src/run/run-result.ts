@@ -51,8 +51,10 @@ export type RunOutput<Output> = string extends Output ? Output : Output | undefi
 /** What a run produced and why it stopped. */
 export interface RunResult<Output = string> {
   /**
-   * The final answer: the text of the last model call or, for an agent with an output schema,
-   * the decoded value (undefined unless the run completed).
+   * The final answer of the agent that finished (the entry agent, or the last one handed off
+   * to): the text of its last model call or, when that agent has an output schema, the decoded
+   * value (undefined unless the run completed). The type follows the entry agent's schema; after a
+   * handoff to an agent with another one, narrow it yourself.
    */
   readonly output: RunOutput<Output>;
   /** The text of the last model call (for a structured answer, its JSON). */

@@ -229,7 +229,7 @@ async function* runLoop(
     await tracer.flush();
   }
   return {
-    output: agent.output === undefined ? outcome.output : outcome.structured,
+    output: outcome.decoded === undefined ? outcome.output : outcome.decoded.value,
     text: outcome.output,
     stopReason: outcome.stopReason,
     messages:

@@ -209,6 +209,10 @@ describe('golden scenarios', () => {
       'In stock?',
     );
     expect(result.degradedTools).toEqual(['inventory']);
+    expect(result).toMatchObject({
+      stopReason: 'tool_failure_degraded',
+      output: 'Stock levels are unavailable right now.',
+    });
   });
 
   it('abort', async () => {

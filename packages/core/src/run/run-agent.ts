@@ -146,11 +146,22 @@ export async function* runAgent(
     ({ stopReason, output, error, limit } = handedOff);
     detail = `handed off to '${handedOff.agentName}'${handedOff.detail === undefined ? '' : `: ${handedOff.detail}`}`;
   };
-  /** Ends the turn with `text` as the answer, unless an output guardrail withholds it. */
+  /**
+   * Ends the turn with `text` as the answer, unless an output guardrail withholds it. An answer
+   * given without a tool that was declared unavailable is a degraded one, and says so.
+   */
   const finish = async (
     text: string,
   ): Promise<{ stopReason: StopReason; output: string; detail: string | undefined }> => {
     const blocked = await runGuardrails(agent.guardrails.output, checkOf('output', text), guard);
+    if (blocked === undefined && unavailableTools.size > 0) {
+      const tools = [...unavailableTools].map(name => `'${name}'`).join(', ');
+      return {
+        stopReason: 'tool_failure_degraded',
+        output: text,
+        detail: `answered without ${tools}, declared unavailable after ${agent.resilience.toolRetries + 1} failed attempts`,
+      };
+    }
     if (blocked === undefined) return { stopReason: 'completed', output: text, detail: undefined };
     return {
       stopReason: 'guardrail_blocked',
@@ -270,7 +281,7 @@ export async function* runAgent(
           break;
         }
         ({ stopReason, output, detail } = await finish(response.text));
-        if (stopReason === 'completed') structured = decoded.value;
+        if (stopReason !== 'guardrail_blocked') structured = decoded.value;
         break;
       }
       const decision = agent.terminationPolicy.decide(
@@ -352,6 +363,11 @@ export async function* runAgent(
         break;
       }
     }
+    if (handedOff === undefined && stopReason !== undefined && stopReason !== 'completed') {
+      // A stop that is not a completion ends the agent's chunks with an `error` chunk (a thrown
+      // failure gets one below), so a stream consumer learns why without reading the trace.
+      if (chunks.wanted) yield chunks.make('error', agent.name, stopChunk(stopReason, detail));
+    }
   } catch (caught) {
     error = caught instanceof Error ? caught : new Error(String(caught));
     stopReason = isAbort(caught, state.signal) ? interruptionReason(state.signal) : 'error';
@@ -406,4 +422,8 @@ function recordGuardedUsage(agent: AnyAgent, usage: Usage, session: string): voi
   for (const guardrail of new Set([...input, ...output, ...tool])) {
     guardrail.recordUsage?.(usage, { session });
   }
+}
+
+function stopChunk(stopReason: StopReason, detail: string | undefined) {
+  return { kind: stopReason, message: detail ?? `the run stopped: ${stopReason}` };
 }

@@ -70,7 +70,7 @@ const tree = `The trace has:
     ├─ refund {"order":42} (attempt 2) ✗ Tool 'refund' failed: card expired
     └─ refund {"order":42} (attempt 3) ✗ Tool 'refund' failed: card expired
   handoff triage → billing (depth 1, pass_control)
-  stop: completed`;
+  stop: tool_failure_degraded`;
 
 describe('toHaveCalledTool', () => {
   it('passes for a trace, a result and a fake tool; with partial arguments', () => {
@@ -137,10 +137,10 @@ describe('toHaveHandedOffTo', () => {
 
 describe('toHaveStopReason', () => {
   it('checks the stop reason', () => {
-    expect(trace).toHaveStopReason('completed');
-    expect(result).toHaveStopReason('completed');
+    expect(trace).toHaveStopReason('tool_failure_degraded');
+    expect(result).toHaveStopReason('tool_failure_degraded');
     expect(() => expect(trace).toHaveStopReason('max_steps')).toThrow(
-      /^expected the trace to have stopped with 'max_steps'; it stopped with 'completed'/,
+      /^expected the trace to have stopped with 'max_steps'; it stopped with 'tool_failure_degraded'/,
     );
   });
 });

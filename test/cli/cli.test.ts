@@ -376,8 +376,27 @@ describe('agent-trace replay --follow and --speed', () => {
     const lastOffset = Number(/^\+\s*(\d+) ms/.exec(shown.at(-1) ?? '')?.[1]);
     expect(lastOffset).toBeGreaterThan(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(lastOffset / 20 - 5);
-    expect((await cli(['replay', path, '--speed', '0'])).stderr).toBe(
-      'Invalid --speed 0: expected a number greater than 0, e.g. --speed 1 (real time) or --speed 10.',
-    );
+    for (const speed of ['0', '1e-9', '1e9', 'fast']) {
+      expect(await cli(['replay', path, '--speed', speed])).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          /^Invalid --speed \S+: expected a number from 0\.01 to 1000000, e\.g\. --speed 1/,
+        ) as string,
+      });
+    }
+  });
+
+  it('refuses to follow a directory, clearly, with exit 2', async () => {
+    const { code, stderr } = await cli(['replay', directory, '--follow']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^Cannot follow '.+': it is a directory\. Give the trace file/);
+  });
+});
+
+describe('agent-trace export', () => {
+  it('refuses a collector that is not a URL as a usage error', async () => {
+    const { code, stderr } = await cli(['export', await demoTrace(), '--otlp', 'notaurl']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^Invalid --otlp 'notaurl': expected the collector's URL, e\.g\. http:/);
   });
 });

@@ -70,7 +70,7 @@ describe('readTrace', () => {
     const path = join(directory, 'future.jsonl');
     writeFileSync(path, '{"v":2,"event":"run_start"}\n');
     await expect(collect(path)).rejects.toThrow(
-      `${path}:1: trace schema version 2 is not supported (this agent-trace reads 1). Upgrade agent-trace to read this trace.`,
+      `${path}:1: trace schema version 2 is not supported (this agent-trace reads 1): the file was written by an agent-trace with a newer major version. Upgrade agent-trace to read this trace.`,
     );
   });
 

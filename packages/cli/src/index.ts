@@ -9,7 +9,7 @@ export { renderEventLine } from './render/event-line.js';
 export type { DiffCommandOptions } from './commands/diff.js';
 export { statsCommand } from './commands/stats.js';
 export type { StatsCommandOptions } from './commands/stats.js';
-export { traceStats } from './commands/trace-stats.js';
+export { TraceStatsCollector, traceStats, traceStatsJson } from './commands/trace-stats.js';
 export type { TraceStats, UsageFigures } from './commands/trace-stats.js';
 export { reExecuteCommand } from './commands/re-execute.js';
 export type { ReExecuteOptions } from './commands/re-execute.js';

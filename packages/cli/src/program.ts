@@ -11,7 +11,8 @@ import { createStyle, shouldColor } from './render/style.js';
 
 /** Where the CLI writes and what it knows of its terminal. */
 export interface CliIo {
-  stdout(text: string): void;
+  /** Writes a piece of output; when it returns a promise, the command waits for it (back-pressure). */
+  stdout(text: string): unknown;
   stderr(text: string): void;
   readonly env: NodeJS.ProcessEnv;
   readonly isTTY: boolean;
@@ -28,7 +29,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
-      writeOut: text => io.stdout(text.trimEnd()),
+      writeOut: text => void io.stdout(text.trimEnd()),
       writeErr: text => io.stderr(text.trimEnd()),
     })
     .exitOverride();
@@ -66,14 +67,18 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
           speed?: number;
         },
       ) => {
-        const timeline = { style, write: (line: string) => io.stdout(line) };
+        const timeline = { style, write: (line: string) => void io.stdout(line) };
         if (options.follow === true) return onResult(await followCommand(file, timeline));
         if (options.speed !== undefined) {
           return onResult(await playbackCommand(file, options.speed, timeline));
         }
         return onResult(
           options.agent === undefined
-            ? await replayCommand(file, { json: options.json === true, style })
+            ? await replayCommand(file, {
+                json: options.json === true,
+                style,
+                write: text => io.stdout(text),
+              })
             : await reExecuteCommand(file, {
                 agentModule: options.agent,
                 liveTools: options.liveTools === true,
@@ -174,7 +179,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr(program.helpInformation().trimEnd());
     return 2;
   }
-  if (result.stdout !== '') io.stdout(result.stdout);
+  if (result.stdout !== '') await io.stdout(result.stdout);
   if (result.stderr !== '') io.stderr(result.stderr);
   return result.exitCode;
 }

@@ -111,11 +111,13 @@ export { ToolRegistry } from './tool/tool-registry.js';
 
 export {
   isSpanStart,
+  knownTraceFields,
   spanEndFor,
   SUPPORTED_TRACE_SCHEMA_VERSIONS,
   TRACE_SCHEMA_VERSION,
   TraceError,
   TraceEvent,
+  TraceEventEnvelope,
   traceEventNames,
   TraceMessage,
 } from './trace/trace-event.js';

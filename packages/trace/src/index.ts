@@ -1,6 +1,10 @@
 export { jsonlSink } from './jsonl/jsonl-sink.js';
 export type { JsonlSink, JsonlSinkOptions } from './jsonl/jsonl-sink.js';
-export { parseTraceLine } from './jsonl/parse-trace-line.js';
+export { groupRuns } from './jsonl/group-runs.js';
+export type { TraceRun } from './jsonl/group-runs.js';
+export { describeNewerContent, NewerContentLog, NewerEvent } from './jsonl/newer-content.js';
+export type { NewerContent } from './jsonl/newer-content.js';
+export { parseTraceLine, readTraceLine } from './jsonl/parse-trace-line.js';
 export { readTrace } from './jsonl/read-trace.js';
 export type { ReadTraceOptions } from './jsonl/read-trace.js';
 export { readTraceLines } from './jsonl/read-trace-lines.js';
@@ -16,4 +20,5 @@ export type {
   TraceProblemKind,
   TraceRunSummary,
   TraceValidationReport,
+  TraceWarning,
 } from './validate/validate-trace.js';

@@ -1,8 +1,7 @@
-import { AgentTraceError } from '@agent-trace/core';
-import { readTrace, type TornTail } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
+import { TraceInput, unreadableTrace } from './trace-input.js';
 
 /** Options of {@link exportCommand}. */
 export interface ExportCommandOptions {
@@ -30,6 +29,13 @@ export async function exportCommand(
       stderr: `Invalid --protocol '${String(options.protocol)}': use grpc or http.`,
     };
   }
+  if (!isHttpUrl(options.endpoint)) {
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Invalid --otlp '${options.endpoint}': expected the collector's URL, e.g. http://127.0.0.1:4317 (gRPC) or http://127.0.0.1:4318 (HTTP).`,
+    };
+  }
   const flushTimeoutMs = options.flushTimeoutMs ?? 10_000;
   const sink = otlpSink({
     endpoint: options.endpoint,
@@ -38,22 +44,23 @@ export async function exportCommand(
     exportTimeoutMs: Math.max(500, flushTimeoutMs - 500),
   });
   let events = 0;
-  let tornTail: TornTail | undefined;
+  const input = new TraceInput(file);
   try {
-    for await (const event of readTrace(file, { onTornTail: tail => (tornTail = tail) })) {
+    for await (const event of input.events()) {
       sink.write(event);
       events++;
     }
   } catch (error) {
     await sink.shutdown();
-    if (!AgentTraceError.isInstance(error)) throw error;
-    return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
+    return unreadableTrace(error, file);
   }
   await sink.shutdown();
-  const torn =
-    tornTail === undefined
-      ? ''
-      : `warning: ${file}:${tornTail.line}: the last line has no newline (a write cut short by a crash); it was skipped, and spans left without an end were sent marked unfinished.`;
+  const torn = [
+    ...input.warnings,
+    ...(input.tornTail === undefined
+      ? []
+      : ['spans left without an end by the torn line were sent marked unfinished.']),
+  ].join('\n');
   const { exported, failed, dropped } = sink.stats;
   const summary = `${events} events → ${exported} spans sent to ${options.endpoint} (${options.protocol})`;
   if (failed === 0 && dropped === 0)
@@ -67,4 +74,10 @@ export async function exportCommand(
     stdout: `${options.style.red('✗')} ${summary}; ${failed} failed, ${dropped} dropped`,
     stderr: `${torn === '' ? '' : `${torn}\n`}The collector at ${options.endpoint} did not take every span: is it running and listening for OTLP/${options.protocol === 'grpc' ? 'gRPC (port 4317)' : 'HTTP (port 4318)'}?`,
   };
+}
+
+function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const { protocol } = new URL(text);
+  return protocol === 'http:' || protocol === 'https:';
 }

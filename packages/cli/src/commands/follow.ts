@@ -1,9 +1,15 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { AgentTraceError, type TraceEvent } from '@agent-trace/core';
-import { parseTraceLine, readTrace } from '@agent-trace/trace';
+import {
+  describeNewerContent,
+  NewerContentLog,
+  NewerEvent,
+  readTraceLine,
+} from '@agent-trace/trace';
 import { renderEventLine } from '../render/event-line.js';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
+import { TraceInput, unreadableTrace } from './trace-input.js';
 
 /** Options of {@link followCommand}. */
 export interface FollowOptions {
@@ -56,8 +62,19 @@ class Timeline {
 export async function followCommand(file: string, options: FollowOptions): Promise<CommandResult> {
   const { pollMs = 100, signal } = options;
   const timeline = new Timeline(options);
+  const warnings: string[] = [];
+  const newer = new NewerContentLog(content =>
+    warnings.push(`warning: ${describeNewerContent(content)}`),
+  );
   let handle;
   try {
+    if ((await stat(file)).isDirectory()) {
+      return {
+        exitCode: exitCodes.unreadable,
+        stdout: '',
+        stderr: `Cannot follow '${file}': it is a directory. Give the trace file, e.g. agent-trace replay traces/run.jsonl --follow.`,
+      };
+    }
     handle = await open(file, 'r');
   } catch (error) {
     return {
@@ -82,7 +99,8 @@ export async function followCommand(file: string, options: FollowOptions): Promi
           const text = pending.slice(0, newline);
           pending = pending.slice(newline + 1);
           line++;
-          if (text !== '') timeline.show(parseTraceLine(text, file, line));
+          const event = text === '' ? undefined : readTraceLine(text, file, line, newer);
+          if (event !== undefined && !(event instanceof NewerEvent)) timeline.show(event);
           newline = pending.indexOf('\n');
         }
       }
@@ -95,39 +113,45 @@ export async function followCommand(file: string, options: FollowOptions): Promi
   } finally {
     await handle.close();
   }
-  return { exitCode: exitCodes.ok, stdout: '', stderr: '' };
+  return { exitCode: exitCodes.ok, stdout: '', stderr: warnings.join('\n') };
 }
+
+/** The slowest and fastest playback: slower would take days, faster shows nothing. */
+const speedRange = { min: 0.01, max: 1_000_000 } as const;
+/** The longest pause of a playback: a gap between runs of hours is not replayed as one. */
+const maxPauseMs = 10_000;
 
 /**
  * `agent-trace replay <trace> --speed <x>`: plays a recorded trace back with its original timing,
- * `x` times faster, as timeline lines.
+ * `x` times faster (0.01 to 1,000,000), as timeline lines; no pause is longer than 10 s.
  */
 export async function playbackCommand(
   file: string,
   speed: number,
   options: FollowOptions,
 ): Promise<CommandResult> {
-  if (!(Number.isFinite(speed) && speed > 0)) {
+  if (!(Number.isFinite(speed) && speed >= speedRange.min && speed <= speedRange.max)) {
     return {
       exitCode: exitCodes.unreadable,
       stdout: '',
-      stderr: `Invalid --speed ${String(speed)}: expected a number greater than 0, e.g. --speed 1 (real time) or --speed 10.`,
+      stderr: `Invalid --speed ${String(speed)}: expected a number from ${speedRange.min} to ${speedRange.max}, e.g. --speed 1 (real time) or --speed 10.`,
     };
   }
   const timeline = new Timeline(options);
+  const input = new TraceInput(file);
   let previous: number | undefined;
   try {
-    for await (const event of readTrace(file)) {
+    for await (const event of input.events()) {
       if (options.signal?.aborted === true) break;
       const at = Date.parse(event.time);
-      const waitMs = previous === undefined ? 0 : (at - previous) / speed;
+      const waitMs =
+        previous === undefined ? 0 : Math.min(maxPauseMs, Math.max(0, at - previous) / speed);
       if (waitMs > 0) await new Promise(resolve => setTimeout(resolve, waitMs));
       previous = at;
       timeline.show(event);
     }
   } catch (error) {
-    if (!AgentTraceError.isInstance(error)) throw error;
-    return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
+    return unreadableTrace(error, file);
   }
-  return { exitCode: exitCodes.ok, stdout: '', stderr: '' };
+  return { exitCode: exitCodes.ok, stdout: '', stderr: input.warningText };
 }

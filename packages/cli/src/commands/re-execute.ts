@@ -2,7 +2,7 @@ import { formatDivergence, replayTrace, type ReplayReport } from '@agent-trace/t
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
-import { loadTrace } from './load-trace.js';
+import { loadTrace } from './trace-input.js';
 
 /** Options of {@link reExecuteCommand}. */
 export interface ReExecuteOptions {
@@ -22,7 +22,7 @@ export async function reExecuteCommand(
   options: ReExecuteOptions,
 ): Promise<CommandResult> {
   const loaded = await loadTrace(file);
-  if (!loaded.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: loaded.message };
+  if (!loaded.ok) return loaded.result;
   const module = await loadAgent(options.agentModule);
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
   let report: ReplayReport;
@@ -54,7 +54,7 @@ export async function reExecuteCommand(
         null,
         2,
       ),
-      stderr: '',
+      stderr: loaded.warnings,
     };
   }
   const { style } = options;
@@ -63,7 +63,7 @@ export async function reExecuteCommand(
     return {
       exitCode,
       stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.replayed.length} events, stop: ${report.result.stopReason})`,
-      stderr: '',
+      stderr: loaded.warnings,
     };
   }
   const first = report.firstDivergence;
@@ -81,5 +81,5 @@ export async function reExecuteCommand(
   ];
   if (report.differences.length > 50)
     lines.push(`… and ${report.differences.length - 50} more (use --json for all)`);
-  return { exitCode, stdout: lines.join('\n'), stderr: '' };
+  return { exitCode, stdout: lines.join('\n'), stderr: loaded.warnings };
 }

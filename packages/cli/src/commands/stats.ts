@@ -1,7 +1,7 @@
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
-import { loadTrace } from './load-trace.js';
-import { traceStats, type UsageFigures } from './trace-stats.js';
+import { TraceInput, unreadableTrace } from './trace-input.js';
+import { TraceStatsCollector, traceStatsJson, type UsageFigures } from './trace-stats.js';
 
 /** Options of {@link statsCommand}. */
 export interface StatsCommandOptions {
@@ -11,7 +11,7 @@ export interface StatsCommandOptions {
 
 function table(
   title: string,
-  figures: Record<string, UsageFigures>,
+  figures: ReadonlyMap<string, UsageFigures>,
   withTokens: boolean,
 ): string[] {
   const header = [
@@ -23,7 +23,7 @@ function table(
     'p95 ms',
     ...(withTokens ? ['tok in', 'tok out'] : []),
   ];
-  const rows = Object.entries(figures).map(([name, value]) => [
+  const rows = [...figures].map(([name, value]) => [
     name,
     String(value.calls),
     String(value.errors),
@@ -44,19 +44,31 @@ function table(
   );
 }
 
-/** `agent-trace stats <trace>`: per agent, tool and model: calls, errors, retries, p50/p95 ms, tokens; the stop reason. */
+/**
+ * `agent-trace stats <trace>`: per agent, tool and model: calls, errors, retries, p50/p95 ms,
+ * tokens; the stop reason. The trace is aggregated as it is read, never held whole.
+ */
 export async function statsCommand(
   file: string,
   options: StatsCommandOptions,
 ): Promise<CommandResult> {
-  const loaded = await loadTrace(file);
-  if (!loaded.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: loaded.message };
-  const stats = traceStats(loaded.events);
+  const input = new TraceInput(file);
+  const collector = new TraceStatsCollector();
+  try {
+    for await (const event of input.events()) collector.add(event);
+  } catch (error) {
+    return unreadableTrace(error, file);
+  }
+  const stats = collector.result();
   if (options.json)
     return {
       exitCode: exitCodes.ok,
-      stdout: JSON.stringify({ file, runs: stats }, null, 2),
-      stderr: '',
+      stdout: JSON.stringify(
+        { file, runs: stats.map(traceStatsJson), warnings: input.warnings },
+        null,
+        2,
+      ),
+      stderr: input.warningText,
     };
   const sections = stats.map(run =>
     [
@@ -80,6 +92,6 @@ export async function statsCommand(
   return {
     exitCode: exitCodes.ok,
     stdout: sections.join('\n\n') || `${file}: no events.`,
-    stderr: '',
+    stderr: input.warningText,
   };
 }

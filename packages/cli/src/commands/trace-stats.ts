@@ -11,7 +11,7 @@ export interface UsageFigures {
   tokCompletion: number;
 }
 
-/** A run's figures by agent, tool and model. */
+/** A run's figures by agent, tool and model, keyed by the names in the trace. */
 export interface TraceStats {
   readonly run: string;
   readonly stopReason: string | undefined;
@@ -19,9 +19,9 @@ export interface TraceStats {
   readonly export:
     | { readonly droppedSpans: number; readonly failedSpans: number; readonly pendingSpans: number }
     | undefined;
-  readonly agents: Record<string, UsageFigures>;
-  readonly tools: Record<string, UsageFigures>;
-  readonly models: Record<string, UsageFigures>;
+  readonly agents: ReadonlyMap<string, UsageFigures>;
+  readonly tools: ReadonlyMap<string, UsageFigures>;
+  readonly models: ReadonlyMap<string, UsageFigures>;
 }
 
 /** The value below which `fraction` of the sorted values fall (nearest rank). */
@@ -65,11 +65,11 @@ class Tally {
     }
   }
 
-  result(): Record<string, UsageFigures> {
-    const out: Record<string, UsageFigures> = {};
+  result(): Map<string, UsageFigures> {
+    const out = new Map<string, UsageFigures>();
     for (const [key, figures] of this.#figures) {
       const sorted = [...(this.#durations.get(key) ?? [])].sort((left, right) => left - right);
-      out[key] = { ...figures, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) };
+      out.set(key, { ...figures, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) });
     }
     return out;
   }
@@ -91,38 +91,31 @@ function callFigures(event: {
   };
 }
 
-/** Figures of every run in the events: calls, errors, retries, p50/p95 durations, tokens. */
-export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
-  const runs = new Map<
-    string,
-    {
-      agents: Tally;
-      tools: Tally;
-      models: Tally;
-      stopReason: string | undefined;
-      export: TraceStats['export'];
-    }
-  >();
+interface RunTally {
+  readonly agents: Tally;
+  readonly tools: Tally;
+  readonly models: Tally;
+  export: TraceStats['export'];
+}
+
+/**
+ * Figures of every run, gathered event by event: calls, errors, retries, p50/p95 durations,
+ * tokens. A run's durations are folded into its figures when it ends, so only open runs keep them.
+ */
+export class TraceStatsCollector {
+  readonly #open = new Map<string, RunTally>();
+  readonly #done = new Map<string, TraceStats>();
   /** `provider/model` by model id, as seen so far: retries name the model id only. */
-  const modelKeys = new Map<string, string>();
-  for (const event of events) {
-    let run = runs.get(event.run);
-    if (run === undefined) {
-      run = {
-        agents: new Tally(),
-        tools: new Tally(),
-        models: new Tally(),
-        stopReason: undefined,
-        export: undefined,
-      };
-      runs.set(event.run, run);
-    }
+  readonly #modelKeys = new Map<string, string>();
+
+  add(event: TraceEvent): void {
+    const run = this.#tallyOf(event.run);
     switch (event.event) {
       case 'agent_end':
         run.agents.add(event.agent, callFigures(event));
         break;
       case 'llm_end':
-        modelKeys.set(event.model, `${event.provider}/${event.model}`);
+        this.#modelKeys.set(event.model, `${event.provider}/${event.model}`);
         run.models.add(`${event.provider}/${event.model}`, callFigures(event));
         break;
       case 'tool_end':
@@ -134,27 +127,76 @@ export function traceStats(events: readonly TraceEvent[]): TraceStats[] {
         break;
       case 'retry':
         if (event.target === 'tool') run.tools.add(event.name, { retry: true });
-        else run.models.add(modelKeys.get(event.name) ?? event.name, { retry: true });
+        else run.models.add(this.#modelKeys.get(event.name) ?? event.name, { retry: true });
         break;
       case 'run_end':
-        run.stopReason = event.stop_reason;
         if (event.export !== undefined)
           run.export = {
             droppedSpans: event.export.dropped_spans,
             failedSpans: event.export.failed_spans,
             pendingSpans: event.export.pending_spans ?? 0,
           };
+        this.#close(event.run, event.stop_reason);
         break;
       default:
         break;
     }
   }
-  return [...runs].map(([id, run]) => ({
-    run: id,
-    stopReason: run.stopReason,
-    export: run.export,
-    agents: run.agents.result(),
-    tools: run.tools.result(),
-    models: run.models.result(),
-  }));
+
+  /** Every run's figures, in the order the runs began. */
+  result(): TraceStats[] {
+    for (const run of [...this.#open.keys()]) this.#close(run, undefined);
+    return [...this.#done.values()];
+  }
+
+  #tallyOf(run: string): RunTally {
+    let tally = this.#open.get(run);
+    if (tally === undefined) {
+      tally = { agents: new Tally(), tools: new Tally(), models: new Tally(), export: undefined };
+      this.#open.set(run, tally);
+      // Reserve the run's place, so runs are listed in the order they began.
+      this.#done.set(run, {
+        run,
+        stopReason: undefined,
+        export: undefined,
+        agents: new Map(),
+        tools: new Map(),
+        models: new Map(),
+      });
+    }
+    return tally;
+  }
+
+  #close(run: string, stopReason: string | undefined): void {
+    const tally = this.#open.get(run);
+    if (tally === undefined) return;
+    this.#open.delete(run);
+    this.#done.set(run, {
+      run,
+      stopReason,
+      export: tally.export,
+      agents: tally.agents.result(),
+      tools: tally.tools.result(),
+      models: tally.models.result(),
+    });
+  }
+}
+
+/** Figures of every run in the events (see {@link TraceStatsCollector}). */
+export function traceStats(events: Iterable<TraceEvent>): TraceStats[] {
+  const collector = new TraceStatsCollector();
+  for (const event of events) collector.add(event);
+  return collector.result();
+}
+
+/** A run's figures as plain JSON: objects keyed by name (`__proto__` included, as own keys). */
+export function traceStatsJson(stats: TraceStats): Record<string, unknown> {
+  return {
+    run: stats.run,
+    stopReason: stats.stopReason,
+    export: stats.export,
+    agents: Object.fromEntries(stats.agents),
+    tools: Object.fromEntries(stats.tools),
+    models: Object.fromEntries(stats.models),
+  };
 }

@@ -32,11 +32,16 @@ export async function validateCommand(
   }
   const { style } = options;
   const runs = `${report.runs.length} run${report.runs.length === 1 ? '' : 's'}, ${report.events} event${report.events === 1 ? '' : 's'}`;
+  const warnings = report.warnings.map(
+    warning => `  ${style.yellow('warning')}: ${warning.message}`,
+  );
   if (report.valid) {
-    const stops = report.runs.map(run => `${run.run}: ${run.stopReason ?? '?'}`).join(', ');
     return {
       exitCode,
-      stdout: `${style.green('✓')} ${file}: valid — ${runs}${stops === '' ? '' : ` (${stops})`}`,
+      stdout: [
+        `${style.green('✓')} ${file}: valid — ${runs}${stopSummary(report)}`,
+        ...warnings,
+      ].join('\n'),
       stderr: '',
     };
   }
@@ -46,6 +51,24 @@ export async function validateCommand(
       const where = problem.line === undefined ? '' : `line ${problem.line}: `;
       return `  ${where}${style.bold(problem.kind)} — ${problem.message}`;
     }),
+    ...warnings,
   ];
   return { exitCode, stdout: lines.join('\n'), stderr: '' };
+}
+
+/**
+ * How the runs stopped: each run with its id when there are a few, else a count per stop reason
+ * (a file of hundreds of runs gets one short line).
+ */
+function stopSummary(report: TraceValidationReport): string {
+  if (report.runs.length === 0) return '';
+  if (report.runs.length <= 3)
+    return ` (${report.runs.map(run => `${run.run}: ${run.stopReason ?? '?'}`).join(', ')})`;
+  const counts = new Map<string, number>();
+  for (const run of report.runs) {
+    const reason = run.stopReason ?? 'unsealed';
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  const parts = [...counts].sort((left, right) => right[1] - left[1]);
+  return ` (${parts.map(([reason, count]) => `${reason} ${count}`).join(', ')})`;
 }

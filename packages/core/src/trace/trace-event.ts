@@ -2,10 +2,15 @@ import { z } from 'zod';
 import { finishReasons } from '../model/finish-reason.js';
 import { stopReasons } from '../run/stop-reason.js';
 
-/** The trace schema version written in every event's `v`. */
+/**
+ * The trace schema's major version, written in every event's `v`. It changes only when a field is
+ * removed, renamed or retyped, or a meaning changes: readers refuse a major they do not know.
+ * New event kinds and new optional fields keep it (a minor change): readers skip what they do
+ * not know, with a warning.
+ */
 export const TRACE_SCHEMA_VERSION = 1 as const;
 
-/** Schema versions this package can read. */
+/** Schema (major) versions this package can read. */
 export const SUPPORTED_TRACE_SCHEMA_VERSIONS: readonly number[] = [1];
 
 const hex = (length: number) =>
@@ -307,3 +312,15 @@ export type SpanStartName = keyof typeof spanEndFor;
 export function isSpanStart(name: string): name is SpanStartName {
   return Object.hasOwn(spanEndFor, name);
 }
+
+/**
+ * The fields every event has, whatever its kind: what a reader can still check of an event kind
+ * written by a newer minor version of the schema.
+ */
+export const TraceEventEnvelope = z.object({ ...envelope, event: z.string().min(1) });
+export type TraceEventEnvelope = z.infer<typeof TraceEventEnvelope>;
+
+/** The fields this version knows, per event kind. */
+export const knownTraceFields: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  TraceEvent.options.map(option => [option.shape.event.value, new Set(Object.keys(option.shape))]),
+);

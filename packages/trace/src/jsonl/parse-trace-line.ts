@@ -1,9 +1,12 @@
 import {
   isTraceEvent,
+  knownTraceFields,
   SUPPORTED_TRACE_SCHEMA_VERSIONS,
   TraceEvent,
+  TraceEventEnvelope,
   type TraceEvent as TraceEventType,
 } from '@agent-trace/core';
+import { NewerEvent, type NewerContentLog } from './newer-content.js';
 import { TraceParseError } from './trace-parse-error.js';
 
 /**
@@ -12,9 +15,43 @@ import { TraceParseError } from './trace-parse-error.js';
  * and line.
  */
 export function parseTraceLine(text: string, file: string, line: number): TraceEventType {
-  let value: unknown;
+  return checkTraceValue(parseJson(text, file, line), file, line);
+}
+
+/**
+ * Reads one line as {@link parseTraceLine} does, but what a newer minor version of the schema
+ * wrote (same `v`) is skipped instead of refused: an unknown event kind comes back as a
+ * {@link NewerEvent} (its envelope checked), an unknown field is left in the event; both are
+ * reported to `log`, once each. A newer major version is still an error.
+ */
+export function readTraceLine(
+  text: string,
+  file: string,
+  line: number,
+  log: NewerContentLog,
+): TraceEventType | NewerEvent {
+  const value = parseJson(text, file, line);
+  if (isTraceEvent(value)) {
+    log.fields(value, file, line);
+    return value;
+  }
+  const kind = (value as { event?: unknown } | null)?.event;
+  if (typeof kind === 'string' && !knownTraceFields.has(kind)) {
+    checkVersion(value, file, line);
+    const envelope = TraceEventEnvelope.safeParse(value);
+    if (envelope.success) {
+      log.event(file, line, kind);
+      return new NewerEvent(envelope.data);
+    }
+  }
+  const event = checkTraceValue(value, file, line);
+  log.fields(event, file, line);
+  return event;
+}
+
+function parseJson(text: string, file: string, line: number): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new TraceParseError({
       file,
@@ -23,15 +60,11 @@ export function parseTraceLine(text: string, file: string, line: number): TraceE
       reason: `not valid JSON (${error instanceof Error ? error.message : String(error)}). Each line of a trace must be one JSON event; was the file edited by hand or written by another tool?`,
     });
   }
+}
+
+function checkTraceValue(value: unknown, file: string, line: number): TraceEventType {
   if (isTraceEvent(value)) return value; // the fast path; zod explains the others
-  const version = (value as { v?: unknown } | null)?.v;
-  if (typeof version === 'number' && !SUPPORTED_TRACE_SCHEMA_VERSIONS.includes(version)) {
-    throw new TraceParseError({
-      file,
-      line,
-      reason: `trace schema version ${version} is not supported (this agent-trace reads ${SUPPORTED_TRACE_SCHEMA_VERSIONS.join(', ')}). Upgrade agent-trace to read this trace.`,
-    });
-  }
+  checkVersion(value, file, line);
   const checked = TraceEvent.safeParse(value);
   if (!checked.success) {
     const issues = checked.error.issues
@@ -47,4 +80,15 @@ export function parseTraceLine(text: string, file: string, line: number): TraceE
     });
   }
   return value as TraceEventType;
+}
+
+function checkVersion(value: unknown, file: string, line: number): void {
+  const version = (value as { v?: unknown } | null)?.v;
+  if (typeof version === 'number' && !SUPPORTED_TRACE_SCHEMA_VERSIONS.includes(version)) {
+    throw new TraceParseError({
+      file,
+      line,
+      reason: `trace schema version ${version} is not supported (this agent-trace reads ${SUPPORTED_TRACE_SCHEMA_VERSIONS.join(', ')}): the file was written by an agent-trace with a newer major version. Upgrade agent-trace to read this trace.`,
+    });
+  }
 }

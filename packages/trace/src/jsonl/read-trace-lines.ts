@@ -39,7 +39,8 @@ export interface TraceLineBatch {
 
 /**
  * The complete lines of a file, a read buffer (1 MiB) at a time: one hop through the generator per
- * buffer instead of one per line, which is what makes the readers fast.
+ * buffer instead of one per line, which is what makes the readers fast. A UTF-8 byte order mark
+ * at the start of the file is dropped.
  */
 export async function* readTraceLineBatches(
   file: string,
@@ -50,7 +51,8 @@ export async function* readTraceLineBatches(
   let line = 0;
   try {
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-      const text = pending + decoder.write(chunk as Buffer);
+      let text = pending + decoder.write(chunk as Buffer);
+      if (line === 0 && pending === '' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       const texts: string[] = [];
       const firstLine = line + 1;
       let start = 0;

@@ -1,5 +1,11 @@
 import type { TraceEvent } from '@agent-trace/core';
-import { parseTraceLine } from './parse-trace-line.js';
+import {
+  NewerContentLog,
+  NewerEvent,
+  warnNewerContent,
+  type NewerContent,
+} from './newer-content.js';
+import { readTraceLine } from './parse-trace-line.js';
 import { readTraceLineBatches, type TornTail, type TraceLineBatch } from './read-trace-lines.js';
 
 /** Options of {@link readTrace}. */
@@ -9,12 +15,20 @@ export interface ReadTraceOptions {
    * line is skipped. @defaultValue a process warning
    */
   onTornTail?: (tail: TornTail) => void;
+  /**
+   * Called once for each event kind, and each field of a known kind, that a newer minor version
+   * of the schema wrote; such events are skipped, such fields left in place.
+   * @defaultValue a process warning
+   */
+  onNewerContent?: (content: NewerContent) => void;
 }
 
 /**
  * Streams the events of a JSONL trace without loading the whole file. Every line is checked
  * against the event schema; a bad line throws a `TraceParseError` with its file and line number,
- * except a torn last line, which is reported and skipped.
+ * except a torn last line, which is reported and skipped. What a newer minor version of the
+ * schema wrote (an unknown event kind or field) is skipped and reported once; a newer major
+ * version is an error. A UTF-8 byte order mark at the start is accepted.
  *
  * @example
  * ```ts
@@ -25,7 +39,11 @@ export function readTrace(
   file: string,
   options: ReadTraceOptions = {},
 ): AsyncIterableIterator<TraceEvent> {
-  return new TraceEventStream(file, readTraceLineBatches(file, options.onTornTail ?? warnTornTail));
+  return new TraceEventStream(
+    file,
+    readTraceLineBatches(file, options.onTornTail ?? warnTornTail),
+    new NewerContentLog(options.onNewerContent ?? warnNewerContent),
+  );
 }
 
 /**
@@ -36,12 +54,18 @@ export function readTrace(
 class TraceEventStream implements AsyncIterableIterator<TraceEvent> {
   readonly #file: string;
   readonly #batches: AsyncGenerator<TraceLineBatch, void, undefined>;
+  readonly #newer: NewerContentLog;
   #batch: TraceLineBatch = { firstLine: 1, texts: [] };
   #index = 0;
 
-  constructor(file: string, batches: AsyncGenerator<TraceLineBatch, void, undefined>) {
+  constructor(
+    file: string,
+    batches: AsyncGenerator<TraceLineBatch, void, undefined>,
+    newer: NewerContentLog,
+  ) {
     this.#file = file;
     this.#batches = batches;
+    this.#newer = newer;
   }
 
   next(): Promise<IteratorResult<TraceEvent, undefined>> {
@@ -51,7 +75,8 @@ class TraceEventStream implements AsyncIterableIterator<TraceEvent> {
       const text = texts[index] as string;
       if (text === '') continue;
       try {
-        const value = parseTraceLine(text, this.#file, firstLine + index);
+        const value = readTraceLine(text, this.#file, firstLine + index, this.#newer);
+        if (value instanceof NewerEvent) continue;
         return Promise.resolve({ done: false, value });
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));

@@ -1,5 +1,11 @@
-import { isSpanStart, spanEndFor, type TraceEvent } from '@agent-trace/core';
-import { parseTraceLine } from '../jsonl/parse-trace-line.js';
+import {
+  isSpanStart,
+  spanEndFor,
+  type TraceEvent,
+  type TraceEventEnvelope,
+} from '@agent-trace/core';
+import { describeNewerContent, NewerContentLog, NewerEvent } from '../jsonl/newer-content.js';
+import { readTraceLine } from '../jsonl/parse-trace-line.js';
 import { readTraceLineBatches } from '../jsonl/read-trace-lines.js';
 import { TraceParseError } from '../jsonl/trace-parse-error.js';
 
@@ -27,6 +33,13 @@ export interface TraceProblem {
   readonly seq?: number;
 }
 
+/** Something worth knowing that breaks no rule: content written by a newer minor version. */
+export interface TraceWarning {
+  readonly kind: 'newer_content';
+  readonly message: string;
+  readonly line?: number;
+}
+
 /** A run found in the trace. */
 export interface TraceRunSummary {
   readonly run: string;
@@ -42,6 +55,8 @@ export interface TraceValidationReport {
   readonly events: number;
   readonly runs: readonly TraceRunSummary[];
   readonly problems: readonly TraceProblem[];
+  /** Warnings do not make a trace invalid. */
+  readonly warnings: readonly TraceWarning[];
 }
 
 interface RunCheck {
@@ -64,6 +79,7 @@ interface RunCheck {
 export class TraceValidator {
   readonly #runs = new Map<string, RunCheck>();
   readonly #problems: TraceProblem[] = [];
+  readonly #warnings: TraceWarning[] = [];
   #events = 0;
 
   /** Records a problem found outside the event rules (a bad line, a torn tail). */
@@ -71,8 +87,28 @@ export class TraceValidator {
     this.#problems.push(problem);
   }
 
+  /** Records a warning: it does not make the trace invalid. */
+  warn(warning: TraceWarning): void {
+    this.#warnings.push(warning);
+  }
+
   /** Checks one event; `line` is where it is in the file, when it comes from one. */
   check(event: TraceEvent, line?: number): void {
+    const run = this.#runOf(event, line);
+    this.#checkSpan(run, event, { line, run: event.run, seq: event.seq });
+  }
+
+  /**
+   * Checks what can be checked of an event of a kind a newer minor version wrote: its place in
+   * the seq and the seal's count, and its parent. A `*_start` of it may be a later event's parent.
+   */
+  checkNewer(envelope: TraceEventEnvelope, line?: number): void {
+    const run = this.#runOf(envelope, line);
+    this.#checkParent(run, envelope, { line, run: envelope.run, seq: envelope.seq });
+    if (envelope.event.endsWith('_start')) run.known.add(envelope.span_id);
+  }
+
+  #runOf(event: TraceEventEnvelope, line: number | undefined): RunCheck {
     this.#events++;
     const at = { line, run: event.run, seq: event.seq };
     let run = this.#runs.get(event.run);
@@ -106,7 +142,7 @@ export class TraceValidator {
       });
     }
     this.#checkSeq(run, event, at);
-    this.#checkSpan(run, event, at);
+    return run;
   }
 
   /** Finishes the checks (unpaired starts, missing seals) and returns the report. */
@@ -140,10 +176,15 @@ export class TraceValidator {
         stopReason: run.stopReason,
       })),
       problems: this.#problems,
+      warnings: this.#warnings,
     };
   }
 
-  #checkSeq(run: RunCheck, event: TraceEvent, at: Omit<TraceProblem, 'kind' | 'message'>): void {
+  #checkSeq(
+    run: RunCheck,
+    event: TraceEventEnvelope,
+    at: Omit<TraceProblem, 'kind' | 'message'>,
+  ): void {
     if (run.seen.has(event.seq)) {
       this.report({
         ...at,
@@ -167,7 +208,11 @@ export class TraceValidator {
     run.expectedSeq = Math.max(run.expectedSeq, event.seq + 1);
   }
 
-  #checkSpan(run: RunCheck, event: TraceEvent, at: Omit<TraceProblem, 'kind' | 'message'>): void {
+  #checkParent(
+    run: RunCheck,
+    event: TraceEventEnvelope,
+    at: Omit<TraceProblem, 'kind' | 'message'>,
+  ): void {
     if (event.parent_span_id !== null && !run.known.has(event.parent_span_id)) {
       this.report({
         ...at,
@@ -175,6 +220,10 @@ export class TraceValidator {
         message: `'${event.event}' (seq ${event.seq}) names parent span ${event.parent_span_id}, which no earlier event of run ${event.run} opened.`,
       });
     }
+  }
+
+  #checkSpan(run: RunCheck, event: TraceEvent, at: Omit<TraceProblem, 'kind' | 'message'>): void {
+    this.#checkParent(run, event, at);
     if (isSpanStart(event.event)) {
       run.known.add(event.span_id);
       run.open.set(event.span_id, { event, line: at.line });
@@ -229,11 +278,19 @@ export function validateTrace(events: Iterable<TraceEvent>): TraceValidationRepo
 
 /**
  * Validates a JSONL trace file: every line against the schema (all bad lines are reported, not
- * just the first), a torn tail, then the rules of {@link TraceValidator}. Throws a
+ * just the first), a torn tail, then the rules of {@link TraceValidator}. Event kinds and fields
+ * a newer minor version wrote are warnings, not problems. Throws a
  * `TraceFileError` only when the file cannot be read at all.
  */
 export async function validateTraceFile(file: string): Promise<TraceValidationReport> {
   const validator = new TraceValidator();
+  const newer = new NewerContentLog(content =>
+    validator.warn({
+      kind: 'newer_content',
+      line: content.line,
+      message: describeNewerContent(content),
+    }),
+  );
   const batches = readTraceLineBatches(file, tail =>
     validator.report({
       kind: 'torn_tail',
@@ -245,15 +302,16 @@ export async function validateTraceFile(file: string): Promise<TraceValidationRe
     texts.forEach((text, index) => {
       if (text === '') return;
       const line = firstLine + index;
-      let event: TraceEvent;
+      let event: TraceEvent | NewerEvent;
       try {
-        event = parseTraceLine(text, file, line);
+        event = readTraceLine(text, file, line, newer);
       } catch (error) {
         if (!(error instanceof TraceParseError)) throw error;
         validator.report({ kind: 'invalid_line', line, message: error.message });
         return;
       }
-      validator.check(event, line);
+      if (event instanceof NewerEvent) validator.checkNewer(event.envelope, line);
+      else validator.check(event, line);
     });
   }
   return validator.finish();

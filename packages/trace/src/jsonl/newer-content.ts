@@ -1,0 +1,65 @@
+import { knownTraceFields, type TraceEvent, type TraceEventEnvelope } from '@agent-trace/core';
+
+/**
+ * Something a newer minor version of the trace schema wrote (same `v`): an event kind, or a field
+ * of a known event kind, that this version does not know. Readers skip it.
+ */
+export interface NewerContent {
+  readonly file: string;
+  /** The first line it was seen on (1-based). */
+  readonly line: number;
+  /** The event kind. */
+  readonly event: string;
+  /** The field, when a known event kind carries one this version does not know. */
+  readonly field?: string;
+}
+
+/** An event of a kind this version does not know: only its envelope was checked. */
+export class NewerEvent {
+  constructor(readonly envelope: TraceEventEnvelope) {}
+}
+
+/** One line of text for a person: where, what, and what was done about it. */
+export function describeNewerContent(content: NewerContent): string {
+  const what =
+    content.field === undefined
+      ? `event kind '${content.event}'`
+      : `field '${content.field}' of '${content.event}' events`;
+  return `${content.file}:${content.line}: ${what} was written by a newer agent-trace (same schema major version); this version skips it. Upgrade agent-trace to see it.`;
+}
+
+/** Reports each newer event kind, and each newer field of a kind, once: where it is first seen. */
+export class NewerContentLog {
+  readonly #seen = new Set<string>();
+  readonly #report: (content: NewerContent) => void;
+
+  constructor(report: (content: NewerContent) => void) {
+    this.#report = report;
+  }
+
+  /** An event of a kind this version does not know. */
+  event(file: string, line: number, event: string): void {
+    this.#once(`${event}\n`, { file, line, event });
+  }
+
+  /** Reports the fields of a known event that this version does not know. */
+  fields(event: TraceEvent, file: string, line: number): void {
+    const known = knownTraceFields.get(event.event);
+    if (known === undefined) return;
+    for (const field in event) {
+      if (!known.has(field))
+        this.#once(`${event.event}\n${field}`, { file, line, event: event.event, field });
+    }
+  }
+
+  #once(key: string, content: NewerContent): void {
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.#report(content);
+  }
+}
+
+/** The default report: one process warning per newer kind or field. */
+export function warnNewerContent(content: NewerContent): void {
+  process.emitWarning(describeNewerContent(content), { code: 'AGENT_TRACE_NEWER_CONTENT' });
+}

@@ -71,6 +71,14 @@ const targets = [
     pipeline.largeFile.peakRssMb < 150,
     `${pipeline.largeFile.peakRssMb.toFixed(0)} MB`,
   ],
+  ...pipeline.commands.map(
+    sample =>
+      [
+        `agent-trace ${sample.command} of that trace under 300 MB RSS`,
+        sample.peakRssMb < 300 && sample.exitCode === 0,
+        `${sample.peakRssMb.toFixed(0)} MB`,
+      ] as const,
+  ),
 ] as const;
 console.log('\nTargets');
 for (const [target, met, value] of targets) console.log(`${met ? '✓' : '✗'} ${target}: ${value}`);

@@ -10,6 +10,7 @@ import type { TraceEvent } from '@agent-trace/core';
 import { build } from 'esbuild';
 import { jsonlSink, readTrace } from '@agent-trace/trace';
 import { figure, interleaved, ratio, runWorker, table } from './measure.js';
+import type { CommandSample } from './pipeline/command-worker.js';
 import type { ReadSample } from './pipeline/read-worker.js';
 import { repeatRuns, sampleEvents } from './pipeline/sample-events.js';
 
@@ -31,6 +32,8 @@ export interface PipelineResult {
   /** readTrace rate / plain split + parse rate. */
   readerShareOfPlain: number;
   largeFile: ReadSample;
+  /** `replay`, `stats` and `diff` (the file against itself) on the large file, each in its own process. */
+  commands: CommandSample[];
 }
 
 const throughput = (name: string, events: number, bytes: number, milliseconds: number) => ({
@@ -151,6 +154,26 @@ export async function measureTracePipeline(
       logLevel: 'error',
     });
     const largeFile = await runWorker<ReadSample>(worker, [largePath]);
+    const commandWorker = join(directory, 'command-worker.mjs');
+    await build({
+      entryPoints: ['bench/pipeline/command-worker.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: commandWorker,
+      logLevel: 'error',
+      // The CLI bundles CommonJS dependencies (gRPC for export) that require Node's built-ins.
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    const commands: CommandSample[] = [];
+    for (const args of [
+      ['replay', largePath],
+      ['stats', largePath],
+      ['diff', largePath, largePath],
+    ])
+      commands.push(await runWorker<CommandSample>(commandWorker, args));
     if (stringified === 0) throw new Error('nothing was stringified');
     return {
       events: events.length,
@@ -160,6 +183,7 @@ export async function measureTracePipeline(
       reading,
       readerShareOfPlain: read['chunk-split + JSON.parse'] / read.readTrace,
       largeFile,
+      commands,
     };
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -187,5 +211,16 @@ export function formatTracePipeline(result: PipelineResult): string {
     '',
     `readTrace over a ${(large.bytes / 2 ** 30).toFixed(2)} GB trace: ${large.events} events in ${(large.milliseconds / 1000).toFixed(1)} s, ` +
       `RSS ${large.rssBeforeMb.toFixed(0)} MB before reading, peak ${large.peakRssMb.toFixed(0)} MB`,
+    '',
+    table([
+      ['agent-trace <command> on that trace', 'seconds', 'peak RSS MB', 'output MB', 'exit'],
+      ...result.commands.map(sample => [
+        sample.command,
+        figure(sample.milliseconds / 1000),
+        sample.peakRssMb.toFixed(0),
+        sample.outputMb.toFixed(0),
+        String(sample.exitCode),
+      ]),
+    ]),
   ].join('\n');
 }

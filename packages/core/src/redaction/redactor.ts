@@ -1,4 +1,12 @@
 import { hashString } from '../util/hash.js';
+import {
+  knownSecretOpenings,
+  knownSecretRules,
+  piiOpenings,
+  piiRules,
+  type Opening,
+  type RedactionRule,
+} from './secret-rules.js';
 
 /** Options of redaction: what counts as a secret besides the known shapes. */
 export interface RedactionOptions {
@@ -9,21 +17,17 @@ export interface RedactionOptions {
   /** Your own rule: return the replacement of a string, or undefined to leave it. */
   redact?: (value: string) => string | undefined;
   /**
-   * Redact the known secret shapes: OpenAI/Anthropic keys, bearer tokens, AWS, GitHub, Slack and
-   * Google keys, and `Authorization`-like fields. @defaultValue true
+   * Redact the known secret shapes: OpenAI/Anthropic keys, bearer tokens, AWS access key ids and
+   * secret access keys, GitHub, Slack, Google and Stripe keys, JWTs, PEM private keys, credentials
+   * in URLs, and `Authorization`-like and password fields. @defaultValue true
    */
   knownSecrets?: boolean;
+  /**
+   * Also redact personal data: e-mail addresses, phone numbers, and card numbers that pass the
+   * Luhn check. @defaultValue false
+   */
+  pii?: boolean;
 }
-
-const knownPatterns: readonly RegExp[] = [
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g,
-  /\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g,
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,
-  /\b(?:proxy-)?authorization\s*:\s*(?:basic|bearer|token|digest)?\s*[A-Za-z0-9._~+/=-]{8,}/gi,
-];
 
 const knownFields = [
   'authorization',
@@ -37,12 +41,16 @@ const knownFields = [
   'client_secret',
   'access_token',
   'refresh_token',
+  'aws_secret_access_key',
+  'secret_access_key',
+  'secretaccesskey',
+  'private_key',
 ];
 
 const placeholderShape = /^\[redacted(?::[0-9a-f]+)?\]$/;
 
-/** The shortest text a known pattern can match (`Bearer ` + 8, `xoxb-` + 10). */
-const shortestKnownSecret = 15;
+/** The shortest text a known secret rule can match (`Bearer ` + 8, `xoxb-` + 10, `a://b:c@`). */
+const shortestKnownSecret = 8;
 /** Field-name verdicts kept per redactor; field names repeat, so this stays small in practice. */
 const fieldVerdictLimit = 4096;
 
@@ -59,8 +67,9 @@ export function placeholderFor(secret: string): string {
 export class Redactor {
   /** How many values were replaced so far. */
   count = 0;
-  readonly #patterns: readonly RegExp[];
+  readonly #rules: readonly RedactionRule[];
   readonly #anyPattern: RegExp | undefined;
+  readonly #openings: readonly Opening[];
   readonly #fields: ReadonlySet<string>;
   /** A secret field written as JSON text (a tool result in a message): `"api_key": "…"`. */
   readonly #fieldText: RegExp | undefined;
@@ -72,20 +81,28 @@ export class Redactor {
 
   constructor(options: RedactionOptions = {}) {
     const known = options.knownSecrets ?? true;
-    this.#patterns = [
-      ...(known ? knownPatterns : []),
-      ...(options.patterns ?? []).map(
-        pattern =>
-          new RegExp(
-            pattern.source,
-            pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
-          ),
-      ),
+    const pii = options.pii ?? false;
+    this.#rules = [
+      ...(known ? knownSecretRules : []),
+      ...(pii ? piiRules : []),
+      ...(options.patterns ?? []).map(pattern => ({
+        pattern: new RegExp(
+          pattern.source,
+          pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
+        ),
+      })),
     ];
+    // One quick test of every rule at once; the rules' named groups are unnamed here (a name may
+    // appear only once in a regular expression).
     this.#anyPattern =
-      this.#patterns.length === 0
+      this.#rules.length === 0
         ? undefined
-        : new RegExp(this.#patterns.map(pattern => `(?:${pattern.source})`).join('|'), 'i');
+        : new RegExp(
+            this.#rules
+              .map(({ pattern }) => `(?:${pattern.source.replace(/\(\?<(?![=!])\w+>/g, '(?:')})`)
+              .join('|'),
+            'i',
+          );
     this.#fields = new Set(
       [...(known ? knownFields : []), ...(options.fields ?? [])].map(field => field.toLowerCase()),
     );
@@ -98,7 +115,28 @@ export class Redactor {
             'gi',
           );
     this.#custom = options.redact;
-    this.#shortest = (options.patterns ?? []).length === 0 ? shortestKnownSecret : 0;
+    this.#shortest = (options.patterns ?? []).length === 0 && !pii ? shortestKnownSecret : 0;
+    this.#openings = [
+      ...(known ? knownSecretOpenings : []),
+      ...(pii ? piiOpenings : []),
+      ...(names.length === 0
+        ? []
+        : [new RegExp(`\\\\?"(?:${names.join('|')})\\\\?"\\s*:\\s*\\\\?"(?:[^"\\\\]|\\\\(?!"))*$`, 'i')]),
+    ];
+  }
+
+  /**
+   * Where text that may still grow into a secret spanning whitespace begins (a `Bearer ` without
+   * its token yet, a PEM block without its end, a secret field's JSON value without its quote).
+   * A stream holds its text back from the earliest of these.
+   */
+  get openings(): readonly Opening[] {
+    return this.#openings;
+  }
+
+  /** The rules in force. */
+  get rules(): readonly RedactionRule[] {
+    return this.#rules;
   }
 
   /** `text` with every secret replaced. */
@@ -119,12 +157,7 @@ export class Redactor {
       text.length >= this.#shortest &&
       this.#anyPattern.test(text)
     ) {
-      for (const pattern of this.#patterns) {
-        result = result.replace(pattern, match => {
-          this.count++;
-          return placeholderFor(match);
-        });
-      }
+      for (const rule of this.#rules) result = this.#apply(rule, result);
     }
     const custom = this.#custom?.(result);
     if (custom !== undefined && custom !== result) {
@@ -132,6 +165,22 @@ export class Redactor {
       return custom;
     }
     return result;
+  }
+
+  #apply({ pattern, accept }: RedactionRule, text: string): string {
+    return text.replace(pattern, (match: string, ...rest: unknown[]) => {
+      if (accept !== undefined && !accept(match)) return match;
+      const groups = rest.at(-1);
+      const secret =
+        typeof groups === 'object' && groups !== null
+          ? (groups as { secret?: string }).secret
+          : undefined;
+      if (placeholderShape.test(secret ?? match)) return match; // already redacted: stay stable
+      this.count++;
+      if (secret === undefined) return placeholderFor(match);
+      const at = match.lastIndexOf(secret);
+      return `${match.slice(0, at)}${placeholderFor(secret)}${match.slice(at + secret.length)}`;
+    });
   }
 
   /** `value` with secrets replaced in every string and in the values of secret fields. */

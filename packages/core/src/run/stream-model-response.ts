@@ -1,5 +1,6 @@
 import { StreamAssembler } from '../model/assemble-stream.js';
 import type { ModelResponse, ModelStreamPart } from '../model/language-model.js';
+import { DeltaRedactor } from '../redaction/delta-redactor.js';
 import { raceAbort } from '../util/abort.js';
 import type { Chunk } from './chunk.js';
 import type { CallTimer, IdleWatch } from './model-call-timers.js';
@@ -12,13 +13,19 @@ import type { RunState } from './run-state.js';
 export async function* streamModelResponse(
   parts: AsyncIterable<ModelStreamPart>,
   agentName: string,
-  state: Pick<RunState, 'chunks' | 'signal'>,
+  state: Pick<RunState, 'chunks' | 'signal' | 'redactor'>,
   /** The model call's own time limit. */
   deadline?: CallTimer,
   /** Fails the call when the stream goes silent. */
   idle?: IdleWatch,
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
   const assembler = new StreamAssembler();
+  // A secret split across deltas must not reach a chunk: deltas pass through a redactor that holds
+  // back what may still be part of one.
+  const deltas =
+    state.redactor === undefined || !state.chunks.wanted
+      ? undefined
+      : new DeltaRedactor(state.redactor);
   const iterator = parts[Symbol.asyncIterator]();
   const limits = [deadline?.expired, idle?.expired].filter(
     (limit): limit is Promise<never> => limit !== undefined,
@@ -38,11 +45,14 @@ export async function* streamModelResponse(
       idle?.touch();
       assembler.add(next.value);
       if (next.value.type === 'text-delta' && next.value.text !== '') {
-        yield state.chunks.make('delta', agentName, { text: next.value.text });
+        const text = deltas === undefined ? next.value.text : deltas.push(next.value.text);
+        if (text !== '') yield state.chunks.make('delta', agentName, { text });
       }
     }
   } finally {
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
+  const rest = deltas?.flush() ?? '';
+  if (rest !== '') yield state.chunks.make('delta', agentName, { text: rest });
   return assembler.finish();
 }

@@ -1,0 +1,99 @@
+/**
+ * A shape of text to redact. Where the pattern has a group named `secret`, only that part is
+ * replaced (the context around it, `aws_secret_access_key=`, stays readable); else the whole match.
+ */
+export interface RedactionRule {
+  readonly pattern: RegExp;
+  /** A match is replaced only when this holds (a card number's Luhn check). */
+  readonly accept?: (match: string) => boolean;
+}
+
+/**
+ * Where a secret that spans whitespace begins: while such an opening has no end in the text read
+ * so far, a stream holds the text back from it (see `DeltaRedactor`).
+ */
+export type Opening = RegExp;
+
+const rule = (pattern: RegExp, accept?: (match: string) => boolean): RedactionRule =>
+  accept === undefined ? { pattern } : { pattern, accept };
+
+/** Keys, tokens and credentials of the common services and formats. */
+export const knownSecretRules: readonly RedactionRule[] = [
+  // OpenAI and Anthropic keys
+  rule(/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g),
+  rule(/\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi),
+  // AWS access key ids, and secret access keys next to their name
+  rule(/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g),
+  rule(
+    /\b(?:aws_?)?secret_?access_?key\\?["']?\s*[:=]\s*\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
+  ),
+  // GitHub tokens
+  rule(/\bgh[pousr]_[A-Za-z0-9]{30,}\b/g),
+  rule(/\bgithub_pat_[A-Za-z0-9_]{40,}/g),
+  // Slack tokens and webhooks
+  rule(/\bxox[abeprs]-[A-Za-z0-9-]{10,}/g),
+  rule(/\bxapp-\d-[A-Za-z0-9-]{10,}/g),
+  rule(/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g),
+  // Google API keys
+  rule(/\bAIza[0-9A-Za-z_-]{35}\b/g),
+  // Stripe secret and restricted keys, webhook secrets
+  rule(/\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}/g),
+  rule(/\bwhsec_[0-9A-Za-z]{24,}/g),
+  // JSON Web Tokens: header.payload.signature, base64url, the header a JSON object
+  rule(/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g),
+  // PEM private key blocks
+  rule(
+    /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g,
+  ),
+  // Credentials inside URLs: scheme://user:password@host
+  rule(/\b[a-z][a-z0-9+.-]*:\/\/(?<secret>[^\s/?#@:]+:[^\s/?#@]+)@/gi),
+  // Authorization headers written as text
+  rule(/\b(?:proxy-)?authorization\s*:\s*(?:basic|bearer|token|digest)?\s*[A-Za-z0-9._~+/=-]{8,}/gi),
+];
+
+/**
+ * The beginnings of the known secrets that may span whitespace, reaching the end of the text:
+ * `Bearer abc` may still become `Bearer abcdefgh…`.
+ */
+export const knownSecretOpenings: readonly Opening[] = [
+  /\bBearer\s+[A-Za-z0-9._~+/-]*=*$/i,
+  /\b(?:proxy-)?authorization\s*:\s*(?:(?:basic|bearer|token|digest)\s*)?[A-Za-z0-9._~+/=-]*$/i,
+  /-----BEGIN[ A-Z0-9-]*$/,
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?![\s\S]*-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----)/,
+  /\b(?:aws_?)?secret_?access_?key\\?["']?\s*(?:[:=]\s*\\?["']?[A-Za-z0-9/+]*)?$/i,
+];
+
+/** Personal data, redacted when `pii` is on. */
+export const piiRules: readonly RedactionRule[] = [
+  // e-mail addresses
+  rule(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g),
+  // payment card numbers: 13 to 19 digits, spaced or dashed in groups, that pass the Luhn check
+  rule(/(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g, isLuhnValid),
+  // phone numbers: an optional +country code, then three or four groups of digits, 7 to 15 digits
+  // in all (E.164), not part of a longer run of digit groups
+  rule(
+    /(?<![\w+]|\d[ .-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]\d{2,5}){2,3}(?![ .-]?\d)(?![\w-])/g,
+    match => {
+      const digits = match.replace(/\D/g, '').length;
+      return digits >= 7 && digits <= 15;
+    },
+  ),
+];
+
+/** Where personal data that may span whitespace begins: digits with separators, at the end. */
+export const piiOpenings: readonly Opening[] = [/(?<![\w+])[+(]?\d[\d ().-]*$/];
+
+/** True when the digits of `text` pass the Luhn check of card numbers. */
+export function isLuhnValid(text: string): boolean {
+  const digits = text.replace(/\D/g, '');
+  let sum = 0;
+  for (let index = 0; index < digits.length; index++) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return digits.length >= 13 && sum % 10 === 0;
+}

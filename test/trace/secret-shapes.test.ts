@@ -1,0 +1,161 @@
+import { agent, placeholderFor, Redactor, stream, tool, type Chunk } from '@agent-trace/core';
+import { fakeLLM } from '@agent-trace/testing';
+import { startOtlpReceiver } from '@agent-trace/testing/otlp';
+import { memorySink } from '@agent-trace/trace';
+import { otlpSink } from '@agent-trace/trace/otlp';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const alnum = (length: number, seed = 7) =>
+  Array.from({ length }, (_, index) => 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'[(index * seed) % 31]).join('');
+
+/** Each shape: the text a secret appears in, and the part that must never show. */
+const shapes: Record<string, { text: string; secret: string }> = {
+  jwt: {
+    text: 'token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c here',
+    secret:
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+  },
+  'AWS secret access key': {
+    text: 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  },
+  'AWS access key id': { text: 'id AKIAIOSFODNN7EXAMPLE ok', secret: 'AKIAIOSFODNN7EXAMPLE' },
+  'Google API key': {
+    text: `key=AIza${alnum(35)}`,
+    secret: `AIza${alnum(35)}`,
+  },
+  'Slack token': {
+    text: 'bot xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp set',
+    secret: 'xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp',
+  },
+  'Slack webhook': {
+    text: 'post to https://hooks.slack.com/services/T0000AAAA/B1111BBBB/abcdefghijklmnopqrstuvwx now',
+    secret: 'T0000AAAA/B1111BBBB/abcdefghijklmnopqrstuvwx',
+  },
+  'Stripe key': { text: `stripe sk_live_${alnum(24, 5)}.`, secret: `sk_live_${alnum(24, 5)}` },
+  'PEM private key': {
+    text: `key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA${alnum(64, 11)}\n${alnum(64, 13)}==\n-----END RSA PRIVATE KEY-----\ndone`,
+    secret: `MIIEowIBAAKCAQEA${alnum(64, 11)}`,
+  },
+  'credentials in a URL': {
+    text: 'connect to postgres://admin:s3cr3tPass@db.internal:5432/app please',
+    secret: 'admin:s3cr3tPass',
+  },
+  'OpenAI key': { text: `use sk-proj-${alnum(32, 3)}`, secret: `sk-proj-${alnum(32, 3)}` },
+  'bearer token': { text: 'Authorization: Bearer abc.def-ghi_jkl', secret: 'abc.def-ghi_jkl' },
+};
+
+const collector = await startOtlpReceiver();
+afterAll(() => collector.close());
+
+async function runWith(text: string, options: { pii?: boolean } = {}) {
+  const memory = memorySink();
+  const otlp = otlpSink({ endpoint: collector.url, captureContent: true, awaitAtRunEnd: true });
+  const echo = tool({
+    name: 'read_note',
+    description: 'Reads a note',
+    input: z.object({}),
+    execute: () => ({ note: text }),
+  });
+  const subject = agent({
+    name: 'ops',
+    model: fakeLLM([{ toolCalls: [{ name: 'read_note' }] }, { text: `Found: ${text}`, deltas: 3 }]),
+    tools: [echo],
+  });
+  const chunks: Chunk[] = [];
+  const running = stream(subject, `Look at this: ${text}`, {
+    trace: [memory, otlp],
+    ...(options.pii === true ? { redaction: { pii: true } } : {}),
+  });
+  for await (const chunk of running) chunks.push(chunk);
+  await running.result;
+  await otlp.shutdown();
+  const runId = memory.events[0]!.run;
+  const spans = collector.spans.filter(span => span.attributes['agent_trace.run_id'] === runId);
+  const bigints = (_: string, value: unknown) =>
+    typeof value === 'bigint' ? value.toString() : value;
+  return { events: JSON.stringify(memory.events), spans: JSON.stringify(spans, bigints), chunks };
+}
+
+describe('every secret shape is redacted in the trace, the OTLP spans and the chunks', () => {
+  beforeAll(() => collector.setBehaviour({ kind: 'accept' }));
+  for (const [name, { text, secret }] of Object.entries(shapes)) {
+    it(name, async () => {
+      const { events, spans, chunks } = await runWith(text);
+      expect(spans.length).toBeGreaterThan(100);
+      for (const where of [events, spans, JSON.stringify(chunks)]) {
+        expect(where).not.toContain(secret);
+        expect(where).toContain('[redacted:');
+      }
+      const answer = chunks
+        .filter(chunk => chunk.type === 'delta')
+        .map(chunk => (chunk.data as { text: string }).text)
+        .join('');
+      expect(answer).toBe(new Redactor().string(`Found: ${text}`));
+    });
+  }
+});
+
+describe('personal data, when pii is on', () => {
+  const cases: Record<string, { text: string; kept?: string; secret: string }> = {
+    'e-mail': { text: 'write to jane.doe@example.com today', secret: 'jane.doe@example.com' },
+    phone: { text: 'call +1 415 555 0100 now', secret: '415 555 0100' },
+    'card number (Luhn)': {
+      text: 'card 4111 1111 1111 1111 and order 1234 5678 9012 3456',
+      secret: '4111 1111 1111 1111',
+      kept: '1234 5678 9012 3456', // fails the Luhn check: an order number, left alone
+    },
+  };
+  for (const [name, { text, secret, kept }] of Object.entries(cases)) {
+    it(`redacts ${name}`, async () => {
+      const { events, spans, chunks } = await runWith(text, { pii: true });
+      for (const where of [events, spans, JSON.stringify(chunks)]) {
+        expect(where).not.toContain(secret);
+        if (kept !== undefined) expect(where).toContain(kept);
+      }
+    });
+  }
+
+  it('is off by default', async () => {
+    const { events } = await runWith('write to jane.doe@example.com today');
+    expect(events).toContain('jane.doe@example.com');
+  });
+});
+
+describe('a secret split across streamed deltas', () => {
+  it('never reaches a chunk, wherever it is split, and the deltas join to the redacted answer', async () => {
+    const entries = Object.values(shapes);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...entries),
+        fc.array(fc.constantFrom('ok', 'the', 'key:', '\n', '"x"', 'is', '-', '—'), {
+          maxLength: 4,
+        }),
+        fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 12 }),
+        async ({ text, secret }, words, cuts) => {
+          const full = `${words.join(' ')} ${text} ${words.reverse().join(' ')}`;
+          const points = [...new Set(cuts.filter(cut => cut < full.length))].sort((a, b) => a - b);
+          const deltas = [0, ...points, full.length]
+            .slice(1)
+            .map((end, index, ends) => full.slice(index === 0 ? 0 : ends[index - 1], end))
+            .filter(piece => piece !== '');
+          const running = stream(
+            agent({ name: 'a', model: fakeLLM([{ text: full, deltas }]) }),
+            'go',
+            { trace: memorySink() },
+          );
+          const shown: string[] = [];
+          for await (const chunk of running)
+            if (chunk.type === 'delta') shown.push((chunk.data as { text: string }).text);
+          await running.result;
+          for (const piece of shown) expect(piece).not.toContain(secret);
+          expect(shown.join('')).toBe(new Redactor().string(full));
+          expect(shown.join('')).toContain(placeholderFor(secret).slice(0, 10));
+        },
+      ),
+      { numRuns: 300, seed: 20261123 },
+    );
+  });
+});

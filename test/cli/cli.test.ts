@@ -218,7 +218,7 @@ describe('agent-trace replay --agent', () => {
     ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(
-      /✗ diverged at seq 2, agent 'triage'\n {2}expected: model call 1 of 'triage' sends request \w+ \(1 messages, last new message user: "Refund please"\)\n {2}actual: {3}model call 1 of 'triage' sends request \w+/,
+      /✗ diverged at seq 2, agent 'triage'\n {2}expected: model call 1 of 'triage' to fake-model sends request \w+ \(1 messages, last new message user: "Refund please"\)\n {2}actual: {3}model call 1 of 'triage' to fake-model sends request \w+ .*\n {2}changed: {2}the instructions: /,
     );
     expect(stdout).toMatch(/\d+ differences? in all:\n1\. seq 2/);
   });

@@ -120,8 +120,17 @@ describe('replayTrace', () => {
     expect(report.firstDivergence?.seq).toBe(
       seqOf(report.replayed, event => event.event === 'llm_start'),
     );
-    expect(report.firstDivergence?.expected).toMatch(/^model call 1 of 'triage' sends request \w+/);
+    expect(report.firstDivergence?.expected).toMatch(
+      /^model call 1 of 'triage' to fake-model sends request \w+/,
+    );
     expect(report.firstDivergence?.actual).not.toBe(report.firstDivergence?.expected);
+    expect(report.firstDivergence?.explanation).toEqual([
+      {
+        part: 'tool_list',
+        summary:
+          'the tool order: weather, time, transfer_to_billing → time, weather, transfer_to_billing',
+      },
+    ]);
   });
 
   it('finds a changed handoff target', async () => {

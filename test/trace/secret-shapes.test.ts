@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 const alnum = (length: number, seed = 7) =>
-  Array.from({ length }, (_, index) => 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'[(index * seed) % 31]).join('');
+  Array.from({ length }, (_, index) => 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'[(index * seed) % 31]).join(
+    '',
+  );
 
 /** Each shape: the text a secret appears in, and the part that must never show. */
 const shapes: Record<string, { text: string; secret: string }> = {

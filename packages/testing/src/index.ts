@@ -17,4 +17,9 @@ export type { GoldenTraceOptions, GoldenTraceOutcome } from './golden/golden-tra
 export { lineDiff } from './golden/line-diff.js';
 export { normalizeTrace, TraceNormalizationError } from './golden/normalize-trace.js';
 export { compareTraces, formatDivergence, replayTrace } from './replay/index.js';
-export type { Divergence, ReplayReport, ReplayTraceOptions } from './replay/index.js';
+export type {
+  Divergence,
+  ReplayReport,
+  ReplayTraceOptions,
+  RequestChange,
+} from './replay/index.js';

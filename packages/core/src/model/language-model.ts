@@ -61,6 +61,11 @@ export interface LanguageModel {
   readonly provider: string;
   /** The model's name, e.g. `gpt-4o-mini`. */
   readonly modelId: string;
+  /**
+   * The options that change its answers (temperature, output token limit, …), recorded on
+   * `llm_start` so that a replay notices when they change.
+   */
+  readonly settings?: Readonly<Record<string, unknown>>;
   /** Answers the request in one piece. */
   generate(request: ModelRequest): Promise<ModelResponse>;
   /** Answers the request as a stream of parts. */

@@ -25,6 +25,7 @@ import {
   llmFailedFields,
   llmStartFields,
   type LlmIdentity,
+  type RequestParts,
 } from './llm-event-fields.js';
 
 /** What one model call of the loop sends. */
@@ -38,6 +39,8 @@ export interface ModelCallInput {
   readonly tools: readonly ToolDefinition[];
   /** A hash of the whole request (instructions, tools, messages). */
   readonly requestHash: string;
+  /** A hash of each part of the request, when the run is traced. */
+  readonly requestParts?: RequestParts;
   readonly agentSpan: OpenSpan;
   /** Set in the final-output phase of an agent with an output schema. */
   readonly responseFormat?: ModelRequest['responseFormat'];
@@ -126,6 +129,8 @@ async function* callOnce(
       messages: tracer.recording ? conversation.takeUnsent() : [],
       messageCount: input.messages.length,
       requestHash: input.requestHash,
+      requestParts: input.requestParts,
+      modelSettings: model.settings,
       finalOutput: input.responseFormat !== undefined,
     }),
   );

@@ -28,16 +28,26 @@ export class Conversation {
 
   /** A hash of every message so far, combined with `preambleHash` (instructions and tools). */
   requestHash(preambleHash: string): string {
+    return hashString(`${preambleHash}\n${this.messagesHash()}`);
+  }
+
+  /** A hash of every message so far, alone. */
+  messagesHash(): string {
     for (; this.#hashedCount < this.messages.length; this.#hashedCount++) {
       const text = this.#hashable(JSON.stringify(this.messages[this.#hashedCount]));
       this.#rollingHash = hashString(`${this.#rollingHash}\n${text}`);
     }
-    return hashString(`${preambleHash}\n${this.#rollingHash}`);
+    return this.#rollingHash;
   }
 
   /** A hash of `messages` alone (a memory window: bounded, so hashed whole) with `preambleHash`. */
   windowHash(preambleHash: string, messages: readonly Message[]): string {
     return hashString(`${preambleHash}\n${this.#hashable(JSON.stringify(messages))}`);
+  }
+
+  /** A hash of the messages of a memory window, alone. */
+  windowMessagesHash(messages: readonly Message[]): string {
+    return hashString(this.#hashable(JSON.stringify(messages)));
   }
 
   /** Hashes are taken over redacted text, so a redacted recording replays with the same hashes. */

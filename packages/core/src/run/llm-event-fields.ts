@@ -31,6 +31,14 @@ function identityFields(identity: LlmIdentity): {
   return fields;
 }
 
+/** The hash of each part of a model request, as `llm_start` records it. */
+export type RequestParts = NonNullable<TraceEventFields<'llm_start'>['request_parts']>;
+
+/** A tool definition as `agent_start` records it. */
+export type TraceToolDefinition = NonNullable<
+  TraceEventFields<'agent_start'>['tool_definitions']
+>[number];
+
 /** The fields of `llm_start`. */
 export function llmStartFields(
   identity: LlmIdentity,
@@ -38,6 +46,8 @@ export function llmStartFields(
     messages: TraceEventFields<'llm_start'>['messages'];
     messageCount: number;
     requestHash: string;
+    requestParts: RequestParts | undefined;
+    modelSettings: Readonly<Record<string, unknown>> | undefined;
     finalOutput: boolean;
   },
 ): TraceEventFields<'llm_start'> {
@@ -47,6 +57,9 @@ export function llmStartFields(
   fields.messages = request.messages;
   fields.message_count = request.messageCount;
   fields.request_hash = request.requestHash;
+  if (request.requestParts !== undefined) fields.request_parts = request.requestParts;
+  if (request.modelSettings !== undefined && Object.keys(request.modelSettings).length > 0)
+    fields.model_settings = { ...request.modelSettings };
   if (request.finalOutput) fields.phase = 'final_output';
   return fields;
 }

@@ -1,12 +1,13 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
-import type { ToolDefinition } from '../model/language-model.js';
+import type { ModelRequest, ToolDefinition } from '../model/language-model.js';
 import { addUsage, zeroUsage } from '../model/usage.js';
 import type { StopLimit } from '../termination/termination-policy.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { throwIfAborted } from '../util/abort.js';
 import { hashString } from '../util/hash.js';
+import type { Writable } from '../util/writable.js';
 import type { Usage } from '../model/usage.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { z } from 'zod';
@@ -23,6 +24,7 @@ import { chooseRoute } from '../router/choose-route.js';
 import { handOff, type HandoffResult } from './hand-off.js';
 import { runToolCalls } from './run-tool-calls.js';
 import type { StopReason } from './stop-reason.js';
+import type { RequestParts, TraceToolDefinition } from './llm-event-fields.js';
 import { toTraceError } from './to-trace-error.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
 
@@ -57,10 +59,13 @@ export interface AgentStart {
   readonly path: readonly string[];
 }
 
-/** The tools offered to the model and the hash of what precedes the messages. */
+/** The tools offered to the model and the hashes of what precedes the messages. */
 interface Preamble {
   readonly tools: readonly ToolDefinition[];
+  /** Instructions and tools together: part of the request hash. */
   readonly hash: string;
+  readonly instructionsHash: string;
+  readonly toolsHash: string;
 }
 
 function preambleFor(agent: AnyAgent, unavailable: ReadonlySet<string>): Preamble {
@@ -68,7 +73,29 @@ function preambleFor(agent: AnyAgent, unavailable: ReadonlySet<string>): Preambl
     ...agent.toolRegistry.definitions.filter(definition => !unavailable.has(definition.name)),
     ...agent.handoffs().map(handoff => handoff.definition),
   ];
-  return { tools, hash: hashString(JSON.stringify([agent.instructions, tools])) };
+  return {
+    tools,
+    hash: hashString(JSON.stringify([agent.instructions, tools])),
+    instructionsHash: hashString(agent.instructions),
+    toolsHash: hashString(JSON.stringify(tools)),
+  };
+}
+
+const noToolsHash = hashString('[]');
+
+/** The hash of each part of a model request, for the trace. */
+function requestParts(
+  preamble: Preamble,
+  messagesHash: string,
+  responseFormat: ModelRequest['responseFormat'],
+): RequestParts {
+  const parts: Writable<RequestParts> = {
+    instructions: preamble.instructionsHash,
+    tools: responseFormat === undefined ? preamble.toolsHash : noToolsHash,
+    messages: messagesHash,
+  };
+  if (responseFormat !== undefined) parts.response_format = hashString(JSON.stringify(responseFormat));
+  return parts;
 }
 
 /**
@@ -104,7 +131,11 @@ export async function* runAgent(
     max_steps: agent.limits.maxSteps,
     ...(carried.length === 0 ? {} : { history_messages: carried.length }),
     ...(agent.memory.window === undefined ? {} : { memory_window: agent.memory.window }),
+    ...(tracer.recording && !state.describedAgents.has(agent.name)
+      ? { tool_definitions: describeTools(agent) }
+      : {}),
   });
+  state.describedAgents.add(agent.name);
   const unavailableTools = new Set<string>();
   let preamble = preambleFor(agent, unavailableTools);
   const schema = agent.output;
@@ -239,6 +270,17 @@ export async function* runAgent(
             : window === undefined
               ? conversation.requestHash(preambleHash)
               : conversation.windowHash(preambleHash, shown),
+          ...(tracer.recording
+            ? {
+                requestParts: requestParts(
+                  preamble,
+                  window === undefined
+                    ? conversation.messagesHash()
+                    : conversation.windowMessagesHash(shown),
+                  finalPhase ? responseFormat : undefined,
+                ),
+              }
+            : {}),
           agentSpan,
           ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
         },
@@ -426,4 +468,13 @@ function recordGuardedUsage(agent: AnyAgent, usage: Usage, session: string): voi
 
 function stopChunk(stopReason: StopReason, detail: string | undefined) {
   return { kind: stopReason, message: detail ?? `the run stopped: ${stopReason}` };
+}
+
+/** The definitions of the tools an agent offers (handoffs included), as `agent_start` records them. */
+function describeTools(agent: AnyAgent): TraceToolDefinition[] {
+  return preambleFor(agent, new Set()).tools.map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    parameters: inputSchema,
+  }));
 }

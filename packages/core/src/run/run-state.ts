@@ -23,6 +23,8 @@ export interface RunState {
   readonly guardrailFindings: GuardrailFinding[];
   readonly overrides: RunOverrides;
   readonly redactor: Redactor | undefined;
+  /** The agents whose tool definitions the trace holds already (on their first `agent_start`). */
+  readonly describedAgents: Set<string>;
   /** Totals shared by every agent of the run (delegates included, whose state is a copy). */
   readonly totals: { usage: Usage };
 }

@@ -179,6 +179,7 @@ async function* runLoop(
     guardrailFindings: [],
     overrides: options.overrides ?? {},
     handoffs: [],
+    describedAgents: new Set(),
     totals: { usage: zeroUsage },
   };
   const runSpan = tracer.start('run_start', agent.name, null, { input });

@@ -16,6 +16,8 @@ interface SchemaDef {
   readonly entries?: Readonly<Record<string, unknown>>;
   readonly format?: string;
   readonly pattern?: RegExp;
+  readonly keyType?: z.ZodType;
+  readonly valueType?: z.ZodType;
 }
 
 interface CheckDef {
@@ -101,6 +103,10 @@ class CheckGenerator {
         return `${this.#object(def.shape ?? {})}(${input})`;
       case 'union':
         return `${this.#union(def)}(${input})`;
+      case 'record':
+        if (def.keyType === undefined || internalsOf(def.keyType).def.type !== 'string')
+          unsupported('a record whose keys are not plain strings');
+        return `${this.#record(def.valueType ?? unsupported('a record without a value type'))}(${input})`;
       default:
         return unsupported(`the schema type '${def.type}'`);
     }
@@ -161,6 +167,20 @@ class CheckGenerator {
     );
   }
 
+  #record(value: z.ZodType): string {
+    return this.function(
+      [
+        "  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;",
+        '  for (const k in v) {',
+        '    if (!Object.hasOwn(v, k)) continue;',
+        '    const x = v[k];',
+        `    if (!${this.expression(value, 'x')}) return false;`,
+        '  }',
+        '  return true;',
+      ].join('\n'),
+    );
+  }
+
   #object(shape: Readonly<Record<string, z.ZodType>>): string {
     const lines = ["  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;"];
     Object.entries(shape).forEach(([key, schema], index) => {
@@ -208,8 +228,8 @@ class CheckGenerator {
  * Compiles a zod schema into a plain boolean check that accepts exactly what `safeParse` accepts,
  * several times faster: it is generated JavaScript (`new Function`) with the schema's property
  * names as constants, allocates nothing and builds no issues. For the trace schema's subset
- * (objects, discriminated unions, literals, enums, strings with length, regex and datetime checks,
- * integers with bounds, booleans, arrays, optional, nullable, unknown); anything else throws when
+ * (objects, records with string keys, discriminated unions, literals, enums, strings with length,
+ * regex and datetime checks, integers with bounds, booleans, arrays, optional, nullable, unknown); anything else throws when
  * compiled, as does a runtime that forbids code generation. Use zod to explain a refused value.
  */
 export function compileSchemaCheck(schema: z.ZodType): SchemaCheck {

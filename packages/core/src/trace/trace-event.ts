@@ -94,6 +94,13 @@ const AgentStartEvent = z.object({
   path: z.array(z.string()).optional(),
   /** Messages carried over from earlier runs (`history`). */
   history_messages: z.number().int().positive().optional(),
+  /**
+   * The tools offered to the model (handoffs included), with descriptions and JSON Schemas: on the
+   * agent's first start in the run only, so a replay can say which definition changed.
+   */
+  tool_definitions: z
+    .array(z.object({ name: z.string(), description: z.string(), parameters: z.unknown() }))
+    .optional(),
   /** The memory window: the most recent messages each model call sees. */
   memory_window: z.number().int().positive().optional(),
 });
@@ -111,6 +118,18 @@ const LlmStartEvent = z.object({
   message_count: z.number().int().nonnegative(),
   /** A hash of the whole request: instructions, tool definitions and every message. */
   request_hash: z.string(),
+  /** A hash of each part of the request, so a replay can say which part changed. */
+  request_parts: z
+    .object({
+      instructions: z.string(),
+      tools: z.string(),
+      messages: z.string(),
+      /** The output schema asked for in the final-output phase. */
+      response_format: z.string().optional(),
+    })
+    .optional(),
+  /** The model's settings that change its answers (`LanguageModel.settings`), when it has any. */
+  model_settings: z.record(z.string(), z.unknown()).optional(),
   /** The attempt of this model call: absent for a first attempt on the agent's own model. */
   attempt: z.number().int().positive().optional(),
   /** `final_output` when the call asks for the structured answer (tools off, schema on). */

@@ -1,4 +1,6 @@
 import { canonicalJson, type TraceEvent } from '@agent-trace/core';
+import { explainRequest, type RequestChange } from './explain-request.js';
+import { requestContexts, type RequestContext } from './request-context.js';
 
 /** One place where a replayed run did something else than the recording. */
 export interface Divergence {
@@ -11,12 +13,19 @@ export interface Divergence {
   readonly expected: string | undefined;
   /** What the replay did, for people. */
   readonly actual: string | undefined;
+  /**
+   * For a model request that changed: how, part by part (the model, its settings, the
+   * instructions, a tool's definition, a message, …).
+   */
+  readonly explanation?: readonly RequestChange[];
 }
 
 interface Line {
   readonly seq: number;
   readonly agent: string;
   readonly text: string;
+  /** What the request held, for a model call. */
+  readonly request?: RequestContext;
 }
 
 const cut = (text: string, length = 120): string =>
@@ -33,7 +42,9 @@ function describe(event: TraceEvent): string | undefined {
         last === undefined
           ? ''
           : `, last new message ${last.role}: ${cut(JSON.stringify(last.role === 'assistant' ? last.tool_calls : last.content), 80)}`;
-      return `model call ${event.step} of '${event.agent}' sends request ${event.request_hash} (${event.message_count} messages${context})`;
+      const settings =
+        event.model_settings === undefined ? '' : ` ${canonicalJson(event.model_settings)}`;
+      return `model call ${event.step} of '${event.agent}' to ${event.model}${settings} sends request ${event.request_hash} (${event.message_count} messages${context})`;
     }
     case 'llm_end': {
       if (event.error !== undefined) return `the model fails: ${event.error.type}`;
@@ -59,9 +70,16 @@ function describe(event: TraceEvent): string | undefined {
 }
 
 function lines(events: readonly TraceEvent[]): Line[] {
+  const requests = requestContexts(events);
   return events.flatMap(event => {
     const text = describe(event);
-    return text === undefined ? [] : [{ seq: event.seq, agent: event.agent, text }];
+    if (text === undefined) return [];
+    const request = event.event === 'llm_start' ? requests.get(event) : undefined;
+    return [
+      request === undefined
+        ? { seq: event.seq, agent: event.agent, text }
+        : { seq: event.seq, agent: event.agent, text, request },
+    ];
   });
 }
 
@@ -95,12 +113,17 @@ export function compareTraces(
     for (let k = 0; k < paired; k++) {
       const was = left[i + k] as Line;
       const now = right[j + k] as Line;
+      const explanation =
+        was.request === undefined || now.request === undefined
+          ? undefined
+          : explainRequest(was.request, now.request);
       differences.push({
         kind: 'changed',
         seq: now.seq,
         agent: now.agent,
         expected: was.text,
         actual: now.text,
+        ...(explanation === undefined || explanation.length === 0 ? {} : { explanation }),
       });
     }
     for (let k = paired; k < skipLeft; k++) {
@@ -157,5 +180,6 @@ export function formatDivergence(divergence: Divergence): string {
     return `${where}: the recording has a step the replay skipped\n  expected: ${divergence.expected}`;
   if (divergence.kind === 'extra')
     return `${where}: the replay did something the recording does not have\n  actual:   ${divergence.actual}`;
-  return `${where}\n  expected: ${divergence.expected}\n  actual:   ${divergence.actual}`;
+  const why = (divergence.explanation ?? []).map(change => `\n  changed:  ${change.summary}`);
+  return `${where}\n  expected: ${divergence.expected}\n  actual:   ${divergence.actual}${why.join('')}`;
 }

@@ -51,11 +51,6 @@ export class Recording {
     return this.#calls.get(agent)?.shift();
   }
 
-  /** The first recorded model call of `agent`, without taking it. */
-  firstCall(agent: string): RecordedCall | undefined {
-    return this.#calls.get(agent)?.[0];
-  }
-
   /** The next recorded result of `tool` called with `args`, if any. */
   nextToolResult(tool: string, args: unknown): TraceEventOf<'tool_end'> | undefined {
     return this.#tools.get(toolKey(tool, args))?.shift();

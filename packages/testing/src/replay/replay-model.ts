@@ -39,14 +39,14 @@ function answerOf(recorded: RecordedCall): ModelResponse {
 /**
  * A model that answers an agent's calls from the recording, in order: the recorded text and tool
  * calls, and recorded failures again (so retries replay too). A call the recording does not have
- * fails, not retryably.
+ * fails, not retryably. It keeps the identity of the model it stands in for (`model`: today's
+ * code), its id, provider and settings, so a changed model shows as a divergence.
  */
 export function replayModel(
   agent: string,
   recording: Recording,
-  fallback: LanguageModel,
+  model: LanguageModel,
 ): LanguageModel {
-  const first = recording.firstCall(agent)?.start;
   const take = (): ModelResponse => {
     const recorded = recording.nextCall(agent);
     if (recorded === undefined) {
@@ -60,8 +60,9 @@ export function replayModel(
   };
   return {
     specificationVersion: 'v1',
-    provider: first?.provider ?? fallback.provider,
-    modelId: first?.model ?? fallback.modelId,
+    provider: model.provider,
+    modelId: model.modelId,
+    ...(model.settings === undefined ? {} : { settings: model.settings }),
     generate: () => Promise.resolve().then(take),
     stream: () => stream(take),
   };

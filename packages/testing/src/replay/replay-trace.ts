@@ -2,6 +2,7 @@ import {
   isTraceSink,
   run,
   type AnyAgent,
+  type LanguageModel,
   type RunOptions,
   type RunResult,
   type TraceEvent,
@@ -58,16 +59,22 @@ export async function replayTrace(
     sink,
     ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra),
   ];
-  const models = new Map<string, ReturnType<typeof replayModel>>();
+  /** One replaying model per agent and model (its own or the fallback); answers share the agent's cursor. */
+  const models = new Map<string, Map<LanguageModel, LanguageModel>>();
   const result = await run(agent, recording.input, {
     ...options.run,
     trace: sinks,
     overrides: {
       model: (owner, model) => {
-        let replaying = models.get(owner.name);
+        let own = models.get(owner.name);
+        if (own === undefined) {
+          own = new Map();
+          models.set(owner.name, own);
+        }
+        let replaying = own.get(model);
         if (replaying === undefined) {
           replaying = replayModel(owner.name, recording, model);
-          models.set(owner.name, replaying);
+          own.set(model, replaying);
         }
         return replaying;
       },

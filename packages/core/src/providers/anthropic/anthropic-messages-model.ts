@@ -9,6 +9,7 @@ import type { ToolCallRequest } from '../../model/message.js';
 import type { Usage } from '../../model/usage.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { loadApiKey } from '../load-api-key.js';
+import { modelSettings } from '../model-settings.js';
 import { toModelCallError } from '../provider-error.js';
 import { readSseJson } from '../sse-json.js';
 import { appendAnthropicMessage, toAnthropicTools } from './convert-to-anthropic.js';
@@ -71,6 +72,7 @@ export function anthropicMessagesModel(
     specificationVersion: 'v1',
     provider: 'anthropic.messages',
     modelId,
+    settings: modelSettings(options),
     async generate(request): Promise<ModelResponse> {
       try {
         const message = await getClient().messages.create(

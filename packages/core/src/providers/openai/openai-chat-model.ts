@@ -7,6 +7,7 @@ import type {
 } from '../../model/language-model.js';
 import type { ToolCallRequest } from '../../model/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
+import { modelSettings } from '../model-settings.js';
 import { toModelCallError } from '../provider-error.js';
 import { readSseJson } from '../sse-json.js';
 import { appendChatMessage, toChatTools } from './convert-to-openai-chat.js';
@@ -55,6 +56,7 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
     specificationVersion: 'v1',
     provider: 'openai.chat',
     modelId,
+    settings: modelSettings(options),
     async generate(request): Promise<ModelResponse> {
       try {
         const completion = await client().chat.completions.create(

@@ -8,6 +8,7 @@ import type {
 } from '../../model/language-model.js';
 import type { ToolCallRequest } from '../../model/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
+import { modelSettings } from '../model-settings.js';
 import { toModelCallError } from '../provider-error.js';
 import { readSseJson } from '../sse-json.js';
 import { appendResponsesItems, toResponsesTools } from './convert-to-openai-responses.js';
@@ -67,6 +68,7 @@ export function openaiResponsesModel(
     specificationVersion: 'v1',
     provider: 'openai.responses',
     modelId,
+    settings: modelSettings(options),
     async generate(request): Promise<ModelResponse> {
       try {
         const response = await client().responses.create(

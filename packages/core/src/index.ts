@@ -75,6 +75,14 @@ export type { RedactionOptions } from './redaction/redactor.js';
 export { run, stream } from './run/run.js';
 export type { RunStream } from './run/run.js';
 export type { Chunk, ChunkData, ChunkType } from './run/chunk.js';
+export {
+  chunkEventStream,
+  chunkResponse,
+  ChunkStreamError,
+  encodeChunkEvent,
+  readChunkEventStream,
+} from './run/chunk-sse.js';
+export type { ChunkStreamEnd } from './run/chunk-sse.js';
 export type { RunOptions, RunOverrides, ToolCallContext } from './run/run-options.js';
 export type {
   HandoffRecord,

@@ -34,7 +34,7 @@ export class DeltaRedactor {
   /** The longest prefix of `text` that no secret can reach past, ending on whitespace. */
   #safeCut(text: string): number {
     let cut = afterLastWhitespace(text, text.length);
-    for (let changed = true; changed && cut > 0; ) {
+    for (let changed = true; changed && cut > 0;) {
       changed = false;
       const start = this.#earliestDanger(text, cut);
       if (start < cut) {
@@ -65,6 +65,7 @@ export class DeltaRedactor {
 
 /** The index just after the last whitespace character before `end`; 0 when there is none. */
 function afterLastWhitespace(text: string, end: number): number {
-  for (let index = end - 1; index >= 0; index--) if (whitespace.test(text[index] as string)) return index + 1;
+  for (let index = end - 1; index >= 0; index--)
+    if (whitespace.test(text[index] as string)) return index + 1;
   return 0;
 }

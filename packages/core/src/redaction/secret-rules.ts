@@ -48,7 +48,9 @@ export const knownSecretRules: readonly RedactionRule[] = [
   // Credentials inside URLs: scheme://user:password@host
   rule(/\b[a-z][a-z0-9+.-]*:\/\/(?<secret>[^\s/?#@:]+:[^\s/?#@]+)@/gi),
   // Authorization headers written as text
-  rule(/\b(?:proxy-)?authorization\s*:\s*(?:basic|bearer|token|digest)?\s*[A-Za-z0-9._~+/=-]{8,}/gi),
+  rule(
+    /\b(?:proxy-)?authorization\s*:\s*(?:basic|bearer|token|digest)?\s*[A-Za-z0-9._~+/=-]{8,}/gi,
+  ),
 ];
 
 /**

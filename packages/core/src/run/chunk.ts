@@ -13,7 +13,10 @@ export interface ChunkData {
   };
   /** Token usage of one model call. */
   usage: { readonly promptTokens: number; readonly completionTokens: number };
-  /** The run failed or was aborted; `kind` names the failure. */
+  /**
+   * The run failed, was aborted, or stopped without completing (a limit, a guardrail block, a
+   * degraded answer): `kind` is the error type or the stop reason, `message` says why.
+   */
   error: { readonly kind: string; readonly message: string };
   /** Control passes to another agent (`pass_control`) or a delegate starts (`return_to_caller`). */
   handoff: {

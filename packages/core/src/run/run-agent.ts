@@ -94,7 +94,8 @@ function requestParts(
     tools: responseFormat === undefined ? preamble.toolsHash : noToolsHash,
     messages: messagesHash,
   };
-  if (responseFormat !== undefined) parts.response_format = hashString(JSON.stringify(responseFormat));
+  if (responseFormat !== undefined)
+    parts.response_format = hashString(JSON.stringify(responseFormat));
   return parts;
 }
 

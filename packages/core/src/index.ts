@@ -141,5 +141,6 @@ export type { Clock } from './util/clock.js';
 export { canonicalJson } from './util/canonical-json.js';
 export { defaults } from './util/defaults.js';
 export { ordinal } from './util/ordinal.js';
+export { importPeer, MissingPeerError } from './util/import-peer.js';
 export { randomIds, sequentialIds } from './util/ids.js';
 export type { IdGenerator } from './util/ids.js';

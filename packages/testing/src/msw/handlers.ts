@@ -1,0 +1,3 @@
+export { anthropicHandlers } from './anthropic-handlers.js';
+export { openaiHandlers } from './openai-handlers.js';
+export { encodeSse, sseResponse, streamedAnswer } from './sse.js';

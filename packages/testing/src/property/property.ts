@@ -1,0 +1,3 @@
+export { behaviourArbitrary, hostileStepArbitrary, toolCallArbitrary } from './arbitraries.js';
+export { assertTerminates } from './assert-terminates.js';
+export { formatBehaviour, stepAt } from './behaviour.js';

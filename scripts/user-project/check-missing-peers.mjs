@@ -1,0 +1,25 @@
+// Not installed here: openai, @anthropic-ai/sdk, msw, fast-check. Each entry that needs one must
+// say which package to install, not fail with a bare ERR_MODULE_NOT_FOUND.
+const entries = [
+  ['@agent-trace/core/openai', 'openai'],
+  ['@agent-trace/core/anthropic', '@anthropic-ai/sdk'],
+  ['@agent-trace/testing/msw', 'msw'],
+  ['@agent-trace/testing/property', 'fast-check'],
+];
+let failed = false;
+for (const [entry, peer] of entries) {
+  try {
+    await import(entry);
+    console.error(`✗ ${entry} loaded, but '${peer}' is not installed`);
+    failed = true;
+  } catch (error) {
+    const expected = `${entry} needs the package '${peer}'`;
+    if (error.name === 'MissingPeerError' && error.message.startsWith(expected)) {
+      console.log(`✓ ${error.message}`);
+    } else {
+      console.error(`✗ ${entry}: ${error.name}: ${error.message}`);
+      failed = true;
+    }
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,52 @@
+import { agent, run, tool } from '@agent-trace/core';
+import { fakeLLM, fakeTool } from '@agent-trace/testing';
+import { jsonlSink, memorySink } from '@agent-trace/trace';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+
+describe("a user's agent", () => {
+  it('runs on a FakeLLM, and the matchers check the trace and the result', async () => {
+    const trace = memorySink();
+    const file = jsonlSink('traces/user.jsonl');
+    const calculator = agent({
+      name: 'calculator',
+      model: fakeLLM([
+        { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] },
+        { text: 'The sum is 5.' },
+      ]),
+      tools: [add],
+    });
+    const result = await run(calculator, 'What is 2 + 3?', { trace: [trace, file] });
+    await file.close();
+    expect(result).toHaveStopReason('completed');
+    expect(result.output).toBe('The sum is 5.');
+    expect(trace).toHaveCalledTool('add', { a: 2, b: 3 });
+    expect(trace).toHaveToolSequence(['add']);
+    expect(trace).toHaveNoErrors();
+    expect(trace).toBeWellFormedTrace();
+    expect(trace).toStayWithinTokens(10_000);
+  });
+
+  it('checks a FakeTool', async () => {
+    const search = fakeTool('search', { steps: [{ result: ['doc-1'] }] });
+    await run(
+      agent({
+        name: 'researcher',
+        model: fakeLLM([
+          { toolCalls: [{ name: 'search', args: { q: 'otel' } }] },
+          { text: 'doc-1' },
+        ]),
+        tools: [search],
+      }),
+      'find',
+    );
+    expect(search).toHaveCalledTool('search');
+  });
+});

@@ -1,0 +1,1 @@
+import '@agent-trace/testing/vitest';

@@ -14,7 +14,7 @@ export type ModelFor = (agentName: string, script: FakeLLMStep[], modelId: strin
 const scripted: ModelFor = (_agentName, script, modelId) => fakeLLM(script, { modelId });
 
 /**
- * The document-review desk of seed 003, scripted with FakeLLM so it runs without an API key (pass
+ * A document-review desk, scripted with FakeLLM so it runs without an API key (pass
  * `modelFor` to run it on a real provider):
  * - `coordinator` (entry) asks `style` and `references` in one parallel turn, then `drafting`
  *   and `guard` (agents used as tools), and hands the result to `evaluator` (a handoff);

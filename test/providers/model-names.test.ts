@@ -8,17 +8,16 @@ import { modelRequest, useMswServer } from '../support/provider-wire.js';
 const server = useMswServer();
 afterEach(() => vi.restoreAllMocks());
 
+/** Every Markdown and TypeScript file below `path`. */
+function filesBelow(path: string): string[] {
+  if (statSync(path).isDirectory())
+    return readdirSync(path).flatMap(name => filesBelow(join(path, name)));
+  return /\.(md|ts)$/.test(path) ? [path] : [];
+}
+
 /** The Claude model ids written in the docs, the examples and the library's own defaults. */
 function documentedClaudeModels(): string[] {
-  const files = ['README.md', 'docs', 'examples', 'packages/core/src'].flatMap(function walk(
-    path: string,
-  ): string[] {
-    return statSync(path).isDirectory()
-      ? readdirSync(path).flatMap(name => walk(join(path, name)))
-      : /\.(md|ts)$/.test(path)
-        ? [path]
-        : [];
-  });
+  const files = ['README.md', 'docs', 'examples', 'packages/core/src'].flatMap(filesBelow);
   const ids = files.flatMap(
     file => readFileSync(file, 'utf8').match(/\bclaude-[a-z0-9.-]*\d\b/g) ?? [],
   );

@@ -37,7 +37,7 @@ describe('openai() over the recorded wire fixtures', () => {
       text: 'Hello world',
       toolCalls: [],
       finishReason: 'stop',
-      usage: expect.objectContaining({}) as never,
+      usage: { promptTokens: 9, completionTokens: 2 },
     });
   });
 

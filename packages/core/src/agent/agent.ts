@@ -68,7 +68,7 @@ export interface AgentLimits {
   maxHandoffDepth?: number;
 }
 
-/** How failures of model calls and tools are retried (seeds 002, 003 §7). */
+/** How failures of model calls and tools are retried. */
 export interface RetryOptions {
   /**
    * Attempts per model call, the first included, for retryable failures (408, 429, 5xx, timeouts,
@@ -88,7 +88,7 @@ export interface RetryOptions {
   toolRetries?: number;
 }
 
-/** How much conversation an agent keeps and shows its model (seed 001 §3.3). */
+/** How much conversation an agent keeps and shows its model. */
 export interface MemoryOptions {
   /**
    * The most recent messages each model call sees; the run's input is always shown, and a tool call

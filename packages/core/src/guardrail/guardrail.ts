@@ -3,7 +3,7 @@ import type { Usage } from '../model/usage.js';
 /** Where a guardrail looks: the user's input, the final output, or a tool call before it runs. */
 export type GuardrailStage = 'input' | 'output' | 'tool';
 
-/** A guardrail's judgement: go on, go on but record a warning, or stop (seeds 002, 003 §3-4). */
+/** A guardrail's judgement: go on, go on but record a warning, or stop. */
 export type GuardrailVerdict =
   | { readonly verdict: 'allow' }
   | {
@@ -48,7 +48,7 @@ export interface AgentGuardrails {
 /** What to do when a built-in guardrail's rule is broken. */
 export type GuardrailAction = 'warn' | 'block';
 
-/** Rough token count: about 4 characters a token (seed 002's character-based estimate). */
+/** Rough token count: about 4 characters a token, a character-based estimate that needs no tokenizer. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }

@@ -8,7 +8,7 @@ export interface TokenGuard extends Guardrail {
 }
 
 /**
- * A per-session token budget (seed 003's TokenGuard): it counts the tokens of every model call
+ * A per-session token budget: it counts the tokens of every model call
  * of every run in a session (`run(…, { session })`), warns once `warnAt` of the budget is used
  * and blocks input that would go past the budget. Use it as an input guardrail; one instance
  * keeps the counts, so share it between the agents of a session.

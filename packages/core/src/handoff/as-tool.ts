@@ -1,3 +1,4 @@
+import { AgentTraceError } from '../errors/agent-trace-error.js';
 import { z } from 'zod';
 import type { AnyAgent } from '../agent/agent.js';
 import type { StopReason } from '../run/stop-reason.js';
@@ -18,7 +19,7 @@ export interface AsToolOptions {
   /** @defaultValue `Ask agent '<name>' and get its answer back.` */
   description?: string;
   /**
-   * Runs when the delegated agent returns (seed 001's `on_handoff_return`): turns its result into
+   * Runs when the delegated agent returns: turns its result into
    * what the calling LLM is given. @defaultValue the output
    */
   onReturn?: (result: DelegateResult) => unknown;
@@ -55,7 +56,9 @@ export function agentAsTool(
     description: options.description ?? `Ask agent '${agent.name}' and get its answer back.`,
     input: z.object({ input: z.string().describe(`What to ask agent '${agent.name}'`) }),
     execute: () => {
-      throw new Error(`Agent tool '${agent.name}' can only run inside an agent-trace run.`);
+      throw new AgentTraceError({
+        message: `Agent tool '${agent.name}' can only run inside an agent-trace run: the loop runs the delegated agent. Give the tool to an agent and call run() or stream(); to call the agent directly, run(${agent.name}, input).`,
+      });
     },
   });
   Object.defineProperty(made, delegationKey, {

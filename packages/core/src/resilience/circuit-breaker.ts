@@ -10,7 +10,7 @@ export interface CircuitBreakerOptions {
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
 /**
- * Stops calling a model or tool that keeps failing (seed 001 §3.11): after `failureThreshold`
+ * Stops calling a model or tool that keeps failing: after `failureThreshold`
  * consecutive failures it opens and refuses calls; after `cooldownMs` it lets one call through;
  * that call's success closes it again, its failure reopens it.
  */

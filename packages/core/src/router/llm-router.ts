@@ -11,7 +11,7 @@ export interface LlmRouterOptions extends RouterOptions {
 }
 
 /**
- * An entry agent that asks a model which agent should take the input (seed 003 §3-5): the model
+ * An entry agent that asks a model which agent should take the input: the model
  * sees the agents' names and descriptions and answers `{ "agent": "<name>" }`. Bad JSON or an
  * unknown agent falls back to the rules, then to `fallback`. The chosen agent takes the
  * conversation over; the trace records how it was chosen.

@@ -1,3 +1,4 @@
+import { AgentTraceError } from '../errors/agent-trace-error.js';
 import type { AnyAgent } from '../agent/agent.js';
 import type { LanguageModel } from '../model/language-model.js';
 
@@ -47,7 +48,9 @@ export function matchRule(rules: readonly RouteRule[], input: string): RouteRule
 /** The model of a rule router: it never calls a model, and says so if asked. */
 export function noModel(name: string): LanguageModel {
   const refuse = (): never => {
-    throw new Error(`Router '${name}' routes by rules and has no model to call.`);
+    throw new AgentTraceError({
+      message: `Router '${name}' routes by rules and has no model to call. Use llmRouter() for a router that asks a model, or call the agents it routes to.`,
+    });
   };
   return {
     specificationVersion: 'v1',

@@ -2,7 +2,7 @@ import { agent, type Agent } from '../agent/agent.js';
 import { noModel, type RouteRule, type RouterOptions } from './router.js';
 
 /**
- * An entry agent that routes each input by rules (seed 003 §3-5): the first rule whose pattern
+ * An entry agent that routes each input by rules: the first rule whose pattern
  * matches picks the agent, which takes the conversation over (a `pass_control` handoff). No model
  * is called.
  *

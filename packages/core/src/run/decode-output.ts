@@ -37,7 +37,7 @@ export function decodeOutput(schema: z.ZodType, response: ModelResponse): Decode
   return { ok: false, problem: `the JSON does not match the schema: ${issues}` };
 }
 
-/** The message that asks for the final answer as JSON (seed 004's final-output phase). */
+/** The message that asks for the final answer as JSON, in the final-output phase (tools off, schema on). */
 export function finalOutputRequest(jsonSchema: Readonly<Record<string, unknown>>): string {
   return `Now give your final answer as a JSON object that matches this JSON Schema, with no other text:\n${JSON.stringify(jsonSchema)}`;
 }

@@ -147,7 +147,8 @@ export async function* runAgent(
           name: `${agent.name}_output`,
           schema: z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>,
         };
-  // Seed 004: with tools, the schema is only sent once the LLM ends its turn (final-output phase).
+  // With tools, the schema is only sent once the LLM ends its turn (the final-output phase):
+  // asking for JSON while tools are offered makes models answer too early.
   let finalPhase = schema !== undefined && preamble.tools.length === 0;
   let decodeRetries = 0;
   let structured: unknown;

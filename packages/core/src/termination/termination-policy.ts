@@ -35,7 +35,7 @@ export type TerminationDecision =
       readonly limit?: StopLimit;
     };
 
-/** A strategy that decides, after each model response, whether the loop goes on (seed 004). */
+/** A strategy that decides, after each model response, whether the loop goes on. */
 export interface TerminationPolicy {
   decide(response: ModelResponse, context: TerminationContext): TerminationDecision;
 }

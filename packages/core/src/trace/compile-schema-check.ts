@@ -1,3 +1,4 @@
+import { AgentTraceError } from '../errors/agent-trace-error.js';
 import type { z } from 'zod';
 
 /** Says whether a value matches a schema, without saying why not. */
@@ -33,9 +34,9 @@ const internalsOf = (schema: z.ZodType) =>
   (schema as unknown as { _zod: { def: SchemaDef; optin?: string } })._zod;
 
 function unsupported(what: string): never {
-  throw new Error(
-    `compileSchemaCheck does not support ${what}; extend it, or validate this schema with zod.`,
-  );
+  throw new AgentTraceError({
+    message: `compileSchemaCheck does not support ${what}; extend it, or validate this schema with zod.`,
+  });
 }
 
 /** A JavaScript string literal of `text`. */

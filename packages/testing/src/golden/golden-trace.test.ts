@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, run, sequentialIds, steppingClock } from '@agent-trace/core';
 import { memorySink } from '@agent-trace/trace';
-import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeLLM } from '../fake-llm.js';
 import { compareGoldenTrace, GoldenTraceMismatchError } from './golden-trace.js';
 import { normalizeTrace } from './normalize-trace.js';
@@ -32,10 +33,23 @@ describe('normalizeTrace', () => {
 describe('compareGoldenTrace', () => {
   const directory = mkdtempSync(join(tmpdir(), 'agent-trace-golden-'));
 
+  afterEach(() => vi.unstubAllEnvs());
+
   it('writes the golden file when updating, then matches it', async () => {
+    vi.stubEnv('CI', '');
     expect(compareGoldenTrace('greeting', await trace('hello'), { directory, update: true })).toBe('written');
     expect(readFileSync(join(directory, 'greeting.jsonl'), 'utf8').split('\n')[0]).toContain('"event":"run_start"');
     expect(compareGoldenTrace('greeting', await trace('hello', false), { directory, update: false })).toBe('matched');
+  });
+
+  it('never writes in CI, even when asked to update: a missing golden file fails', async () => {
+    vi.stubEnv('CI', 'true');
+    vi.stubEnv('UPDATE_GOLDEN', '1');
+    expect(() => compareGoldenTrace('ci-absent', [], { directory, update: true })).toThrow(
+      GoldenTraceMismatchError,
+    );
+    expect(existsSync(join(directory, 'ci-absent.jsonl'))).toBe(false);
+    await expect(trace('hi')).resolves.toBeDefined();
   });
 
   it('fails for a missing golden file, saying how to create it', () => {
@@ -45,6 +59,7 @@ describe('compareGoldenTrace', () => {
   });
 
   it('fails with a line-aligned diff when the trace changed', async () => {
+    vi.stubEnv('CI', '');
     compareGoldenTrace('changed', await trace('before'), { directory, update: true });
     let error: unknown;
     try {

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { TraceEvent } from '@agent-trace/core';
+import { AgentTraceError, type TraceEvent } from '@agent-trace/core';
 import { lineDiff } from './line-diff.js';
 import { normalizeTrace } from './normalize-trace.js';
 
 /** A trace that does not match its golden file, or whose golden file is missing. */
-export class GoldenTraceMismatchError extends Error {
+export class GoldenTraceMismatchError extends AgentTraceError {
   readonly file: string;
 
   constructor(file: string, message: string) {
-    super(message);
+    super({ message });
     this.name = 'GoldenTraceMismatchError';
     this.file = file;
   }
@@ -20,8 +20,8 @@ export interface GoldenTraceOptions {
   /** Where golden files live. @defaultValue `golden/` in the working directory */
   directory?: string;
   /**
-   * Write the golden file instead of comparing. @defaultValue true when `UPDATE_GOLDEN=1`, and
-   * never when `CI` is set
+   * Write the golden file instead of comparing. Never in CI (`CI` set), even when asked: there a
+   * missing or different golden file fails. @defaultValue true when `UPDATE_GOLDEN=1`
    */
   update?: boolean;
 }
@@ -40,7 +40,7 @@ export function compareGoldenTrace(
   options: GoldenTraceOptions = {},
 ): GoldenTraceOutcome {
   const { directory = 'golden' } = options;
-  const update = options.update ?? (process.env.UPDATE_GOLDEN === '1' && process.env.CI === undefined);
+  const update = !inCI() && (options.update ?? process.env.UPDATE_GOLDEN === '1');
   const file = join(directory, `${name}.jsonl`);
   const lines = normalizeTrace(events).map(event => JSON.stringify(event));
   if (update) {
@@ -60,4 +60,10 @@ export function compareGoldenTrace(
     file,
     `Trace differs from golden trace '${name}' (${file}); - expected, + actual:\n${lineDiff(expected, lines)}\nIf the change is intended, run the test with UPDATE_GOLDEN=1 and commit the new file.`,
   );
+}
+
+/** True when the `CI` environment variable says this is a CI run. */
+function inCI(): boolean {
+  const value = process.env.CI;
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }

@@ -1,9 +1,9 @@
-import type { TraceEvent } from '@agent-trace/core';
+import { AgentTraceError, type TraceEvent } from '@agent-trace/core';
 
 /** Where a trace broke the rules normalisation checks before it replaces a value. */
-export class TraceNormalizationError extends Error {
+export class TraceNormalizationError extends AgentTraceError {
   constructor(message: string) {
-    super(message);
+    super({ message });
     this.name = 'TraceNormalizationError';
   }
 }

@@ -85,7 +85,7 @@ export async function replayTrace(
               const recordedEnd = recording.nextToolResult(toolName, args);
               if (recordedEnd === undefined) {
                 throw new Error(
-                  `Replay: the recording has no result of tool '${toolName}' for these arguments.`,
+                  `Replay: the recording has no result of tool '${toolName}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; replay with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
                 );
               }
               if (recordedEnd.error !== undefined)

@@ -319,10 +319,10 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
         await flushBounded(deadline);
       } else {
         sendQueued();
-        // Spans still queued mean the requests in flight have not been answered. A run whose
-        // model and tools never touch I/O (fakes) would never let those answers in: give the
+        // A full batch still queued means the requests in flight have not been answered. A run
+        // whose model and tools never touch I/O (fakes) would never let those answers in: give the
         // event loop one turn. This waits for no collector; it only lets I/O proceed.
-        if (queue.length > 0) await new Promise(resolve => setImmediate(resolve));
+        if (queue.length >= maxBatchSpans) await new Promise(resolve => setImmediate(resolve));
       }
       return {
         dropped: stats.dropped,

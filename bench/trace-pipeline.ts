@@ -144,29 +144,11 @@ export async function measureTracePipeline(
     const largePath = join(directory, 'large.jsonl');
     writeBatches(largePath, chunks, Math.max(1, Math.round((largeFileMb * 2 ** 20) / bytes)));
     // Bundled and run by plain node, as a built application would: tsx alone holds ~50 MB.
-    const worker = join(directory, 'read-worker.mjs');
-    await build({
-      entryPoints: ['bench/pipeline/read-worker.ts'],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: worker,
-      logLevel: 'error',
-    });
-    const largeFile = await runWorker<ReadSample>(worker, [largePath]);
-    const commandWorker = join(directory, 'command-worker.mjs');
-    await build({
-      entryPoints: ['bench/pipeline/command-worker.ts'],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: commandWorker,
-      logLevel: 'error',
-      // The CLI bundles CommonJS dependencies (gRPC for export) that require Node's built-ins.
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
-    });
+    const largeFile = await runWorker<ReadSample>(
+      await bundle('bench/pipeline/read-worker.ts', directory),
+      [largePath],
+    );
+    const commandWorker = await bundle('bench/pipeline/command-worker.ts', directory);
     const commands: CommandSample[] = [];
     for (const args of [
       ['replay', largePath],
@@ -223,4 +205,24 @@ export function formatTracePipeline(result: PipelineResult): string {
       ]),
     ]),
   ].join('\n');
+}
+
+/**
+ * Bundles a worker into one ES module in `directory`, for plain node. The banner gives the bundled
+ * CommonJS dependencies (gRPC, for the CLI's export) the `require` of Node's built-ins.
+ */
+async function bundle(entry: string, directory: string): Promise<string> {
+  const outfile = join(directory, `${entry.split('/').at(-1)?.replace(/\.ts$/, '')}.mjs`);
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    logLevel: 'error',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  return outfile;
 }

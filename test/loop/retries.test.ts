@@ -172,6 +172,62 @@ describe('circuit breakers', () => {
     expect(third.stopReason).toBe('error');
   });
 
+  it("keeps each agent's own settings for a model they share, and shares no state between agents", async () => {
+    const shared = fakeLLM(
+      Array.from({ length: 6 }, () => ({ error: { status: 503 } })),
+      { allowUnusedSteps: true }, // the breakers hold the last calls back
+    );
+    const strict = agent({
+      name: 'strict',
+      model: shared,
+      retry: { modelAttempts: 1 },
+      circuitBreaker: { failureThreshold: 1, cooldownMs: 60_000 },
+    });
+    const lenient = agent({
+      name: 'lenient',
+      model: shared,
+      retry: { modelAttempts: 1 },
+      circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000 },
+    });
+    const clock = steppingClock({ stepMs: 0 });
+    const open = /circuit breaker is open after (\d) consecutive failures/;
+    await run(strict, 'one', { clock });
+    expect((await run(strict, 'two', { clock })).error?.message).toMatch(open);
+    expect((await run(strict, 'two', { clock })).error?.message).toMatch(/after 1 consecutive/);
+    // The strict agent's open circuit does not stop the lenient one, which counts its own failures.
+    for (let index = 0; index < 3; index++)
+      expect((await run(lenient, 'x', { clock })).error?.message).not.toMatch(open);
+    expect((await run(lenient, 'x', { clock })).error?.message).toMatch(/after 3 consecutive/);
+    expect(shared.calls).toHaveLength(4);
+  });
+
+  it('scoped to the run, starts every run with closed breakers', async () => {
+    const model = fakeLLM(Array.from({ length: 4 }, () => ({ error: { status: 503 } })));
+    const perRun = agent({
+      name: 'a',
+      model,
+      retry: { modelAttempts: 2 },
+      circuitBreaker: { failureThreshold: 2, cooldownMs: 60_000, scope: 'run' },
+    });
+    const clock = steppingClock({ stepMs: 0 });
+    await run(perRun, 'one', { clock, random: () => 0 });
+    const second = await run(perRun, 'two', { clock, random: () => 0 });
+    expect(second.error?.message).not.toMatch(/circuit breaker is open/);
+    expect(model.calls).toHaveLength(4);
+  });
+
+  it('refuses an unknown scope', () => {
+    expect(() =>
+      agent({
+        name: 'a',
+        model: fakeLLM([]),
+        circuitBreaker: { scope: 'process' as 'run' },
+      }),
+    ).toThrow(
+      "Invalid circuitBreaker.scope for agent 'a': expected 'agent' or 'run' (actual: \"process\").",
+    );
+  });
+
   it('closes after a successful trial call (unit)', () => {
     const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 100 });
     breaker.recordFailure(0);

@@ -76,25 +76,27 @@ describe('a storm of 429s', () => {
     }
   });
 
-  it('opens the circuit on a model every session shares, so the storm stops reaching it', async () => {
+  it('opens the circuit of an agent every session runs, so the storm stops reaching its model', async () => {
     const storm = fakeLLM(
       Array.from({ length: 200 }, () => rateLimited(10)),
       {
         allowUnusedSteps: true, // the breaker stops the calls long before the script ends
       },
     );
+    // One agent, many sessions: its breakers are shared by all its runs.
+    const support = agent({
+      name: 'support',
+      model: storm,
+      retry: { modelAttempts: 3 },
+      circuitBreaker: { failureThreshold: 5, cooldownMs: 60_000 },
+    });
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        run(
-          agent({
-            name: 'support',
-            model: storm,
-            retry: { modelAttempts: 3 },
-            circuitBreaker: { failureThreshold: 5, cooldownMs: 60_000 },
-          }),
-          'Hello',
-          { clock: steppingClock({ stepMs: 0 }), random: () => 0.5, session: `shared-${index}` },
-        ),
+        run(support, 'Hello', {
+          clock: steppingClock({ stepMs: 0 }),
+          random: () => 0.5,
+          session: `shared-${index}`,
+        }),
       ),
     );
     expect(results.every(result => result.stopReason === 'error')).toBe(true);

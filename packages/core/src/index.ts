@@ -110,7 +110,7 @@ export { toolCallLimitPolicy } from './termination/tool-call-limit-policy.js';
 
 export { backoffDelayMs } from './resilience/backoff.js';
 export type { BackoffOptions } from './resilience/backoff.js';
-export { CircuitBreaker, circuitBreakerFor } from './resilience/circuit-breaker.js';
+export { CircuitBreaker, CircuitBreakers } from './resilience/circuit-breaker.js';
 export type { CircuitBreakerOptions, CircuitState } from './resilience/circuit-breaker.js';
 
 export { tool } from './tool/tool.js';

@@ -15,6 +15,7 @@ import { agentAsTool, type AsToolOptions } from '../handoff/as-tool.js';
 import type { RouterSpec } from '../router/router.js';
 import type { AnyTool, Tool } from '../tool/tool.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
+import { CircuitBreakers } from '../resilience/circuit-breaker.js';
 import { defaults } from '../util/defaults.js';
 
 /** Bounds on what one agent may do in a run. */
@@ -108,6 +109,12 @@ export interface CircuitBreakerSettings {
   failureThreshold?: number;
   /** @defaultValue 30000 */
   cooldownMs?: number;
+  /**
+   * Who shares the breakers: every run of this agent (`agent`: a circuit is about the service,
+   * so the runs of one agent learn together), or each run alone (`run`). Never other agents.
+   * @defaultValue 'agent'
+   */
+  scope?: 'agent' | 'run';
 }
 
 /** The limits of an agent, defaults filled in. */
@@ -131,7 +138,14 @@ export interface ResolvedResilience {
   readonly toolRetries: number;
   /** `undefined` when circuit breakers are off. */
   readonly circuitBreaker:
-    { readonly failureThreshold: number; readonly cooldownMs: number } | undefined;
+    | {
+        readonly failureThreshold: number;
+        readonly cooldownMs: number;
+        readonly scope: 'agent' | 'run';
+        /** The agent's own breakers (scope `agent`). */
+        readonly breakers: CircuitBreakers;
+      }
+    | undefined;
 }
 
 /** Options of {@link agent}. */
@@ -309,23 +323,7 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     baseDelayMs: nonNegative(name, 'baseDelayMs', retry.baseDelayMs ?? defaults.retryBaseDelayMs),
     maxDelayMs: nonNegative(name, 'maxDelayMs', retry.maxDelayMs ?? defaults.retryMaxDelayMs),
     toolRetries: nonNegative(name, 'toolRetries', retry.toolRetries ?? defaults.toolRetries),
-    circuitBreaker:
-      circuitBreaker === false
-        ? undefined
-        : {
-            failureThreshold: positiveInteger(
-              name,
-              'failureThreshold',
-              circuitBreaker.failureThreshold ?? defaults.circuitFailureThreshold,
-              'circuitBreaker',
-            ),
-            cooldownMs: nonNegative(
-              name,
-              'cooldownMs',
-              circuitBreaker.cooldownMs ?? defaults.circuitCooldownMs,
-              'circuitBreaker',
-            ),
-          },
+    circuitBreaker: circuitBreaker === false ? undefined : breakerSettings(name, circuitBreaker),
   });
   const conditions = typeof stopWhen === 'function' ? [stopWhen] : [...stopWhen];
   if (!conditions.every(condition => typeof condition === 'function')) {
@@ -447,4 +445,32 @@ function lazyHandoffs(
     resolved = list;
     return resolved;
   };
+}
+
+function breakerSettings(
+  name: string,
+  settings: CircuitBreakerSettings,
+): NonNullable<ResolvedResilience['circuitBreaker']> {
+  const options = {
+    failureThreshold: positiveInteger(
+      name,
+      'failureThreshold',
+      settings.failureThreshold ?? defaults.circuitFailureThreshold,
+      'circuitBreaker',
+    ),
+    cooldownMs: nonNegative(
+      name,
+      'cooldownMs',
+      settings.cooldownMs ?? defaults.circuitCooldownMs,
+      'circuitBreaker',
+    ),
+  };
+  const scope = settings.scope ?? 'agent';
+  if (scope !== 'agent' && scope !== 'run') {
+    throw new ConfigurationError({
+      option: 'circuitBreaker.scope',
+      message: `Invalid circuitBreaker.scope for agent '${name}': expected 'agent' or 'run' (actual: ${JSON.stringify(scope)}).`,
+    });
+  }
+  return { ...options, scope, breakers: new CircuitBreakers(options) };
 }

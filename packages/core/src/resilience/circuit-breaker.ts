@@ -63,17 +63,23 @@ export class CircuitBreaker {
   }
 }
 
-const breakers = new WeakMap<object, CircuitBreaker>();
-
 /**
- * The breaker of a model or tool, shared by every run in the process (a circuit is about the
- * service, not one run). Made on first use with `options`.
+ * The circuit breakers of one scope (an agent, or one run of it), one per model or tool, all
+ * with the scope's settings. Nothing is shared between scopes: two agents with different settings
+ * keep theirs, and separate runs (or tests) of `run`-scoped agents start closed.
  */
-export function circuitBreakerFor(target: object, options: CircuitBreakerOptions): CircuitBreaker {
-  let breaker = breakers.get(target);
-  if (breaker === undefined) {
-    breaker = new CircuitBreaker(options);
-    breakers.set(target, breaker);
+export class CircuitBreakers {
+  readonly #breakers = new WeakMap<object, CircuitBreaker>();
+
+  constructor(readonly options: CircuitBreakerOptions) {}
+
+  /** The breaker of a model or tool, made on first use. */
+  for(target: object): CircuitBreaker {
+    let breaker = this.#breakers.get(target);
+    if (breaker === undefined) {
+      breaker = new CircuitBreaker(this.options);
+      this.#breakers.set(target, breaker);
+    }
+    return breaker;
   }
-  return breaker;
 }

@@ -9,7 +9,7 @@ import type {
   ToolDefinition,
 } from '../model/language-model.js';
 import { backoffDelayMs } from '../resilience/backoff.js';
-import { circuitBreakerFor, type CircuitBreaker } from '../resilience/circuit-breaker.js';
+import type { CircuitBreaker } from '../resilience/circuit-breaker.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { raceAbort } from '../util/abort.js';
 import { sleepOn } from '../util/clock.js';
@@ -18,6 +18,7 @@ import type { Chunk } from './chunk.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
+import { breakerFor } from './circuit-breakers.js';
 import { combineSignals, createDeadline, createIdleWatch } from './model-call-timers.js';
 import { toTraceError } from './to-trace-error.js';
 import {
@@ -65,10 +66,7 @@ export async function* callModel(
   const candidates = override === undefined ? own : own.map(model => override(agent, model));
   let failure: ModelCallError | undefined;
   for (const [index, model] of candidates.entries()) {
-    const breaker =
-      resilience.circuitBreaker === undefined
-        ? undefined
-        : circuitBreakerFor(model, resilience.circuitBreaker);
+    const breaker = breakerFor(agent, model, state);
     for (let attempt = 1; attempt <= resilience.modelAttempts; attempt++) {
       try {
         const response = yield* callOnce(model, attempt, breaker, input, state);

@@ -1,4 +1,6 @@
+import type { AnyAgent } from '../agent/agent.js';
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
+import type { CircuitBreakers } from '../resilience/circuit-breaker.js';
 import type { Usage } from '../model/usage.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { RunOverrides } from './run-options.js';
@@ -23,6 +25,8 @@ export interface RunState {
   readonly guardrailFindings: GuardrailFinding[];
   readonly overrides: RunOverrides;
   readonly redactor: Redactor | undefined;
+  /** The circuit breakers of the agents whose breakers are scoped to the run. */
+  readonly runBreakers: WeakMap<AnyAgent, CircuitBreakers>;
   /** The agents whose tool definitions the trace holds already (on their first `agent_start`). */
   readonly describedAgents: Set<string>;
   /** Totals shared by every agent of the run (delegates included, whose state is a copy). */

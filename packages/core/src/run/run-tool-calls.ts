@@ -5,7 +5,7 @@ import type { ToolCallRequest } from '../model/message.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { delegationOf } from '../handoff/as-tool.js';
 import { runDelegate, type RunAgent } from './run-delegate.js';
-import { circuitBreakerFor } from '../resilience/circuit-breaker.js';
+import { breakerFor } from './circuit-breakers.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import {
   executeToolCall,
@@ -259,9 +259,7 @@ async function attemptTool(
   state: RunState,
 ): Promise<ToolCallOutcome> {
   const tool = agent.toolRegistry.get(pending.call.toolName);
-  const settings = agent.resilience.circuitBreaker;
-  const breaker =
-    tool === undefined || settings === undefined ? undefined : circuitBreakerFor(tool, settings);
+  const breaker = tool === undefined ? undefined : breakerFor(agent, tool, state);
   if (breaker !== undefined && !breaker.allows(state.clock.now())) {
     const error = new ToolCallError({
       kind: 'circuit_open',

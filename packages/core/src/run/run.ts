@@ -180,6 +180,7 @@ async function* runLoop(
     overrides: options.overrides ?? {},
     handoffs: [],
     describedAgents: new Set(),
+    runBreakers: new WeakMap(),
     totals: { usage: zeroUsage },
   };
   const runSpan = tracer.start('run_start', agent.name, null, { input });

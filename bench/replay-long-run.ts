@@ -1,12 +1,12 @@
 /**
- * Replay of a long recording: a 10,000-step run is written as JSONL, then `replayTrace`
+ * Replay of a long recording: a 10,000-step run is written as JSONL, then `rerunTrace`
  * re-executes the agent against it (models and tools answer from the recording) and compares.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '@agent-trace/core';
-import { fakeLLM, replayTrace } from '@agent-trace/testing';
+import { fakeLLM, rerunTrace } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
 import { timeIt } from './measure.js';
 import { adderAgent, addScript } from './scenario.js';
@@ -36,7 +36,7 @@ export async function measureReplay(steps = 10_000): Promise<ReplayResult> {
     let same = false;
     const replayMs = await timeIt(async () => {
       // The model answers from the recording: its own script is never read.
-      const report = await replayTrace(
+      const report = await rerunTrace(
         path,
         adderAgent(fakeLLM([], { allowUnusedSteps: true }), steps),
       );

@@ -155,5 +155,5 @@ export function reviewDesk(modelFor: ModelFor = scripted): Agent {
   });
 }
 
-/** The entry agent of the desk, for `agent-trace replay --agent`. */
+/** The entry agent of the desk, for `agent-trace rerun --agent`. */
 export default reviewDesk();

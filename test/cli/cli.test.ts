@@ -174,11 +174,12 @@ describe('agent-trace', () => {
     expect(top.code).toBe(0);
     expect(top.stdout).toContain('replay [options] <trace>');
     expect(top.stdout).toContain('validate [options] <trace>');
+    expect(top.stdout).toContain('rerun [options] <trace>');
     const replay = await cli(['replay', '--help']);
-    expect(replay.stdout).toContain(
-      'Exit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.',
-    );
-    expect(replay.stdout).toContain('--agent <module>');
+    expect(replay.stdout).toContain('Exit codes: 0 rendered, 2 unreadable.');
+    const rerun = await cli(['rerun', '--help']);
+    expect(rerun.stdout).toContain('Exit codes: 0 same behaviour, 1 diverged, 2 unreadable.');
+    expect(rerun.stdout).toContain('--agent <module>');
   });
 
   it('exits 2 with usage for an unknown command', async () => {
@@ -188,7 +189,7 @@ describe('agent-trace', () => {
   });
 });
 
-describe('agent-trace replay --agent', () => {
+describe('agent-trace rerun', () => {
   async function recordSmallDesk(): Promise<string> {
     const { smallDesk } = await import('../fixtures/agents/small-desk.js');
     const path = join(directory, `small-${Math.random().toString(16).slice(2)}.jsonl`);
@@ -200,7 +201,7 @@ describe('agent-trace replay --agent', () => {
 
   it('exits 0 when today’s code does what the recording did', async () => {
     const { code, stdout } = await cli([
-      'replay',
+      'rerun',
       await recordSmallDesk(),
       '--agent',
       'test/fixtures/agents/small-desk.ts',
@@ -211,7 +212,7 @@ describe('agent-trace replay --agent', () => {
 
   it('exits 1 and names the first divergence when the code changed', async () => {
     const { code, stdout } = await cli([
-      'replay',
+      'rerun',
       await recordSmallDesk(),
       '--agent',
       'test/fixtures/agents/changed-desk.ts',
@@ -225,7 +226,7 @@ describe('agent-trace replay --agent', () => {
 
   it('prints the report as JSON with --json', async () => {
     const { code, stdout } = await cli([
-      'replay',
+      'rerun',
       await recordSmallDesk(),
       '--agent',
       'test/fixtures/agents/changed-desk.ts',
@@ -241,7 +242,7 @@ describe('agent-trace replay --agent', () => {
 
   it('exits 2 with advice when the module has no agent', async () => {
     const { code, stderr } = await cli([
-      'replay',
+      'rerun',
       await recordSmallDesk(),
       '--agent',
       'test/fixtures/agents/not-an-agent.ts',
@@ -249,6 +250,21 @@ describe('agent-trace replay --agent', () => {
     expect(code).toBe(2);
     expect(stderr).toBe(
       "Agent module 'test/fixtures/agents/not-an-agent.ts' has no default export that is an agent. Export the entry agent of the graph: export default agent({ ... }), or a function that returns it.",
+    );
+  });
+
+  it("still answers as 'replay --agent', with a note of the new name", async () => {
+    const path = await recordSmallDesk();
+    const { code, stdout, stderr } = await cli([
+      'replay',
+      path,
+      '--agent',
+      'test/fixtures/agents/small-desk.ts',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('✓ same behaviour');
+    expect(stderr).toBe(
+      `note: 'replay --agent' is now 'agent-trace rerun ${path} --agent test/fixtures/agents/small-desk.ts'; replay only renders.`,
     );
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, placeholderFor, Redactor, run, stream, tool, type Chunk } from '@agent-trace/core';
-import { fakeLLM, replayTrace } from '@agent-trace/testing';
+import { fakeLLM, rerunTrace } from '@agent-trace/testing';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -71,14 +71,14 @@ describe('redaction', () => {
   it('uses stable placeholders, so a redacted recording replays without divergence', async () => {
     const recording = memorySink();
     await run(desk(), 'Check the billing config', { trace: recording });
-    const report = await replayTrace(recording.events, desk(true));
+    const report = await rerunTrace(recording.events, desk(true));
     expect(report.differences).toEqual([]);
   });
 
   it('replays a redacted recording without divergence under a memory window too', async () => {
     const recording = memorySink();
     await run(desk(false, 4), 'Check the billing config', { trace: recording });
-    const report = await replayTrace(recording.events, desk(true, 4));
+    const report = await rerunTrace(recording.events, desk(true, 4));
     expect(report.differences).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import type { CommandResult } from './commands/command-result.js';
 import { diffCommand } from './commands/diff.js';
 import { exportCommand } from './commands/export.js';
 import { followCommand, playbackCommand } from './commands/follow.js';
-import { reExecuteCommand } from './commands/re-execute.js';
+import { rerunCommand } from './commands/rerun.js';
 import { statsCommand } from './commands/stats.js';
 import { replayCommand } from './commands/replay.js';
 import { validateCommand } from './commands/validate.js';
@@ -40,12 +40,9 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
       'Render a recorded run as a tree: agents, model calls (tokens, ms), tool calls (args, result, ms, errors), the stop reason.',
     )
     .argument('<trace>', 'a JSONL trace file, e.g. traces/demo.jsonl')
-    .option('--json', 'print the span trees (or, with --agent, the replay report) as JSON')
-    .option(
-      '--agent <module>',
-      're-execute the agent a module exports (default export) against the trace and report the first divergence',
-    )
-    .option('--live-tools', 'with --agent: run the real tools instead of the recorded results')
+    .option('--json', 'print the span trees as JSON')
+    .option('--agent <module>', 'deprecated: use agent-trace rerun <trace> --agent <module>')
+    .option('--live-tools', 'deprecated, with --agent: see agent-trace rerun')
     .option('--follow', 'print the events of a trace still being written, live, until its runs end')
     .option(
       '--speed <factor>',
@@ -54,7 +51,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/demo.jsonl --agent ./examples/document-review/agents.ts\n  agent-trace replay traces/live.jsonl --follow\n  agent-trace replay traces/demo.jsonl --speed 10\n\nExit codes: 0 rendered (with --agent: same behaviour), 1 diverged (with --agent), 2 unreadable.',
+      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/live.jsonl --follow\n  agent-trace replay traces/demo.jsonl --speed 10\n\nExit codes: 0 rendered, 2 unreadable.',
     )
     .action(
       async (
@@ -72,19 +69,51 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
         if (options.speed !== undefined) {
           return onResult(await playbackCommand(file, options.speed, timeline));
         }
+        if (options.agent !== undefined) {
+          const result = await rerunCommand(file, {
+            agentModule: options.agent,
+            liveTools: options.liveTools === true,
+            json: options.json === true,
+            style,
+          });
+          const note = `note: 'replay --agent' is now 'agent-trace rerun ${file} --agent ${options.agent}'; replay only renders.`;
+          return onResult({ ...result, stderr: [note, result.stderr].filter(Boolean).join('\n') });
+        }
         return onResult(
-          options.agent === undefined
-            ? await replayCommand(file, {
-                json: options.json === true,
-                style,
-                write: text => io.stdout(text),
-              })
-            : await reExecuteCommand(file, {
-                agentModule: options.agent,
-                liveTools: options.liveTools === true,
-                json: options.json === true,
-                style,
-              }),
+          await replayCommand(file, {
+            json: options.json === true,
+            style,
+            write: text => io.stdout(text),
+          }),
+        );
+      },
+    );
+
+  program
+    .command('rerun')
+    .description(
+      "Run today's agent code again against a recorded trace, offline: models answer from the recording, tools too (unless --live-tools); report the first divergence, explained.",
+    )
+    .argument('<trace>', 'a JSONL trace file, e.g. traces/refund.jsonl')
+    .requiredOption(
+      '--agent <module>',
+      'a module whose default export is the entry agent (its code runs: trusted modules only)',
+    )
+    .option('--live-tools', 'run the real tools instead of answering with the recorded results')
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts\n\nExit codes: 0 same behaviour, 1 diverged, 2 unreadable.',
+    )
+    .action(
+      async (file: string, options: { agent: string; liveTools?: boolean; json?: boolean }) => {
+        onResult(
+          await rerunCommand(file, {
+            agentModule: options.agent,
+            liveTools: options.liveTools === true,
+            json: options.json === true,
+            style,
+          }),
         );
       },
     );

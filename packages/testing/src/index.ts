@@ -16,10 +16,8 @@ export { compareGoldenTrace, GoldenTraceMismatchError } from './golden/golden-tr
 export type { GoldenTraceOptions, GoldenTraceOutcome } from './golden/golden-trace.js';
 export { lineDiff } from './golden/line-diff.js';
 export { normalizeTrace, TraceNormalizationError } from './golden/normalize-trace.js';
-export { compareTraces, formatDivergence, replayTrace } from './replay/index.js';
-export type {
-  Divergence,
-  ReplayReport,
-  ReplayTraceOptions,
-  RequestChange,
-} from './replay/index.js';
+// Rerunning a recorded trace lives in @agent-trace/trace; tests reach it from here too.
+export { compareTraces, formatDivergence, rerunTrace } from '@agent-trace/trace';
+export type { Divergence, RequestChange, RerunReport, RerunTraceOptions } from '@agent-trace/trace';
+export { replayTrace } from './deprecated.js';
+export type { ReplayReport, ReplayTraceOptions } from './deprecated.js';

@@ -22,3 +22,5 @@ export type {
   TraceValidationReport,
   TraceWarning,
 } from './validate/validate-trace.js';
+export { compareTraces, formatDivergence, rerunTrace } from './rerun/index.js';
+export type { Divergence, RequestChange, RerunReport, RerunTraceOptions } from './rerun/index.js';

@@ -17,7 +17,7 @@ export interface ToolCallContext {
 
 /**
  * Replaces models and tool executions for one run without rebuilding the agents (whose handoffs
- * and agent tools refer to each other): what `replayTrace` uses to answer from a recording.
+ * and agent tools refer to each other): what `rerunTrace` uses to answer from a recording.
  */
 export interface RunOverrides {
   /** The model a call of `agent` goes to, given the one it would use (main or fallback). */

@@ -164,7 +164,7 @@ function messageChanges(was: RequestContext, now: RequestContext): RequestChange
   return [
     {
       part: 'message_count',
-      summary: `the messages: the recording sends ${before.length}, the replay ${after.length}${index === -1 && after.length > before.length ? ` (message ${before.length + 1}, ${describeRole(after[before.length] as RecordedMessage)}: ${cut(messageText(after[before.length] as RecordedMessage))})` : ''}`,
+      summary: `the messages: the recording sends ${before.length}, the rerun ${after.length}${index === -1 && after.length > before.length ? ` (message ${before.length + 1}, ${describeRole(after[before.length] as RecordedMessage)}: ${cut(messageText(after[before.length] as RecordedMessage))})` : ''}`,
     },
   ];
 }

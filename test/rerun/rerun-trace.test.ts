@@ -1,5 +1,5 @@
 import { agent, run, tool, type AnyAgent, type TraceEvent } from '@agent-trace/core';
-import { fakeLLM, replayTrace } from '@agent-trace/testing';
+import { fakeLLM, rerunTrace } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -61,18 +61,18 @@ function desk(
 const seqOf = (events: readonly TraceEvent[], match: (event: TraceEvent) => boolean) =>
   events.find(match)?.seq;
 
-describe('replayTrace', () => {
+describe('rerunTrace', () => {
   it('reports no divergence for the demo desk replayed against unchanged code', async () => {
     const recorded = await record(reviewDesk(), `Review this draft: ${draft}`);
     // The desk's own FakeLLMs are never called in a replay: the recording answers.
     const todaysCode = reviewDesk((_agent, script, modelId) =>
       fakeLLM(script, { modelId, allowUnusedSteps: true }),
     );
-    const report = await replayTrace(recorded, todaysCode);
+    const report = await rerunTrace(recorded, todaysCode);
     expect(report.differences).toEqual([]);
     expect(report.same).toBe(true);
     expect(report.result.stopReason).toBe('completed');
-    expect(report.replayed).toHaveLength(recorded.length);
+    expect(report.rerun).toHaveLength(recorded.length);
   });
 
   it('answers from the recording, not from the models or tools of the code', async () => {
@@ -84,7 +84,7 @@ describe('replayTrace', () => {
       tools: [weather(), time],
       handoffs: [agent({ name: 'billing', model: fakeLLM([]) })],
     });
-    const report = await replayTrace(recorded, silent);
+    const report = await rerunTrace(recorded, silent);
     expect(report.same).toBe(true);
     expect(report.result.output).toBe('Refund issued.');
   });
@@ -101,14 +101,11 @@ describe('replayTrace', () => {
           }
         : event,
     );
-    const report = await replayTrace(edited, desk());
+    const report = await rerunTrace(edited, desk());
     expect(report.firstDivergence).toMatchObject({
       kind: 'changed',
       agent: 'triage',
-      seq: seqOf(
-        report.replayed,
-        event => event.event === 'tool_start' && event.tool === 'weather',
-      ),
+      seq: seqOf(report.rerun, event => event.event === 'tool_start' && event.tool === 'weather'),
       expected: `tool 'weather' is called with {"city":"Paris"}`,
       actual: `tool 'weather' is called with {"city":"Lyon"}`,
     });
@@ -116,9 +113,9 @@ describe('replayTrace', () => {
 
   it('finds two tools in another order at the first model request', async () => {
     const recorded = await record(desk(), 'Refund please');
-    const report = await replayTrace(recorded, desk({ tools: [time as never, weather()] }));
+    const report = await rerunTrace(recorded, desk({ tools: [time as never, weather()] }));
     expect(report.firstDivergence?.seq).toBe(
-      seqOf(report.replayed, event => event.event === 'llm_start'),
+      seqOf(report.rerun, event => event.event === 'llm_start'),
     );
     expect(report.firstDivergence?.expected).toMatch(
       /^model call 1 of 'triage' to fake-model sends request \w+/,
@@ -135,10 +132,10 @@ describe('replayTrace', () => {
 
   it('finds a changed handoff target', async () => {
     const recorded = await record(desk(), 'Refund please');
-    const report = await replayTrace(recorded, desk({ billingName: 'payments' }));
+    const report = await rerunTrace(recorded, desk({ billingName: 'payments' }));
     expect(report.same).toBe(false);
     expect(report.firstDivergence?.seq).toBe(
-      seqOf(report.replayed, event => event.event === 'llm_start'),
+      seqOf(report.rerun, event => event.event === 'llm_start'),
     );
     expect(
       report.differences.some(
@@ -149,25 +146,25 @@ describe('replayTrace', () => {
 
   it('finds an instruction that changes the request at that model call', async () => {
     const recorded = await record(desk(), 'Refund please');
-    const report = await replayTrace(
+    const report = await rerunTrace(
       recorded,
       desk({ instructions: 'Answer briefly or hand off.' }),
     );
     expect(report.firstDivergence).toMatchObject({
       kind: 'changed',
       agent: 'triage',
-      seq: seqOf(report.replayed, event => event.event === 'llm_start'),
+      seq: seqOf(report.rerun, event => event.event === 'llm_start'),
     });
   });
 
   it('finds a tool that now returns something else, with live tools', async () => {
     const recorded = await record(desk(), 'Refund please');
-    const report = await replayTrace(recorded, desk({ tools: [weather('F'), time as never] }), {
+    const report = await rerunTrace(recorded, desk({ tools: [weather('F'), time as never] }), {
       liveTools: true,
     });
     expect(report.firstDivergence).toMatchObject({
       kind: 'changed',
-      seq: seqOf(report.replayed, event => event.event === 'tool_end' && event.tool === 'weather'),
+      seq: seqOf(report.rerun, event => event.event === 'tool_end' && event.tool === 'weather'),
       expected: `tool 'weather' returns "Paris: 21°C"`,
       actual: `tool 'weather' returns "Paris: 21°F"`,
     });
@@ -192,7 +189,7 @@ describe('replayTrace', () => {
       input: z.object({}),
       execute: () => 'pong',
     });
-    const report = await replayTrace(
+    const report = await rerunTrace(
       edited,
       agent({ name: 'a', model: fakeLLM([]), tools: [ping] }),
     );
@@ -200,5 +197,13 @@ describe('replayTrace', () => {
     expect(report.result.error?.message).toBe(
       "Replay: agent 'a' made a model call the recording does not have.",
     );
+  });
+});
+
+describe('replayTrace (deprecated)', () => {
+  it('is rerunTrace under its old name', async () => {
+    const { replayTrace } = await import('@agent-trace/testing');
+    const { rerunTrace: fromTrace } = await import('@agent-trace/trace');
+    expect(replayTrace).toBe(fromTrace);
   });
 });

@@ -22,7 +22,7 @@ export class Recording {
     );
     if (start === undefined) {
       throw new Error(
-        'The trace has no run_start: it cannot be replayed. Pass a complete trace (agent-trace validate tells what is missing).',
+        'The trace has no run_start: it cannot be rerun. Pass a complete trace (agent-trace validate tells what is missing).',
       );
     }
     this.input = start.input;

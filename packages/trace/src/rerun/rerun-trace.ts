@@ -11,27 +11,27 @@ import {
 import { memorySink, readTrace } from '@agent-trace/trace';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { Recording } from './recording.js';
-import { replayModel } from './replay-model.js';
+import { recordedModel } from './recorded-model.js';
 
-/** Options of {@link replayTrace}. */
-export interface ReplayTraceOptions {
+/** Options of {@link rerunTrace}. */
+export interface RerunTraceOptions {
   /** Run the agents' real tools instead of answering from the recording. @defaultValue false */
   liveTools?: boolean;
-  /** More run options for the replay (a clock, sinks for the new trace, …). */
+  /** More run options for the rerun (a clock, sinks for the new trace, …). */
   run?: Omit<RunOptions, 'overrides'>;
 }
 
-/** What a replay found. */
-export interface ReplayReport {
-  /** True when the replay did exactly what the recording did. */
+/** What a rerun found. */
+export interface RerunReport {
+  /** True when the rerun did exactly what the recording did. */
   readonly same: boolean;
   /** The first place the behaviour changed; undefined when `same`. */
   readonly firstDivergence: Divergence | undefined;
   /** Every difference, in order. */
   readonly differences: readonly Divergence[];
-  /** The recorded run's events and the replay's. */
+  /** The recorded run's events and the rerun's. */
   readonly recorded: readonly TraceEvent[];
-  readonly replayed: readonly TraceEvent[];
+  readonly rerun: readonly TraceEvent[];
   readonly result: RunResult<unknown>;
 }
 
@@ -42,14 +42,14 @@ export interface ReplayReport {
  * compared with the recording step by step; the report names the first divergence (seq, agent,
  * expected vs actual) and lists every difference.
  *
- * @param trace - the recorded events, or the path of a JSONL trace (its first run is replayed)
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
  * @param agent - the entry agent of the graph, as the code defines it today
  */
-export async function replayTrace(
+export async function rerunTrace(
   trace: readonly TraceEvent[] | string,
   agent: AnyAgent,
-  options: ReplayTraceOptions = {},
-): Promise<ReplayReport> {
+  options: RerunTraceOptions = {},
+): Promise<RerunReport> {
   const all = typeof trace === 'string' ? await collect(trace) : trace;
   const recording = new Recording(all);
   const recorded = all.filter(event => event.run === recording.runId);
@@ -59,7 +59,7 @@ export async function replayTrace(
     sink,
     ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra),
   ];
-  /** One replaying model per agent and model (its own or the fallback); answers share the agent's cursor. */
+  /** One recorded model per agent and model (its own or the fallback); answers share the agent's cursor. */
   const models = new Map<string, Map<LanguageModel, LanguageModel>>();
   const result = await run(agent, recording.input, {
     ...options.run,
@@ -71,12 +71,12 @@ export async function replayTrace(
           own = new Map();
           models.set(owner.name, own);
         }
-        let replaying = own.get(model);
-        if (replaying === undefined) {
-          replaying = replayModel(owner.name, recording, model);
-          own.set(model, replaying);
+        let answering = own.get(model);
+        if (answering === undefined) {
+          answering = recordedModel(owner.name, recording, model);
+          own.set(model, answering);
         }
-        return replaying;
+        return answering;
       },
       ...(options.liveTools === true
         ? {}
@@ -85,7 +85,7 @@ export async function replayTrace(
               const recordedEnd = recording.nextToolResult(toolName, args);
               if (recordedEnd === undefined) {
                 throw new Error(
-                  `Replay: the recording has no result of tool '${toolName}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; replay with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
+                  `Rerun: the recording has no result of tool '${toolName}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
                 );
               }
               if (recordedEnd.error !== undefined)
@@ -101,7 +101,7 @@ export async function replayTrace(
     firstDivergence: differences[0],
     differences,
     recorded,
-    replayed: sink.events,
+    rerun: sink.events,
     result,
   };
 }

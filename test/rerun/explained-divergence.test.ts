@@ -7,7 +7,7 @@ import {
   type TraceEvent,
 } from '@agent-trace/core';
 import { openai } from '@agent-trace/core/openai';
-import { fakeLLM, replayTrace } from '@agent-trace/testing';
+import { fakeLLM, rerunTrace } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -55,7 +55,7 @@ async function record(entry: AnyAgent): Promise<TraceEvent[]> {
 }
 
 async function divergence(variant: Variant, options: { liveTools?: boolean } = {}) {
-  const report = await replayTrace(await record(triage()), triage(variant), options);
+  const report = await rerunTrace(await record(triage()), triage(variant), options);
   expect(report.same).toBe(false);
   return report.firstDivergence!;
 }
@@ -108,7 +108,7 @@ describe('a replay explains how a model request changed', () => {
   });
 
   it('a message: its number, role and a word diff', async () => {
-    const report = await replayTrace(
+    const report = await rerunTrace(
       await record(triage()),
       triage({ weatherResult: 'Paris: 23°C' }),
       { liveTools: true },
@@ -126,14 +126,14 @@ describe('a replay explains how a model request changed', () => {
 
   it('the model, at the first model call of the agent', async () => {
     // The recording answers: the new model is never called.
-    const report = await replayTrace(
+    const report = await rerunTrace(
       await record(triage()),
       triage({ model: fakeLLM([], { modelId: 'gpt-4.1', allowUnusedSteps: true }) }),
     );
     expect(report.firstDivergence).toMatchObject({
       kind: 'changed',
       agent: 'triage',
-      seq: report.replayed.find(event => event.event === 'llm_start')?.seq,
+      seq: report.rerun.find(event => event.event === 'llm_start')?.seq,
       expected: expect.stringMatching(/^model call 1 of 'triage' to fake-model /) as string,
       actual: expect.stringMatching(/^model call 1 of 'triage' to gpt-4.1 /) as string,
       explanation: [
@@ -156,7 +156,7 @@ describe('a replay explains how a model request changed', () => {
       settings: recordedModel.settings!,
     };
     await run(triage({ model: withSettings }), 'Weather in Paris?', { trace: sink });
-    const report = await replayTrace(
+    const report = await rerunTrace(
       sink.events,
       triage({ model: openai('gpt-4o', { apiKey: 'unused', temperature: 0.7 }) }),
     );

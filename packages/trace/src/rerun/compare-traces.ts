@@ -2,16 +2,16 @@ import { canonicalJson, type TraceEvent } from '@agent-trace/core';
 import { explainRequest, type RequestChange } from './explain-request.js';
 import { requestContexts, type RequestContext } from './request-context.js';
 
-/** One place where a replayed run did something else than the recording. */
+/** One place where a rerun (or a second trace) did something else than the recording. */
 export interface Divergence {
-  /** `changed`: both did something, differently; `missing`: only the recording did it; `extra`: only the replay. */
+  /** `changed`: both did something, differently; `missing`: only the recording did it; `extra`: only the rerun. */
   readonly kind: 'changed' | 'missing' | 'extra';
-  /** The event's seq in the replayed trace (for `missing`: in the recording). */
+  /** The event's seq in the rerun's trace (for `missing`: in the recording). */
   readonly seq: number;
   readonly agent: string;
   /** What the recording did, for people. */
   readonly expected: string | undefined;
-  /** What the replay did, for people. */
+  /** What the rerun did, for people. */
   readonly actual: string | undefined;
   /**
    * For a model request that changed: how, part by part (the model, its settings, the
@@ -177,9 +177,9 @@ function resync(
 export function formatDivergence(divergence: Divergence): string {
   const where = `seq ${divergence.seq}, agent '${divergence.agent}'`;
   if (divergence.kind === 'missing')
-    return `${where}: the recording has a step the replay skipped\n  expected: ${divergence.expected}`;
+    return `${where}: the recording has a step the rerun skipped\n  expected: ${divergence.expected}`;
   if (divergence.kind === 'extra')
-    return `${where}: the replay did something the recording does not have\n  actual:   ${divergence.actual}`;
+    return `${where}: the rerun did something the recording does not have\n  actual:   ${divergence.actual}`;
   const why = (divergence.explanation ?? []).map(change => `\n  changed:  ${change.summary}`);
   return `${where}\n  expected: ${divergence.expected}\n  actual:   ${divergence.actual}${why.join('')}`;
 }

@@ -1,11 +1,11 @@
-import { formatDivergence, replayTrace, type ReplayReport } from '@agent-trace/testing';
+import { formatDivergence, rerunTrace, type RerunReport } from '@agent-trace/trace';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
 import { loadTrace } from './trace-input.js';
 
-/** Options of {@link reExecuteCommand}. */
-export interface ReExecuteOptions {
+/** Options of {@link rerunCommand}. */
+export interface RerunOptions {
   readonly agentModule: string;
   readonly liveTools: boolean;
   readonly json: boolean;
@@ -13,31 +13,29 @@ export interface ReExecuteOptions {
 }
 
 /**
- * `agent-trace replay <trace> --agent <module>`: re-executes the module's agent against the
- * recorded trace and reports the first divergence, then every difference. Exit 0 when the
+ * `agent-trace rerun <trace> --agent <module>`: runs the module's agent again against the recorded
+ * trace (models answer from the recording, tools too unless live) and reports the first
+ * divergence, then every difference. Exit 0 when the
  * behaviour is the same, 1 when it diverged, 2 when the trace or the module cannot be loaded.
  */
-export async function reExecuteCommand(
-  file: string,
-  options: ReExecuteOptions,
-): Promise<CommandResult> {
+export async function rerunCommand(file: string, options: RerunOptions): Promise<CommandResult> {
   const loaded = await loadTrace(file);
   if (!loaded.ok) return loaded.result;
   const module = await loadAgent(options.agentModule);
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
-  let report: ReplayReport;
+  let report: RerunReport;
   try {
-    report = await replayTrace(loaded.events, module.agent, { liveTools: options.liveTools });
+    report = await rerunTrace(loaded.events, module.agent, { liveTools: options.liveTools });
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,
       stdout: '',
-      stderr: `Cannot replay ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      stderr: `Cannot rerun ${file}: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
   const exitCode = report.same ? exitCodes.ok : exitCodes.failed;
   if (options.json) {
-    const { recorded, replayed, result } = report;
+    const { recorded, rerun, result } = report;
     return {
       exitCode,
       stdout: JSON.stringify(
@@ -48,7 +46,7 @@ export async function reExecuteCommand(
           firstDivergence: report.firstDivergence ?? null,
           differences: report.differences,
           recordedEvents: recorded.length,
-          replayedEvents: replayed.length,
+          rerunEvents: rerun.length,
           stopReason: result.stopReason,
         },
         null,
@@ -58,11 +56,11 @@ export async function reExecuteCommand(
     };
   }
   const { style } = options;
-  const header = `Replayed ${file} (${report.recorded.length} events) against ${options.agentModule}${options.liveTools ? ' with live tools' : ''}`;
+  const header = `Reran ${file} (${report.recorded.length} events) against ${options.agentModule}${options.liveTools ? ' with live tools' : ''}`;
   if (report.same) {
     return {
       exitCode,
-      stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.replayed.length} events, stop: ${report.result.stopReason})`,
+      stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.rerun.length} events, stop: ${report.result.stopReason})`,
       stderr: loaded.warnings,
     };
   }

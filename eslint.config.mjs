@@ -45,6 +45,35 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
     },
   },
+  {
+    // The loop is at the top: nothing else in core reaches into run/ (vocabulary is in protocol/).
+    files: ['packages/core/src/*/**/*.ts'],
+    ignores: ['packages/core/src/run/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../run/*'],
+              message: 'Only run/ uses run/: take vocabulary from protocol/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The vocabulary (stop reasons, records, chunks, the trace event schema) sits at the bottom of
+    // core: it imports nothing else from core.
+    files: ['packages/core/src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*'], message: 'protocol/ imports nothing else from core.' }] },
+      ],
+    },
+  },
   { files: ['**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   prettier,
 );

@@ -43,8 +43,8 @@ export { handoff, isHandoff } from './handoff/handoff.js';
 export type { Handoff, HandoffOptions, ResolvedHandoff } from './handoff/handoff.js';
 
 export { StreamAssembler } from './model/assemble-stream.js';
-export { finishReasons } from './model/finish-reason.js';
-export type { FinishReason } from './model/finish-reason.js';
+export { finishReasons } from './protocol/finish-reason.js';
+export type { FinishReason } from './protocol/finish-reason.js';
 export { isLanguageModel } from './model/language-model.js';
 export type {
   LanguageModel,
@@ -59,9 +59,9 @@ export type {
   ToolCallRequest,
   ToolResultMessage,
   UserMessage,
-} from './model/message.js';
-export { addUsage, zeroUsage } from './model/usage.js';
-export type { Usage } from './model/usage.js';
+} from './protocol/message.js';
+export { addUsage, zeroUsage } from './protocol/usage.js';
+export type { Usage } from './protocol/usage.js';
 
 export { llmRouter } from './router/llm-router.js';
 export type { LlmRouterOptions } from './router/llm-router.js';
@@ -74,7 +74,7 @@ export type { RedactionOptions } from './redaction/redactor.js';
 
 export { run, stream } from './run/run.js';
 export type { RunStream } from './run/run.js';
-export type { Chunk, ChunkData, ChunkType } from './run/chunk.js';
+export type { Chunk, ChunkData, ChunkType } from './protocol/chunk.js';
 export {
   chunkEventStream,
   chunkResponse,
@@ -84,15 +84,10 @@ export {
 } from './run/chunk-sse.js';
 export type { ChunkStreamEnd } from './run/chunk-sse.js';
 export type { RunOptions, RunOverrides, ToolCallContext } from './run/run-options.js';
-export type {
-  HandoffRecord,
-  RunOutput,
-  RunResult,
-  StepResult,
-  ToolCallRecord,
-} from './run/run-result.js';
-export { stopReasons } from './run/stop-reason.js';
-export type { StopReason } from './run/stop-reason.js';
+export type { RunOutput, RunResult } from './run/run-result.js';
+export type { HandoffRecord, StepResult, ToolCallRecord } from './protocol/records.js';
+export { stopReasons } from './protocol/stop-reason.js';
+export type { StopLimit, StopReason } from './protocol/stop-reason.js';
 
 export { createTerminationPolicy } from './termination/create-termination-policy.js';
 export { duplicateToolCallPolicy } from './termination/duplicate-tool-call-policy.js';
@@ -100,7 +95,6 @@ export { hasToolCall, isStepCount } from './termination/stop-condition.js';
 export type { StopCondition, StopConditionState } from './termination/stop-condition.js';
 export { standardPolicy } from './termination/termination-policy.js';
 export type {
-  StopLimit,
   TerminationContext,
   TerminationDecision,
   TerminationPolicy,
@@ -128,8 +122,8 @@ export {
   TraceEventEnvelope,
   traceEventNames,
   TraceMessage,
-} from './trace/trace-event.js';
-export type { SpanStartName, TraceEventName, TraceEventOf } from './trace/trace-event.js';
+} from './protocol/trace-event.js';
+export type { SpanStartName, TraceEventName, TraceEventOf } from './protocol/trace-event.js';
 export { compileSchemaCheck } from './trace/compile-schema-check.js';
 export type { SchemaCheck } from './trace/compile-schema-check.js';
 export { isTraceEvent } from './trace/is-trace-event.js';

@@ -1,4 +1,4 @@
-import type { Usage } from '../model/usage.js';
+import type { Usage } from '../protocol/usage.js';
 
 /** Where a guardrail looks: the user's input, the final output, or a tool call before it runs. */
 export type GuardrailStage = 'input' | 'output' | 'tool';

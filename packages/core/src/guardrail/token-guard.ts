@@ -1,4 +1,4 @@
-import type { Usage } from '../model/usage.js';
+import type { Usage } from '../protocol/usage.js';
 import { estimateTokens, type Guardrail } from './guardrail.js';
 
 /** A per-session token budget: see {@link tokenGuard}. */

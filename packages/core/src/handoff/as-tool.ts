@@ -1,7 +1,7 @@
 import { AgentTraceError } from '../errors/agent-trace-error.js';
 import { z } from 'zod';
 import type { AnyAgent } from '../agent/agent.js';
-import type { StopReason } from '../run/stop-reason.js';
+import type { StopReason } from '../protocol/stop-reason.js';
 import { tool, type Tool } from '../tool/tool.js';
 
 /** What a delegated agent came back with. */

@@ -1,6 +1,6 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { Message } from '../model/message.js';
+import type { Message } from '../protocol/message.js';
 import type { ToolDefinition } from '../model/language-model.js';
 
 /** Options of {@link handoff}. */

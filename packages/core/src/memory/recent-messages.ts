@@ -1,4 +1,4 @@
-import type { Message } from '../model/message.js';
+import type { Message } from '../protocol/message.js';
 
 /**
  * The last `count` messages, or fewer: a window never starts on a tool result, so a tool call and

@@ -1,8 +1,8 @@
 import { ModelCallError } from '../errors/model-call-error.js';
-import type { FinishReason } from './finish-reason.js';
+import type { FinishReason } from '../protocol/finish-reason.js';
 import type { ModelResponse, ModelStreamPart } from './language-model.js';
-import type { ToolCallRequest } from './message.js';
-import { zeroUsage, type Usage } from './usage.js';
+import type { ToolCallRequest } from '../protocol/message.js';
+import { zeroUsage, type Usage } from '../protocol/usage.js';
 
 /**
  * Builds a {@link ModelResponse} from stream parts, one part at a time, so a streaming consumer

@@ -1,6 +1,6 @@
-import type { FinishReason } from './finish-reason.js';
-import type { Message, ToolCallRequest } from './message.js';
-import type { Usage } from './usage.js';
+import type { FinishReason } from '../protocol/finish-reason.js';
+import type { Message, ToolCallRequest } from '../protocol/message.js';
+import type { Usage } from '../protocol/usage.js';
 
 /** A tool as the model sees it: name, description and a JSON Schema of its input. */
 export interface ToolDefinition {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../model/message.js';
+import type { Message } from '../protocol/message.js';
 import { IncrementalConverter } from './incremental-conversion.js';
 
 describe('IncrementalConverter', () => {

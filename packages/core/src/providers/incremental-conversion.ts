@@ -1,4 +1,4 @@
-import type { Message } from '../model/message.js';
+import type { Message } from '../protocol/message.js';
 
 interface Converted<Param> {
   count: number;

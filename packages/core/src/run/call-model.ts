@@ -1,7 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ModelCallError } from '../errors/model-call-error.js';
-import type { Message } from '../model/message.js';
+import type { Message } from '../protocol/message.js';
 import type {
   LanguageModel,
   ModelRequest,
@@ -14,7 +14,7 @@ import type { OpenSpan } from '../trace/run-tracer.js';
 import { raceAbort } from '../util/abort.js';
 import { sleepOn } from '../util/clock.js';
 import type { Writable } from '../util/writable.js';
-import type { Chunk } from './chunk.js';
+import type { Chunk } from '../protocol/chunk.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';

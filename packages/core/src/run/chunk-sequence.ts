@@ -1,6 +1,6 @@
 import type { Redactor } from '../redaction/redactor.js';
 import type { Clock } from '../util/clock.js';
-import type { Chunk, ChunkData, ChunkType } from './chunk.js';
+import type { Chunk, ChunkData, ChunkType } from '../protocol/chunk.js';
 
 /**
  * Makes the chunks of one run. Chunks are numbered (0, 1, 2, …) when the run yields them, not when

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { AgentTraceError } from '../errors/agent-trace-error.js';
-import type { Chunk, ChunkData, ChunkType } from './chunk.js';
+import type { Chunk, ChunkData, ChunkType } from '../protocol/chunk.js';
 import type { RunStream } from './run.js';
 
 /** The last event of a chunk stream sent by {@link chunkResponse}: how the run ended. */

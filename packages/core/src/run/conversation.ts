@@ -1,6 +1,6 @@
-import type { Message } from '../model/message.js';
+import type { Message } from '../protocol/message.js';
 import type { Redactor } from '../redaction/redactor.js';
-import type { TraceMessage } from '../trace/trace-event.js';
+import type { TraceMessage } from '../protocol/trace-event.js';
 import { hashString } from '../util/hash.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { ResolvedHandoff } from '../handoff/handoff.js';
-import type { ToolCallRequest } from '../model/message.js';
+import type { ToolCallRequest } from '../protocol/message.js';
 import type { RouteChoice } from '../router/router.js';
 import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
-import type { Chunk } from './chunk.js';
+import type { Chunk } from '../protocol/chunk.js';
 import type { AgentOutcome } from './run-agent.js';
 import type { RunAgent } from './run-delegate.js';
 import type { RunState } from './run-state.js';

@@ -1,5 +1,5 @@
 import type { OpenSpan, TraceEventFields } from '../trace/run-tracer.js';
-import type { Chunk } from './chunk.js';
+import type { Chunk } from '../protocol/chunk.js';
 import type { AgentOutcome } from './run-agent.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';

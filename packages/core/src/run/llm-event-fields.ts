@@ -1,6 +1,6 @@
 import type { ModelResponse } from '../model/language-model.js';
 import type { TraceEventFields } from '../trace/run-tracer.js';
-import type { TraceError } from '../trace/trace-event.js';
+import type { TraceError } from '../protocol/trace-event.js';
 import type { Writable } from '../util/writable.js';
 
 /**

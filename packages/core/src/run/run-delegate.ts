@@ -3,7 +3,7 @@ import { ToolCallError } from '../errors/tool-call-error.js';
 import type { Delegation } from '../handoff/as-tool.js';
 import type { ToolCallOutcome } from '../tool/execute-tool-call.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
-import type { Chunk } from './chunk.js';
+import type { Chunk } from '../protocol/chunk.js';
 import type { AgentOutcome, AgentStart } from './run-agent.js';
 import type { RunState } from './run-state.js';
 import { startHandoffSpan } from './handoff-span.js';

@@ -1,6 +1,6 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { LanguageModel } from '../model/language-model.js';
-import type { Message } from '../model/message.js';
+import type { Message } from '../protocol/message.js';
 import type { RedactionOptions } from '../redaction/redactor.js';
 import type { TraceSink } from '../trace/trace-sink.js';
 import type { Clock } from '../util/clock.js';

@@ -1,13 +1,13 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
 import type { CircuitBreakers } from '../resilience/circuit-breaker.js';
-import type { Usage } from '../model/usage.js';
+import type { Usage } from '../protocol/usage.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { RunOverrides } from './run-options.js';
 import type { RunTracer } from '../trace/run-tracer.js';
 import type { Clock } from '../util/clock.js';
 import type { ChunkSequence } from './chunk-sequence.js';
-import type { HandoffRecord, StepResult, ToolCallRecord } from './run-result.js';
+import type { HandoffRecord, StepResult, ToolCallRecord } from '../protocol/records.js';
 
 /** What one run shares between the agents and phases that take part in it. */
 export interface RunState {

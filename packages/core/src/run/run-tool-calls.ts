@@ -1,7 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
-import type { ToolCallRequest } from '../model/message.js';
+import type { ToolCallRequest } from '../protocol/message.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { delegationOf } from '../handoff/as-tool.js';
 import { runDelegate, type RunAgent } from './run-delegate.js';
@@ -15,9 +15,9 @@ import {
 } from '../tool/execute-tool-call.js';
 import type { OpenSpan, RunTracer, TraceEventFields } from '../trace/run-tracer.js';
 import type { Writable } from '../util/writable.js';
-import type { Chunk } from './chunk.js';
+import type { Chunk } from '../protocol/chunk.js';
 import type { Conversation } from './conversation.js';
-import type { ToolCallRecord } from './run-result.js';
+import type { ToolCallRecord } from '../protocol/records.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 

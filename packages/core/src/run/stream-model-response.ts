@@ -2,7 +2,7 @@ import { StreamAssembler } from '../model/assemble-stream.js';
 import type { ModelResponse, ModelStreamPart } from '../model/language-model.js';
 import { DeltaRedactor } from '../redaction/delta-redactor.js';
 import { raceAbort } from '../util/abort.js';
-import type { Chunk } from './chunk.js';
+import type { Chunk } from '../protocol/chunk.js';
 import type { CallTimer, IdleWatch } from './model-call-timers.js';
 import type { RunState } from './run-state.js';
 

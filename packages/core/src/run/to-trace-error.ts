@@ -3,7 +3,7 @@ import { AgentTraceError } from '../errors/agent-trace-error.js';
 import { ModelCallError } from '../errors/model-call-error.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
-import type { TraceError } from '../trace/trace-event.js';
+import type { TraceError } from '../protocol/trace-event.js';
 
 /** An error as the trace and the `error` chunk record it: `type` is its kind, e.g. `rate_limit`. */
 export function toTraceError(error: unknown): TraceError {

@@ -1,5 +1,5 @@
-import type { ToolCallRequest } from '../model/message.js';
-import type { Usage } from '../model/usage.js';
+import type { ToolCallRequest } from '../protocol/message.js';
+import type { Usage } from '../protocol/usage.js';
 import type { TerminationContext } from '../termination/termination-policy.js';
 import { parseToolArguments } from '../tool/execute-tool-call.js';
 import { canonicalJson } from '../util/canonical-json.js';

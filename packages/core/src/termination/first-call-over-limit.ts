@@ -1,4 +1,4 @@
-import type { ToolCallRequest } from '../model/message.js';
+import type { ToolCallRequest } from '../protocol/message.js';
 
 /**
  * The first call of a response that would take its key (a tool name, or a fingerprint) past

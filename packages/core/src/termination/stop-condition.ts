@@ -1,5 +1,5 @@
-import type { Usage } from '../model/usage.js';
-import type { StepResult, ToolCallRecord } from '../run/run-result.js';
+import type { Usage } from '../protocol/usage.js';
+import type { StepResult, ToolCallRecord } from '../protocol/records.js';
 
 /** What a stop condition sees after each step. */
 export interface StopConditionState {

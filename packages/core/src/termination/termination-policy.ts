@@ -1,7 +1,7 @@
 import type { ModelResponse } from '../model/language-model.js';
-import type { ToolCallRequest } from '../model/message.js';
-import type { Usage } from '../model/usage.js';
-import type { StopReason } from '../run/stop-reason.js';
+import type { ToolCallRequest } from '../protocol/message.js';
+import type { Usage } from '../protocol/usage.js';
+import type { StopLimit, StopReason } from '../protocol/stop-reason.js';
 
 /** What the loop knows when it decides how to go on after a model response. */
 export interface TerminationContext {
@@ -15,12 +15,6 @@ export interface TerminationContext {
   readonly usage: Usage;
   /** The fingerprint of a call: its tool name and canonical arguments. */
   fingerprint(call: ToolCallRequest): string;
-}
-
-/** The limit that stopped a run, as `agent_end` and `run_end` record it. */
-export interface StopLimit {
-  readonly name: string;
-  readonly value: number;
 }
 
 /** How to go on after a model response. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
-import type { ToolCallRequest } from '../model/message.js';
+import type { ToolCallRequest } from '../protocol/message.js';
 import { raceAbort } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
 import type { ToolRegistry } from './tool-registry.js';

@@ -1,5 +1,5 @@
 import { compileSchemaCheck, type SchemaCheck } from './compile-schema-check.js';
-import { TraceEvent } from './trace-event.js';
+import { TraceEvent } from '../protocol/trace-event.js';
 
 let check: SchemaCheck | undefined;
 

@@ -8,7 +8,7 @@ import {
   type TraceEvent,
   type TraceEventName,
   type TraceEventOf,
-} from './trace-event.js';
+} from '../protocol/trace-event.js';
 import type { SinkHealth, TraceSink } from './trace-sink.js';
 
 type EnvelopeKey =

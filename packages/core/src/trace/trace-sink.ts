@@ -1,4 +1,4 @@
-import type { TraceEvent } from './trace-event.js';
+import type { TraceEvent } from '../protocol/trace-event.js';
 
 /**
  * Where trace events go: a JSONL file, memory, an OTLP exporter. A run calls `write` for every

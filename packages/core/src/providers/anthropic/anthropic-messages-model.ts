@@ -5,8 +5,8 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/language-model.js';
-import type { ToolCallRequest } from '../../model/message.js';
-import type { Usage } from '../../model/usage.js';
+import type { ToolCallRequest } from '../../protocol/message.js';
+import type { Usage } from '../../protocol/usage.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { loadApiKey } from '../load-api-key.js';
 import { modelSettings } from '../model-settings.js';

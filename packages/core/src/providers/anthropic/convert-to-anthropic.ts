@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolDefinition } from '../../model/language-model.js';
-import type { Message } from '../../model/message.js';
+import type { Message } from '../../protocol/message.js';
 
 type MessageParam = Anthropic.MessageParam;
 type Block = Anthropic.ContentBlockParam;

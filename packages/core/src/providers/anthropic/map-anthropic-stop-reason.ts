@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../model/finish-reason.js';
+import type { FinishReason } from '../../protocol/finish-reason.js';
 
 /** Anthropic's stop reasons in agent-trace's vocabulary. */
 export function mapAnthropicStopReason(reason: string | null | undefined): FinishReason {

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { ToolDefinition } from '../../model/language-model.js';
-import type { Message } from '../../model/message.js';
+import type { Message } from '../../protocol/message.js';
 
 type ChatParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../model/finish-reason.js';
+import type { FinishReason } from '../../protocol/finish-reason.js';
 
 /** OpenAI's finish reasons (Chat Completions) in agent-trace's vocabulary. */
 export function mapOpenAIFinishReason(reason: string | null | undefined): FinishReason {

@@ -5,7 +5,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../model/language-model.js';
-import type { ToolCallRequest } from '../../model/message.js';
+import type { ToolCallRequest } from '../../protocol/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { modelSettings } from '../model-settings.js';
 import { toModelCallError } from '../provider-error.js';

@@ -1,12 +1,12 @@
 import type OpenAI from 'openai';
-import type { FinishReason } from '../../model/finish-reason.js';
+import type { FinishReason } from '../../protocol/finish-reason.js';
 import type {
   LanguageModel,
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
 } from '../../model/language-model.js';
-import type { ToolCallRequest } from '../../model/message.js';
+import type { ToolCallRequest } from '../../protocol/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { modelSettings } from '../model-settings.js';
 import { toModelCallError } from '../provider-error.js';

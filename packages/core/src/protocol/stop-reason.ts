@@ -33,3 +33,9 @@ export const stopReasons: readonly StopReason[] = [
   'timeout',
   'error',
 ];
+
+/** The limit that stopped a run, as `agent_end` and `run_end` record it. */
+export interface StopLimit {
+  readonly name: string;
+  readonly value: number;
+}

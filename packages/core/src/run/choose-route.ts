@@ -1,10 +1,10 @@
 import type { AnyAgent } from '../agent/agent.js';
-import type { Chunk } from '../run/chunk.js';
-import type { RunState } from '../run/run-state.js';
-import { callModel } from '../run/call-model.js';
-import type { Conversation } from '../run/conversation.js';
+import type { Chunk } from '../protocol/chunk.js';
+import type { RunState } from './run-state.js';
+import { callModel } from './call-model.js';
+import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
-import { matchRule, type RouteChoice, type RouterSpec } from './router.js';
+import { matchRule, type RouteChoice, type RouterSpec } from '../router/router.js';
 
 /** Why a router found no agent. */
 export interface NoRoute {

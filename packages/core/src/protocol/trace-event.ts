@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { finishReasons } from '../model/finish-reason.js';
-import { stopReasons } from '../run/stop-reason.js';
+import { finishReasons } from './finish-reason.js';
+import { stopReasons } from './stop-reason.js';
 
 /**
  * The trace schema's major version, written in every event's `v`. It changes only when a field is

@@ -204,3 +204,33 @@ describe('termination policies', () => {
     });
   });
 });
+
+describe('a policy that interrupts', () => {
+  it('ends the run as interrupted, the trace sealed, the stream told why', async () => {
+    const { agent, stream } = await import('@agent-trace/core');
+    const { fakeLLM } = await import('@agent-trace/testing');
+    const { memorySink, validateTrace } = await import('@agent-trace/trace');
+    const trace = memorySink();
+    const running = stream(
+      agent({
+        name: 'desk',
+        model: fakeLLM([{ toolCalls: [{ name: 'refund', args: { order: 7 } }] }]),
+        terminationPolicy: {
+          decide: () => ({ kind: 'interrupt', reason: 'a person must approve the refund' }),
+        },
+      }),
+      'Refund order 7',
+      { trace },
+    );
+    const chunks = [];
+    for await (const chunk of running) chunks.push(chunk);
+    const result = await running.result;
+    expect(result).toMatchObject({
+      stopReason: 'interrupted',
+      detail: 'the run waits: a person must approve the refund',
+    });
+    expect(chunks.at(-1)).toMatchObject({ type: 'error', data: { kind: 'interrupted' } });
+    expect(validateTrace(trace.events).problems).toEqual([]);
+    expect(trace.events.at(-1)).toMatchObject({ event: 'run_end', stop_reason: 'interrupted' });
+  });
+});

@@ -13,6 +13,7 @@ export type StopReason =
   | 'tool_failure_degraded'
   | 'output_decoding_failed'
   | 'budget_exceeded'
+  | 'interrupted'
   | 'aborted'
   | 'timeout'
   | 'error';
@@ -29,6 +30,7 @@ export const stopReasons: readonly StopReason[] = [
   'tool_failure_degraded',
   'output_decoding_failed',
   'budget_exceeded',
+  'interrupted',
   'aborted',
   'timeout',
   'error',

@@ -5,8 +5,7 @@ import type { RouteChoice } from '../router/router.js';
 import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
-import type { AgentOutcome } from './run-agent.js';
-import type { RunAgent } from './run-delegate.js';
+import type { AgentOutcome } from './agent-outcome.js';
 import type { RunState } from './run-state.js';
 import { startHandoffSpan } from './handoff-span.js';
 
@@ -40,7 +39,6 @@ export async function* handOff(options: {
   path: readonly string[];
   agentSpan: OpenSpan;
   state: RunState;
-  runAgent: RunAgent;
 }): AsyncGenerator<Chunk, HandoffResult, undefined> {
   const { from, handoff, call, conversation, path, agentSpan, state, route } = options;
   const answer = (content: string, isError: boolean): void => {
@@ -95,7 +93,7 @@ export async function* handOff(options: {
       handoff.inputFilter === undefined
         ? conversation.messages
         : handoff.inputFilter(conversation.messages);
-    outcome = yield* options.runAgent(target, { messages, path: nextPath }, span, state);
+    outcome = yield* state.runAgent(target, { messages, path: nextPath }, span, state);
     return { kind: 'ran', outcome };
   } finally {
     handoffSpan.finish(outcome);

@@ -1,6 +1,6 @@
 import type { OpenSpan, TraceEventFields } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
-import type { AgentOutcome } from './run-agent.js';
+import type { AgentOutcome } from './agent-outcome.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 

@@ -1,20 +1,12 @@
+import type { AgentOutcome } from './agent-outcome.js';
 import type { AnyAgent } from '../agent/agent.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { Delegation } from '../handoff/as-tool.js';
 import type { ToolCallOutcome } from '../tool/execute-tool-call.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
-import type { AgentOutcome, AgentStart } from './run-agent.js';
 import type { RunState } from './run-state.js';
 import { startHandoffSpan } from './handoff-span.js';
-
-/** Runs an agent (`runAgent`), passed in to keep the modules acyclic. */
-export type RunAgent = (
-  agent: AnyAgent,
-  start: AgentStart,
-  parent: OpenSpan,
-  state: RunState,
-) => AsyncGenerator<Chunk, AgentOutcome, undefined>;
 
 /**
  * Runs a delegated agent (a tool made by `asTool()`) to completion under the caller's tool span,
@@ -32,7 +24,6 @@ export async function runDelegate(options: {
   toolSpan: OpenSpan;
   path: readonly string[];
   state: RunState;
-  runAgent: RunAgent;
 }): Promise<{ outcome: ToolCallOutcome; chunks: Chunk[] }> {
   const { caller, delegation, callId, toolName, args, toolSpan, path, state } = options;
   const target = delegation.agent;
@@ -66,7 +57,7 @@ export async function runDelegate(options: {
   handoffSpan.accept();
   let outcome: AgentOutcome | undefined;
   try {
-    const running = options.runAgent(
+    const running = state.runAgent(
       target,
       { input: args.input, messages: [], path: nextPath },
       span,

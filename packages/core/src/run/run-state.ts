@@ -1,4 +1,5 @@
 import type { AnyAgent } from '../agent/agent.js';
+import type { RunAgent } from './agent-outcome.js';
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
 import type { CircuitBreakers } from '../resilience/circuit-breaker.js';
 import type { Usage } from '../protocol/usage.js';
@@ -25,6 +26,8 @@ export interface RunState {
   readonly guardrailFindings: GuardrailFinding[];
   readonly overrides: RunOverrides;
   readonly redactor: Redactor | undefined;
+  /** Runs an agent's turn: how handoffs and delegates start their target. */
+  readonly runAgent: RunAgent;
   /** The circuit breakers of the agents whose breakers are scoped to the run. */
   readonly runBreakers: WeakMap<AnyAgent, CircuitBreakers>;
   /** The agents whose tool definitions the trace holds already (on their first `agent_start`). */

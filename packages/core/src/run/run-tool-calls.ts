@@ -4,7 +4,7 @@ import { ToolCallError } from '../errors/tool-call-error.js';
 import type { ToolCallRequest } from '../protocol/message.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { delegationOf } from '../handoff/as-tool.js';
-import { runDelegate, type RunAgent } from './run-delegate.js';
+import { runDelegate } from './run-delegate.js';
 import { breakerFor } from './circuit-breakers.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import {
@@ -44,6 +44,18 @@ function isRetryable(outcome: ToolCallOutcome): boolean {
   );
 }
 
+/** What the tool phase of one agent turn works with. */
+interface ToolPhase {
+  readonly agent: AnyAgent;
+  readonly conversation: Conversation;
+  readonly agentSpan: OpenSpan;
+  readonly state: RunState;
+  /** Tools declared unavailable so far; failing tools are added. */
+  readonly unavailableTools: Set<string>;
+  /** The handoff path, for agents used as tools. */
+  readonly path: readonly string[];
+}
+
 /**
  * Runs the tool calls of one model response. All calls of a round run in parallel; calls whose
  * execution failed are retried (up to `retry.toolRetries`) in the next round. A tool that still
@@ -51,138 +63,181 @@ function isRetryable(outcome: ToolCallOutcome): boolean {
  * without it, and `unavailableTools` remembers it. Events, chunks and results follow the order the
  * LLM asked for, whatever the timing.
  */
-export async function* runToolCalls(options: {
-  agent: AnyAgent;
-  calls: readonly ToolCallRequest[];
-  conversation: Conversation;
-  agentSpan: OpenSpan;
-  state: RunState;
-  /** Tools declared unavailable so far; failing tools are added. */
-  unavailableTools: Set<string>;
-  /** The handoff path, for agents used as tools. */
-  path: readonly string[];
-  runAgent: RunAgent;
-}): AsyncGenerator<Chunk, ToolCallRecord[], undefined> {
-  const { agent, calls, conversation, agentSpan, state, unavailableTools } = options;
-  const { tracer, chunks } = state;
+export async function* runToolCalls(
+  phase: ToolPhase & { readonly calls: readonly ToolCallRequest[] },
+): AsyncGenerator<Chunk, ToolCallRecord[], undefined> {
+  const inOrder = yield* announceCalls(phase, phase.calls);
   const finished = new Map<PendingCall, FinishedCall>();
-  let round: PendingCall[] = [];
+  const spans = new Map<PendingCall, OpenSpan<'tool_start'>>();
+  try {
+    for (let round = [...inOrder]; round.length > 0;) {
+      round = await runRound(phase, round, spans, finished);
+    }
+  } finally {
+    closeInterruptedSpans(phase.state, spans);
+  }
+  return yield* deliverResults(phase, inOrder, finished);
+}
+
+/** Parses each call's arguments and announces it with a `tool_call` chunk. */
+function* announceCalls(
+  { agent, state }: ToolPhase,
+  calls: readonly ToolCallRequest[],
+): Generator<Chunk, PendingCall[], undefined> {
+  const pending: PendingCall[] = [];
   for (const call of calls) {
     const parsed = parseToolArguments(call.argumentsText);
     const args = parsed.ok ? parsed.value : call.argumentsText;
-    round.push({ call, parsed, args, startMs: state.clock.now(), attempt: 1 });
-    if (chunks.wanted)
-      yield chunks.make('tool_call', agent.name, {
+    pending.push({ call, parsed, args, startMs: state.clock.now(), attempt: 1 });
+    if (state.chunks.wanted)
+      yield state.chunks.make('tool_call', agent.name, {
         callId: call.callId,
         toolName: call.toolName,
         args,
       });
   }
-  const inOrder = [...round];
-  const spans = new Map<PendingCall, OpenSpan<'tool_start'>>();
-  try {
-    while (round.length > 0) {
-      for (const pending of round) {
-        spans.set(
-          pending,
-          tracer.start('tool_start', agent.name, agentSpan, toolStartFields(pending)),
-        );
-      }
-      const blocked = new Map<PendingCall, ToolCallOutcome>();
-      for (const pending of round) {
-        if (pending.attempt > 1 || agent.guardrails.tool.length === 0) continue;
-        const finding = await runGuardrails(
-          agent.guardrails.tool,
-          {
-            stage: 'tool',
-            text: canonicalJson(pending.args),
-            agentName: agent.name,
-            session: tracer.session,
-            toolName: pending.call.toolName,
-            args: pending.args,
-          },
-          { tracer, parent: spans.get(pending) as OpenSpan, findings: state.guardrailFindings },
-        );
-        if (finding !== undefined) {
-          const error = new ToolCallError({
-            kind: 'guardrail_blocked',
-            toolName: pending.call.toolName,
-            message: `Tool call to '${pending.call.toolName}' was blocked by guardrail '${finding.guardrail}': ${finding.reason}. Do not repeat it.`,
-          });
-          blocked.set(pending, { ok: false, args: pending.args, error, content: error.message });
-        }
-      }
-      const views = new Map<PendingCall, RunTracer>();
-      const captured = (pending: PendingCall): RunTracer => {
-        const view = tracer.capture();
-        views.set(pending, view);
-        return view;
-      };
-      let settled;
-      try {
-        settled = await Promise.all(
-          round.map(pending =>
-            (blocked.has(pending)
-              ? Promise.resolve({ outcome: blocked.get(pending) as ToolCallOutcome, chunks: [] })
-              : attemptCall(pending, spans.get(pending) as OpenSpan, { ...options, captured })
-            ).then(({ outcome, chunks: delegated }) => ({
-              pending,
-              outcome,
-              chunks: delegated,
-              endMs: state.clock.now(),
-            })),
-          ),
-        );
-      } finally {
-        // Delegates' events enter the trace in call order, whatever order they finished in.
-        for (const pending of round) views.get(pending)?.commit();
-      }
-      const next: PendingCall[] = [];
-      for (const result of settled) {
-        const { pending, outcome, endMs } = result;
-        tracer.end(
-          spans.get(pending) as OpenSpan<'tool_start'>,
-          toolEndFields(pending, outcome),
-          endMs,
-        );
-        if (isRetryable(outcome) && pending.attempt <= agent.resilience.toolRetries) {
-          pending.attempt++;
-          tracer.point('retry', agentSpan, {
-            target: 'tool',
-            name: pending.call.toolName,
-            attempt: pending.attempt,
-            delay_ms: 0,
-            error: toTraceError(outcome.ok ? undefined : outcome.error),
-          });
-          next.push(pending);
-        } else if (!outcome.ok && (isRetryable(outcome) || outcome.error.kind === 'circuit_open')) {
-          unavailableTools.add(pending.call.toolName);
-          finished.set(pending, { ...result, outcome: unavailable(outcome, pending.attempt) });
-        } else {
-          finished.set(pending, result);
-        }
-      }
-      round = next;
-    }
-  } finally {
-    for (const [pending, span] of spans) {
-      if (!tracer.isOpen(span)) continue;
-      tracer.end(span, {
-        tool: pending.call.toolName,
-        call_id: pending.call.callId,
-        args: pending.args,
-        error: toTraceError(
-          new RunAbortedError({
-            reason:
-              state.signal?.aborted === true
-                ? state.signal.reason
-                : 'the stream consumer stopped reading',
-          }),
-        ),
+  return pending;
+}
+
+/** One round: spans open in call order, guardrails, the calls in parallel, then who retries. */
+async function runRound(
+  phase: ToolPhase,
+  round: readonly PendingCall[],
+  spans: Map<PendingCall, OpenSpan<'tool_start'>>,
+  finished: Map<PendingCall, FinishedCall>,
+): Promise<PendingCall[]> {
+  const { agent, agentSpan, state } = phase;
+  for (const pending of round) {
+    spans.set(
+      pending,
+      state.tracer.start('tool_start', agent.name, agentSpan, toolStartFields(pending)),
+    );
+  }
+  const blocked = await guardRound(phase, round, spans);
+  const settled = await executeRound(phase, round, spans, blocked);
+  const next: PendingCall[] = [];
+  for (const result of settled) {
+    const { pending, outcome, endMs } = result;
+    state.tracer.end(
+      spans.get(pending) as OpenSpan<'tool_start'>,
+      toolEndFields(pending, outcome),
+      endMs,
+    );
+    if (isRetryable(outcome) && pending.attempt <= agent.resilience.toolRetries) {
+      pending.attempt++;
+      state.tracer.point('retry', agentSpan, {
+        target: 'tool',
+        name: pending.call.toolName,
         attempt: pending.attempt,
+        delay_ms: 0,
+        error: toTraceError(outcome.ok ? undefined : outcome.error),
       });
+      next.push(pending);
+    } else if (!outcome.ok && (isRetryable(outcome) || outcome.error.kind === 'circuit_open')) {
+      phase.unavailableTools.add(pending.call.toolName);
+      finished.set(pending, { ...result, outcome: unavailable(outcome, pending.attempt) });
+    } else {
+      finished.set(pending, result);
     }
   }
+  return next;
+}
+
+/** Tool-stage guardrails, in call order, on first attempts: the calls they block, with why. */
+async function guardRound(
+  { agent, state }: ToolPhase,
+  round: readonly PendingCall[],
+  spans: ReadonlyMap<PendingCall, OpenSpan>,
+): Promise<Map<PendingCall, ToolCallOutcome>> {
+  const blocked = new Map<PendingCall, ToolCallOutcome>();
+  if (agent.guardrails.tool.length === 0) return blocked;
+  for (const pending of round) {
+    if (pending.attempt > 1) continue;
+    const finding = await runGuardrails(
+      agent.guardrails.tool,
+      {
+        stage: 'tool',
+        text: canonicalJson(pending.args),
+        agentName: agent.name,
+        session: state.tracer.session,
+        toolName: pending.call.toolName,
+        args: pending.args,
+      },
+      {
+        tracer: state.tracer,
+        parent: spans.get(pending) as OpenSpan,
+        findings: state.guardrailFindings,
+      },
+    );
+    if (finding === undefined) continue;
+    const error = new ToolCallError({
+      kind: 'guardrail_blocked',
+      toolName: pending.call.toolName,
+      message: `Tool call to '${pending.call.toolName}' was blocked by guardrail '${finding.guardrail}': ${finding.reason}. Do not repeat it.`,
+    });
+    blocked.set(pending, { ok: false, args: pending.args, error, content: error.message });
+  }
+  return blocked;
+}
+
+/** Runs the round's calls in parallel; delegates' events enter the trace in call order. */
+async function executeRound(
+  phase: ToolPhase,
+  round: readonly PendingCall[],
+  spans: ReadonlyMap<PendingCall, OpenSpan>,
+  blocked: ReadonlyMap<PendingCall, ToolCallOutcome>,
+): Promise<FinishedCall[]> {
+  const { state } = phase;
+  const views = new Map<PendingCall, RunTracer>();
+  const captured = (pending: PendingCall): RunTracer => {
+    const view = state.tracer.capture();
+    views.set(pending, view);
+    return view;
+  };
+  try {
+    return await Promise.all(
+      round.map(pending =>
+        (blocked.has(pending)
+          ? Promise.resolve({ outcome: blocked.get(pending) as ToolCallOutcome, chunks: [] })
+          : attemptCall(pending, spans.get(pending) as OpenSpan, { ...phase, captured })
+        ).then(({ outcome, chunks }) => ({ pending, outcome, chunks, endMs: state.clock.now() })),
+      ),
+    );
+  } finally {
+    for (const pending of round) views.get(pending)?.commit();
+  }
+}
+
+/** Ends the spans an abort left open, so every start keeps its end. */
+function closeInterruptedSpans(
+  state: RunState,
+  spans: ReadonlyMap<PendingCall, OpenSpan<'tool_start'>>,
+): void {
+  for (const [pending, span] of spans) {
+    if (!state.tracer.isOpen(span)) continue;
+    state.tracer.end(span, {
+      tool: pending.call.toolName,
+      call_id: pending.call.callId,
+      args: pending.args,
+      error: toTraceError(
+        new RunAbortedError({
+          reason:
+            state.signal?.aborted === true
+              ? state.signal.reason
+              : 'the stream consumer stopped reading',
+        }),
+      ),
+      attempt: pending.attempt,
+    });
+  }
+}
+
+/** The results in the order asked: delegates' chunks, records, history, `tool_response` chunks. */
+function* deliverResults(
+  { agent, conversation, state }: ToolPhase,
+  inOrder: readonly PendingCall[],
+  finished: ReadonlyMap<PendingCall, FinishedCall>,
+): Generator<Chunk, ToolCallRecord[], undefined> {
   const records: ToolCallRecord[] = [];
   for (const pending of inOrder) {
     const { outcome, endMs, chunks: delegated } = finished.get(pending) as FinishedCall;
@@ -207,8 +262,8 @@ export async function* runToolCalls(options: {
       content: outcome.content,
       isError: !outcome.ok,
     });
-    if (chunks.wanted)
-      yield chunks.make('tool_response', agent.name, {
+    if (state.chunks.wanted)
+      yield state.chunks.make('tool_response', agent.name, {
         callId: call.callId,
         toolName: call.toolName,
         result: record.result,
@@ -226,7 +281,6 @@ async function attemptCall(
     agent: AnyAgent;
     state: RunState;
     path: readonly string[];
-    runAgent: RunAgent;
     /** A capturing view of the tracer for a delegate of this call. */
     captured: (pending: PendingCall) => RunTracer;
   },
@@ -246,7 +300,6 @@ async function attemptCall(
       path: options.path,
       // The delegate writes to a capturing view; the round commits views in call order.
       state: { ...state, tracer: options.captured(pending) },
-      runAgent: options.runAgent,
     });
   }
   return { outcome: await attemptTool(agent, pending, state), chunks: [] };

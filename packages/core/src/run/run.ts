@@ -4,13 +4,14 @@ import { recentMessages } from '../memory/recent-messages.js';
 import { Redactor } from '../redaction/redactor.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { zeroUsage } from '../protocol/usage.js';
-import { RunTracer } from '../trace/run-tracer.js';
-import { isTraceSink, type TraceSink } from '../trace/trace-sink.js';
+import { RunTracer, type TraceEventFields } from '../trace/run-tracer.js';
+import { isTraceSink, type SinkHealth, type TraceSink } from '../trace/trace-sink.js';
 import { systemClock } from '../util/clock.js';
 import { randomIds } from '../util/ids.js';
 import type { Chunk } from '../protocol/chunk.js';
 import { ChunkSequence } from './chunk-sequence.js';
-import { runAgent, type AgentOutcome } from './run-agent.js';
+import type { AgentOutcome } from './agent-outcome.js';
+import { runAgent } from './run-agent.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 import type { RunOptions } from './run-options.js';
@@ -144,45 +145,9 @@ async function* runLoop(
 ): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
-  const { clock = systemClock, ids = randomIds, timeoutMs } = options;
-  const timer = timeoutMs === undefined ? undefined : new AbortController();
-  const signal =
-    timer === undefined
-      ? options.signal
-      : options.signal === undefined
-        ? timer.signal
-        : AbortSignal.any([options.signal, timer.signal]);
-  const timeout =
-    timer === undefined || timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => timer.abort(new RunTimeoutError({ timeoutMs })), timeoutMs);
-  const runId = ids.runId();
-  const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
-  const tracer = new RunTracer({
-    redactor,
-    sinks: toSinks(options.trace),
-    runId,
-    session: options.session ?? runId,
-    clock,
-    ids,
-  });
-  const state: RunState = {
-    tracer,
-    chunks: new ChunkSequence(clock, tracer.session, redactor, streaming),
-    redactor,
-    signal,
-    streaming,
-    clock,
-    random: options.random ?? Math.random,
-    steps: [],
-    toolCalls: [],
-    guardrailFindings: [],
-    overrides: options.overrides ?? {},
-    handoffs: [],
-    describedAgents: new Set(),
-    runBreakers: new WeakMap(),
-    totals: { usage: zeroUsage },
-  };
+  const deadline = runDeadline(options);
+  const state = createRunState(options, deadline.signal, streaming);
+  const { tracer } = state;
   const runSpan = tracer.start('run_start', agent.name, null, { input });
   let outcome: AgentOutcome | undefined;
   try {
@@ -200,36 +165,99 @@ async function* runLoop(
       yield state.chunks.number(next.value);
     }
   } finally {
-    const health = await tracer.sinkHealth();
-    tracer.end(runSpan, {
-      stop_reason: outcome?.stopReason ?? 'aborted',
-      last_seq: tracer.nextSeq,
-      counts: { events: tracer.nextSeq + 1, ...tracer.counts },
-      tok_prompt: state.totals.usage.promptTokens,
-      tok_completion: state.totals.usage.completionTokens,
-      output: outcome?.output ?? '',
-      ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
-      ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
-      ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
-      ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
-      ...(health === undefined
-        ? {}
-        : {
-            export: {
-              dropped_spans: health.dropped,
-              failed_spans: health.failed,
-              ...(health.pending === undefined || health.pending === 0
-                ? {}
-                : { pending_spans: health.pending }),
-            },
-          }),
-      ...(outcome === undefined || outcome.degradedTools.length === 0
-        ? {}
-        : { degraded_tools: [...outcome.degradedTools] }),
-    });
-    if (timeout !== undefined) clearTimeout(timeout);
+    tracer.end(runSpan, runEndFields(state, outcome, await tracer.sinkHealth()));
+    deadline.clear();
     await tracer.flush();
   }
+  return runResult(agent, state, outcome);
+}
+
+/** The run's `timeoutMs` as an abort signal, combined with the caller's `signal`. */
+function runDeadline(options: RunOptions): { signal: AbortSignal | undefined; clear(): void } {
+  const { timeoutMs } = options;
+  if (timeoutMs === undefined) return { signal: options.signal, clear: () => undefined };
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(new RunTimeoutError({ timeoutMs })), timeoutMs);
+  return {
+    signal:
+      options.signal === undefined ? timer.signal : AbortSignal.any([options.signal, timer.signal]),
+    clear: () => clearTimeout(timeout),
+  };
+}
+
+/** What the agents and phases of one run share. */
+function createRunState(
+  options: RunOptions,
+  signal: AbortSignal | undefined,
+  streaming: boolean,
+): RunState {
+  const { clock = systemClock, ids = randomIds } = options;
+  const runId = ids.runId();
+  const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
+  const tracer = new RunTracer({
+    redactor,
+    sinks: toSinks(options.trace),
+    runId,
+    session: options.session ?? runId,
+    clock,
+    ids,
+  });
+  return {
+    tracer,
+    chunks: new ChunkSequence(clock, tracer.session, redactor, streaming),
+    redactor,
+    signal,
+    streaming,
+    clock,
+    random: options.random ?? Math.random,
+    steps: [],
+    toolCalls: [],
+    guardrailFindings: [],
+    overrides: options.overrides ?? {},
+    handoffs: [],
+    describedAgents: new Set(),
+    runBreakers: new WeakMap(),
+    runAgent,
+    totals: { usage: zeroUsage },
+  };
+}
+
+/** The seal of the run: how it ended, its counts and totals, and the health of its export. */
+function runEndFields(
+  state: RunState,
+  outcome: AgentOutcome | undefined,
+  health: SinkHealth | undefined,
+): Omit<TraceEventFields<'run_end'>, 'duration_ms'> {
+  const { tracer } = state;
+  return {
+    stop_reason: outcome?.stopReason ?? 'aborted',
+    last_seq: tracer.nextSeq,
+    counts: { events: tracer.nextSeq + 1, ...tracer.counts },
+    tok_prompt: state.totals.usage.promptTokens,
+    tok_completion: state.totals.usage.completionTokens,
+    output: outcome?.output ?? '',
+    ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
+    ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
+    ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
+    ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
+    ...(health === undefined
+      ? {}
+      : {
+          export: {
+            dropped_spans: health.dropped,
+            failed_spans: health.failed,
+            ...(health.pending === undefined || health.pending === 0
+              ? {}
+              : { pending_spans: health.pending }),
+          },
+        }),
+    ...(outcome === undefined || outcome.degradedTools.length === 0
+      ? {}
+      : { degraded_tools: [...outcome.degradedTools] }),
+  };
+}
+
+function runResult(agent: AnyAgent, state: RunState, outcome: AgentOutcome): RunResult<unknown> {
   return {
     output: outcome.decoded === undefined ? outcome.output : outcome.decoded.value,
     text: outcome.output,
@@ -241,7 +269,7 @@ async function* runLoop(
     steps: state.steps,
     toolCalls: state.toolCalls,
     usage: state.totals.usage,
-    runId,
+    runId: state.tracer.runId,
     agent: outcome.agentName,
     error: outcome.error,
     limit: outcome.limit,
@@ -249,7 +277,7 @@ async function* runLoop(
     degradedTools: outcome.degradedTools,
     guardrails: state.guardrailFindings,
     handoffs: state.handoffs,
-    traceErrors: tracer.sinkErrors,
+    traceErrors: state.tracer.sinkErrors,
   };
 }
 

@@ -21,6 +21,11 @@ export interface TerminationContext {
 export type TerminationDecision =
   | { readonly kind: 'run_tools'; readonly toolCalls: readonly ToolCallRequest[] }
   | { readonly kind: 'finish'; readonly output: string }
+  /**
+   * Pause the run: it waits for something outside it (a person's approval, an event). The run
+   * ends with `interrupted`, its trace sealed.
+   */
+  | { readonly kind: 'interrupt'; readonly reason: string }
   | {
       readonly kind: 'stop';
       readonly reason: StopReason;

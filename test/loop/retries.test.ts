@@ -1,11 +1,5 @@
-import {
-  agent,
-  CircuitBreaker,
-  run,
-  steppingClock,
-  tool,
-  type TraceEvent,
-} from '@agent-trace/core';
+import { agent, run, steppingClock, tool, type TraceEvent } from '@agent-trace/core';
+import { CircuitBreaker } from '@agent-trace/core/internal';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { agent, llmRouter, ruleRouter, run, type TraceEvent } from '@agent-trace/core';
+import { agent, modelRouter, ruleRouter, run, type TraceEvent } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
@@ -69,13 +69,13 @@ describe('ruleRouter', () => {
   });
 });
 
-describe('llmRouter', () => {
+describe('modelRouter', () => {
   it('routes where the model says, describing the agents to it', async () => {
     const { billing, tech, techModel } = desk();
     const routerModel = fakeLLM([{ text: '{"agent": "tech"}' }], { modelId: 'router-mini' });
     const sink = memorySink();
     const result = await run(
-      llmRouter({ model: routerModel, agents: [billing, tech] }),
+      modelRouter({ model: routerModel, agents: [billing, tech] }),
       'The app shows error 500',
       { trace: sink },
     );
@@ -96,7 +96,7 @@ describe('llmRouter', () => {
     const { billing, tech } = desk();
     const sink = memorySink();
     const result = await run(
-      llmRouter({
+      modelRouter({
         model: fakeLLM([{ text: 'billing, I think' }]),
         agents: [billing, tech],
         rules: [['charged', 'billing']],
@@ -115,7 +115,7 @@ describe('llmRouter', () => {
     const { billing, tech } = desk();
     const sink = memorySink();
     const result = await run(
-      llmRouter({
+      modelRouter({
         model: fakeLLM([{ text: '{"agent":"sales"}' }]),
         agents: [billing, tech],
         fallback: 'billing',

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileSchemaCheck, isTraceEvent, TraceEvent } from '@agent-trace/core';
+import { isTraceEvent, TraceEvent } from '@agent-trace/core';
+import { compileSchemaCheck } from '@agent-trace/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, placeholderFor, Redactor, run, stream, tool, type Chunk } from '@agent-trace/core';
+import { agent, Redactor, run, stream, tool, type Chunk } from '@agent-trace/core';
+import { placeholderFor } from '@agent-trace/core/internal';
 import { fakeLLM, rerunTrace } from '@agent-trace/testing';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

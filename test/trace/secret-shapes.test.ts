@@ -1,4 +1,5 @@
-import { agent, placeholderFor, Redactor, stream, tool, type Chunk } from '@agent-trace/core';
+import { agent, Redactor, stream, tool, type Chunk } from '@agent-trace/core';
+import { placeholderFor } from '@agent-trace/core/internal';
 import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver } from '@agent-trace/testing/otlp';
 import { memorySink } from '@agent-trace/trace';

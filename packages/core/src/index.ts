@@ -63,13 +63,12 @@ export type {
 export { addUsage, zeroUsage } from './protocol/usage.js';
 export type { Usage } from './protocol/usage.js';
 
-export { llmRouter } from './router/llm-router.js';
-export type { LlmRouterOptions } from './router/llm-router.js';
+export { llmRouter, modelRouter } from './router/model-router.js';
+export type { LlmRouterOptions, ModelRouterOptions } from './router/model-router.js';
 export { ruleRouter } from './router/rule-router.js';
-export { matchRule } from './router/router.js';
 export type { RouteChoice, RouteRule, RouterOptions, RouterSpec } from './router/router.js';
 
-export { placeholderFor, Redactor } from './redaction/redactor.js';
+export { Redactor } from './redaction/redactor.js';
 export type { RedactionOptions } from './redaction/redactor.js';
 
 export { run, stream } from './run/run.js';
@@ -91,7 +90,7 @@ export type { StopLimit, StopReason } from './protocol/stop-reason.js';
 
 export { createTerminationPolicy } from './termination/create-termination-policy.js';
 export { duplicateToolCallPolicy } from './termination/duplicate-tool-call-policy.js';
-export { hasToolCall, isStepCount } from './termination/stop-condition.js';
+export { hasToolCall, isStepCount, stepCountIs } from './termination/stop-condition.js';
 export type { StopCondition, StopConditionState } from './termination/stop-condition.js';
 export { standardPolicy } from './termination/termination-policy.js';
 export type {
@@ -102,14 +101,8 @@ export type {
 export { tokenBudgetPolicy } from './termination/token-budget-policy.js';
 export { toolCallLimitPolicy } from './termination/tool-call-limit-policy.js';
 
-export { backoffDelayMs } from './resilience/backoff.js';
-export type { BackoffOptions } from './resilience/backoff.js';
-export { CircuitBreaker, CircuitBreakers } from './resilience/circuit-breaker.js';
-export type { CircuitBreakerOptions, CircuitState } from './resilience/circuit-breaker.js';
-
 export { tool } from './tool/tool.js';
 export type { AnyTool, Tool, ToolContext, ToolOptions } from './tool/tool.js';
-export { ToolRegistry } from './tool/tool-registry.js';
 
 export {
   isSpanStart,
@@ -124,17 +117,13 @@ export {
   TraceMessage,
 } from './protocol/trace-event.js';
 export type { SpanStartName, TraceEventName, TraceEventOf } from './protocol/trace-event.js';
-export { compileSchemaCheck } from './trace/compile-schema-check.js';
-export type { SchemaCheck } from './trace/compile-schema-check.js';
 export { isTraceEvent } from './trace/is-trace-event.js';
 export { isTraceSink } from './trace/trace-sink.js';
 export type { SinkHealth, TraceSink } from './trace/trace-sink.js';
 
-export { sleepOn, steppingClock, systemClock } from './util/clock.js';
+export { steppingClock, systemClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';
-export { canonicalJson } from './util/canonical-json.js';
 export { defaults } from './util/defaults.js';
-export { ordinal } from './util/ordinal.js';
-export { importPeer, MissingPeerError } from './util/import-peer.js';
+export { MissingPeerError } from './util/import-peer.js';
 export { randomIds, sequentialIds } from './util/ids.js';
 export type { IdGenerator } from './util/ids.js';

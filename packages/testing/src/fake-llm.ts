@@ -1,12 +1,12 @@
 import {
   ModelCallError,
-  ordinal,
   type LanguageModel,
   type Message,
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
 } from '@agent-trace/core';
+import { ordinal } from '@agent-trace/core/internal';
 import { trackFake } from './fake-registry.js';
 import type { FakeAnswerStep, FakeErrorStep, FakeLLMStep } from './fake-llm-step.js';
 import { ScriptPlayer, splitText, toModelCallError, toResponse } from './script-player.js';

@@ -1,4 +1,5 @@
-import { sleepOn, tool, type Tool, type ToolContext } from '@agent-trace/core';
+import { tool, type Tool, type ToolContext } from '@agent-trace/core';
+import { sleepOn } from '@agent-trace/core/internal';
 import { z } from 'zod';
 import { trackFake } from './fake-registry.js';
 

@@ -195,7 +195,7 @@ export interface AgentOptions<Output = string> {
    * @defaultValue 'stop'
    */
   onHandoffCycle?: 'stop' | 'refuse';
-  /** Makes the agent a router: see `ruleRouter` and `llmRouter`. @internal */
+  /** Makes the agent a router: see `ruleRouter` and `modelRouter`. @internal */
   router?: RouterSpec;
   /**
    * A zod schema for the final answer (structured output). While tools are offered the schema is

@@ -49,7 +49,7 @@ export function matchRule(rules: readonly RouteRule[], input: string): RouteRule
 export function noModel(name: string): LanguageModel {
   const refuse = (): never => {
     throw new AgentTraceError({
-      message: `Router '${name}' routes by rules and has no model to call. Use llmRouter() for a router that asks a model, or call the agents it routes to.`,
+      message: `Router '${name}' routes by rules and has no model to call. Use modelRouter() for a router that asks a model, or call the agents it routes to.`,
     });
   };
   return {

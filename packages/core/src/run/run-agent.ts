@@ -17,7 +17,7 @@ import { AgentTurn } from './agent-turn.js';
 import { callModel } from './call-model.js';
 import { chooseRoute } from './choose-route.js';
 import { decodeRetryRequest, finalOutputRequest } from './decode-output.js';
-import { handOff, type HandoffResult } from './hand-off.js';
+import { runHandoff, type HandoffResult } from './run-handoff.js';
 import { decideNextStep, stepLimitStop, stopConditionStop, type NextStep } from './next-step.js';
 import { preambleFor, requestParts } from './preamble.js';
 import type { RunState } from './run-state.js';
@@ -91,7 +91,7 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
   const route = agent.handoffs().find(handoff => handoff.agent.name === choice.agentName);
   takeHandoffResult(
     turn,
-    yield* handOff(handoffInput(turn, route as ResolvedHandoff, { route: choice })),
+    yield* runHandoff(handoffInput(turn, route as ResolvedHandoff, { route: choice })),
   );
 }
 
@@ -307,14 +307,14 @@ async function* actOnHandoff(
     });
   }
   const handoff = turn.agent.handoffs().find(candidate => candidate.toolName === call.toolName);
-  takeHandoffResult(turn, yield* handOff(handoffInput(turn, handoff as ResolvedHandoff, { call })));
+  takeHandoffResult(turn, yield* runHandoff(handoffInput(turn, handoff as ResolvedHandoff, { call })));
 }
 
 function handoffInput(
   turn: AgentTurn,
   handoff: ResolvedHandoff,
-  how: Pick<Parameters<typeof handOff>[0], 'call' | 'route'>,
-): Parameters<typeof handOff>[0] {
+  how: Pick<Parameters<typeof runHandoff>[0], 'call' | 'route'>,
+): Parameters<typeof runHandoff>[0] {
   return {
     from: turn.agent,
     handoff,

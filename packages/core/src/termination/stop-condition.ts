@@ -20,7 +20,10 @@ export function hasToolCall(...toolNames: string[]): StopCondition {
     steps.at(-1)?.toolCalls.some(call => toolNames.includes(call.toolName)) ?? false;
 }
 
-/** Stops once `count` steps have run. */
-export function isStepCount(count: number): StopCondition {
+/** Stops once `count` steps have run (named as the Vercel AI SDK's condition). */
+export function stepCountIs(count: number): StopCondition {
   return ({ steps }) => steps.length >= count;
 }
+
+/** @deprecated Renamed {@link stepCountIs}, as the Vercel AI SDK names it. */
+export const isStepCount: typeof stepCountIs = stepCountIs;

@@ -1,4 +1,5 @@
-import { canonicalJson, type TraceEvent } from '@agent-trace/core';
+import { type TraceEvent } from '@agent-trace/core';
+import { canonicalJson } from '@agent-trace/core/internal';
 import { explainRequest, type RequestChange } from './explain-request.js';
 import { requestContexts, type RequestContext } from './request-context.js';
 

@@ -1,4 +1,4 @@
-import { canonicalJson } from '@agent-trace/core';
+import { canonicalJson } from '@agent-trace/core/internal';
 import { diffWords } from 'diff';
 import type { RecordedMessage, RecordedToolDefinition, RequestContext } from './request-context.js';
 

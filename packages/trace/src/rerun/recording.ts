@@ -1,4 +1,5 @@
-import { canonicalJson, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+import { type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+import { canonicalJson } from '@agent-trace/core/internal';
 
 /** A recorded model call: the request's fingerprint and what came back. */
 export interface RecordedCall {

@@ -2,8 +2,8 @@ import { agent, type Agent } from '../agent/agent.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { RouteRule, RouterOptions } from './router.js';
 
-/** Options of {@link llmRouter}. */
-export interface LlmRouterOptions extends RouterOptions {
+/** Options of {@link modelRouter}. */
+export interface ModelRouterOptions extends RouterOptions {
   /** A small, fast model that answers `{ "agent": "<name>" }`. */
   model: LanguageModel;
   /** Rules used when the model's answer is not JSON or names an unknown agent. @defaultValue none */
@@ -16,7 +16,7 @@ export interface LlmRouterOptions extends RouterOptions {
  * unknown agent falls back to the rules, then to `fallback`. The chosen agent takes the
  * conversation over; the trace records how it was chosen.
  */
-export function llmRouter(options: LlmRouterOptions): Agent {
+export function modelRouter(options: ModelRouterOptions): Agent {
   const name = options.name ?? 'router';
   const catalogue = options.agents
     .map(
@@ -32,3 +32,8 @@ export function llmRouter(options: LlmRouterOptions): Agent {
     router: { kind: 'llm', rules: options.rules ?? [], fallback: options.fallback },
   });
 }
+
+/** @deprecated Renamed {@link modelRouter}: one spelling of "LLM" across the API (`fakeLLM`). */
+export const llmRouter: typeof modelRouter = modelRouter;
+/** @deprecated Renamed {@link ModelRouterOptions}. */
+export type LlmRouterOptions = ModelRouterOptions;

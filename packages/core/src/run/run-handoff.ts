@@ -25,7 +25,7 @@ export type HandoffResult =
  * input filter). Refuses a handoff deeper than `maxHandoffDepth` or back to an agent already on
  * the path (a cycle). Every `handoff_start` gets its `handoff_end`, also when the target fails.
  */
-export async function* handOff(options: {
+export async function* runHandoff(options: {
   from: AnyAgent;
   handoff: ResolvedHandoff;
   /**

@@ -14,11 +14,17 @@ import { throwIfAborted } from '../util/abort.js';
 import { hashString } from '../util/hash.js';
 import type { AgentOutcome, AgentStart } from './agent-outcome.js';
 import { AgentTurn } from './agent-turn.js';
-import { callModel } from './call-model.js';
+import { callModel, type ModelCallInput } from './call-model.js';
 import { chooseRoute } from './choose-route.js';
 import { decodeRetryRequest, finalOutputRequest } from './decode-output.js';
 import { runHandoff, type HandoffResult } from './run-handoff.js';
-import { decideNextStep, stepLimitStop, stopConditionStop, type NextStep } from './next-step.js';
+import {
+  decideNextStep,
+  stepLimitStop,
+  stopConditionStop,
+  type DecisionInput,
+  type NextStep,
+} from './next-step.js';
 import { preambleFor, requestParts } from './preamble.js';
 import type { RunState } from './run-state.js';
 import { runToolCalls } from './run-tool-calls.js';
@@ -38,7 +44,24 @@ export async function* runAgent(
   const turn = new AgentTurn(agent, start, parent, state);
   try {
     yield* beginTurn(turn);
-    while (!turn.stopped) yield* takeStep(turn);
+    // One step a loop: prepare (the step limit), call the model, decide, act. Written out here,
+    // not as a generator of its own: every generator layer costs each step a few promise hops.
+    while (!turn.stopped) {
+      const limit = stepLimitStop(turn.steps, agent.limits.maxSteps);
+      if (limit !== undefined) {
+        turn.stop(limit);
+        break;
+      }
+      throwIfAborted(state.signal);
+      turn.steps++;
+      const response = yield* callModel(modelCallFor(turn), state);
+      const step = recordResponse(turn, response);
+      if (state.chunks.wanted) for (const chunk of responseChunks(turn, response)) yield chunk;
+      const next = decideNextStep(decisionInput(turn, response));
+      // Only running tools yields chunks: the other steps are carried out without a generator.
+      if (next.kind === 'run_tools') yield* actOnTools(turn, next, step);
+      else await act(turn, next);
+    }
     // A stop that is not a completion ends the agent's chunks with an `error` chunk (a thrown
     // failure gets one below), so a stream consumer learns why without reading the trace.
     if (turn.handedOff === undefined && turn.stopReason !== 'completed' && state.chunks.wanted)
@@ -95,16 +118,10 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
   );
 }
 
-/** One step: prepare (the step limit), call the model, decide, act. */
-async function* takeStep(turn: AgentTurn): AsyncGenerator<Chunk, void, undefined> {
+/** What the decision of a step needs: the response, and the turn so far. */
+function decisionInput(turn: AgentTurn, response: ModelResponse): DecisionInput {
   const { agent, state } = turn;
-  const limit = stepLimitStop(turn.steps, agent.limits.maxSteps);
-  if (limit !== undefined) return turn.stop(limit);
-  throwIfAborted(state.signal);
-  turn.steps++;
-  const response = yield* callForStep(turn);
-  const step = yield* recordResponse(turn, response);
-  const next = decideNextStep({
+  return {
     response,
     finalPhase: turn.finalPhase,
     schema: agent.output,
@@ -114,12 +131,11 @@ async function* takeStep(turn: AgentTurn): AsyncGenerator<Chunk, void, undefined
     context: turn.ledger.context(turn.steps, state.totals.usage),
     unavailableTools: turn.unavailableTools,
     handoffTools: turn.handoffTools,
-  });
-  yield* act(turn, next, step);
+  };
 }
 
-/** Calls the model with the request of this step: the window of the conversation it may see. */
-async function* callForStep(turn: AgentTurn): AsyncGenerator<Chunk, ModelResponse, undefined> {
+/** The model call of this step: the window of the conversation the model may see, and hashes. */
+function modelCallFor(turn: AgentTurn): ModelCallInput {
   const { agent, state, conversation, preamble, finalPhase, responseFormat } = turn;
   const recording = state.tracer.recording;
   const preambleHash = finalPhase
@@ -130,52 +146,51 @@ async function* callForStep(turn: AgentTurn): AsyncGenerator<Chunk, ModelRespons
     window === undefined
       ? conversation.messages
       : windowedMessages(conversation.messages, window, turn.inputIndex);
-  return yield* callModel(
-    {
-      agent,
-      step: turn.steps,
-      conversation,
-      messages: shown,
-      tools: finalPhase ? [] : preamble.tools,
-      // Only a trace shows the hash. A windowed request is hashed whole (bounded by the window);
-      // otherwise the rolling hash.
-      requestHash: !recording
-        ? ''
-        : window === undefined
-          ? conversation.requestHash(preambleHash)
-          : conversation.windowHash(preambleHash, shown),
-      ...(recording
-        ? {
-            requestParts: requestParts(
-              preamble,
-              window === undefined
-                ? conversation.messagesHash()
-                : conversation.windowMessagesHash(shown),
-              finalPhase ? responseFormat : undefined,
-            ),
-          }
-        : {}),
-      agentSpan: turn.agentSpan,
-      ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
-    },
-    state,
-  );
+  return {
+    agent,
+    step: turn.steps,
+    conversation,
+    messages: shown,
+    tools: finalPhase ? [] : preamble.tools,
+    // Only a trace shows the hash. A windowed request is hashed whole (bounded by the window);
+    // otherwise the rolling hash.
+    requestHash: !recording
+      ? ''
+      : window === undefined
+        ? conversation.requestHash(preambleHash)
+        : conversation.windowHash(preambleHash, shown),
+    ...(recording
+      ? {
+          requestParts: requestParts(
+            preamble,
+            window === undefined
+              ? conversation.messagesHash()
+              : conversation.windowMessagesHash(shown),
+            finalPhase ? responseFormat : undefined,
+          ),
+        }
+      : {}),
+    agentSpan: turn.agentSpan,
+    ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
+  };
 }
 
-/** Counts the response, streams its text and usage, adds it to the history and the steps. */
-function* recordResponse(
-  turn: AgentTurn,
-  response: ModelResponse,
-): Generator<Chunk, StepResult, undefined> {
+/** The chunks of a response: its text (when the model did not stream it) and its usage. */
+function responseChunks(turn: AgentTurn, response: ModelResponse): Chunk[] {
+  const { agent, state } = turn;
+  const chunks: Chunk[] = [];
+  if (!state.streaming && response.text !== '')
+    chunks.push(state.chunks.make('delta', agent.name, { text: response.text }));
+  chunks.push(state.chunks.make('usage', agent.name, response.usage));
+  return chunks;
+}
+
+/** Counts the response and adds it to the history and the steps. */
+function recordResponse(turn: AgentTurn, response: ModelResponse): StepResult {
   const { agent, state } = turn;
   turn.addUsage(response.usage);
   recordGuardedUsage(agent, response.usage, state.tracer.session);
   turn.output = response.text;
-  if (state.chunks.wanted) {
-    if (!state.streaming && response.text !== '')
-      yield state.chunks.make('delta', agent.name, { text: response.text });
-    yield state.chunks.make('usage', agent.name, response.usage);
-  }
   turn.conversation.append({
     role: 'assistant',
     content: response.text,
@@ -193,12 +208,8 @@ function* recordResponse(
   return step;
 }
 
-/** Carries out the decided step. */
-async function* act(
-  turn: AgentTurn,
-  next: NextStep,
-  step: StepResult,
-): AsyncGenerator<Chunk, void, undefined> {
+/** Carries out a decided step other than running tools. */
+async function act(turn: AgentTurn, next: Exclude<NextStep, { kind: 'run_tools' }>): Promise<void> {
   switch (next.kind) {
     case 'final_output':
       return finish(turn, next.text, next.decoded);
@@ -215,8 +226,6 @@ async function* act(
       turn.decodeRetries++;
       turn.conversation.append({ role: 'user', content: decodeRetryRequest(next.problem) });
       return;
-    case 'run_tools':
-      return yield* actOnTools(turn, next, step);
     case 'interrupt':
       return turn.stop({ reason: 'interrupted', detail: `the run waits: ${next.reason}` });
     case 'stop':
@@ -307,7 +316,10 @@ async function* actOnHandoff(
     });
   }
   const handoff = turn.agent.handoffs().find(candidate => candidate.toolName === call.toolName);
-  takeHandoffResult(turn, yield* runHandoff(handoffInput(turn, handoff as ResolvedHandoff, { call })));
+  takeHandoffResult(
+    turn,
+    yield* runHandoff(handoffInput(turn, handoff as ResolvedHandoff, { call })),
+  );
 }
 
 function handoffInput(

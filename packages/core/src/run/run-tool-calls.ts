@@ -66,7 +66,8 @@ interface ToolPhase {
 export async function* runToolCalls(
   phase: ToolPhase & { readonly calls: readonly ToolCallRequest[] },
 ): AsyncGenerator<Chunk, ToolCallRecord[], undefined> {
-  const inOrder = yield* announceCalls(phase, phase.calls);
+  const inOrder = pendingCalls(phase, phase.calls);
+  if (phase.state.chunks.wanted) for (const chunk of callChunks(phase, inOrder)) yield chunk;
   const finished = new Map<PendingCall, FinishedCall>();
   const spans = new Map<PendingCall, OpenSpan<'tool_start'>>();
   try {
@@ -76,28 +77,32 @@ export async function* runToolCalls(
   } finally {
     closeInterruptedSpans(phase.state, spans);
   }
-  return yield* deliverResults(phase, inOrder, finished);
+  const { records, chunks } = deliverResults(phase, inOrder, finished);
+  for (const chunk of chunks) yield chunk;
+  return records;
 }
 
-/** Parses each call's arguments and announces it with a `tool_call` chunk. */
-function* announceCalls(
-  { agent, state }: ToolPhase,
-  calls: readonly ToolCallRequest[],
-): Generator<Chunk, PendingCall[], undefined> {
-  const pending: PendingCall[] = [];
-  for (const call of calls) {
+/** Each call with its arguments parsed, first attempt. */
+function pendingCalls({ state }: ToolPhase, calls: readonly ToolCallRequest[]): PendingCall[] {
+  return calls.map(call => {
     const parsed = parseToolArguments(call.argumentsText);
     const args = parsed.ok ? parsed.value : call.argumentsText;
-    pending.push({ call, parsed, args, startMs: state.clock.now(), attempt: 1 });
-    if (state.chunks.wanted)
-      yield state.chunks.make('tool_call', agent.name, {
-        callId: call.callId,
-        toolName: call.toolName,
-        args,
-      });
-  }
-  return pending;
+    return { call, parsed, args, startMs: state.clock.now(), attempt: 1 };
+  });
 }
+
+/** A `tool_call` chunk per call, announcing it. */
+function callChunks({ agent, state }: ToolPhase, pending: readonly PendingCall[]): Chunk[] {
+  return pending.map(({ call, args }) =>
+    state.chunks.make('tool_call', agent.name, {
+      callId: call.callId,
+      toolName: call.toolName,
+      args,
+    }),
+  );
+}
+
+const noneBlocked: ReadonlyMap<PendingCall, ToolCallOutcome> = new Map();
 
 /** One round: spans open in call order, guardrails, the calls in parallel, then who retries. */
 async function runRound(
@@ -113,7 +118,8 @@ async function runRound(
       state.tracer.start('tool_start', agent.name, agentSpan, toolStartFields(pending)),
     );
   }
-  const blocked = await guardRound(phase, round, spans);
+  const blocked =
+    agent.guardrails.tool.length === 0 ? noneBlocked : await guardRound(phase, round, spans);
   const settled = await executeRound(phase, round, spans, blocked);
   const next: PendingCall[] = [];
   for (const result of settled) {
@@ -232,17 +238,18 @@ function closeInterruptedSpans(
   }
 }
 
-/** The results in the order asked: delegates' chunks, records, history, `tool_response` chunks. */
-function* deliverResults(
+/** The results in the order asked: records and history, and the chunks (delegates', then `tool_response`). */
+function deliverResults(
   { agent, conversation, state }: ToolPhase,
   inOrder: readonly PendingCall[],
   finished: ReadonlyMap<PendingCall, FinishedCall>,
-): Generator<Chunk, ToolCallRecord[], undefined> {
+): { records: ToolCallRecord[]; chunks: Chunk[] } {
   const records: ToolCallRecord[] = [];
+  const chunks: Chunk[] = [];
   for (const pending of inOrder) {
     const { outcome, endMs, chunks: delegated } = finished.get(pending) as FinishedCall;
     const { call } = pending;
-    yield* delegated;
+    chunks.push(...delegated);
     const record: ToolCallRecord = {
       callId: call.callId,
       toolName: call.toolName,
@@ -263,14 +270,16 @@ function* deliverResults(
       isError: !outcome.ok,
     });
     if (state.chunks.wanted)
-      yield state.chunks.make('tool_response', agent.name, {
-        callId: call.callId,
-        toolName: call.toolName,
-        result: record.result,
-        error: record.error,
-      });
+      chunks.push(
+        state.chunks.make('tool_response', agent.name, {
+          callId: call.callId,
+          toolName: call.toolName,
+          result: record.result,
+          error: record.error,
+        }),
+      );
   }
-  return records;
+  return { records, chunks };
 }
 
 /** One attempt of one call, behind the tool's circuit breaker; a delegated agent runs nested. */

@@ -1,8 +1,9 @@
-// Not installed here: openai, @anthropic-ai/sdk, msw, fast-check. Each entry that needs one must
+// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check. Each entry that needs one must
 // say which package to install, not fail with a bare ERR_MODULE_NOT_FOUND.
 const entries = [
   ['@agent-trace/core/openai', 'openai'],
   ['@agent-trace/core/anthropic', '@anthropic-ai/sdk'],
+  ['@agent-trace/core/mcp', '@modelcontextprotocol/sdk'],
   ['@agent-trace/testing/msw', 'msw'],
   ['@agent-trace/testing/property', 'fast-check'],
 ];

@@ -9,7 +9,11 @@ export type ToolCallErrorKind =
   | 'circuit_open'
   | 'unavailable'
   | 'guardrail_blocked'
-  | 'delegate_failed';
+  | 'delegate_failed'
+  /** The tool answered with an error of its own (an MCP result with `isError`): not retried. */
+  | 'tool_error'
+  /** The tool's server went away (an MCP server that exited or crashed): retried. */
+  | 'server_failed';
 
 /**
  * A tool call failed. This error never ends a run: its message goes back to the LLM as the

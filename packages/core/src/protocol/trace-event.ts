@@ -156,6 +156,9 @@ const LlmEndEvent = z.object({
   error: TraceError.optional(),
 });
 
+/** The MCP server a tool is served by, and over what. */
+const mcpServer = z.object({ name: z.string(), transport: z.string() }).optional();
+
 const ToolStartEvent = z.object({
   ...envelope,
   event: z.literal('tool_start'),
@@ -164,6 +167,8 @@ const ToolStartEvent = z.object({
   args: z.unknown(),
   /** Absent for a first attempt. */
   attempt: z.number().int().positive().optional(),
+  /** Set for a tool served by an MCP server. */
+  mcp_server: mcpServer,
 });
 
 const ToolEndEvent = z.object({
@@ -176,6 +181,7 @@ const ToolEndEvent = z.object({
   error: TraceError.optional(),
   duration_ms: z.number().nonnegative(),
   attempt: z.number().int().positive(),
+  mcp_server: mcpServer,
 });
 
 const handoffFields = {

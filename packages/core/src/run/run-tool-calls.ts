@@ -23,6 +23,8 @@ import { toTraceError } from './to-trace-error.js';
 
 interface PendingCall {
   readonly call: ToolCallRequest;
+  /** The MCP server of the tool, for the trace. */
+  readonly server: { readonly name: string; readonly transport: string } | undefined;
   readonly parsed: ParsedToolArguments;
   readonly args: unknown;
   readonly startMs: number;
@@ -35,6 +37,11 @@ interface FinishedCall {
   readonly endMs: number;
   /** Chunks of a delegated agent, streamed before the call's `tool_response`. */
   readonly chunks: readonly Chunk[];
+}
+
+/** Failures that make a tool unavailable at once: its breaker is open, or its server is gone. */
+function gone(outcome: ToolCallOutcome): boolean {
+  return !outcome.ok && (outcome.error.kind === 'circuit_open' || outcome.error.kind === 'server_failed');
 }
 
 /** Failures worth trying again: the tool ran and broke, or took too long. */
@@ -83,11 +90,17 @@ export async function* runToolCalls(
 }
 
 /** Each call with its arguments parsed, first attempt. */
-function pendingCalls({ state }: ToolPhase, calls: readonly ToolCallRequest[]): PendingCall[] {
+function pendingCalls(
+  { agent, state }: ToolPhase,
+  calls: readonly ToolCallRequest[],
+): PendingCall[] {
   return calls.map(call => {
     const parsed = parseToolArguments(call.argumentsText);
     const args = parsed.ok ? parsed.value : call.argumentsText;
-    return { call, parsed, args, startMs: state.clock.now(), attempt: 1 };
+    const origin = agent.toolRegistry.get(call.toolName)?.origin;
+    const server =
+      origin === undefined ? undefined : { name: origin.server, transport: origin.transport };
+    return { call, server, parsed, args, startMs: state.clock.now(), attempt: 1 };
   });
 }
 
@@ -139,7 +152,7 @@ async function runRound(
         error: toTraceError(outcome.ok ? undefined : outcome.error),
       });
       next.push(pending);
-    } else if (!outcome.ok && (isRetryable(outcome) || outcome.error.kind === 'circuit_open')) {
+    } else if (!outcome.ok && (isRetryable(outcome) || gone(outcome))) {
       phase.unavailableTools.add(pending.call.toolName);
       finished.set(pending, { ...result, outcome: unavailable(outcome, pending.attempt) });
     } else {
@@ -386,6 +399,7 @@ function toolStartFields(pending: PendingCall): TraceEventFields<'tool_start'> {
     args: pending.args,
   };
   if (pending.attempt > 1) fields.attempt = pending.attempt;
+  if (pending.server !== undefined) fields.mcp_server = pending.server;
   return fields;
 }
 
@@ -402,5 +416,6 @@ function toolEndFields(
   if (outcome.ok) fields.result = outcome.result;
   else fields.error = toTraceError(outcome.error);
   fields.attempt = pending.attempt; // after the result, as the golden traces have it
+  if (pending.server !== undefined) fields.mcp_server = pending.server;
   return fields;
 }

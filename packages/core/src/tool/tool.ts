@@ -27,6 +27,8 @@ export interface Tool<Input = unknown, Output = unknown> {
   readonly timeoutMs: number | undefined;
   /** The definition sent to the model (name, description, JSON Schema of `input`). */
   readonly definition: ToolDefinition;
+  /** Where a tool served by another process comes from (an MCP server), for the trace. */
+  readonly origin?: { readonly server: string; readonly transport: string };
 }
 
 /** A tool of any input and output type, as agents hold them. */

@@ -46,6 +46,8 @@ export { StreamAssembler } from './model/assemble-stream.js';
 export { finishReasons } from './protocol/finish-reason.js';
 export type { FinishReason } from './protocol/finish-reason.js';
 export { isLanguageModel } from './model/language-model.js';
+export { model } from './providers/model-string.js';
+export type { ModelStringOptions } from './providers/model-string.js';
 export type {
   LanguageModel,
   ModelRequest,

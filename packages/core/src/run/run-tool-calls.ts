@@ -41,7 +41,9 @@ interface FinishedCall {
 
 /** Failures that make a tool unavailable at once: its breaker is open, or its server is gone. */
 function gone(outcome: ToolCallOutcome): boolean {
-  return !outcome.ok && (outcome.error.kind === 'circuit_open' || outcome.error.kind === 'server_failed');
+  return (
+    !outcome.ok && (outcome.error.kind === 'circuit_open' || outcome.error.kind === 'server_failed')
+  );
 }
 
 /** Failures worth trying again: the tool ran and broke, or took too long. */

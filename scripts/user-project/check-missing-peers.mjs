@@ -5,6 +5,7 @@ const entries = [
   ['@agent-trace/core/anthropic', '@anthropic-ai/sdk'],
   ['@agent-trace/core/mcp', '@modelcontextprotocol/sdk'],
   ['@agent-trace/testing/msw', 'msw'],
+  ['@agent-trace/testing/mcp', '@modelcontextprotocol/sdk'],
   ['@agent-trace/testing/property', 'fast-check'],
 ];
 let failed = false;

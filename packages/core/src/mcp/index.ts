@@ -17,5 +17,11 @@ export const connectMcp: typeof connection.connectMcp = connection.connectMcp;
 export const McpConnectionError: typeof connection.McpConnectionError =
   connection.McpConnectionError;
 export type { ConnectMcpOptions, McpServerInfo, McpServers } from './mcp-connection.js';
-export type { McpConfig, McpHttpServer, McpServerConfig, McpStdioServer } from './mcp-config.js';
+export type {
+  McpConfig,
+  McpHttpServer,
+  McpServerConfig,
+  McpStdioServer,
+  McpTransportServer,
+} from './mcp-config.js';
 export type { McpResultPart, McpToolOrigin } from './mcp-tool.js';

@@ -15,8 +15,17 @@ export interface McpHttpServer {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/**
+ * A server in this process, reached over a transport you made (the SDK's `InMemoryTransport`,
+ * for tests; see `fakeMcpServer` in `@agent-trace/testing/mcp`).
+ */
+export interface McpTransportServer {
+  /** An MCP SDK client transport, not yet started. */
+  readonly transport: object;
+}
+
 /** One server of an `mcpServers` configuration. */
-export type McpServerConfig = McpStdioServer | McpHttpServer;
+export type McpServerConfig = McpStdioServer | McpHttpServer | McpTransportServer;
 
 /** The `mcpServers` configuration shape of Claude Desktop, Cursor and most MCP clients. */
 export interface McpConfig {
@@ -42,7 +51,8 @@ export function checkMcpConfig(config: McpConfig): void {
         message: `MCP server name ${JSON.stringify(name)} is not usable in tool names: use letters, digits, '_' and '-' (1 to 32 characters).`,
       });
     }
-    const shape = server as { command?: unknown; url?: unknown } | null;
+    const shape = server as { command?: unknown; url?: unknown; transport?: unknown } | null;
+    if (typeof shape?.transport === 'object' && shape.transport !== null) continue;
     const stdio = typeof shape?.command === 'string' && shape.command !== '';
     const http = typeof shape?.url === 'string' && URL.canParse(shape.url);
     if (stdio === http) {
@@ -57,4 +67,9 @@ export function checkMcpConfig(config: McpConfig): void {
 /** True for a server started as a child process. */
 export function isStdioServer(server: McpServerConfig): server is McpStdioServer {
   return 'command' in server;
+}
+
+/** True for a server reached over a transport given in the configuration. */
+export function isTransportServer(server: McpServerConfig): server is McpTransportServer {
+  return 'transport' in server;
 }

@@ -8,6 +8,7 @@ import type { AnyTool } from '../tool/tool.js';
 import {
   checkMcpConfig,
   isStdioServer,
+  isTransportServer,
   type McpConfig,
   type McpServerConfig,
 } from './mcp-config.js';
@@ -38,7 +39,7 @@ export interface McpServers extends AsyncDisposable {
 /** A connected server, as {@link McpServers} lists it. */
 export interface McpServerInfo {
   readonly name: string;
-  readonly transport: 'stdio' | 'http';
+  readonly transport: 'stdio' | 'http' | 'memory';
   readonly tools: readonly string[];
   /** The last 2,000 characters a stdio server wrote to stderr ('' for HTTP). */
   stderr(): string;
@@ -111,17 +112,7 @@ export async function connectMcp(
 async function connectServer(name: string, server: McpServerConfig): Promise<McpServerLink> {
   let stderr = '';
   let closed: string | undefined;
-  const transport: Transport = isStdioServer(server)
-    ? new StdioClientTransport({
-        command: server.command,
-        args: [...(server.args ?? [])],
-        ...(server.env === undefined ? {} : { env: { ...server.env } }),
-        ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-        stderr: 'pipe',
-      })
-    : new StreamableHTTPClientTransport(new URL(server.url), {
-        requestInit: { headers: { ...(server.headers ?? {}) } },
-      });
+  const transport = transportFor(server);
   if (transport instanceof StdioClientTransport) {
     transport.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-stderrKept);
@@ -132,7 +123,11 @@ async function connectServer(name: string, server: McpServerConfig): Promise<Mcp
   // in flight when the connection closes.
   client.onclose = () =>
     (closed ??= isStdioServer(server) ? 'its process exited' : 'the connection closed');
-  const where = isStdioServer(server) ? `the command '${server.command}'` : server.url;
+  const where = isStdioServer(server)
+    ? `the command '${server.command}'`
+    : isTransportServer(server)
+      ? 'its transport'
+      : server.url;
   try {
     await client.connect(transport);
   } catch (error) {
@@ -144,7 +139,7 @@ async function connectServer(name: string, server: McpServerConfig): Promise<Mcp
   }
   return {
     server: name,
-    transport: isStdioServer(server) ? 'stdio' : 'http',
+    transport: isStdioServer(server) ? 'stdio' : isTransportServer(server) ? 'memory' : 'http',
     client,
     stderrTail: () => stderr,
     closedBecause: () => closed,
@@ -199,4 +194,20 @@ function nameTools(
 /** A name the providers accept: letters, digits, '_' and '-', at most 64 characters. */
 function toolName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+}
+
+function transportFor(server: McpServerConfig): Transport {
+  if (isTransportServer(server)) return server.transport as Transport;
+  if (isStdioServer(server)) {
+    return new StdioClientTransport({
+      command: server.command,
+      args: [...(server.args ?? [])],
+      ...(server.env === undefined ? {} : { env: { ...server.env } }),
+      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      stderr: 'pipe',
+    });
+  }
+  return new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: { ...(server.headers ?? {}) } },
+  });
 }

@@ -6,7 +6,7 @@ import type { AnyTool, ToolContext } from '../tool/tool.js';
 /** Where an MCP tool comes from, as its `tool_start` and `tool_end` record it. */
 export interface McpToolOrigin {
   readonly server: string;
-  readonly transport: 'stdio' | 'http';
+  readonly transport: 'stdio' | 'http' | 'memory';
 }
 
 /** A tool as an MCP server lists it. */

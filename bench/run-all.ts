@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { formatLoopVsPeers, jsonlShareOfFastestPeer, measureLoopVsPeers } from './loop-vs-peers.js';
 import { ratio } from './measure.js';
+import { formatMcpCall, measureMcpCall } from './mcp-call.js';
 import { formatReplay, measureReplay } from './replay-long-run.js';
 import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
@@ -41,6 +42,9 @@ console.log(formatTracePipeline(pipeline));
 console.log('\nReplay');
 const replay = await measureReplay(10_000);
 console.log(formatReplay(replay));
+console.log('');
+const mcpCall = await measureMcpCall(quick ? 100 : 300, settings.rounds);
+console.log(formatMcpCall(mcpCall));
 
 const share = jsonlShareOfFastestPeer(loop);
 const jsonl = loop.filter(sample => sample.subject === 'agent-trace-jsonl');
@@ -71,6 +75,11 @@ const targets = [
     pipeline.largeFile.peakRssMb < 150,
     `${pipeline.largeFile.peakRssMb.toFixed(0)} MB`,
   ],
+  [
+    'an MCP tool call through the loop ≤ 1.2× a direct client.callTool',
+    mcpCall.loopMicroseconds / mcpCall.directMicroseconds <= 1.2,
+    ratio(mcpCall.loopMicroseconds / mcpCall.directMicroseconds),
+  ],
   ...pipeline.commands.map(
     sample =>
       [
@@ -95,6 +104,7 @@ writeFileSync(
       flatness,
       pipeline,
       replay,
+      mcpCall,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),
     },
     null,

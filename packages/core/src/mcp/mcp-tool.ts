@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { AnyTool, ToolContext } from '../tool/tool.js';
@@ -48,7 +49,8 @@ export function mcpTool(
     name,
     description,
     input: inputSchemaOf(listed),
-    timeoutMs,
+    // The SDK times the call out itself (and cancels it on the server); the loop need not.
+    timeoutMs: undefined,
     origin: { server: link.server, transport: link.transport },
     definition: { name, description, inputSchema: listed.inputSchema },
     execute: (input: unknown, context: ToolContext) =>
@@ -73,18 +75,32 @@ async function callMcpTool(
   context: ToolContext,
   timeoutMs: number,
 ): Promise<unknown> {
+  // A signal of the call's own: the SDK adds an abort listener to the signal it is given and never
+  // removes it, which on the run's signal would pile up call after call.
+  const call = new AbortController();
+  const onAbort = () => call.abort(context.abortSignal.reason);
+  context.abortSignal.addEventListener('abort', onAbort, { once: true });
   let result;
   try {
+    // An abort or the timeout makes the SDK send notifications/cancelled to the server.
     result = await link.client.callTool(
       { name: serverName, arguments: input as Record<string, unknown> },
       undefined,
-      // The loop's own timeout aborts the signal first; this is a backstop. An aborted signal
-      // makes the SDK send notifications/cancelled to the server.
-      { signal: context.abortSignal, timeout: timeoutMs + 1000 },
+      { signal: call.signal, timeout: timeoutMs },
     );
   } catch (error) {
     if (context.abortSignal.aborted) throw error;
+    if ((error as { code?: unknown }).code === ErrorCode.RequestTimeout) {
+      throw new ToolCallError({
+        kind: 'timeout',
+        toolName: name,
+        message: `Tool '${name}' (MCP server '${link.server}') timed out after ${timeoutMs} ms and was cancelled. Try again with a simpler request, or answer without this tool.`,
+        cause: error,
+      });
+    }
     throw serverFailure(name, link, error);
+  } finally {
+    context.abortSignal.removeEventListener('abort', onAbort);
   }
   if (result.isError === true) {
     throw new ToolCallError({

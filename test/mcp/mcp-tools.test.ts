@@ -257,6 +257,47 @@ describe('rerunning a trace with MCP tools', () => {
 });
 
 describe('MCP tools over Streamable HTTP (127.0.0.1)', () => {
+  it('feed back invalid arguments, map results and isError, name clashes, and time out', async () => {
+    const paris = await startHttpMcpServer('paris');
+    const oslo = await startHttpMcpServer('oslo');
+    try {
+      const mcp = await connect(
+        { mcpServers: { paris: { url: paris.url }, oslo: { url: oslo.url } } },
+        { timeoutMs: 300 },
+      );
+      const result = await run(
+        agent({
+          name: 'a',
+          model: fakeLLM([
+            {
+              toolCalls: [
+                { name: 'paris__add', args: { a: 'two', b: 3 } },
+                { name: 'oslo__lookup', args: { city: 'Oslo' } },
+                { name: 'paris__refuse' },
+                { name: 'oslo__wait', args: { ms: 5000 } },
+              ],
+            },
+            { text: 'done' },
+          ]),
+          tools: [...mcp.tools],
+          retry: { toolRetries: 0 },
+          circuitBreaker: false,
+        }),
+        'go',
+      );
+      expect(result.toolCalls.map(call => call.result ?? call.error)).toEqual([
+        expect.stringMatching(
+          /^Invalid arguments for tool 'paris__add': a: Invalid input: expected number/,
+        ),
+        { city: 'Oslo', server: 'oslo', celsius: 21 },
+        "Tool 'paris__refuse' (MCP server 'paris') answered with an error: the archive is offline",
+        expect.stringMatching(/timed out after 300 ms and was cancelled/),
+      ]);
+    } finally {
+      await Promise.all([paris.close(), oslo.close()]);
+    }
+  });
+
   it('lists and calls tools, sending the configured headers', async () => {
     const server = await startHttpMcpServer('web');
     try {
@@ -285,3 +326,32 @@ describe('MCP tools over Streamable HTTP (127.0.0.1)', () => {
 
 /** What the (first) stdio server has written to stderr so far. */
 const stderrOf = (mcp: McpServers): string => mcp.servers[0]?.stderr() ?? '';
+
+describe('MCP tool spans over OTLP', () => {
+  it('carry the MCP conventions: the method and the transport', async () => {
+    const { otlpSink } = await import('@agent-trace/trace/otlp');
+    const { startOtlpReceiver } = await import('@agent-trace/testing/otlp');
+    const collector = await startOtlpReceiver();
+    try {
+      const mcp = await connect({ mcpServers: { math: stdio('math') } });
+      await run(
+        agent({
+          name: 'calc',
+          model: fakeLLM([{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { text: '3' }]),
+          tools: [...mcp.tools],
+        }),
+        'go',
+        { trace: otlpSink({ endpoint: collector.url, awaitAtRunEnd: true }) },
+      );
+      const span = collector.spans.find(candidate => candidate.name === 'execute_tool add');
+      expect(span?.attributes).toMatchObject({
+        'gen_ai.tool.name': 'add',
+        'mcp.method.name': 'tools/call',
+        'network.transport': 'pipe',
+        'agent_trace.mcp.server': 'math',
+      });
+    } finally {
+      await collector.close();
+    }
+  });
+});

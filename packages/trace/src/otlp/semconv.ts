@@ -26,6 +26,9 @@ export const semconv = Object.freeze({
   transferMode: 'gen_ai.transfer.mode',
   transferTargetName: 'gen_ai.transfer.target.name',
   errorType: 'error.type',
+  /** The MCP conventions: the JSON-RPC method of a tool call, and the transport as a network one. */
+  mcpMethodName: 'mcp.method.name',
+  networkTransport: 'network.transport',
 });
 
 /** agent-trace's own attributes. */
@@ -37,6 +40,7 @@ export const ownAttributes = Object.freeze({
   attempt: 'agent_trace.attempt',
   handoffDepth: 'agent_trace.handoff.depth',
   truncated: 'agent_trace.truncated',
+  mcpServer: 'agent_trace.mcp.server',
 });
 
 /** An attribute name agent-trace puts on spans. */

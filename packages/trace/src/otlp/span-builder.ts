@@ -237,6 +237,12 @@ export class SpanBuilder {
         attributes['gen_ai.tool.type'] = 'function';
         attributes['gen_ai.agent.name'] = start.agent;
         attributes['agent_trace.attempt'] = toolEnd.attempt;
+        if (start.mcp_server !== undefined) {
+          // The OpenTelemetry MCP conventions: the method, and the transport as a network one.
+          attributes['mcp.method.name'] = 'tools/call';
+          attributes['network.transport'] = mcpNetworkTransport(start.mcp_server.transport);
+          attributes['agent_trace.mcp.server'] = start.mcp_server.name;
+        }
         if (content) {
           attributes['gen_ai.tool.call.arguments'] = this.#content(start.args);
           if (toolEnd.result !== undefined)
@@ -326,4 +332,11 @@ export class SpanBuilder {
         : [];
     return { input: this.#content(input), output: this.#content(output) };
   }
+}
+
+/** `network.transport` of an MCP transport: stdio is a pipe, Streamable HTTP runs over TCP. */
+function mcpNetworkTransport(transport: string): string {
+  if (transport === 'stdio') return 'pipe';
+  if (transport === 'http') return 'tcp';
+  return 'inproc';
 }

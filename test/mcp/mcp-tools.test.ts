@@ -235,6 +235,51 @@ describe('MCP tools over stdio (a real server process)', () => {
   });
 });
 
+describe('a server whose tool list changes', () => {
+  it('refreshes the tools when it says so', async () => {
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const [client, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = new McpServer({ name: 'grow', version: '1.0.0' });
+    server.registerTool('first', { description: 'First', inputSchema: {} }, () => ({
+      content: [{ type: 'text', text: '1' }],
+    }));
+    await server.connect(serverSide);
+    const mcp = await connect({ mcpServers: { grow: { transport: client } } });
+    expect(mcp.tools.map(tool => tool.name)).toEqual(['first']);
+    server.registerTool('second', { description: 'Second', inputSchema: {} }, () => ({
+      content: [{ type: 'text', text: '2' }],
+    }));
+    await expect.poll(() => mcp.tools.map(tool => tool.name)).toEqual(['first', 'second']);
+  });
+});
+
+describe('an HTTP server that goes away mid-call', () => {
+  // Over Streamable HTTP the SDK client waits to resume a broken response stream, so the call
+  // ends at its timeout (not at once, as with a stdio server whose process exits).
+  it('fails the call by its timeout with an error naming the server, and seals the trace', async () => {
+    const web = await startHttpMcpServer('web');
+    const mcp = await connect({ mcpServers: { web: { url: web.url } } }, { timeoutMs: 500 });
+    const trace = memorySink();
+    const running = run(
+      agent({
+        name: 'a',
+        model: fakeLLM([{ toolCalls: [{ name: 'wait', args: { ms: 10_000 } }] }, { text: 'down' }]),
+        tools: [...mcp.tools],
+        retry: { toolRetries: 0 },
+        circuitBreaker: false,
+      }),
+      'go',
+      { trace },
+    );
+    await expect.poll(() => trace.events.some(event => event.event === 'tool_start')).toBe(true);
+    await web.close();
+    const result = await running;
+    expect(result.toolCalls[0]?.error).toMatch(/MCP server 'web'\) timed out after 500 ms/);
+    expect(validateTrace(trace.events).problems).toEqual([]);
+  });
+});
+
 describe('rerunning a trace with MCP tools', () => {
   it('answers them from the recording: no server is needed', async () => {
     const { rerunTrace } = await import('@agent-trace/trace');

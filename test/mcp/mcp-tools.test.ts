@@ -235,6 +235,40 @@ describe('MCP tools over stdio (a real server process)', () => {
   });
 });
 
+describe('an aborted run over Streamable HTTP', () => {
+  it('sends the cancellation to the server', async () => {
+    const web = await startHttpMcpServer('web');
+    try {
+      const mcp = await connect({ mcpServers: { web: { url: web.url } } });
+      const controller = new AbortController();
+      const trace = memorySink();
+      const running = stream(
+        agent({
+          name: 'a',
+          model: fakeLLM([{ toolCalls: [{ name: 'wait', args: { ms: 20_000 } }] }], {
+            allowUnusedSteps: true,
+          }),
+          tools: [...mcp.tools],
+        }),
+        'go',
+        { trace, signal: controller.signal },
+      );
+      for await (const chunk of running) {
+        if (chunk.type === 'tool_call')
+          void expect
+            .poll(web.log)
+            .toContain('started: wait 20000')
+            .then(() => controller.abort('the user left'));
+      }
+      expect((await running.result).stopReason).toBe('aborted');
+      expect(validateTrace(trace.events).problems).toEqual([]);
+      await expect.poll(web.log, { timeout: 2000 }).toContain('cancelled: wait 20000');
+    } finally {
+      await web.close();
+    }
+  });
+});
+
 describe('a server whose tool list changes', () => {
   it('refreshes the tools when it says so', async () => {
     const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');

@@ -356,23 +356,28 @@ describe('agent-trace replay --follow and --speed', () => {
     const { followCommand, createStyle } = await import('@agent-trace/cli');
     const lines = await events();
     const path = join(directory, 'live.jsonl');
-    writeFileSync(path, '');
+    writeFileSync(path, `${lines[0]}\n`);
     const shown: string[] = [];
+    // The writer is driven by what the follower shows, not by timers: each shown line lets the
+    // next one be written. The third is written in two appends; a read between them would see a
+    // line without its newline, which the follower holds back (it shows every line once, whole).
+    let next = 1;
+    const writeNext = (): void => {
+      const line = lines[next++];
+      if (line === undefined) return;
+      if (next === 3) {
+        appendFileSync(path, line.slice(0, 10));
+        queueMicrotask(() => appendFileSync(path, `${line.slice(10)}\n`));
+      } else appendFileSync(path, `${line}\n`);
+    };
     const following = followCommand(path, {
       style: createStyle(false),
-      write: line => shown.push(line),
-      pollMs: 2,
+      write: line => {
+        shown.push(line);
+        writeNext();
+      },
+      pollMs: 1,
     });
-    for (const [index, line] of lines.entries()) {
-      await new Promise(resolve => setTimeout(resolve, 5));
-      if (index === 2) {
-        appendFileSync(path, line.slice(0, 10)); // a line written in two pieces waits for its newline
-        await new Promise(resolve => setTimeout(resolve, 10));
-        appendFileSync(path, `${line.slice(10)}\n`);
-      } else {
-        appendFileSync(path, `${line}\n`);
-      }
-    }
     expect(await following).toMatchObject({ exitCode: 0 });
     expect(shown).toHaveLength(lines.length);
     expect(shown[0]).toMatch(/^\+ {5}0 ms {5}0 {2}run starts: "hi"$/);

@@ -28,6 +28,37 @@ const toolEnds = (events: readonly TraceEvent[]) =>
     (event): event is Extract<TraceEvent, { event: 'tool_end' }> => event.event === 'tool_end',
   );
 
+/**
+ * Runs an agent whose one tool call is `wait 20000`, aborts the run once `log` shows the server
+ * running it (as a person pressing Ctrl-C would), and checks the run ended aborted, the trace
+ * sealed, and the cancellation reached the server.
+ */
+async function abortMidCall(mcp: McpServers, log: () => string): Promise<void> {
+  const controller = new AbortController();
+  const trace = memorySink();
+  const running = stream(
+    agent({
+      name: 'a',
+      model: fakeLLM([{ toolCalls: [{ name: 'wait', args: { ms: 20_000 } }] }], {
+        allowUnusedSteps: true,
+      }),
+      tools: [...mcp.tools],
+    }),
+    'go',
+    { trace, signal: controller.signal },
+  );
+  for await (const chunk of running) {
+    if (chunk.type === 'tool_call')
+      void expect
+        .poll(log)
+        .toContain('started: wait 20000')
+        .then(() => controller.abort('the user left'));
+  }
+  expect((await running.result).stopReason).toBe('aborted');
+  expect(validateTrace(trace.events).problems).toEqual([]);
+  await expect.poll(log, { timeout: 2000 }).toContain('cancelled: wait 20000');
+}
+
 describe('MCP tools over stdio (a real server process)', () => {
   it('lists the tools with their definitions, and runs a call through the loop', async () => {
     const mcp = await connect({ mcpServers: { math: stdio('math') } });
@@ -189,30 +220,7 @@ describe('MCP tools over stdio (a real server process)', () => {
 
   it('sends a cancellation to the server when the run is aborted, and seals the trace', async () => {
     const mcp = await connect({ mcpServers: { slow: stdio('slow') } });
-    const controller = new AbortController();
-    const trace = memorySink();
-    const running = stream(
-      agent({
-        name: 'a',
-        model: fakeLLM([{ toolCalls: [{ name: 'wait', args: { ms: 20_000 } }] }], {
-          allowUnusedSteps: true,
-        }),
-        tools: [...mcp.tools],
-      }),
-      'go',
-      { trace, signal: controller.signal },
-    );
-    for await (const chunk of running) {
-      // Abort once the server is running the call, as a person pressing Ctrl-C would.
-      if (chunk.type === 'tool_call')
-        void expect
-          .poll(() => stderrOf(mcp))
-          .toContain('started: wait 20000')
-          .then(() => controller.abort('the user left'));
-    }
-    expect((await running.result).stopReason).toBe('aborted');
-    expect(validateTrace(trace.events).problems).toEqual([]);
-    await expect.poll(() => stderrOf(mcp), { timeout: 2000 }).toContain('cancelled: wait 20000');
+    await abortMidCall(mcp, () => stderrOf(mcp));
   });
 
   it('refuses a configuration it cannot use, saying how to fix it', async () => {
@@ -239,30 +247,7 @@ describe('an aborted run over Streamable HTTP', () => {
   it('sends the cancellation to the server', async () => {
     const web = await startHttpMcpServer('web');
     try {
-      const mcp = await connect({ mcpServers: { web: { url: web.url } } });
-      const controller = new AbortController();
-      const trace = memorySink();
-      const running = stream(
-        agent({
-          name: 'a',
-          model: fakeLLM([{ toolCalls: [{ name: 'wait', args: { ms: 20_000 } }] }], {
-            allowUnusedSteps: true,
-          }),
-          tools: [...mcp.tools],
-        }),
-        'go',
-        { trace, signal: controller.signal },
-      );
-      for await (const chunk of running) {
-        if (chunk.type === 'tool_call')
-          void expect
-            .poll(web.log)
-            .toContain('started: wait 20000')
-            .then(() => controller.abort('the user left'));
-      }
-      expect((await running.result).stopReason).toBe('aborted');
-      expect(validateTrace(trace.events).problems).toEqual([]);
-      await expect.poll(web.log, { timeout: 2000 }).toContain('cancelled: wait 20000');
+      await abortMidCall(await connect({ mcpServers: { web: { url: web.url } } }), web.log);
     } finally {
       await web.close();
     }

@@ -182,13 +182,6 @@ export class TraceStatsCollector {
   }
 }
 
-/** Figures of every run in the events (see {@link TraceStatsCollector}). */
-export function traceStats(events: Iterable<TraceEvent>): TraceStats[] {
-  const collector = new TraceStatsCollector();
-  for (const event of events) collector.add(event);
-  return collector.result();
-}
-
 /** A run's figures as plain JSON: objects keyed by name (`__proto__` included, as own keys). */
 export function traceStatsJson(stats: TraceStats): Record<string, unknown> {
   return {

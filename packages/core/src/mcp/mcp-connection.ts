@@ -12,7 +12,7 @@ import {
   type McpConfig,
   type McpServerConfig,
 } from './mcp-config.js';
-import { mcpTool, type ListedMcpTool, type McpServerLink } from './mcp-tool.js';
+import { mcpTool, type ListedMcpTool, type McpServerLink, type McpToolOrigin } from './mcp-tool.js';
 
 /** Options of {@link connectMcp}. */
 export interface ConnectMcpOptions {
@@ -39,7 +39,7 @@ export interface McpServers extends AsyncDisposable {
 /** A connected server, as {@link McpServers} lists it. */
 export interface McpServerInfo {
   readonly name: string;
-  readonly transport: 'stdio' | 'http' | 'memory';
+  readonly transport: McpToolOrigin['transport'];
   readonly tools: readonly string[];
   /** The last 2,000 characters a stdio server wrote to stderr ('' for HTTP). */
   stderr(): string;

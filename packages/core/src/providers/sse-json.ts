@@ -1,5 +1,6 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { ModelCallError } from '../errors/model-call-error.js';
+import { serverSentEvents } from '../util/server-sent-events.js';
 
 /** One server-sent event of a provider's stream, its data parsed as JSON. */
 export interface SseJsonEvent {
@@ -25,22 +26,9 @@ export async function* readSseJson(
   provider: string,
 ): AsyncGenerator<SseJsonEvent, void, undefined> {
   if (response.body === null) return;
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const messages: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: message => messages.push(message) });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
-      for (const message of messages.splice(0)) {
-        if (message.data.startsWith('[DONE]')) return;
-        yield { event: message.event, data: parseData(message, provider) };
-      }
-      if (done) return;
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
+  for await (const message of serverSentEvents(response.body as ReadableStream<Uint8Array>)) {
+    if (message.data.startsWith('[DONE]')) return;
+    yield { event: message.event, data: parseData(message, provider) };
   }
 }
 

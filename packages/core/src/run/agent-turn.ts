@@ -56,6 +56,8 @@ export class AgentTurn {
     for (const message of carried) this.conversation.append(message);
     if (start.input !== undefined) this.conversation.append({ role: 'user', content: start.input });
     this.inputIndex = this.conversation.messages.findLastIndex(message => message.role === 'user');
+    // Nothing is unavailable yet: the preamble's tools are all the agent offers.
+    this.preamble = preambleFor(agent, this.unavailableTools);
     this.agentSpan = state.tracer.start(
       'agent_start',
       agent.name,
@@ -63,7 +65,6 @@ export class AgentTurn {
       startFields(this, carried.length),
     );
     state.describedAgents.add(agent.name);
-    this.preamble = preambleFor(agent, this.unavailableTools);
     this.responseFormat =
       agent.output === undefined
         ? undefined
@@ -152,7 +153,7 @@ function startFields(turn: AgentTurn, carried: number): TraceEventFields<'agent_
     ...(carried === 0 ? {} : { history_messages: carried }),
     ...(agent.memory.window === undefined ? {} : { memory_window: agent.memory.window }),
     ...(state.tracer.recording && !state.describedAgents.has(agent.name)
-      ? { tool_definitions: describeTools(agent) }
+      ? { tool_definitions: describeTools(turn.preamble) }
       : {}),
   };
 }

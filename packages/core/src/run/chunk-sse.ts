@@ -1,5 +1,6 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { AgentTraceError } from '../errors/agent-trace-error.js';
+import { serverSentEvents } from '../util/server-sent-events.js';
 import type { Chunk, ChunkData, ChunkType } from '../protocol/chunk.js';
 import type { RunStream } from './run.js';
 
@@ -98,31 +99,19 @@ export class ChunkStreamError extends AgentTraceError {
 export async function* readChunkEventStream(
   body: ReadableStream<Uint8Array>,
 ): AsyncGenerator<Chunk, ChunkStreamEnd | undefined, undefined> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const messages: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: message => messages.push(message) });
   let expectedSeq = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
-      for (const message of messages.splice(0)) {
-        if (message.event === endEvent) return parseJson(message) as ChunkStreamEnd;
-        const chunk = toChunk(message);
-        if (chunk.seq !== expectedSeq) {
-          throw new ChunkStreamError(
-            `Chunk stream gap: expected seq ${expectedSeq}, got ${chunk.seq}. A chunk was lost; reconnect and resume after seq ${expectedSeq - 1}.`,
-          );
-        }
-        expectedSeq++;
-        yield chunk;
-      }
-      if (done) return undefined;
+  for await (const message of serverSentEvents(body)) {
+    if (message.event === endEvent) return parseJson(message) as ChunkStreamEnd;
+    const chunk = toChunk(message);
+    if (chunk.seq !== expectedSeq) {
+      throw new ChunkStreamError(
+        `Chunk stream gap: expected seq ${expectedSeq}, got ${chunk.seq}. A chunk was lost; reconnect and resume after seq ${expectedSeq - 1}.`,
+      );
     }
-  } finally {
-    reader.cancel().catch(() => undefined);
+    expectedSeq++;
+    yield chunk;
   }
+  return undefined;
 }
 
 function parseJson(message: EventSourceMessage): unknown {

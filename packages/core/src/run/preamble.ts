@@ -45,9 +45,9 @@ export function requestParts(
   return parts;
 }
 
-/** The definitions of the tools an agent offers (handoffs included), as `agent_start` records them. */
-export function describeTools(agent: AnyAgent): TraceToolDefinition[] {
-  return preambleFor(agent, new Set()).tools.map(({ name, description, inputSchema }) => ({
+/** The definitions of the tools a preamble offers (handoffs included), as `agent_start` records them. */
+export function describeTools(preamble: Preamble): TraceToolDefinition[] {
+  return preamble.tools.map(({ name, description, inputSchema }) => ({
     name,
     description,
     parameters: inputSchema,

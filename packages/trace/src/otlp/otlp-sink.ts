@@ -246,17 +246,16 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       timer = undefined;
     }
     while (queue.length > 0 && inflightRequests < maxConcurrentExports) {
-      const batch: ReadableSpan[] = [];
+      // One splice a batch: shifting span by span moved the whole queue for every span.
+      let count = 0;
       let bytes = 0;
-      while (queue.length > 0 && batch.length < maxBatchSpans) {
-        const next = queue[0] as ReadableSpan;
-        const size = estimateBytes(next);
-        if (batch.length > 0 && bytes + size > maxBatchBytes) break;
-        batch.push(next);
-        queue.shift();
+      while (count < queue.length && count < maxBatchSpans) {
+        const size = estimateBytes(queue[count] as ReadableSpan);
+        if (count > 0 && bytes + size > maxBatchBytes) break;
         bytes += size;
+        count++;
       }
-      send(batch);
+      send(queue.splice(0, count));
     }
   };
 

@@ -14,7 +14,7 @@ mkdir -p "$packs" "$project/test"
 
 echo "== build and pack the packages"
 npx -y pnpm@10 -r run build >/dev/null
-for package in core trace testing cli; do
+for package in core trace testing viewer cli; do
   (cd "packages/$package" && npx -y pnpm@10 pack --pack-destination "$packs" >/dev/null)
 done
 ls "$packs"
@@ -34,6 +34,8 @@ npx vitest run
 echo "== the CLI from the installed package"
 npx agent-trace validate traces/user.jsonl
 npx agent-trace replay traces/user.jsonl >/dev/null
+npx agent-trace view traces/user.jsonl --no-open --out "$scratch/user.html"
+grep -q 'id="agent-trace-data"' "$scratch/user.html"
 
 echo "== a missing optional peer says what to install"
 node check-missing-peers.mjs

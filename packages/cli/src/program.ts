@@ -7,6 +7,7 @@ import { rerunCommand } from './commands/rerun.js';
 import { statsCommand } from './commands/stats.js';
 import { replayCommand } from './commands/replay.js';
 import { validateCommand } from './commands/validate.js';
+import { serveCommand, viewCommand } from './commands/view.js';
 import { createStyle, shouldColor } from './render/style.js';
 
 /** Where the CLI writes and what it knows of its terminal. */
@@ -16,6 +17,8 @@ export interface CliIo {
   stderr(text: string): void;
   readonly env: NodeJS.ProcessEnv;
   readonly isTTY: boolean;
+  /** Stops commands that run until stopped (\`view --serve\`); without it they run until the process ends. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -90,6 +93,56 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     );
 
   program
+    .command('view')
+    .description(
+      'See traces in the browser: one self-contained HTML page with the runs, a waterfall, an inspector and the agent graph; --diff compares two traces; --serve follows a folder of traces live.',
+    )
+    .argument('[traces...]', 'JSONL trace files, e.g. traces/demo.jsonl')
+    .option('--diff <trace>', 'compare the trace with this one, run by run, step by step')
+    .option('--out <file>', "where to write the page (default: the trace's path with .html)")
+    .option('--no-open', 'only write the page and print its path')
+    .option(
+      '--serve [folder]',
+      "serve the folder's traces on 127.0.0.1, updating runs as they are written",
+    )
+    .option('--port <port>', 'the port for --serve (0: a free one)', Number, 0)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace view traces/demo.jsonl\n  agent-trace view traces/before.jsonl --diff traces/after.jsonl --out diff.html --no-open\n  agent-trace view --serve traces --port 7400\n\nExit codes: 0 written (or served until stopped), 2 unreadable.',
+    )
+    .action(
+      async (
+        files: string[],
+        options: {
+          diff?: string;
+          out?: string;
+          open: boolean;
+          serve?: string | true;
+          port: number;
+        },
+      ) => {
+        if (options.serve !== undefined) {
+          const folder = options.serve === true ? (files[0] ?? '.') : options.serve;
+          return onResult(
+            await serveCommand(folder, {
+              port: options.port,
+              write: line => void io.stdout(line),
+              signal: io.signal ?? new AbortController().signal,
+            }),
+          );
+        }
+        onResult(
+          await viewCommand(files, {
+            ...(options.diff === undefined ? {} : { diff: options.diff }),
+            ...(options.out === undefined ? {} : { out: options.out }),
+            open: options.open,
+            env: io.env,
+          }),
+        );
+      },
+    );
+
+  program
     .command('rerun')
     .description(
       "Run today's agent code again against a recorded trace, offline: models answer from the recording, tools too (unless --live-tools); report the first divergence, explained.",
@@ -101,18 +154,26 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     )
     .option('--live-tools', 'run the real tools instead of answering with the recorded results')
     .option('--json', 'print the report as JSON')
+    .option(
+      '--html <file>',
+      'also write the comparison as a viewer page: recording and rerun side by side',
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts\n\nExit codes: 0 same behaviour, 1 diverged, 2 unreadable.',
+      '\nExamples:\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts --html rerun.html\n\nExit codes: 0 same behaviour, 1 diverged, 2 unreadable.',
     )
     .action(
-      async (file: string, options: { agent: string; liveTools?: boolean; json?: boolean }) => {
+      async (
+        file: string,
+        options: { agent: string; liveTools?: boolean; json?: boolean; html?: string },
+      ) => {
         onResult(
           await rerunCommand(file, {
             agentModule: options.agent,
             liveTools: options.liveTools === true,
             json: options.json === true,
             style,
+            ...(options.html === undefined ? {} : { html: options.html }),
           }),
         );
       },

@@ -9,6 +9,8 @@ export { readTrace } from './jsonl/read-trace.js';
 export type { ReadTraceOptions } from './jsonl/read-trace.js';
 export { readTraceLines } from './jsonl/read-trace-lines.js';
 export type { TornTail, TraceLine } from './jsonl/read-trace-lines.js';
+export { tailTrace } from './jsonl/tail-trace.js';
+export type { TailBatch, TailTraceOptions } from './jsonl/tail-trace.js';
 export { repairTornTail } from './jsonl/repair-torn-tail.js';
 export { TraceFileError } from './jsonl/trace-file-error.js';
 export { TraceParseError } from './jsonl/trace-parse-error.js';
@@ -22,5 +24,12 @@ export type {
   TraceValidationReport,
   TraceWarning,
 } from './validate/validate-trace.js';
-export { compareTraces, formatDivergence, rerunTrace } from './rerun/index.js';
-export type { Divergence, RequestChange, RerunReport, RerunTraceOptions } from './rerun/index.js';
+export { alignTraces, compareTraces, formatDivergence, rerunTrace } from './rerun/index.js';
+export type {
+  AlignedStep,
+  StepLine,
+  Divergence,
+  RequestChange,
+  RerunReport,
+  RerunTraceOptions,
+} from './rerun/index.js';

@@ -1,4 +1,4 @@
-import { compareTraces, formatDivergence, type Divergence } from '@agent-trace/testing';
+import { compareTraces, formatDivergence, type Divergence } from '@agent-trace/trace';
 import type { TraceRun } from '@agent-trace/trace';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';

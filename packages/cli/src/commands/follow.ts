@@ -1,11 +1,6 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { AgentTraceError, type TraceEvent } from '@agent-trace/core';
-import {
-  describeNewerContent,
-  NewerContentLog,
-  NewerEvent,
-  readTraceLine,
-} from '@agent-trace/trace';
+import { describeNewerContent, tailTrace, type NewerContent } from '@agent-trace/trace';
 import { renderEventLine } from '../render/event-line.js';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -63,10 +58,6 @@ export async function followCommand(file: string, options: FollowOptions): Promi
   const { pollMs = 100, signal } = options;
   const timeline = new Timeline(options);
   const warnings: string[] = [];
-  const newer = new NewerContentLog(content =>
-    warnings.push(`warning: ${describeNewerContent(content)}`),
-  );
-  let handle;
   try {
     if ((await stat(file)).isDirectory()) {
       return {
@@ -75,7 +66,6 @@ export async function followCommand(file: string, options: FollowOptions): Promi
         stderr: `Cannot follow '${file}': it is a directory. Give the trace file, e.g. agent-trace replay traces/run.jsonl --follow.`,
       };
     }
-    handle = await open(file, 'r');
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,
@@ -83,35 +73,16 @@ export async function followCommand(file: string, options: FollowOptions): Promi
       stderr: `Cannot follow trace file '${file}': ${error instanceof Error ? error.message : String(error)}. Check the path; the file must exist (start the run first).`,
     };
   }
-  let position = 0;
-  let pending = '';
-  let line = 0;
   try {
-    while (signal?.aborted !== true) {
-      const { size } = await handle.stat();
-      if (size > position) {
-        const buffer = Buffer.alloc(size - position);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-        position += bytesRead;
-        pending += buffer.subarray(0, bytesRead).toString('utf8');
-        let newline = pending.indexOf('\n');
-        while (newline !== -1) {
-          const text = pending.slice(0, newline);
-          pending = pending.slice(newline + 1);
-          line++;
-          const event = text === '' ? undefined : readTraceLine(text, file, line, newer);
-          if (event !== undefined && !(event instanceof NewerEvent)) timeline.show(event);
-          newline = pending.indexOf('\n');
-        }
-      }
-      if (timeline.settled && pending === '') break;
-      await new Promise(resolve => setTimeout(resolve, pollMs));
+    const onNewerContent = (content: NewerContent): number =>
+      warnings.push(`warning: ${describeNewerContent(content)}`);
+    for await (const batch of tailTrace(file, { pollMs, signal, onNewerContent })) {
+      for (const event of batch.events) timeline.show(event);
+      if (timeline.settled && !batch.partial) break;
     }
   } catch (error) {
     if (!AgentTraceError.isInstance(error)) throw error;
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
-  } finally {
-    await handle.close();
   }
   return { exitCode: exitCodes.ok, stdout: '', stderr: warnings.join('\n') };
 }

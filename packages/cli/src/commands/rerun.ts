@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import { formatDivergence, rerunTrace, type RerunReport } from '@agent-trace/trace';
+import { rerunView, viewerHtml } from '@agent-trace/viewer';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
@@ -10,6 +12,8 @@ export interface RerunOptions {
   readonly liveTools: boolean;
   readonly json: boolean;
   readonly style: Style;
+  /** Also write the comparison as a viewer page (recording and rerun side by side) to this file. */
+  readonly html?: string;
 }
 
 /**
@@ -33,6 +37,28 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
       stderr: `Cannot rerun ${file}: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
+  if (options.html !== undefined) {
+    try {
+      await writeFile(options.html, viewerHtml(rerunView(report, file)));
+    } catch (error) {
+      return {
+        exitCode: exitCodes.unreadable,
+        stdout: '',
+        stderr: `Cannot write the page to '${options.html}': ${error instanceof Error ? error.message : String(error)}. Choose another place with --html.`,
+      };
+    }
+  }
+  const result = describeReport(report, file, options);
+  return options.html === undefined || options.json
+    ? { ...result, stderr: loaded.warnings }
+    : { ...result, stdout: `${result.stdout}\nwrote ${options.html}`, stderr: loaded.warnings };
+}
+
+function describeReport(
+  report: RerunReport,
+  file: string,
+  options: RerunOptions,
+): Omit<CommandResult, 'stderr'> {
   const exitCode = report.same ? exitCodes.ok : exitCodes.failed;
   if (options.json) {
     const { recorded, rerun, result } = report;
@@ -41,6 +67,7 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
       stdout: JSON.stringify(
         {
           file,
+          ...(options.html === undefined ? {} : { html: options.html }),
           agentModule: options.agentModule,
           same: report.same,
           firstDivergence: report.firstDivergence ?? null,
@@ -52,7 +79,6 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
         null,
         2,
       ),
-      stderr: loaded.warnings,
     };
   }
   const { style } = options;
@@ -61,7 +87,6 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
     return {
       exitCode,
       stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.rerun.length} events, stop: ${report.result.stopReason})`,
-      stderr: loaded.warnings,
     };
   }
   const first = report.firstDivergence;
@@ -79,5 +104,5 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
   ];
   if (report.differences.length > 50)
     lines.push(`… and ${report.differences.length - 50} more (use --json for all)`);
-  return { exitCode, stdout: lines.join('\n'), stderr: loaded.warnings };
+  return { exitCode, stdout: lines.join('\n') };
 }

@@ -84,25 +84,48 @@ function lines(events: readonly TraceEvent[]): Line[] {
   });
 }
 
+/** One side of an {@link AlignedStep}: an event of a run, as the comparison words it. */
+export interface StepLine {
+  readonly seq: number;
+  readonly agent: string;
+  /** What the event did, for people; two steps are the same when their texts are. */
+  readonly text: string;
+}
+
 /**
- * Compares what two runs did, step by step: the lines are aligned so that an inserted or missing
- * step is reported once and does not cascade into everything after it (lines resynchronise within
- * `window`). Returns every difference, in order; an empty list means the same behaviour.
+ * A step of two runs lined up: `same` (both did it), `changed` (both did something here,
+ * differently), `missing` (only the first, the recording, did it) or `extra` (only the second).
  */
-export function compareTraces(
+export interface AlignedStep {
+  readonly kind: 'same' | 'changed' | 'missing' | 'extra';
+  readonly expected: StepLine | undefined;
+  readonly actual: StepLine | undefined;
+  /** For a model request that changed: how, part by part. */
+  readonly explanation?: readonly RequestChange[];
+}
+
+const stepLine = ({ seq, agent, text }: Line): StepLine => ({ seq, agent, text });
+
+/**
+ * Lines up what two runs did, step by step, so that an inserted or missing step shows once and
+ * does not cascade into everything after it (the sides resynchronise within `window` steps).
+ * Bookkeeping events (ends that only close a span) are left out.
+ */
+export function alignTraces(
   expected: readonly TraceEvent[],
   actual: readonly TraceEvent[],
   { window = 64 } = {},
-): Divergence[] {
+): AlignedStep[] {
   const left = lines(expected);
   const right = lines(actual);
-  const differences: Divergence[] = [];
+  const steps: AlignedStep[] = [];
   let i = 0;
   let j = 0;
   while (i < left.length || j < right.length) {
     const a = left[i];
     const b = right[j];
     if (a !== undefined && b !== undefined && a.text === b.text) {
+      steps.push({ kind: 'same', expected: stepLine(a), actual: stepLine(b) });
       i++;
       j++;
       continue;
@@ -111,46 +134,54 @@ export function compareTraces(
     const skipLeft = sync === undefined ? left.length - i : sync[0] - i;
     const skipRight = sync === undefined ? right.length - j : sync[1] - j;
     const paired = Math.min(skipLeft, skipRight);
-    for (let k = 0; k < paired; k++) {
-      const was = left[i + k] as Line;
-      const now = right[j + k] as Line;
-      const explanation =
-        was.request === undefined || now.request === undefined
-          ? undefined
-          : explainRequest(was.request, now.request);
-      differences.push({
-        kind: 'changed',
-        seq: now.seq,
-        agent: now.agent,
-        expected: was.text,
-        actual: now.text,
-        ...(explanation === undefined || explanation.length === 0 ? {} : { explanation }),
-      });
-    }
-    for (let k = paired; k < skipLeft; k++) {
-      const was = left[i + k] as Line;
-      differences.push({
-        kind: 'missing',
-        seq: was.seq,
-        agent: was.agent,
-        expected: was.text,
-        actual: undefined,
-      });
-    }
-    for (let k = paired; k < skipRight; k++) {
-      const now = right[j + k] as Line;
-      differences.push({
-        kind: 'extra',
-        seq: now.seq,
-        agent: now.agent,
-        expected: undefined,
-        actual: now.text,
-      });
-    }
+    for (let k = 0; k < paired; k++)
+      steps.push(changedStep(left[i + k] as Line, right[j + k] as Line));
+    for (let k = paired; k < skipLeft; k++)
+      steps.push({ kind: 'missing', expected: stepLine(left[i + k] as Line), actual: undefined });
+    for (let k = paired; k < skipRight; k++)
+      steps.push({ kind: 'extra', expected: undefined, actual: stepLine(right[j + k] as Line) });
     i += skipLeft;
     j += skipRight;
   }
-  return differences;
+  return steps;
+}
+
+function changedStep(was: Line, now: Line): AlignedStep {
+  const explanation =
+    was.request === undefined || now.request === undefined
+      ? undefined
+      : explainRequest(was.request, now.request);
+  return {
+    kind: 'changed',
+    expected: stepLine(was),
+    actual: stepLine(now),
+    ...(explanation === undefined || explanation.length === 0 ? {} : { explanation }),
+  };
+}
+
+/**
+ * Compares what two runs did, step by step (aligned as {@link alignTraces} does). Returns every
+ * difference, in order; an empty list means the same behaviour.
+ */
+export function compareTraces(
+  expected: readonly TraceEvent[],
+  actual: readonly TraceEvent[],
+  options: { window?: number } = {},
+): Divergence[] {
+  return alignTraces(expected, actual, options).flatMap(step => {
+    if (step.kind === 'same') return [];
+    const where = (step.kind === 'missing' ? step.expected : step.actual) as StepLine;
+    return [
+      {
+        kind: step.kind,
+        seq: where.seq,
+        agent: where.agent,
+        expected: step.expected?.text,
+        actual: step.actual?.text,
+        ...(step.explanation === undefined ? {} : { explanation: step.explanation }),
+      },
+    ];
+  });
 }
 
 /** The nearest pair of positions (fewest lines skipped) where the two sides agree again. */

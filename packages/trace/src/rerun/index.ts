@@ -1,5 +1,5 @@
-export { compareTraces, formatDivergence } from './compare-traces.js';
-export type { Divergence } from './compare-traces.js';
+export { alignTraces, compareTraces, formatDivergence } from './compare-traces.js';
+export type { AlignedStep, Divergence, StepLine } from './compare-traces.js';
 export type { RequestChange } from './explain-request.js';
 export { rerunTrace } from './rerun-trace.js';
 export type { RerunReport, RerunTraceOptions } from './rerun-trace.js';

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { diffView, serveTraces, traceView, viewerHtml, type ViewerData } from '@agent-trace/viewer';
+import { exitCodes, type CommandResult } from './command-result.js';
+import { unreadableTrace } from './trace-input.js';
+
+/** Options of {@link viewCommand}. */
+export interface ViewCommandOptions {
+  /** A second trace: the page compares the first with it, run by run. */
+  readonly diff?: string;
+  /** Where the page is written. @defaultValue the first trace's path with `.html` (`.diff.html` for a diff) */
+  readonly out?: string;
+  /** Open the page in the default browser. */
+  readonly open: boolean;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The page's default path: the trace's, with `.html`. */
+function defaultOut(file: string, diff: string | undefined): string {
+  const stem = file.replace(/\.jsonl$/i, '');
+  return `${stem}${diff === undefined ? '' : '.diff'}.html`;
+}
+
+/**
+ * `agent-trace view <trace.jsonl>… [--diff <b.jsonl>]`: writes one self-contained HTML page of the
+ * traces (runs, waterfall, inspector, agent graph) or of a comparison, and opens it. Exit 0,
+ * 2 when a trace cannot be read or the page cannot be written.
+ */
+export async function viewCommand(
+  files: readonly string[],
+  options: ViewCommandOptions,
+): Promise<CommandResult> {
+  const [first] = files;
+  if (first === undefined)
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr:
+        'Give a trace to view, e.g. agent-trace view traces/demo.jsonl, or serve a folder live: agent-trace view --serve traces',
+    };
+  if (options.diff !== undefined && files.length > 1)
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `--diff compares one trace with another: give one trace before it (got ${files.length}).`,
+    };
+  let data: ViewerData;
+  try {
+    data =
+      options.diff === undefined ? await traceView(files) : await diffView(first, options.diff);
+  } catch (error) {
+    const file = (error as { file?: unknown }).file;
+    return unreadableTrace(error, typeof file === 'string' ? file : first);
+  }
+  const out = options.out ?? defaultOut(first, options.diff);
+  try {
+    await writeFile(out, viewerHtml(data));
+  } catch (error) {
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Cannot write the page to '${out}': ${error instanceof Error ? error.message : String(error)}. Choose another place with --out.`,
+    };
+  }
+  const url = pathToFileURL(resolve(out)).href;
+  const opened =
+    options.open && options.env.CI === undefined ? openInBrowser(url, options.env) : false;
+  return {
+    exitCode: exitCodes.ok,
+    stdout: `wrote ${out}${opened ? '' : `\nopen ${url}`}`,
+    stderr: '',
+  };
+}
+
+/** Opens a URL with `$BROWSER` or the platform's opener; false when there is none. */
+function openInBrowser(url: string, env: NodeJS.ProcessEnv): boolean {
+  const [command, ...args] =
+    env.BROWSER !== undefined && env.BROWSER !== ''
+      ? [env.BROWSER, url]
+      : process.platform === 'darwin'
+        ? ['open', url]
+        : process.platform === 'win32'
+          ? ['cmd', '/c', 'start', '""', url]
+          : ['xdg-open', url];
+  if (command === undefined) return false;
+  try {
+    const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Options of {@link serveCommand}. */
+export interface ServeCommandOptions {
+  readonly port: number;
+  /** Prints a line (the address). */
+  readonly write: (line: string) => void;
+  /** Stops the server (Ctrl-C). */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * `agent-trace view --serve [folder]`: serves the folder's traces on 127.0.0.1 until stopped, runs
+ * still being written updating live. Exit 0 when stopped, 2 when the folder cannot be served.
+ */
+export async function serveCommand(
+  folder: string,
+  options: ServeCommandOptions,
+): Promise<CommandResult> {
+  let server;
+  try {
+    server = await serveTraces(folder, { port: options.port });
+  } catch (error) {
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: error instanceof Error ? error.message : String(error),
+    };
+  }
+  options.write(`serving the traces of ${folder} at ${server.url} (Ctrl-C stops)`);
+  await new Promise(stop => {
+    if (options.signal.aborted) stop(undefined);
+    options.signal.addEventListener('abort', stop, { once: true });
+  });
+  await server.close();
+  return { exitCode: exitCodes.ok, stdout: '', stderr: '' };
+}

@@ -1,0 +1,287 @@
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { compact, count, cut } from './format.js';
+
+/** What a waterfall row stands for: a span (run, agent, model call, tool call, handoff) or a point event. */
+export type RowKind = 'run' | 'agent' | 'llm' | 'tool' | 'handoff' | 'guardrail' | 'retry';
+
+/** How a row went: `open` is a span the trace never ended (a run still being written). */
+export type RowStatus = 'ok' | 'warn' | 'error' | 'open';
+
+/** One row of the waterfall: a span or a point event, in tree order. */
+export interface Row {
+  /** Position in {@link RunModel.rows}. */
+  readonly index: number;
+  readonly kind: RowKind;
+  /** The start event's seq: a row's stable name within its run. */
+  readonly seq: number;
+  readonly depth: number;
+  /** The event that opens the span (or the point event itself). */
+  readonly start: TraceEvent;
+  /** The event that closes it; undefined for point events and open spans. */
+  readonly end: TraceEvent | undefined;
+  /** Milliseconds from the run's start. */
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly status: RowStatus;
+  readonly title: string;
+  readonly summary: string;
+  /** The index just past this row's last descendant: rows `index + 1 … subtreeEnd - 1` are inside it. */
+  readonly subtreeEnd: number;
+}
+
+/** Totals of a run (or of several). */
+export interface Totals {
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  readonly llmCalls: number;
+  readonly toolCalls: number;
+  /** Failed model calls, tool calls and handoffs. */
+  readonly errors: number;
+  readonly durationMs: number;
+}
+
+/** A run of a trace, ready to show. */
+export interface RunModel {
+  readonly id: string;
+  readonly session: string;
+  /** The trace file it came from. */
+  readonly file: string;
+  readonly entryAgent: string;
+  /** Epoch milliseconds of its first event. */
+  readonly startedAt: number;
+  /** Undefined while the run has not ended. */
+  readonly stopReason: string | undefined;
+  readonly input: string | undefined;
+  readonly output: string | undefined;
+  readonly agents: readonly string[];
+  readonly totals: Totals;
+  readonly rows: readonly Row[];
+  readonly events: readonly TraceEvent[];
+}
+
+interface Node {
+  readonly start: TraceEvent;
+  end: TraceEvent | undefined;
+  readonly children: (Node | TraceEvent)[];
+}
+
+const spanKinds: Readonly<Record<string, RowKind>> = {
+  run_start: 'run',
+  agent_start: 'agent',
+  llm_start: 'llm',
+  tool_start: 'tool',
+  handoff_start: 'handoff',
+};
+
+const isNode = (value: Node | TraceEvent): value is Node => 'children' in value;
+
+/** Splits events into runs, in order of first appearance. */
+export function eventsByRun(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {
+  const runs = new Map<string, TraceEvent[]>();
+  for (const event of events) {
+    let list = runs.get(event.run);
+    if (list === undefined) runs.set(event.run, (list = []));
+    list.push(event);
+  }
+  return runs;
+}
+
+/** Every run of the events, each as a tree of rows with its totals. */
+export function buildRuns(events: readonly TraceEvent[], file = ''): RunModel[] {
+  return [...eventsByRun(events).values()].map(run => buildRun(run, file));
+}
+
+/** One run's events (in seq order) as a {@link RunModel}. */
+export function buildRun(events: readonly TraceEvent[], file = ''): RunModel {
+  const first = events[0];
+  if (first === undefined) throw new Error('A run has at least one event.');
+  const roots = tree(events);
+  const startedAt = Date.parse(first.time);
+  const lastAt = Math.max(...events.slice(-16).map(event => Date.parse(event.time)));
+  const rows: Row[] = [];
+  for (const root of roots) flatten(root, 0, rows, startedAt, lastAt);
+  const runStart = events.find(event => event.event === 'run_start');
+  const runEnd = events.findLast(event => event.event === 'run_end');
+  return {
+    id: first.run,
+    session: first.session,
+    file,
+    entryAgent: first.agent,
+    startedAt,
+    stopReason: runEnd?.event === 'run_end' ? runEnd.stop_reason : undefined,
+    input: runStart?.event === 'run_start' ? runStart.input : undefined,
+    output: runEnd?.event === 'run_end' ? runEnd.output : undefined,
+    agents: [...new Set(events.filter(e => e.event === 'agent_start').map(e => e.agent))],
+    totals: totalsOf(events, lastAt - startedAt),
+    rows,
+    events,
+  };
+}
+
+function tree(events: readonly TraceEvent[]): Node[] {
+  const nodes = new Map<string, Node>();
+  const roots: Node[] = [];
+  for (const event of events) {
+    const parent = event.parent_span_id === null ? undefined : nodes.get(event.parent_span_id);
+    if (spanKinds[event.event] !== undefined) {
+      const node: Node = { start: event, end: undefined, children: [] };
+      nodes.set(event.span_id, node);
+      if (parent !== undefined) parent.children.push(node);
+      else if (roots[0] === undefined) roots.push(node);
+      else roots[0].children.push(node);
+      continue;
+    }
+    const own = nodes.get(event.span_id);
+    if (own !== undefined && own.end === undefined && event.event.endsWith('_end')) {
+      own.end = event;
+      continue;
+    }
+    const holder = parent ?? roots[0];
+    if (holder !== undefined) holder.children.push(event);
+  }
+  return roots;
+}
+
+function flatten(
+  item: Node | TraceEvent,
+  depth: number,
+  rows: Row[],
+  runStart: number,
+  lastAt: number,
+): void {
+  const index = rows.length;
+  const start = isNode(item) ? item.start : item;
+  const end = isNode(item) ? item.end : undefined;
+  const kind = spanKinds[start.event] ?? (start.event === 'retry' ? 'retry' : 'guardrail');
+  const startMs = Date.parse(start.time) - runStart;
+  const endMs =
+    end !== undefined
+      ? Date.parse(end.time) - runStart
+      : isNode(item)
+        ? Math.max(startMs, lastAt - runStart)
+        : startMs;
+  const row = {
+    index,
+    kind,
+    seq: start.seq,
+    depth,
+    start,
+    end,
+    startMs,
+    endMs,
+    status: statusOf(start, end, isNode(item)),
+    title: titleOf(start, end),
+    summary: summaryOf(start, end),
+    subtreeEnd: index + 1,
+  };
+  rows.push(row);
+  if (isNode(item))
+    for (const child of item.children) flatten(child, depth + 1, rows, runStart, lastAt);
+  row.subtreeEnd = rows.length;
+}
+
+function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolean): RowStatus {
+  if (start.event === 'guardrail')
+    return start.verdict === 'block' ? 'error' : start.verdict === 'warn' ? 'warn' : 'ok';
+  if (start.event === 'retry') return 'warn';
+  if (isSpan && end === undefined) return 'open';
+  if (end === undefined) return 'ok';
+  if ('error' in end && end.error !== undefined) return 'error';
+  if (end.event === 'agent_end' || end.event === 'run_end')
+    return end.stop_reason === 'completed' ? 'ok' : 'warn';
+  return 'ok';
+}
+
+function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
+  switch (start.event) {
+    case 'run_start':
+      return `run ${start.run.slice(0, 8)}`;
+    case 'agent_start':
+      return `agent ${start.agent}`;
+    case 'llm_start':
+      return `llm #${start.step}${start.attempt === undefined ? '' : ` attempt ${start.attempt}`} ${end?.event === 'llm_end' ? end.model : start.model}`;
+    case 'tool_start':
+      return `tool ${start.tool}${start.attempt === undefined ? '' : ` attempt ${start.attempt}`}`;
+    case 'handoff_start':
+      return `${start.mode === 'pass_control' ? 'handoff' : 'delegation'} ${start.from} → ${start.to}`;
+    case 'guardrail':
+      return `guardrail ${start.guardrail} (${start.stage}) ${start.verdict}`;
+    case 'retry':
+      return `retry ${start.target} ${start.name}, attempt ${start.attempt}`;
+    default:
+      return start.event;
+  }
+}
+
+function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
+  if (end !== undefined && 'error' in end && end.error !== undefined)
+    return `✗ ${end.error.type}: ${cut(end.error.message, 100)}`;
+  switch (start.event) {
+    case 'run_start':
+      return end?.event === 'run_end'
+        ? `stop: ${end.stop_reason} · ${count(end.counts.llm_calls)} llm calls · ${count(end.counts.tool_calls)} tool calls`
+        : `running · input ${JSON.stringify(cut(start.input, 60))}`;
+    case 'agent_start':
+      return end?.event === 'agent_end' ? agentSummary(start, end) : `${start.model} · running`;
+    case 'llm_start':
+      return end?.event === 'llm_end' ? llmSummary(end) : 'waiting for the model';
+    case 'tool_start':
+      return end?.event === 'tool_end'
+        ? `${cut(compact(start.args), 50)} → ${cut(compact(end.result), 70)}`
+        : `${cut(compact(start.args), 60)} · running`;
+    case 'handoff_start':
+      return `depth ${start.depth} · ${start.mode}${start.routed_by === undefined ? '' : ` · routed by ${start.routed_by}`}`;
+    case 'guardrail':
+      return cut(start.reason, 120);
+    case 'retry':
+      return `${start.error.type} · after ${start.delay_ms} ms${start.fallback === undefined ? '' : ` · fallback ${start.fallback}`}`;
+    default:
+      return '';
+  }
+}
+
+function agentSummary(start: TraceEventOf<'agent_start'>, end: TraceEventOf<'agent_end'>): string {
+  const how =
+    end.handed_off_to === undefined ? end.stop_reason : `handed off to ${end.handed_off_to}`;
+  return `${start.model} · ${end.steps} step${end.steps === 1 ? '' : 's'} · ${how}`;
+}
+
+function llmSummary(end: TraceEventOf<'llm_end'>): string {
+  const calls = (end.tool_calls ?? []).map(call => call.tool);
+  const text = end.text === undefined || end.text === '' ? '' : JSON.stringify(cut(end.text, 60));
+  const answer = [text, calls.length === 0 ? '' : `calls ${calls.join(', ')}`]
+    .filter(part => part !== '')
+    .join(' + ');
+  return `${end.tok_prompt}→${end.tok_completion} tok · ${answer || '(no answer)'}`;
+}
+
+/** Tokens, calls, errors and duration of a run's events. */
+export function totalsOf(events: readonly TraceEvent[], durationMs: number): Totals {
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let llmCalls = 0;
+  let toolCalls = 0;
+  let errors = 0;
+  for (const event of events) {
+    if (event.event === 'llm_end') {
+      tokensIn += event.tok_prompt;
+      tokensOut += event.tok_completion;
+      llmCalls++;
+    }
+    if (event.event === 'tool_end') toolCalls++;
+    if (
+      (event.event === 'llm_end' || event.event === 'tool_end' || event.event === 'handoff_end') &&
+      event.error !== undefined
+    )
+      errors++;
+  }
+  return { tokensIn, tokensOut, llmCalls, toolCalls, errors, durationMs };
+}
+
+/** The sum of several runs' totals. */
+export function sumTotals(runs: readonly RunModel[]): Totals {
+  const sum = { tokensIn: 0, tokensOut: 0, llmCalls: 0, toolCalls: 0, errors: 0, durationMs: 0 };
+  for (const { totals } of runs)
+    for (const key of Object.keys(sum) as (keyof Totals)[]) sum[key] += totals[key];
+  return sum;
+}

@@ -1,0 +1,189 @@
+import { useMemo, useState } from 'preact/hooks';
+import type { TraceEvent } from '@agent-trace/core';
+import type { AlignedStep } from '@agent-trace/trace';
+import type { RunDiffData, ViewerData } from '../../src/viewer-data.js';
+import { count } from '../model/format.js';
+import { VirtualList } from './virtual-list.js';
+
+type DiffData = Extract<ViewerData, { mode: 'diff' }>;
+
+const rowHeight = 26;
+
+const kindWords: Readonly<Record<AlignedStep['kind'], string>> = {
+  same: 'same',
+  changed: 'changed',
+  missing: 'only in the first',
+  extra: 'only in the second',
+};
+
+/** The step where the two runs first part ways; undefined when they never do. */
+export function firstDivergence(steps: readonly AlignedStep[]): number | undefined {
+  const index = steps.findIndex(step => step.kind !== 'same');
+  return index === -1 ? undefined : index;
+}
+
+function eventAt(
+  events: readonly TraceEvent[],
+  run: string | undefined,
+  seq: number | undefined,
+): TraceEvent | undefined {
+  if (run === undefined || seq === undefined) return undefined;
+  return events.find(event => event.run === run && event.seq === seq);
+}
+
+function StepDetails({
+  step,
+  pair,
+  data,
+}: {
+  step: AlignedStep;
+  pair: RunDiffData;
+  data: DiffData;
+}) {
+  const sides = [
+    {
+      name: data.expectedName,
+      line: step.expected,
+      event: eventAt(data.expected, pair.expectedRun, step.expected?.seq),
+    },
+    {
+      name: data.actualName,
+      line: step.actual,
+      event: eventAt(data.actual, pair.actualRun, step.actual?.seq),
+    },
+  ];
+  return (
+    <aside class="inspector" aria-label="Step details">
+      <h2>
+        <span class={`badge diff-${step.kind}`}>{kindWords[step.kind]}</span>
+      </h2>
+      {step.explanation === undefined ? null : (
+        <section class="inspector-section" aria-label="What differs">
+          <h3>What differs in the request</h3>
+          {step.explanation.map(change => (
+            <pre class="text change">{change.summary}</pre>
+          ))}
+        </section>
+      )}
+      {sides.map(side => (
+        <section class="inspector-section">
+          <h3>
+            {side.name}
+            {side.line === undefined ? '' : ` · seq ${side.line.seq} · ${side.line.agent}`}
+          </h3>
+          <pre class="text">{side.line?.text ?? '(no such step)'}</pre>
+          {side.event === undefined ? null : (
+            <details class="raw">
+              <summary>raw event</summary>
+              <pre class="text">{JSON.stringify(side.event, null, 2)}</pre>
+            </details>
+          )}
+        </section>
+      ))}
+    </aside>
+  );
+}
+
+/** Two runs aligned step by step, the first divergence highlighted, with what differs. */
+export function DiffPage({ data }: { data: DiffData }) {
+  const firstDiffering = Math.max(
+    0,
+    data.runs.findIndex(pair => pair.steps.some(step => step.kind !== 'same')),
+  );
+  const [pairIndex, setPairIndex] = useState(firstDiffering);
+  const pair = data.runs[pairIndex];
+  const steps = pair?.steps ?? [];
+  const first = useMemo(() => firstDivergence(steps), [steps]);
+  const [chosen, setChosen] = useState<number | undefined>(undefined);
+  const selected = chosen ?? first;
+  const step = selected === undefined ? undefined : steps[selected];
+  const differing = steps.filter(each => each.kind !== 'same').length;
+  const firstStep = first === undefined ? undefined : steps[first];
+  const firstSeq =
+    firstStep === undefined ? undefined : (firstStep.actual ?? firstStep.expected)?.seq;
+  return (
+    <div class="page diff-page">
+      <header class="header">
+        <h1>
+          agent-trace diff <span class="muted">·</span> {data.title}
+        </h1>
+        <p class="sides">
+          <span class="side-a">{data.expectedName}</span> →{' '}
+          <span class="side-b">{data.actualName}</span>
+        </p>
+      </header>
+      <div class="columns">
+        <nav class="left runs" aria-label="Run pairs">
+          {data.runs.map((each, index) => {
+            const differences = each.steps.filter(s => s.kind !== 'same').length;
+            return (
+              <button
+                type="button"
+                class={`run-item static ${index === pairIndex ? 'selected' : ''}`}
+                onClick={() => {
+                  setPairIndex(index);
+                  setChosen(undefined);
+                }}
+              >
+                <span class="run-line">
+                  <span class={`badge ${differences === 0 ? 'stop-ok' : 'stop-warn'}`}>
+                    {differences === 0 ? 'same' : `${differences} differ`}
+                  </span>
+                  <strong>run {each.index}</strong>
+                </span>
+                <span class="run-line muted">
+                  {(each.expectedRun ?? 'none').slice(0, 8)} →{' '}
+                  {(each.actualRun ?? 'none').slice(0, 8)}
+                </span>
+              </button>
+            );
+          })}
+        </nav>
+        <main class="main">
+          <p class="diff-summary" data-testid="diff-summary">
+            {firstStep === undefined
+              ? `Same behaviour: ${count(steps.length)} steps.`
+              : `${count(differing)} of ${count(steps.length)} steps differ; the first divergence is at seq ${firstSeq ?? '?'} (agent ${(firstStep.actual ?? firstStep.expected)?.agent ?? '?'}).`}
+          </p>
+          <div class="diff-head">
+            <span>seq</span>
+            <span>{data.expectedName}</span>
+            <span>seq</span>
+            <span>{data.actualName}</span>
+          </div>
+          <VirtualList
+            label="Aligned steps"
+            className="diff-rows"
+            count={steps.length}
+            rowHeight={rowHeight}
+            {...(selected === undefined ? {} : { revealIndex: selected })}
+            renderRow={(index, top) => {
+              const each = steps[index];
+              if (each === undefined) return null;
+              return (
+                <div
+                  key={index}
+                  role="listitem"
+                  class={`diff-row diff-${each.kind}${index === first ? ' first-divergence' : ''}${index === selected ? ' selected' : ''}`}
+                  style={{ top: `${top}px` }}
+                  data-kind={each.kind}
+                  data-expected-seq={each.expected?.seq}
+                  data-actual-seq={each.actual?.seq}
+                  onClick={() => setChosen(index)}
+                >
+                  <span class="seq">{each.expected?.seq ?? ''}</span>
+                  <span class="step-text">{each.expected?.text ?? ''}</span>
+                  <span class="seq">{each.actual?.seq ?? ''}</span>
+                  <span class="step-text">{each.actual?.text ?? ''}</span>
+                </div>
+              );
+            }}
+          />
+        </main>
+        {step === undefined || pair === undefined ? null : (
+          <StepDetails step={step} pair={pair} data={data} />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,376 @@
+import type { ComponentChildren } from 'preact';
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { count, duration, pretty, prettyJsonText } from '../model/format.js';
+import type { Row, RunModel } from '../model/run-model.js';
+
+type Message = TraceEventOf<'llm_start'>['messages'][number];
+type ToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
+
+function Field({ name, children }: { name: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <span class="field-name">{name}</span>
+      <span class="field-value">{children}</span>
+    </div>
+  );
+}
+
+function Text({ children, label }: { children: string; label?: string }) {
+  return (
+    <pre class="text" aria-label={label}>
+      {children}
+    </pre>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <section class="inspector-section">
+      <h3>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function Calls({ calls }: { calls: readonly ToolCall[] }) {
+  return (
+    <>
+      {calls.map(call => (
+        <div class="tool-call">
+          <div>
+            <strong>{call.tool}</strong> <span class="muted">{call.call_id}</span>
+          </div>
+          <Text>{prettyJsonText(call.arguments)}</Text>
+        </div>
+      ))}
+    </>
+  );
+}
+
+function MessageView({ message }: { message: Message }) {
+  return (
+    <div class={`message role-${message.role}`} data-role={message.role}>
+      <div class="message-role">
+        {message.role}
+        {message.role === 'tool' ? ` · ${message.tool}${message.is_error ? ' · error' : ''}` : ''}
+      </div>
+      {message.content === '' ? null : (
+        <Text>{message.role === 'tool' ? prettyJsonText(message.content) : message.content}</Text>
+      )}
+      {message.role === 'assistant' ? <Calls calls={message.tool_calls} /> : null}
+    </div>
+  );
+}
+
+function ErrorField({ error }: { error: { type: string; message: string } | undefined }) {
+  if (error === undefined) return null;
+  return (
+    <div class="error-box">
+      <strong>{error.type}</strong>
+      <Text>{error.message}</Text>
+    </div>
+  );
+}
+
+function Timing({ row }: { row: Row }) {
+  return (
+    <Field name="time">
+      at {duration(row.startMs)}
+      {row.end === undefined
+        ? row.status === 'open'
+          ? ' · not ended'
+          : ''
+        : ` · took ${duration(row.endMs - row.startMs)}`}
+    </Field>
+  );
+}
+
+function ModelCall({
+  start,
+  end,
+  row,
+}: {
+  start: TraceEventOf<'llm_start'>;
+  end: TraceEvent | undefined;
+  row: Row;
+}) {
+  const answer = end?.event === 'llm_end' ? end : undefined;
+  return (
+    <>
+      <Field name="model">
+        {answer?.model ?? start.model} <span class="muted">({start.provider})</span>
+      </Field>
+      <Field name="step">
+        {start.step}
+        {start.attempt === undefined ? '' : ` · attempt ${start.attempt}`}
+        {start.phase === undefined ? '' : ` · ${start.phase}`}
+      </Field>
+      {answer === undefined ? null : (
+        <Field name="tokens">
+          {count(answer.tok_prompt)} in → {count(answer.tok_completion)} out
+          {answer.tok_cache_read === undefined
+            ? ''
+            : ` · ${count(answer.tok_cache_read)} from cache`}
+        </Field>
+      )}
+      {answer?.finish_reason === undefined ? null : (
+        <Field name="finish">{answer.finish_reason}</Field>
+      )}
+      <Timing row={row} />
+      {start.model_settings === undefined ? null : (
+        <Field name="settings">{JSON.stringify(start.model_settings)}</Field>
+      )}
+      <Section title={`Request: ${start.messages.length} new of ${start.message_count} messages`}>
+        <div class="messages" data-testid="request-messages">
+          {start.messages.map(message => (
+            <MessageView message={message} />
+          ))}
+        </div>
+      </Section>
+      <Section title="Answer">
+        <div data-testid="answer">
+          {answer?.text === undefined || answer.text === '' ? null : (
+            <Text label="answer text">{answer.text}</Text>
+          )}
+          {answer?.tool_calls === undefined ? null : <Calls calls={answer.tool_calls} />}
+          {answer === undefined ? <p class="muted">No answer recorded.</p> : null}
+          <ErrorField error={answer?.error} />
+        </div>
+      </Section>
+    </>
+  );
+}
+
+function ToolCallView({
+  start,
+  end,
+  row,
+  run,
+}: {
+  start: TraceEventOf<'tool_start'>;
+  end: TraceEvent | undefined;
+  row: Row;
+  run: RunModel;
+}) {
+  const done = end?.event === 'tool_end' ? end : undefined;
+  const attempts = run.events.filter(
+    (event): event is TraceEventOf<'tool_end'> =>
+      event.event === 'tool_end' && event.call_id === start.call_id,
+  );
+  return (
+    <>
+      <Field name="tool">{start.tool}</Field>
+      <Field name="call">{start.call_id}</Field>
+      {start.mcp_server === undefined ? null : (
+        <Field name="MCP server">
+          {start.mcp_server.name} ({start.mcp_server.transport})
+        </Field>
+      )}
+      <Timing row={row} />
+      <Section title="Arguments">
+        <Text>{pretty(start.args)}</Text>
+      </Section>
+      <Section title={done?.error === undefined ? 'Result' : 'Error'}>
+        <div data-testid="tool-result">
+          {done === undefined ? (
+            <p class="muted">No result recorded.</p>
+          ) : done.error === undefined ? (
+            <Text>{pretty(done.result)}</Text>
+          ) : (
+            <ErrorField error={done.error} />
+          )}
+        </div>
+      </Section>
+      {attempts.length > 1 ? (
+        <Section title="Attempts">
+          {attempts.map(attempt => (
+            <Field name={`attempt ${attempt.attempt}`}>
+              {attempt.error === undefined
+                ? 'ok'
+                : `${attempt.error.type}: ${attempt.error.message}`}{' '}
+              · {duration(attempt.duration_ms)}
+            </Field>
+          ))}
+        </Section>
+      ) : null}
+    </>
+  );
+}
+
+function Handoff({
+  start,
+  end,
+  row,
+}: {
+  start: TraceEventOf<'handoff_start'>;
+  end: TraceEvent | undefined;
+  row: Row;
+}) {
+  return (
+    <>
+      <Field name="from">{start.from}</Field>
+      <Field name="to">{start.to}</Field>
+      <Field name="depth">{start.depth}</Field>
+      <Field name="mode">
+        {start.mode} (
+        {start.mode === 'pass_control' ? 'handoff' : 'delegation: returns to the caller'})
+      </Field>
+      {start.path === undefined ? null : <Field name="path">{start.path.join(' → ')}</Field>}
+      {start.routed_by === undefined ? null : (
+        <Field name="routed by">
+          {start.routed_by}
+          {start.route_reason === undefined ? '' : `: ${start.route_reason}`}
+        </Field>
+      )}
+      <Timing row={row} />
+      <ErrorField error={end?.event === 'handoff_end' ? end.error : undefined} />
+    </>
+  );
+}
+
+function Stop({ end }: { end: TraceEventOf<'agent_end'> | TraceEventOf<'run_end'> }) {
+  return (
+    <>
+      <Field name="stop">{end.stop_reason}</Field>
+      {end.detail === undefined ? null : <Field name="why">{end.detail}</Field>}
+      {end.limit === undefined ? null : (
+        <Field name="limit">
+          {end.limit.name} = {end.limit.value}
+        </Field>
+      )}
+      {end.degraded_tools === undefined ? null : (
+        <Field name="degraded">{end.degraded_tools.join(', ')}</Field>
+      )}
+      <Field name="tokens">
+        {count(end.tok_prompt)} in → {count(end.tok_completion)} out
+      </Field>
+      <ErrorField error={end.error} />
+      {end.output === undefined ? null : (
+        <Section title="Output">
+          <Text>{end.output}</Text>
+        </Section>
+      )}
+    </>
+  );
+}
+
+function Agent({
+  start,
+  end,
+  row,
+}: {
+  start: TraceEventOf<'agent_start'>;
+  end: TraceEvent | undefined;
+  row: Row;
+}) {
+  return (
+    <>
+      <Field name="agent">{start.agent}</Field>
+      <Field name="model">
+        {start.model} <span class="muted">({start.provider})</span>
+      </Field>
+      {start.path === undefined ? null : <Field name="path">{start.path.join(' → ')}</Field>}
+      <Field name="tools">{start.tools.join(', ') || '(none)'}</Field>
+      <Field name="max steps">{start.max_steps}</Field>
+      <Timing row={row} />
+      {end?.event === 'agent_end' ? (
+        <>
+          <Field name="steps">{end.steps}</Field>
+          {end.handed_off_to === undefined ? null : (
+            <Field name="handed off to">{end.handed_off_to}</Field>
+          )}
+          <Stop end={end} />
+        </>
+      ) : null}
+      <Section title="Instructions">
+        <Text>{start.instructions}</Text>
+      </Section>
+    </>
+  );
+}
+
+function PointEvent({ event }: { event: TraceEvent }) {
+  if (event.event === 'guardrail')
+    return (
+      <>
+        <Field name="guardrail">{event.guardrail}</Field>
+        <Field name="stage">{event.stage}</Field>
+        <Field name="verdict">{event.verdict}</Field>
+        <Section title="Reason">
+          <Text>{event.reason}</Text>
+        </Section>
+        {event.details === undefined ? null : <Text>{pretty(event.details)}</Text>}
+      </>
+    );
+  if (event.event === 'retry')
+    return (
+      <>
+        <Field name="target">
+          {event.target} {event.name}
+        </Field>
+        <Field name="attempt">{event.attempt}</Field>
+        <Field name="delay">{duration(event.delay_ms)}</Field>
+        {event.fallback === undefined ? null : <Field name="fallback">{event.fallback}</Field>}
+        <ErrorField error={event.error} />
+      </>
+    );
+  return null;
+}
+
+function Details({ row, run }: { row: Row; run: RunModel }) {
+  const { start, end } = row;
+  switch (start.event) {
+    case 'llm_start':
+      return <ModelCall start={start} end={end} row={row} />;
+    case 'tool_start':
+      return <ToolCallView start={start} end={end} row={row} run={run} />;
+    case 'handoff_start':
+      return <Handoff start={start} end={end} row={row} />;
+    case 'agent_start':
+      return <Agent start={start} end={end} row={row} />;
+    case 'run_start':
+      return (
+        <>
+          <Field name="run">{start.run}</Field>
+          <Field name="session">{start.session}</Field>
+          <Timing row={row} />
+          <Section title="Input">
+            <Text>{start.input}</Text>
+          </Section>
+          {end?.event === 'run_end' ? <Stop end={end} /> : null}
+        </>
+      );
+    default:
+      return <PointEvent event={start} />;
+  }
+}
+
+/** What a selected span or event holds: its request and answer, arguments and result, and the raw events. */
+export function Inspector({ row, run }: { row: Row | undefined; run: RunModel }) {
+  if (row === undefined)
+    return (
+      <aside class="inspector" aria-label="Inspector">
+        <p class="muted">Click a span to see what it holds.</p>
+      </aside>
+    );
+  return (
+    <aside class="inspector" aria-label="Inspector" data-seq={row.seq}>
+      <h2>
+        <span class={`badge stop-${row.status}`}>{row.kind}</span> {row.title}
+      </h2>
+      <Details row={row} run={run} />
+      <Section title="Raw events">
+        {[row.start, row.end].map(event =>
+          event === undefined ? null : (
+            <details class="raw">
+              <summary>
+                seq {event.seq} · {event.event}
+              </summary>
+              <Text>{JSON.stringify(event, null, 2)}</Text>
+            </details>
+          ),
+        )}
+      </Section>
+    </aside>
+  );
+}

@@ -1,0 +1,115 @@
+import { count, duration } from '../model/format.js';
+import type { RunModel } from '../model/run-model.js';
+import { VirtualList } from './virtual-list.js';
+
+/** Which runs the list shows. */
+export interface RunFilter {
+  /** A stop reason, `running` for runs not ended, or '' for all. */
+  readonly stopReason: string;
+  /** An agent that took part, or '' for all. */
+  readonly agent: string;
+  readonly errorsOnly: boolean;
+}
+
+export const noFilter: RunFilter = { stopReason: '', agent: '', errorsOnly: false };
+
+/** True when the run passes the filter. */
+export function matches(run: RunModel, filter: RunFilter): boolean {
+  if (filter.stopReason !== '' && (run.stopReason ?? 'running') !== filter.stopReason) return false;
+  if (filter.agent !== '' && !run.agents.includes(filter.agent)) return false;
+  return !filter.errorsOnly || run.totals.errors > 0 || run.stopReason === 'error';
+}
+
+/** Props of {@link RunList}. */
+export interface RunListProps {
+  readonly runs: readonly RunModel[];
+  readonly shown: readonly RunModel[];
+  readonly filter: RunFilter;
+  readonly onFilter: (filter: RunFilter) => void;
+  readonly selected: string | undefined;
+  readonly onSelect: (run: string) => void;
+}
+
+/** The runs of the page, filterable by stop reason, agent and errors. */
+export function RunList({ runs, shown, filter, onFilter, selected, onSelect }: RunListProps) {
+  const reasons = [...new Set(runs.map(run => run.stopReason ?? 'running'))].sort();
+  const agents = [...new Set(runs.flatMap(run => run.agents))].sort();
+  const selectedIndex = shown.findIndex(run => run.id === selected);
+  return (
+    <nav class="runs" aria-label="Runs">
+      <div class="filters">
+        <select
+          aria-label="Stop reason"
+          value={filter.stopReason}
+          onChange={event => onFilter({ ...filter, stopReason: event.currentTarget.value })}
+        >
+          <option value="">every stop reason</option>
+          {reasons.map(reason => (
+            <option value={reason}>{reason}</option>
+          ))}
+        </select>
+        <select
+          aria-label="Agent"
+          value={filter.agent}
+          onChange={event => onFilter({ ...filter, agent: event.currentTarget.value })}
+        >
+          <option value="">every agent</option>
+          {agents.map(agent => (
+            <option value={agent}>{agent}</option>
+          ))}
+        </select>
+        <label>
+          <input
+            type="checkbox"
+            checked={filter.errorsOnly}
+            onChange={event => onFilter({ ...filter, errorsOnly: event.currentTarget.checked })}
+          />{' '}
+          with errors only
+        </label>
+      </div>
+      <p class="muted run-count">
+        {count(shown.length)} of {count(runs.length)} run{runs.length === 1 ? '' : 's'}
+      </p>
+      <VirtualList
+        label="Run list"
+        className="run-items"
+        count={shown.length}
+        rowHeight={58}
+        {...(selectedIndex === -1 ? {} : { revealIndex: selectedIndex })}
+        renderRow={(index, top) => {
+          const run = shown[index];
+          if (run === undefined) return null;
+          const reason = run.stopReason ?? 'running';
+          return (
+            <button
+              key={run.id}
+              type="button"
+              class={`run-item ${run.id === selected ? 'selected' : ''}`}
+              style={{ top: `${top}px` }}
+              data-run={run.id}
+              onClick={() => onSelect(run.id)}
+            >
+              <span class="run-line">
+                <span
+                  class={`badge stop-${reason === 'completed' ? 'ok' : reason === 'running' ? 'open' : 'warn'}`}
+                >
+                  {reason}
+                </span>
+                <strong>{run.entryAgent}</strong>
+                <span class="muted right">{duration(run.totals.durationMs)}</span>
+              </span>
+              <span class="run-line muted">
+                {new Date(run.startedAt).toISOString().replace('T', ' ').slice(0, 19)} ·{' '}
+                {count(run.totals.tokensIn + run.totals.tokensOut)} tok · {run.totals.toolCalls}{' '}
+                tools
+                {run.totals.errors > 0 ? (
+                  <span class="error-text"> · {run.totals.errors} errors</span>
+                ) : null}
+              </span>
+            </button>
+          );
+        }}
+      />
+    </nav>
+  );
+}

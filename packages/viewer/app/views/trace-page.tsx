@@ -1,0 +1,156 @@
+import type { ComponentChildren } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import { agentGraph } from '../model/agent-graph.js';
+import { count, duration } from '../model/format.js';
+import { sumTotals, type RunModel } from '../model/run-model.js';
+import { AgentGraphView } from './agent-graph-view.js';
+import { Inspector } from './inspector.js';
+import { matches, noFilter, RunList, type RunFilter } from './run-list.js';
+import { Waterfall } from './waterfall.js';
+
+/** Props of {@link TracePage}. */
+export interface TracePageProps {
+  readonly title: string;
+  readonly runs: readonly RunModel[];
+  readonly warnings: readonly string[];
+  /** Drawn at the left of the header (the live page's file picker). */
+  readonly aside?: ComponentChildren;
+  /** Shown when there are no runs. */
+  readonly empty?: string;
+}
+
+function Totals({ runs }: { runs: readonly RunModel[] }) {
+  const totals = sumTotals(runs);
+  return (
+    <dl class="totals" aria-label="Totals">
+      <div>
+        <dt>runs</dt>
+        <dd>{count(runs.length)}</dd>
+      </div>
+      <div>
+        <dt>tokens</dt>
+        <dd>
+          {count(totals.tokensIn)} → {count(totals.tokensOut)}
+        </dd>
+      </div>
+      <div>
+        <dt>duration</dt>
+        <dd>{duration(totals.durationMs)}</dd>
+      </div>
+      <div>
+        <dt>model calls</dt>
+        <dd>{count(totals.llmCalls)}</dd>
+      </div>
+      <div>
+        <dt>tool calls</dt>
+        <dd>{count(totals.toolCalls)}</dd>
+      </div>
+      <div>
+        <dt>errors</dt>
+        <dd class={totals.errors > 0 ? 'error-text' : ''}>{count(totals.errors)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Runs, waterfall, inspector and agent graph of a trace. */
+export function TracePage({ title, runs, warnings, aside, empty }: TracePageProps) {
+  const [filter, setFilter] = useState<RunFilter>(noFilter);
+  const [chosenRun, setChosenRun] = useState<string | undefined>(undefined);
+  const [selectedSeq, setSelectedSeq] = useState<number | undefined>(undefined);
+  const [tab, setTab] = useState<'waterfall' | 'graph'>('waterfall');
+  const [graphScope, setGraphScope] = useState<'run' | 'shown'>('run');
+  const shown = useMemo(() => runs.filter(run => matches(run, filter)), [runs, filter]);
+  const run = shown.find(candidate => candidate.id === chosenRun) ?? shown.at(-1);
+  const row = run?.rows.find(candidate => candidate.seq === selectedSeq);
+  const graph = useMemo(
+    () =>
+      agentGraph(graphScope === 'run' ? (run?.events ?? []) : shown.flatMap(each => each.events)),
+    [graphScope, run, shown],
+  );
+  return (
+    <div class="page">
+      <header class="header">
+        <h1>
+          agent-trace <span class="muted">·</span> {title}
+        </h1>
+        <Totals runs={shown} />
+      </header>
+      {warnings.length === 0 ? null : (
+        <ul class="warnings" aria-label="Warnings">
+          {warnings.map(warning => (
+            <li>{warning}</li>
+          ))}
+        </ul>
+      )}
+      <div class="columns">
+        <div class="left">
+          {aside}
+          <RunList
+            runs={runs}
+            shown={shown}
+            filter={filter}
+            onFilter={setFilter}
+            selected={run?.id}
+            onSelect={id => {
+              setChosenRun(id);
+              setSelectedSeq(undefined);
+            }}
+          />
+        </div>
+        <main class="main">
+          {run === undefined ? (
+            <p class="muted empty">
+              {runs.length === 0
+                ? (empty ?? 'This trace has no runs.')
+                : 'No run matches the filter.'}
+            </p>
+          ) : (
+            <>
+              <div class="tabs" role="tablist">
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={tab === 'waterfall'}
+                  onClick={() => setTab('waterfall')}
+                >
+                  Waterfall
+                </button>
+                <button
+                  type="button"
+                  role="tab"
+                  aria-selected={tab === 'graph'}
+                  onClick={() => setTab('graph')}
+                >
+                  Agent graph
+                </button>
+                <span class="muted run-title">
+                  run {run.id} · session {run.session}
+                  {run.file === '' ? '' : ` · ${run.file}`}
+                </span>
+              </div>
+              {tab === 'waterfall' ? (
+                <Waterfall key={run.id} run={run} selected={row?.seq} onSelect={setSelectedSeq} />
+              ) : (
+                <>
+                  <label class="scope">
+                    <input
+                      type="checkbox"
+                      checked={graphScope === 'shown'}
+                      onChange={event =>
+                        setGraphScope(event.currentTarget.checked ? 'shown' : 'run')
+                      }
+                    />{' '}
+                    every run shown ({shown.length})
+                  </label>
+                  <AgentGraphView graph={graph} />
+                </>
+              )}
+            </>
+          )}
+        </main>
+        {run === undefined ? null : <Inspector row={row} run={run} />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,233 @@
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { duration } from '../model/format.js';
+import type { Row, RunModel } from '../model/run-model.js';
+import { VirtualList } from './virtual-list.js';
+
+const rowHeight = 24;
+const axisHeight = 26;
+const labelWidth = 360;
+const minZoom = 1;
+const maxZoom = 4096;
+
+const icons: Readonly<Record<Row['kind'], string>> = {
+  run: '▶',
+  agent: '◆',
+  llm: '✦',
+  tool: '⚙',
+  handoff: '⇢',
+  guardrail: '⚑',
+  retry: '↻',
+};
+
+/** Props of {@link Waterfall}. */
+export interface WaterfallProps {
+  readonly run: RunModel;
+  readonly selected: number | undefined;
+  readonly onSelect: (seq: number) => void;
+}
+
+/** The rows left when collapsed spans hide their descendants. */
+function visibleRows(rows: readonly Row[], collapsed: ReadonlySet<number>): Row[] {
+  const visible: Row[] = [];
+  for (let index = 0; index < rows.length;) {
+    const row = rows[index] as Row;
+    visible.push(row);
+    index = collapsed.has(row.seq) ? row.subtreeEnd : index + 1;
+  }
+  return visible;
+}
+
+/** A tick step of 1, 2 or 5 × 10^n milliseconds giving about `wanted` ticks. */
+function tickStep(totalMs: number, wanted: number): number {
+  const raw = totalMs / Math.max(1, wanted);
+  const power = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-3)));
+  return [1, 2, 5, 10].map(factor => factor * power).find(step => step >= raw) ?? power * 10;
+}
+
+/**
+ * The run's spans nested on a real time axis: agents, model calls, tool calls, handoffs and
+ * delegations, with guardrail verdicts and retries as markers. Parallel calls overlap in time, so
+ * their bars stand side by side. Zoom with the buttons or Ctrl + wheel, pan by dragging the bars or
+ * scrolling sideways, collapse a span with its triangle (or ← and →); ↑ and ↓ move the selection.
+ */
+export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
+  const [zoom, setZoom] = useState(1);
+  const [listWidth, setListWidth] = useState(1200);
+  const scroller = useRef<HTMLDivElement | null>(null);
+  const rows = useMemo(() => visibleRows(run.rows, collapsed), [run, collapsed]);
+  const totalMs = Math.max(1, ...run.rows.slice(0, 1).map(row => row.endMs), run.totals.durationMs);
+  const viewWidth = Math.max(300, listWidth - labelWidth - 90);
+  const trackWidth = viewWidth * zoom;
+  const x = (ms: number): number => (ms / totalMs) * trackWidth;
+  const selectedIndex = rows.findIndex(row => row.seq === selected);
+  const toggle = (row: Row, open?: boolean): void => {
+    if (row.subtreeEnd === row.index + 1) return;
+    const next = new Set(collapsed);
+    if (open ?? collapsed.has(row.seq)) next.delete(row.seq);
+    else next.add(row.seq);
+    setCollapsed(next);
+  };
+  const zoomTo = (factor: number, anchorX?: number): void => {
+    const element = scroller.current;
+    const next = Math.min(maxZoom, Math.max(minZoom, factor));
+    if (element !== null) {
+      const anchor = anchorX ?? element.clientWidth / 2;
+      const at = (element.scrollLeft + anchor - labelWidth) / (trackWidth || 1);
+      requestAnimationFrame(() => {
+        element.scrollLeft = Math.max(0, at * viewWidth * next - anchor + labelWidth);
+      });
+    }
+    setZoom(next);
+  };
+  const onKeyDown = (event: KeyboardEvent): void => {
+    const row = rows[selectedIndex];
+    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    if (step !== undefined) {
+      const next = rows[Math.min(rows.length - 1, Math.max(0, selectedIndex + step))];
+      if (next !== undefined) onSelect(next.seq);
+      event.preventDefault();
+    } else if (row !== undefined && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+      toggle(row, event.key === 'ArrowRight');
+      event.preventDefault();
+    }
+  };
+  const step = tickStep(totalMs / zoom, viewWidth / 110);
+  const ticks: number[] = [];
+  for (let at = 0; at <= totalMs && ticks.length < 5000; at += step) ticks.push(at);
+  const drag = panByDragging(scroller);
+  return (
+    <section class="waterfall" aria-label="Waterfall">
+      <div class="toolbar">
+        <button type="button" onClick={() => zoomTo(zoom * 2)} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" onClick={() => zoomTo(zoom / 2)} aria-label="Zoom out">
+          −
+        </button>
+        <button type="button" onClick={() => zoomTo(1)}>
+          fit
+        </button>
+        <button type="button" onClick={() => setCollapsed(new Set())}>
+          expand all
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            setCollapsed(
+              new Set(
+                run.rows.filter(row => row.kind === 'agent' && row.depth > 1).map(row => row.seq),
+              ),
+            )
+          }
+        >
+          collapse agents
+        </button>
+        <span class="muted">
+          {rows.length} of {run.rows.length} rows · {duration(totalMs)} · zoom {zoom}×
+        </span>
+      </div>
+      <VirtualList
+        label="Spans"
+        className="waterfall-rows"
+        count={rows.length}
+        rowHeight={rowHeight}
+        width={labelWidth + trackWidth + 16}
+        headerHeight={axisHeight}
+        scrollerRef={scroller}
+        onKeyDown={onKeyDown}
+        onWidth={setListWidth}
+        {...(selectedIndex === -1 ? {} : { revealIndex: selectedIndex })}
+        header={
+          <div class="axis" style={{ width: `${labelWidth + trackWidth + 16}px` }}>
+            <div class="axis-label">span</div>
+            {ticks.map(at => (
+              <span class="tick" style={{ left: `${labelWidth + x(at)}px` }}>
+                {duration(at)}
+              </span>
+            ))}
+          </div>
+        }
+        renderRow={(index, top) => {
+          const row = rows[index];
+          if (row === undefined) return null;
+          const parent = row.subtreeEnd > row.index + 1;
+          const left = x(row.startMs);
+          const isPoint = row.kind === 'guardrail' || row.kind === 'retry';
+          return (
+            <div
+              key={row.seq}
+              role="listitem"
+              class={`row kind-${row.kind} status-${row.status}${row.seq === selected ? ' selected' : ''}`}
+              style={{ top: `${top}px`, width: `${labelWidth + trackWidth + 16}px` }}
+              data-seq={row.seq}
+              data-kind={row.kind}
+              onClick={() => onSelect(row.seq)}
+              onWheel={event => {
+                if (!event.ctrlKey && !event.metaKey) return;
+                event.preventDefault();
+                zoomTo(
+                  zoom * (event.deltaY < 0 ? 1.5 : 1 / 1.5),
+                  event.clientX - (scroller.current?.getBoundingClientRect().left ?? 0),
+                );
+              }}
+            >
+              <div
+                class="label"
+                style={{ paddingLeft: `${6 + row.depth * 14}px`, width: `${labelWidth}px` }}
+              >
+                <span
+                  class="twisty"
+                  onClick={event => {
+                    event.stopPropagation();
+                    toggle(row);
+                  }}
+                >
+                  {parent ? (collapsed.has(row.seq) ? '▸' : '▾') : ''}
+                </span>
+                <span class="icon">{icons[row.kind]}</span>
+                <span class="title">{row.title}</span>
+                <span class="summary">{row.summary}</span>
+              </div>
+              <div class="track" onMouseDown={drag}>
+                {isPoint ? (
+                  <span class="marker" style={{ left: `${left - 5}px` }} title={row.title} />
+                ) : (
+                  <span
+                    class="bar"
+                    style={{ left: `${left}px`, width: `${Math.max(2, x(row.endMs) - left)}px` }}
+                  />
+                )}
+                <span class="bar-text" style={{ left: `${Math.max(left, x(row.endMs)) + 6}px` }}>
+                  {isPoint ? row.summary : duration(row.endMs - row.startMs)}
+                  {row.status === 'open' ? ' · not ended' : ''}
+                </span>
+              </div>
+            </div>
+          );
+        }}
+      />
+    </section>
+  );
+}
+
+/** Dragging the bars pans the waterfall. */
+function panByDragging(scroller: { current: HTMLDivElement | null }): (event: MouseEvent) => void {
+  return (event: MouseEvent) => {
+    const element = scroller.current;
+    if (element === null || event.button !== 0) return;
+    const startX = event.clientX;
+    const startY = event.clientY;
+    const { scrollLeft, scrollTop } = element;
+    const move = (next: MouseEvent): void => {
+      element.scrollLeft = scrollLeft - (next.clientX - startX);
+      element.scrollTop = scrollTop - (next.clientY - startY);
+    };
+    const up = (): void => {
+      window.removeEventListener('mousemove', move);
+      window.removeEventListener('mouseup', up);
+    };
+    window.addEventListener('mousemove', move);
+    window.addEventListener('mouseup', up);
+  };
+}

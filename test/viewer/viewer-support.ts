@@ -1,0 +1,164 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { z } from 'zod';
+import { agent, run, sequentialIds, tool, type TraceEvent } from '@agent-trace/core';
+import { fakeLLM } from '@agent-trace/testing';
+import { memorySink } from '@agent-trace/trace';
+import { reviewDesk, type ModelFor } from '../../examples/document-review/agents.js';
+import { draft } from '../../examples/document-review/draft.js';
+import { deterministic } from '../support/deterministic.js';
+
+/** Where Debian's chromium package puts the browser; `CHROMIUM_PATH` overrides it. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** A headless Chromium, started as the machine allows (no sandbox as root, no background traffic). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath))
+    throw new Error(
+      `No Chromium at ${chromiumPath}: the viewer's tests need a real browser. Install Debian's package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH.`,
+    );
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh folder under the system's temp folder. */
+export function scratchFolder(): string {
+  return mkdtempSync(join(tmpdir(), 'agent-trace-viewer-'));
+}
+
+/** Writes events as a JSONL trace. */
+export function writeTrace(path: string, events: readonly TraceEvent[]): string {
+  writeFileSync(path, events.map(event => `${JSON.stringify(event)}\n`).join(''));
+  return path;
+}
+
+/** Opens a page written to disk, as `agent-trace view` leaves it, and fails on any page error. */
+export async function openPage(
+  browser: Browser,
+  html: string,
+  folder = scratchFolder(),
+): Promise<Page> {
+  const file = join(folder, 'page.html');
+  writeFileSync(file, html);
+  const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', error => errors.push(error.message));
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForSelector('.page');
+  if (errors.length > 0) throw new Error(`The page failed: ${errors.join('; ')}`);
+  return page;
+}
+
+/**
+ * The seqs of every waterfall row, scrolling the windowed list from top to bottom (only the rows
+ * in view are in the DOM).
+ */
+export async function allRowSeqs(page: Page): Promise<Set<number>> {
+  const seen = new Set<number>();
+  const list = page.locator('.waterfall-rows');
+  await list.evaluate(element => {
+    element.scrollTop = 0;
+  });
+  for (;;) {
+    for (const row of await page.locator('.waterfall-rows .row').all())
+      seen.add(Number(await row.getAttribute('data-seq')));
+    const done = await list.evaluate(element => {
+      const before = element.scrollTop;
+      element.scrollTop += element.clientHeight / 2;
+      return element.scrollTop === before;
+    });
+    if (done) return seen;
+    await page.evaluate(() => new Promise(resolve => setTimeout(resolve, 0)));
+  }
+}
+
+/** The demo's desk run on its FakeLLM scripts, with a fixed clock and ids. */
+export async function deskEvents(modelFor?: ModelFor): Promise<TraceEvent[]> {
+  const sink = memorySink();
+  await run(reviewDesk(modelFor), `Review this draft: ${draft}`, {
+    trace: sink,
+    session: 'demo',
+    ...deterministic(),
+  });
+  return [...sink.events];
+}
+
+/** The desk with a guard that blocks: the same run up to the guard's answer, then not. */
+export function deskWithStrictGuard(): Promise<TraceEvent[]> {
+  return deskEvents((name, script, modelId) =>
+    fakeLLM(
+      name === 'guard'
+        ? [script[0]!, { text: 'block: similarity 0.31 is too close to the OpenTelemetry docs.' }]
+        : script,
+      { modelId },
+    ),
+  );
+}
+
+/** What a page would run if it ever treated trace text as markup. */
+export const markup =
+  '<script>window.__pwned = "script"</script><img src="x" onerror="window.__pwned = \'img\'"><b>bold</b>';
+
+/** A run whose tool result and model answer hold markup. */
+export async function markupEvents(): Promise<TraceEvent[]> {
+  const fetchPage = tool({
+    name: 'fetch_page',
+    description: 'Fetches a web page',
+    input: z.object({ url: z.string() }),
+    execute: () => Promise.resolve({ html: markup }),
+  });
+  const reader = agent({
+    name: 'reader',
+    instructions: 'Read the page.',
+    model: fakeLLM([
+      { toolCalls: [{ name: 'fetch_page', args: { url: 'https://example.com/<script>' } }] },
+      { text: `The page says: ${markup}` },
+    ]),
+    tools: [fetchPage],
+  });
+  const sink = memorySink();
+  const ids = { ...sequentialIds(), runId: () => 'run-markup' };
+  await run(reader, `Summarise ${markup}`, { trace: sink, ...deterministic(), ids });
+  return [...sink.events];
+}
+
+/** The text a locator's element shows. */
+export function text(locator: Locator): Promise<string> {
+  return locator.innerText();
+}
+
+/** One agent making `steps` model calls, each asking for one tool call: 4 events a step. */
+export async function longRunEvents(steps: number): Promise<TraceEvent[]> {
+  const tick = tool({
+    name: 'tick',
+    description: 'Counts',
+    input: z.object({ n: z.number() }),
+    execute: ({ n }) => Promise.resolve(n),
+  });
+  const script = Array.from({ length: steps - 1 }, (_, n) => ({
+    toolCalls: [{ name: 'tick', args: { n } }],
+  }));
+  const counter = agent({
+    name: 'counter',
+    instructions: 'Count.',
+    model: fakeLLM([...script, { text: 'done' }]),
+    tools: [tick],
+    limits: { maxSteps: steps, maxToolCallsPerTool: steps },
+  });
+  const sink = memorySink();
+  await run(counter, 'count', { trace: sink, ...deterministic() });
+  return [...sink.events];
+}

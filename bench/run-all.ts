@@ -12,6 +12,7 @@ import { formatMcpCall, measureMcpCall } from './mcp-call.js';
 import { formatReplay, measureReplay } from './replay-long-run.js';
 import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
+import { formatViewer, measureViewer } from './viewer.js';
 
 const quick = process.argv.includes('--quick');
 const settings = quick
@@ -45,6 +46,10 @@ console.log(formatReplay(replay));
 console.log('');
 const mcpCall = await measureMcpCall(quick ? 100 : 300, settings.rounds);
 console.log(formatMcpCall(mcpCall));
+
+console.log('\nThe viewer in Chromium: a 100,000-event trace beside a small one');
+const viewer = await measureViewer();
+console.log(formatViewer(viewer));
 
 const share = jsonlShareOfFastestPeer(loop);
 const jsonl = loop.filter(sample => sample.subject === 'agent-trace-jsonl');
@@ -80,6 +85,16 @@ const targets = [
     mcpCall.loopMicroseconds / mcpCall.directMicroseconds <= 1.2,
     ratio(mcpCall.loopMicroseconds / mcpCall.directMicroseconds),
   ],
+  [
+    'the viewer scrolls a 100,000-event trace at 60 Hz: p95 frame ≤ 1.5 × 16.7 ms',
+    viewer.large !== undefined && viewer.large.frameP95Ms <= 25,
+    viewer.large === undefined ? 'no Chromium' : `${viewer.large.frameP95Ms.toFixed(1)} ms`,
+  ],
+  [
+    'the viewer paints a 100,000-event trace within 2 s',
+    viewer.large !== undefined && viewer.large.firstPaintMs <= 2000,
+    viewer.large === undefined ? 'no Chromium' : `${viewer.large.firstPaintMs.toFixed(0)} ms`,
+  ],
   ...pipeline.commands.map(
     sample =>
       [
@@ -105,6 +120,7 @@ writeFileSync(
       pipeline,
       replay,
       mcpCall,
+      viewer,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),
     },
     null,

@@ -9,6 +9,7 @@ import { fakeLLM } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
 import { reviewDesk, type ModelFor } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
+import { strictGuard } from '../../examples/document-review/variants.js';
 import { deterministic } from '../support/deterministic.js';
 
 /** Where Debian's chromium package puts the browser; `CHROMIUM_PATH` overrides it. */
@@ -98,14 +99,7 @@ export async function deskEvents(modelFor?: ModelFor): Promise<TraceEvent[]> {
 
 /** The desk with a guard that blocks: the same run up to the guard's answer, then not. */
 export function deskWithStrictGuard(): Promise<TraceEvent[]> {
-  return deskEvents((name, script, modelId) =>
-    fakeLLM(
-      name === 'guard'
-        ? [script[0]!, { text: 'block: similarity 0.31 is too close to the OpenTelemetry docs.' }]
-        : script,
-      { modelId },
-    ),
-  );
+  return deskEvents(strictGuard);
 }
 
 /** What a page would run if it ever treated trace text as markup. */

@@ -67,7 +67,7 @@ function StepDetails({
       )}
       {sides.map(side => (
         <section class="inspector-section">
-          <h3>
+          <h3 class="side-name">
             {side.name}
             {side.line === undefined ? '' : ` · seq ${side.line.seq} · ${side.line.agent}`}
           </h3>

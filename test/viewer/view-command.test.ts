@@ -1,0 +1,95 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '@agent-trace/cli';
+import { cli } from '../support/cli.js';
+import { deskEvents, deskWithStrictGuard, scratchFolder, writeTrace } from './viewer-support.js';
+
+const dataOf = (html: string): { mode: string; files?: { events: unknown[] }[] } => {
+  const match = /<script type="application\/json" id="agent-trace-data">(.*?)<\/script>/s.exec(
+    html,
+  );
+  return JSON.parse(match![1]!) as { mode: string; files?: { events: unknown[] }[] };
+};
+
+describe('agent-trace view', () => {
+  it('writes one self-contained page beside the trace and prints where (no browser under --no-open)', async () => {
+    const folder = scratchFolder();
+    const events = await deskEvents();
+    const trace = writeTrace(join(folder, 'desk.jsonl'), events);
+    const { code, stdout } = await cli(['view', trace, '--no-open']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      `wrote ${join(folder, 'desk.html')}\nopen file://${join(folder, 'desk.html')}`,
+    );
+    const html = readFileSync(join(folder, 'desk.html'), 'utf8');
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'/,
+    );
+    const page = html.replace(/<script type="application\/json"[^>]*>.*?<\/script>/s, '');
+    expect(page).not.toMatch(/<script[^>]+src=|<link|@import|url\((?!#)|fetch\("http/);
+    expect(dataOf(html).files![0]!.events).toHaveLength(events.length);
+  });
+
+  it('writes the comparison of two traces with --diff, to --out', async () => {
+    const folder = scratchFolder();
+    const before = writeTrace(join(folder, 'before.jsonl'), await deskEvents());
+    const after = writeTrace(join(folder, 'after.jsonl'), await deskWithStrictGuard());
+    const out = join(folder, 'report.html');
+    const { code } = await cli(['view', before, '--diff', after, '--out', out, '--no-open']);
+    expect(code).toBe(0);
+    expect(dataOf(readFileSync(out, 'utf8')).mode).toBe('diff');
+  });
+
+  it('exits 2 naming the file and line of a trace it cannot read', async () => {
+    const folder = scratchFolder();
+    const trace = join(folder, 'broken.jsonl');
+    writeFileSync(trace, '{"not": "an event"}\n');
+    const { code, stderr } = await cli(['view', trace, '--no-open']);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${trace}:1`);
+    expect(stderr).toContain(`agent-trace validate ${trace}`);
+  });
+
+  it('exits 2 with advice when given no trace, or two traces and --diff', async () => {
+    const none = await cli(['view']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('agent-trace view --serve traces');
+    const two = await cli(['view', 'a.jsonl', 'b.jsonl', '--diff', 'c.jsonl']);
+    expect(two).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('give one trace before it'),
+    });
+  });
+
+  it('serves a folder with --serve until stopped, and refuses a folder that is not there', async () => {
+    const folder = scratchFolder();
+    writeTrace(join(folder, 'desk.jsonl'), await deskEvents());
+    const controller = new AbortController();
+    const lines: string[] = [];
+    let announced: (url: string) => void = () => undefined;
+    const url = new Promise<string>(resolve => (announced = resolve));
+    const exit = runCli(['view', '--serve', folder], {
+      stdout: text => {
+        lines.push(text);
+        const found = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(text);
+        if (found?.[1] !== undefined) announced(found[1]);
+      },
+      stderr: () => undefined,
+      env: {},
+      isTTY: false,
+      signal: controller.signal,
+    });
+    const files = (await fetch(new URL('/api/files', await url)).then(response =>
+      response.json(),
+    )) as {
+      name: string;
+    }[];
+    expect(files.map(file => file.name)).toEqual(['desk.jsonl']);
+    controller.abort();
+    expect(await exit).toBe(0);
+    const missing = await cli(['view', '--serve', join(folder, 'nowhere')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('there is no such folder');
+  });
+});

@@ -96,8 +96,8 @@ async function measure(browser: Browser, folder: string, steps: number): Promise
   const tab = await browser.newPage({ viewport: { width: 1500, height: 900 } });
   await tab.goto(pathToFileURL(page).href);
   await tab.waitForSelector('.waterfall-rows .row');
-  const paint = (await tab.evaluate(paintScript)) as { firstPaint: number; drawn: number };
-  const frames = (await tab.evaluate(scrollScript(frameCount))) as { gaps: number[]; rows: number };
+  const paint = await tab.evaluate<{ firstPaint: number; drawn: number }>(paintScript);
+  const frames = await tab.evaluate<{ gaps: number[]; rows: number }>(scrollScript(frameCount));
   await tab.close();
   const sorted = [...frames.gaps].sort((a, b) => a - b);
   return {

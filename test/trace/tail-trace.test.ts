@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agent, run } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
-import { memorySink, tailTrace, TraceParseError } from '@agent-trace/trace';
+import { memorySink, tailTrace, TraceParseError, type TailBatch } from '@agent-trace/trace';
 import { deterministic } from '../support/deterministic.js';
 
 async function events() {
@@ -32,7 +32,7 @@ describe('tailTrace', () => {
     appendFileSync(file, `${lines[1]!.slice(20)}\n${lines.slice(2).join('\n')}\n`);
     const second = await batches.next();
     expect(second.value).toMatchObject({ partial: false });
-    expect((second.value as { events: { seq: number }[] }).events.map(event => event.seq)).toEqual(
+    expect((second.value as TailBatch).events.map(event => event.seq)).toEqual(
       lines.slice(1).map((_, index) => index + 1),
     );
     controller.abort();

@@ -86,6 +86,16 @@ describe('agent-trace view', () => {
       name: string;
     }[];
     expect(files.map(file => file.name)).toEqual(['desk.jsonl']);
+    const taken = await cli(['view', '--serve', folder, '--port', new URL(await url).port]);
+    expect(taken).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Choose another port'),
+    });
+    const invalid = await cli(['view', '--serve', folder, '--port', 'x']);
+    expect(invalid).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Invalid --port NaN'),
+    });
     controller.abort();
     expect(await exit).toBe(0);
     const missing = await cli(['view', '--serve', join(folder, 'nowhere')]);

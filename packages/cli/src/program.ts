@@ -17,7 +17,7 @@ export interface CliIo {
   stderr(text: string): void;
   readonly env: NodeJS.ProcessEnv;
   readonly isTTY: boolean;
-  /** Stops commands that run until stopped (\`view --serve\`); without it they run until the process ends. */
+  /** Stops commands that run until stopped (`view --serve`); without it they run until the process ends. */
   readonly signal?: AbortSignal;
 }
 

@@ -105,7 +105,14 @@ export async function serveTraces(
     }
   }
   await new Promise<void>((ready, fail) => {
-    server.once('error', fail);
+    server.once('error', error =>
+      fail(
+        new Error(
+          `Cannot serve on 127.0.0.1:${options.port ?? 0}: ${error.message}. Choose another port, or 0 for a free one.`,
+          { cause: error },
+        ),
+      ),
+    );
     server.listen(options.port ?? 0, '127.0.0.1', () => ready());
   });
   port = (server.address() as AddressInfo).port;

@@ -112,9 +112,16 @@ export async function serveCommand(
   folder: string,
   options: ServeCommandOptions,
 ): Promise<CommandResult> {
+  const { port } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Invalid --port ${String(port)}: expected a whole number from 0 to 65535, e.g. --port 7400 (0 picks a free one).`,
+    };
   let server;
   try {
-    server = await serveTraces(folder, { port: options.port });
+    server = await serveTraces(folder, { port });
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,

@@ -221,7 +221,7 @@ async function bundle(entry: string, directory: string): Promise<string> {
     outfile,
     logLevel: 'error',
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
     },
   });
   return outfile;

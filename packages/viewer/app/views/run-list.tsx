@@ -11,6 +11,7 @@ export interface RunFilter {
   readonly errorsOnly: boolean;
 }
 
+/** Every run. */
 export const noFilter: RunFilter = { stopReason: '', agent: '', errorsOnly: false };
 
 /** True when the run passes the filter. */

@@ -5,6 +5,7 @@ import { viewerHtml } from '@agent-trace/viewer';
 import {
   allRowSeqs,
   deskEvents,
+  flakyToolEvents,
   launchChromium,
   longRunEvents,
   markupEvents,
@@ -63,6 +64,23 @@ describe('the trace page, in Chromium', () => {
     await expect.poll(() => text(inspector.getByTestId('answer'))).toContain('count_words');
     await expect.poll(() => text(inspector)).toContain('190 in → 30 out');
     await viewer.close();
+  });
+
+  it("lists a tool call's attempts, and only its own", async () => {
+    const events = await flakyToolEvents();
+    const viewer = await page(events);
+    const starts = events.filter(event => event.event === 'tool_start');
+    expect(starts.length).toBe(2);
+    await viewer.locator(`.waterfall-rows .row[data-seq="${starts[1]!.seq}"]`).click();
+    const inspector = viewer.locator('aside.inspector');
+    await expect.poll(() => text(inspector)).toContain('ATTEMPTS');
+    expect(await text(inspector)).toContain('connection reset');
+    expect(await inspector.locator('.field', { hasText: /^attempt \d/ }).count()).toBe(2);
+    await viewer.close();
+    const desk = await page(await deskEvents());
+    await desk.locator('.row.kind-tool.status-error').click();
+    expect(await text(desk.locator('aside.inspector'))).not.toContain('ATTEMPTS');
+    await desk.close();
   });
 
   it('shows markup in a tool result or a model answer as text: a <script> payload stays inert', async () => {

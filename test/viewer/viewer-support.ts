@@ -156,3 +156,25 @@ export async function longRunEvents(steps: number): Promise<TraceEvent[]> {
   await run(counter, 'count', { trace: sink, ...deterministic() });
   return [...sink.events];
 }
+
+/** A run whose tool fails once and succeeds on its retry. */
+export async function flakyToolEvents(): Promise<TraceEvent[]> {
+  let calls = 0;
+  const flaky = tool({
+    name: 'flaky',
+    description: 'Fails the first time',
+    input: z.object({}),
+    execute: () =>
+      ++calls === 1 ? Promise.reject(new Error('connection reset')) : Promise.resolve('ok'),
+  });
+  const caller = agent({
+    name: 'caller',
+    instructions: 'Call it.',
+    model: fakeLLM([{ toolCalls: [{ name: 'flaky', args: {} }] }, { text: 'done' }]),
+    tools: [flaky],
+    retry: { toolRetries: 1, baseDelayMs: 0 },
+  });
+  const sink = memorySink();
+  await run(caller, 'go', { trace: sink, ...deterministic() });
+  return [...sink.events];
+}

@@ -155,7 +155,10 @@ function ToolCallView({
   const done = end?.event === 'tool_end' ? end : undefined;
   const attempts = run.events.filter(
     (event): event is TraceEventOf<'tool_end'> =>
-      event.event === 'tool_end' && event.call_id === start.call_id,
+      event.event === 'tool_end' &&
+      event.call_id === start.call_id &&
+      event.tool === start.tool &&
+      event.parent_span_id === start.parent_span_id,
   );
   return (
     <>

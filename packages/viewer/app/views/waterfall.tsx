@@ -140,7 +140,9 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
         {...(selectedIndex === -1 ? {} : { revealIndex: selectedIndex })}
         header={
           <div class="axis" style={{ width: `${labelWidth + trackWidth + 16}px` }}>
-            <div class="axis-label">span</div>
+            <div class="axis-label" style={{ width: `${labelWidth}px` }}>
+              span
+            </div>
             {ticks.map(at => (
               <span class="tick" style={{ left: `${labelWidth + x(at)}px` }}>
                 {duration(at)}

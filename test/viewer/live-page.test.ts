@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -55,6 +55,9 @@ describe('agent-trace view --serve, in Chromium', () => {
 
   it('answers only requests addressed to 127.0.0.1 and reads only .jsonl files inside the folder', async () => {
     writeFileSync(join(folder, 'secret.txt'), 'no');
+    const outside = scratchFolder();
+    writeFileSync(join(outside, 'elsewhere.jsonl'), '');
+    symlinkSync(join(outside, 'elsewhere.jsonl'), join(folder, 'link.jsonl'));
     const port = new URL(server.url).port;
     const get = (path: string, host = `127.0.0.1:${port}`) =>
       new Promise<number | undefined>((resolve, reject) => {
@@ -69,6 +72,7 @@ describe('agent-trace view --serve, in Chromium', () => {
     expect(await get('/api/files')).toBe(200);
     expect(await get('/api/events?file=secret.txt')).toBe(404);
     expect(await get('/api/events?file=../../etc/passwd.jsonl')).toBe(404);
+    expect(await get('/api/events?file=link.jsonl')).toBe(404);
     expect(await get('/api/files', `evil.example:${port}`)).toBe(403);
     const files = (await fetch(new URL('/api/files', server.url)).then(response =>
       response.json(),
@@ -76,5 +80,6 @@ describe('agent-trace view --serve, in Chromium', () => {
       name: string;
     }[];
     expect(files.map(file => file.name).sort()).toEqual(['live.jsonl', 'nested/other.jsonl']);
+    rmSync(join(folder, 'link.jsonl'));
   });
 });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { AgentTraceError } from '@agent-trace/core';
 import { describeNewerContent, tailTrace } from '@agent-trace/trace';
@@ -166,7 +166,10 @@ async function tracePath(root: string, name: string): Promise<string | undefined
   const path = resolve(root, name);
   if (!path.startsWith(root + sep) || !path.endsWith('.jsonl')) return undefined;
   try {
-    return (await stat(path)).isFile() ? path : undefined;
+    // A link inside the folder that leads out of it is not followed.
+    const [real, realRoot] = await Promise.all([realpath(path), realpath(root)]);
+    if (!real.startsWith(realRoot + sep)) return undefined;
+    return (await stat(real)).isFile() ? real : undefined;
   } catch {
     return undefined;
   }

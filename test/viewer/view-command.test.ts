@@ -19,9 +19,7 @@ describe('agent-trace view', () => {
     const trace = writeTrace(join(folder, 'desk.jsonl'), events);
     const { code, stdout } = await cli(['view', trace, '--no-open']);
     expect(code).toBe(0);
-    expect(stdout).toBe(
-      `wrote ${join(folder, 'desk.html')}\nopen file://${join(folder, 'desk.html')}`,
-    );
+    expect(stdout).toBe(`wrote ${join(folder, 'desk.html')}\nfile://${join(folder, 'desk.html')}`);
     const html = readFileSync(join(folder, 'desk.html'), 'utf8');
     expect(html).toMatch(
       /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'/,

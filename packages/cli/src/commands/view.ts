@@ -65,17 +65,13 @@ export async function viewCommand(
     };
   }
   const url = pathToFileURL(resolve(out)).href;
-  const opened =
-    options.open && options.env.CI === undefined ? openInBrowser(url, options.env) : false;
-  return {
-    exitCode: exitCodes.ok,
-    stdout: `wrote ${out}${opened ? '' : `\nopen ${url}`}`,
-    stderr: '',
-  };
+  // The address is printed whether or not a browser opens: an opener can fail after it starts.
+  if (options.open && options.env.CI === undefined) openInBrowser(url, options.env);
+  return { exitCode: exitCodes.ok, stdout: `wrote ${out}\n${url}`, stderr: '' };
 }
 
-/** Opens a URL with `$BROWSER` or the platform's opener; false when there is none. */
-function openInBrowser(url: string, env: NodeJS.ProcessEnv): boolean {
+/** Opens a URL with `$BROWSER` or the platform's opener, if it can; a failure is ignored. */
+function openInBrowser(url: string, env: NodeJS.ProcessEnv): void {
   const [command, ...args] =
     env.BROWSER !== undefined && env.BROWSER !== ''
       ? [env.BROWSER, url]
@@ -84,14 +80,13 @@ function openInBrowser(url: string, env: NodeJS.ProcessEnv): boolean {
         : process.platform === 'win32'
           ? ['cmd', '/c', 'start', '""', url]
           : ['xdg-open', url];
-  if (command === undefined) return false;
+  if (command === undefined) return;
   try {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
     child.unref();
-    return true;
   } catch {
-    return false;
+    // No opener: the printed address is enough.
   }
 }
 

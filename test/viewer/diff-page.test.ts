@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { run } from '@agent-trace/core';
 import { compareTraces, jsonlSink } from '@agent-trace/trace';
 import { diffView, viewerHtml } from '@agent-trace/viewer';
@@ -9,20 +8,14 @@ import { cli } from '../support/cli.js';
 import {
   deskEvents,
   deskWithStrictGuard,
-  launchChromium,
+  chromiumForFile,
   openPage,
   scratchFolder,
   text,
   writeTrace,
 } from './viewer-support.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const browser = chromiumForFile();
 
 describe('the diff page, in Chromium', () => {
   it('aligns two runs step by step and highlights the first divergence at the right seq', async () => {
@@ -35,7 +28,7 @@ describe('the diff page, in Chromium', () => {
       writeTrace(join(folder, 'before.jsonl'), before),
       writeTrace(join(folder, 'after.jsonl'), after),
     );
-    const page = await openPage(browser, viewerHtml(data), folder);
+    const page = await openPage(browser(), viewerHtml(data), folder);
     const highlighted = page.locator('.diff-row.first-divergence');
     await expect.poll(() => highlighted.count()).toBe(1);
     expect(await highlighted.getAttribute('data-actual-seq')).toBe(String(first!.seq));
@@ -69,7 +62,7 @@ describe('the diff page, in Chromium', () => {
     ]);
     expect(code).toBe(1);
     expect(stdout).toContain(`wrote ${html}`);
-    const page = await openPage(browser, readFileSync(html, 'utf8'), folder);
+    const page = await openPage(browser(), readFileSync(html, 'utf8'), folder);
     const highlighted = page.locator('.diff-row.first-divergence');
     await expect.poll(() => highlighted.getAttribute('data-actual-seq')).toBe('2');
     expect(await text(page.getByLabel('What differs'))).toContain('the instructions');

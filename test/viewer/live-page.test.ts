@@ -1,23 +1,20 @@
 import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { request } from 'node:http';
 import { isSpanStart } from '@agent-trace/core';
 import { serveTraces, type TraceServer } from '@agent-trace/viewer';
-import { deskEvents, launchChromium, scratchFolder, text } from './viewer-support.js';
+import { chromiumForFile, deskEvents, scratchFolder, text } from './viewer-support.js';
 
-let browser: Browser;
+const browser = chromiumForFile();
 let server: TraceServer;
 let folder: string;
 beforeAll(async () => {
-  browser = await launchChromium();
   folder = scratchFolder();
   server = await serveTraces(folder, { pollMs: 50 });
 });
 afterAll(async () => {
   await server.close();
-  await browser.close();
 });
 
 const line = (event: unknown): string => `${JSON.stringify(event)}\n`;
@@ -29,7 +26,7 @@ describe('agent-trace view --serve, in Chromium', () => {
     mkdirSync(join(folder, 'nested'));
     writeFileSync(join(folder, 'nested', 'other.jsonl'), '');
     writeFileSync(join(folder, 'live.jsonl'), events.slice(0, half).map(line).join(''));
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(`${server.url}#file=live.jsonl`);
     const options = page.getByLabel('Trace file').locator('option');
     await expect.poll(() => options.allInnerTexts()).toHaveLength(2);

@@ -1,29 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { isSpanStart, type TraceEvent } from '@agent-trace/core';
 import { viewerHtml } from '@agent-trace/viewer';
 import {
   allRowSeqs,
   deskEvents,
   flakyToolEvents,
-  launchChromium,
+  chromiumForFile,
   longRunEvents,
   markupEvents,
   openPage,
   text,
 } from './viewer-support.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const browser = chromiumForFile();
 
 const page = (events: readonly TraceEvent[]) =>
   openPage(
-    browser,
+    browser(),
     viewerHtml({
       mode: 'trace',
       title: 'test',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { agent, run, sequentialIds, tool, type TraceEvent } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
@@ -33,6 +34,22 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** One Chromium for the tests of a file: started before them, closed after them. */
+export function chromiumForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined)
+      throw new Error('Chromium is started before the tests: use it in one.');
+    return browser;
+  };
 }
 
 /** A fresh folder under the system's temp folder. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { tool } from '@agent-trace/core';
 import { evaluateArithmetic } from './arithmetic.js';
 
-/** Seed 002's calculator: arithmetic only, parsed safely (never `eval`). */
+/** The calculator tool: arithmetic only, read by a parser of its own (never `eval`), so an expression cannot run code. */
 export const calculator = tool({
   name: 'calculator',
   description:

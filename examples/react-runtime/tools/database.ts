@@ -72,7 +72,7 @@ export function runQuery(
   }
 }
 
-/** Seed 002's database tool over the orders database: read-only SQL, parameters bound. */
+/** The database tool: one read-only query on the orders database, its values bound as parameters. */
 export function databaseTool(database: Promise<Database> = openOrdersDatabase()) {
   return tool({
     name: 'database',

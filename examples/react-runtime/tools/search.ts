@@ -56,7 +56,7 @@ export function searchCorpus(
     .slice(0, topK);
 }
 
-/** Seed 002's search: the local corpus, ranked, each hit citing its source. */
+/** The search tool: the local corpus ranked for a query, each hit citing its source. */
 export const search = tool({
   name: 'search',
   description: 'Searches the local documents; returns the best matches, each with its source id.',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AgentTraceError } from '@agent-trace/core';
@@ -6,6 +7,8 @@ import { AgentTraceError } from '@agent-trace/core';
 export interface PageAssets {
   readonly script: string;
   readonly style: string;
+  /** The script's SHA-256, base64: what the page's content security policy allows to run. */
+  readonly scriptHash: string;
 }
 
 /** Thrown when the viewer's page script has not been built. */
@@ -37,6 +40,10 @@ export function pageAssets(): PageAssets {
   const script = read('@agent-trace/viewer/page-script');
   if (/<\/script/i.test(script))
     throw new Error('The viewer page script holds "</script": it cannot be inlined safely.');
-  cached = { script, style: read('@agent-trace/viewer/page-style') };
+  cached = {
+    script,
+    style: read('@agent-trace/viewer/page-style'),
+    scriptHash: createHash('sha256').update(script).digest('base64'),
+  };
   return cached;
 }

@@ -145,7 +145,7 @@ function isLocalHost(host: string | undefined, port: number): boolean {
 }
 
 /** The `.jsonl` files under the folder, the most recently written first. */
-export async function listTraces(root: string): Promise<ServedTraceFile[]> {
+async function listTraces(root: string): Promise<ServedTraceFile[]> {
   const files: ServedTraceFile[] = [];
   async function walk(folder: string, depth: number): Promise<void> {
     for (const entry of await readdir(folder, { withFileTypes: true })) {

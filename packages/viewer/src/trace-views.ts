@@ -3,6 +3,7 @@ import type { TraceEvent } from '@agent-trace/core';
 import {
   alignTraces,
   describeNewerContent,
+  describeTornTail,
   groupRuns,
   readTrace,
   type RerunReport,
@@ -15,10 +16,7 @@ async function readTraceFile(file: string): Promise<TraceFileData> {
   const warnings: string[] = [];
   const events: TraceEvent[] = [];
   const stream = readTrace(file, {
-    onTornTail: tail =>
-      warnings.push(
-        `${file}:${tail.line}: the last line has no newline (a write cut short by a crash); it was skipped.`,
-      ),
+    onTornTail: tail => warnings.push(describeTornTail(tail)),
     onNewerContent: content => warnings.push(describeNewerContent(content)),
   });
   for await (const event of stream) events.push(event);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { pageAssets } from './page-assets.js';
 import { viewerDataElementId, type ViewerData } from './viewer-data.js';
 
@@ -11,7 +10,7 @@ const htmlEscapes: Readonly<Record<string, string>> = {
 };
 
 /** Text made safe for HTML: markup characters become entities. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, character => htmlEscapes[character] ?? character);
 }
 
@@ -34,11 +33,10 @@ export function scriptSafeJson(value: unknown): string {
  * run even if it reached the page as markup.
  */
 export function viewerHtml(data: ViewerData): string {
-  const { script, style } = pageAssets();
-  const hash = createHash('sha256').update(script).digest('base64');
+  const { script, style, scriptHash } = pageAssets();
   const policy = [
     "default-src 'none'",
-    `script-src 'sha256-${hash}'`,
+    `script-src 'sha256-${scriptHash}'`,
     "style-src 'unsafe-inline'",
     'img-src data:',
     "connect-src 'self'",

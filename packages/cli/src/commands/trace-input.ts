@@ -1,6 +1,7 @@
 import { AgentTraceError, type TraceEvent } from '@agent-trace/core';
 import {
   describeNewerContent,
+  describeTornTail,
   groupRuns,
   readTrace,
   type TornTail,
@@ -23,9 +24,7 @@ export class TraceInput {
     return readTrace(this.file, {
       onTornTail: tail => {
         this.tornTail = tail;
-        this.warnings.push(
-          `warning: ${this.file}:${tail.line}: the last line has no newline (a write cut short by a crash); it was skipped.`,
-        );
+        this.warnings.push(`warning: ${describeTornTail(tail)}`);
       },
       onNewerContent: content => this.warnings.push(`warning: ${describeNewerContent(content)}`),
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyAgent } from '../agent/agent.js';
+import type { Guardrail } from '../guardrail/guardrail.js';
 import { recentMessages } from '../memory/recent-messages.js';
 import type { ModelRequest } from '../model/language-model.js';
 import type { StopLimit, StopReason } from '../protocol/stop-reason.js';
@@ -81,6 +82,16 @@ export class AgentTurn {
   }
 
   #handoffTools: ReadonlySet<string> | undefined;
+  #budgetGuardrails: readonly Guardrail[] | undefined;
+
+  /** The agent's guardrails that keep a token budget, each once: told what each model call used. */
+  get budgetGuardrails(): readonly Guardrail[] {
+    const { input, output, tool } = this.agent.guardrails;
+    this.#budgetGuardrails ??= [...new Set([...input, ...output, ...tool])].filter(
+      guardrail => guardrail.recordUsage !== undefined,
+    );
+    return this.#budgetGuardrails;
+  }
 
   /** The tool names that are the agent's handoffs. */
   get handoffTools(): ReadonlySet<string> {

@@ -8,7 +8,6 @@ import type { ModelResponse } from '../model/language-model.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { StepResult, ToolCallRecord } from '../protocol/records.js';
 import type { StopReason } from '../protocol/stop-reason.js';
-import type { Usage } from '../protocol/usage.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { throwIfAborted } from '../util/abort.js';
 import { hashString } from '../util/hash.js';
@@ -189,7 +188,8 @@ function responseChunks(turn: AgentTurn, response: ModelResponse): Chunk[] {
 function recordResponse(turn: AgentTurn, response: ModelResponse): StepResult {
   const { agent, state } = turn;
   turn.addUsage(response.usage);
-  recordGuardedUsage(agent, response.usage, state.tracer.session);
+  for (const guardrail of turn.budgetGuardrails)
+    guardrail.recordUsage?.(response.usage, { session: state.tracer.session });
   turn.output = response.text;
   turn.conversation.append({
     role: 'assistant',
@@ -384,14 +384,6 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 /** `timeout` when the run's own timer fired, `aborted` for any other abort. */
 function interruptionReason(signal: AbortSignal | undefined): StopReason {
   return signal?.reason instanceof RunTimeoutError ? 'timeout' : 'aborted';
-}
-
-/** Tells every guardrail of the agent that keeps a budget what a model call used. */
-function recordGuardedUsage(agent: AnyAgent, usage: Usage, session: string): void {
-  const { input, output, tool } = agent.guardrails;
-  for (const guardrail of new Set([...input, ...output, ...tool])) {
-    guardrail.recordUsage?.(usage, { session });
-  }
 }
 
 function stopChunk(turn: AgentTurn) {

@@ -171,7 +171,6 @@ async function guardRound(
   spans: ReadonlyMap<PendingCall, OpenSpan>,
 ): Promise<Map<PendingCall, ToolCallOutcome>> {
   const blocked = new Map<PendingCall, ToolCallOutcome>();
-  if (agent.guardrails.tool.length === 0) return blocked;
   for (const pending of round) {
     if (pending.attempt > 1) continue;
     const finding = await runGuardrails(
@@ -312,7 +311,11 @@ async function attemptCall(
   const { agent, state } = options;
   const tool = agent.toolRegistry.get(pending.call.toolName);
   const delegation = tool === undefined ? undefined : delegationOf(tool);
-  const checked = pending.parsed.ok ? tool?.input.safeParse(pending.parsed.value) : undefined;
+  // Only a delegation's arguments are checked here; an ordinary tool's are checked as it runs.
+  const checked =
+    delegation !== undefined && pending.parsed.ok
+      ? tool?.input.safeParse(pending.parsed.value)
+      : undefined;
   if (delegation !== undefined && checked?.success === true) {
     return runDelegate({
       caller: agent,

@@ -17,6 +17,11 @@ export interface TornTail {
   readonly length: number;
 }
 
+/** One line of text for a person: where the torn line is, and that it was skipped. */
+export function describeTornTail(tail: TornTail): string {
+  return `${tail.file}:${tail.line}: the last line has no newline (a write cut short by a crash); it was skipped.`;
+}
+
 /**
  * Streams the complete lines of a file without loading it whole. A last line without a newline is
  * not yielded: it is passed to `onTornTail`.

@@ -97,7 +97,7 @@ export function buildRun(events: readonly TraceEvent[], file = ''): RunModel {
   if (first === undefined) throw new Error('A run has at least one event.');
   const roots = tree(events);
   const startedAt = Date.parse(first.time);
-  const lastAt = Math.max(...events.slice(-16).map(event => Date.parse(event.time)));
+  const lastAt = latestTime(events, startedAt);
   const rows: Row[] = [];
   for (const root of roots) flatten(root, 0, rows, startedAt, lastAt);
   const runStart = events.find(event => event.event === 'run_start');
@@ -116,6 +116,13 @@ export function buildRun(events: readonly TraceEvent[], file = ''): RunModel {
     rows,
     events,
   };
+}
+
+/** The time of the latest event: parallel calls end out of order, so every event is looked at. */
+function latestTime(events: readonly TraceEvent[], from: number): number {
+  let latest = from;
+  for (const event of events) latest = Math.max(latest, Date.parse(event.time));
+  return latest;
 }
 
 function tree(events: readonly TraceEvent[]): Node[] {

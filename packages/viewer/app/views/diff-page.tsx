@@ -17,7 +17,7 @@ const kindWords: Readonly<Record<AlignedStep['kind'], string>> = {
 };
 
 /** The step where the two runs first part ways; undefined when they never do. */
-export function firstDivergence(steps: readonly AlignedStep[]): number | undefined {
+function firstDivergence(steps: readonly AlignedStep[]): number | undefined {
   const index = steps.findIndex(step => step.kind !== 'same');
   return index === -1 ? undefined : index;
 }

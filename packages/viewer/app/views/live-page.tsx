@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { TraceEvent } from '@agent-trace/core';
 import type { ServedTraceFile } from '../../src/trace-server.js';
 import { duration } from '../model/format.js';
@@ -43,7 +43,6 @@ export function LivePage({ title }: { title: string }) {
   const [file, setFile] = useState<string | undefined>(fileFromHash());
   const [runs, setRuns] = useState<readonly RunModel[]>([]);
   const [problems, setProblems] = useState<readonly string[]>([]);
-  const live = useRef<LiveRuns | undefined>(undefined);
   useEffect(() => {
     let stopped = false;
     const list = (): void => {
@@ -71,7 +70,6 @@ export function LivePage({ title }: { title: string }) {
     if (file === undefined) return undefined;
     window.location.hash = `file=${encodeURIComponent(file)}`;
     const runsOfFile = new LiveRuns(file);
-    live.current = runsOfFile;
     setRuns([]);
     setProblems([]);
     let frame = 0;

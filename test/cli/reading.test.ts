@@ -112,6 +112,33 @@ describe('a trace written by a newer minor version', () => {
     }
   });
 
+  it('keeps a stop reason a newer version added, and says so once per event kind', async () => {
+    const path = await traceOf('future-stop', [[call(1), { text: 'done' }]]);
+    const future = join(directory, 'future-stop.jsonl');
+    writeFileSync(
+      future,
+      `${lines(path)
+        .map(line => line.replace('"stop_reason":"completed"', '"stop_reason":"awaiting_review"'))
+        .join('\n')}\n`,
+    );
+    const reported: string[] = [];
+    const ends: string[] = [];
+    for await (const event of readTrace(future, {
+      onNewerContent: content => reported.push(`${content.line} ${content.event} ${content.value}`),
+    }))
+      if (event.event === 'agent_end' || event.event === 'run_end') ends.push(event.stop_reason);
+    expect(ends).toEqual(['awaiting_review', 'awaiting_review']);
+    expect(reported).toEqual(['9 agent_end awaiting_review', '10 run_end awaiting_review']);
+    const validated = await cli(['validate', future]);
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toMatch(
+      /future-stop\.jsonl:9: stop_reason 'awaiting_review' of 'agent_end' events was written by a newer agent-trace/,
+    );
+    const replay = await cli(['replay', future]);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain('stop: awaiting_review');
+  });
+
   it('still refuses a newer major version, clearly', async () => {
     const path = join(directory, 'major.jsonl');
     writeFileSync(

@@ -1,10 +1,13 @@
 import { run } from '@agent-trace/core';
+import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
 import { join } from 'node:path';
 import type { OtlpReceiver } from '@agent-trace/testing/otlp';
 import { describe, expect, it } from 'vitest';
 import { reviewDesk } from '../../examples/document-review/agents.js';
+import { questions } from '../../examples/react-runtime/questions.js';
+import { reactRuntime } from '../../examples/react-runtime/runtime.js';
 import { cli } from '../support/cli.js';
 import { byName, directory, input, receiver } from './otlp-fixtures.js';
 
@@ -92,6 +95,31 @@ describe('otlpSink', () => {
     expect(memory.events.at(-1)).toMatchObject({
       event: 'run_end',
       export: { dropped_spans: 0, failed_spans: 0 },
+    });
+  });
+
+  it('exports a ReAct run: malformed answers as events, thoughts as content', async () => {
+    const collector = await receiver();
+    const [, traceparent] = questions;
+    await run(reactRuntime({ model: fakeLLM(traceparent!.script) }), traceparent!.text, {
+      trace: otlpSink({ endpoint: collector.url, captureContent: true }),
+    });
+    await collector.waitForSpans(6);
+    const agentSpan = byName(collector.spans, 'invoke_agent react_runtime')!;
+    expect(agentSpan.attributes['agent_trace.tool_calling']).toBe('react');
+    expect(agentSpan.events).toMatchObject([
+      {
+        name: 'agent_trace.malformed_answer',
+        attributes: {
+          'agent_trace.malformed_answer.problem': 'invalid_json',
+          'agent_trace.malformed_answer.count': 1,
+          'agent_trace.step': 1,
+        },
+      },
+    ]);
+    expect(byName(collector.spans, 'execute_tool search')!.attributes).toMatchObject({
+      'gen_ai.tool.call.id': 'react_2',
+      'agent_trace.react.thought': 'The input must be JSON.',
     });
   });
 

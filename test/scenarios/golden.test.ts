@@ -236,3 +236,106 @@ describe('golden scenarios', () => {
     ).toBe('aborted');
   });
 });
+
+describe('golden ReAct scenarios', () => {
+  const react = (text: string) => ({ text });
+  const act = (thought: string, name: string, input: unknown) =>
+    react(`Thought: ${thought}\nAction: ${name}\nAction Input: ${JSON.stringify(input)}`);
+  const calculator = (script: Parameters<typeof fakeLLM>[0], limits = {}) =>
+    agent({
+      name: 'calculator',
+      model: fakeLLM(script),
+      tools: [add, lookup],
+      toolCalling: 'react',
+      limits,
+    });
+
+  it('happy path', async () => {
+    const result = await golden(
+      'react-happy',
+      calculator([
+        act('I need the sum.', 'add', { a: 2, b: 3 }),
+        react('Thought: I know it.\nFinal Answer: The sum is 5.'),
+      ]),
+      'What is 2 + 3?',
+    );
+    expect(result).toMatchObject({ stopReason: 'completed', output: 'The sum is 5.' });
+  });
+
+  it('a malformed answer, then corrected', async () => {
+    const result = await golden(
+      'react-malformed-corrected',
+      calculator([
+        react('Thought: I need the sum.\nAction: add\nAction Input: {a: 2, b: 3}'),
+        act('The input must be JSON.', 'add', { a: 2, b: 3 }),
+        react('Final Answer: 5'),
+      ]),
+      'What is 2 + 3?',
+    );
+    expect(result).toMatchObject({ stopReason: 'completed', output: '5' });
+  });
+
+  it('an unknown tool', async () => {
+    const result = await golden(
+      'react-unknown-tool',
+      calculator([
+        act('Multiply them.', 'multiply', { a: 2, b: 3 }),
+        act('There is no multiply; add three times.', 'add', { a: 2, b: 2 }),
+        react('Final Answer: I can only add: 2 + 2 = 4.'),
+      ]),
+      'What is 2 × 2?',
+    );
+    expect(result).toMatchObject({ stopReason: 'completed' });
+  });
+
+  it('the malformed-answer limit', async () => {
+    const result = await golden(
+      'react-malformed-limit',
+      calculator(
+        [
+          react('I think the answer is 5.'),
+          react(
+            'Thought: Let me check.\nAction: add\nAction Input: {"a": 2, "b": 3}\nObservation: 5',
+          ),
+        ],
+        { maxMalformedAnswers: 1 },
+      ),
+      'What is 2 + 3?',
+    );
+    expect(result).toMatchObject({
+      stopReason: 'malformed_answer_limit',
+      limit: { name: 'maxMalformedAnswers', value: 1 },
+    });
+  });
+
+  it('a degraded answer', async () => {
+    const broken = tool({
+      name: 'inventory',
+      description: 'Stock levels',
+      input: z.object({}),
+      execute: () => {
+        throw new Error('warehouse offline');
+      },
+    });
+    const result = await golden(
+      'react-degraded',
+      agent({
+        name: 'clerk',
+        model: fakeLLM([
+          act('Check the stock.', 'inventory', {}),
+          react(
+            'Thought: The inventory is down.\nFinal Answer: Stock levels are unavailable right now.',
+          ),
+        ]),
+        tools: [broken],
+        toolCalling: 'react',
+        circuitBreaker: false,
+      }),
+      'In stock?',
+    );
+    expect(result).toMatchObject({
+      stopReason: 'tool_failure_degraded',
+      degradedTools: ['inventory'],
+    });
+  });
+});

@@ -9,6 +9,7 @@ import {
   longRunEvents,
   markupEvents,
   openPage,
+  reactEvents,
   text,
 } from './viewer-support.js';
 
@@ -36,6 +37,24 @@ describe('the trace page, in Chromium', () => {
     expect(expected.length).toBeGreaterThan(30);
     expect([...(await allRowSeqs(viewer))].sort((a, b) => a - b)).toEqual(expected);
     await expect.poll(() => text(viewer.locator('.totals'))).toContain('15');
+    await viewer.close();
+  });
+
+  it("shows a ReAct run: the malformed answer as a marker, the tool call's thought", async () => {
+    const events = await reactEvents();
+    const viewer = await page(events);
+    const malformed = events.find(event => event.event === 'malformed_answer')!;
+    const row = viewer.locator(`.waterfall-rows .row[data-seq="${malformed.seq}"]`);
+    await expect.poll(() => row.getAttribute('class')).toContain('status-warn');
+    expect(await text(row)).toContain('malformed answer 1 (invalid_json)');
+    await row.click();
+    const inspector = viewer.locator('aside.inspector');
+    await expect.poll(() => text(inspector)).toContain('TOLD TO THE MODEL');
+    expect(await text(inspector)).toContain("The Action Input of 'search' is not valid JSON");
+    const toolStart = events.find(event => event.event === 'tool_start')!;
+    await viewer.locator(`.waterfall-rows .row[data-seq="${toolStart.seq}"]`).click();
+    await expect.poll(() => text(inspector)).toContain('THOUGHT');
+    expect(await text(inspector)).toContain('The input must be JSON.');
     await viewer.close();
   });
 

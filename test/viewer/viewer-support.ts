@@ -11,6 +11,8 @@ import { memorySink } from '@agent-trace/trace';
 import { reviewDesk, type ModelFor } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
 import { strictGuard } from '../../examples/document-review/variants.js';
+import { questions } from '../../examples/react-runtime/questions.js';
+import { reactRuntime } from '../../examples/react-runtime/runtime.js';
 import { deterministic } from '../support/deterministic.js';
 
 /** Where Debian's chromium package puts the browser; `CHROMIUM_PATH` overrides it. */
@@ -194,4 +196,14 @@ export async function flakyToolEvents(): Promise<TraceEvent[]> {
   const sink = memorySink();
   await run(caller, 'go', { trace: sink, ...deterministic() });
   return [...sink.events];
+}
+
+/** The ReAct runtime example's second question: a malformed answer, then a search. */
+export async function reactEvents(): Promise<TraceEvent[]> {
+  const [, traceparent] = questions;
+  const sink = memorySink();
+  await run(reactRuntime({ model: fakeLLM(traceparent!.script) }), traceparent!.text, {
+    trace: sink,
+  });
+  return sink.events;
 }

@@ -60,6 +60,6 @@ export function searchCorpus(
 export const search = tool({
   name: 'search',
   description: 'Searches the local documents; returns the best matches, each with its source id.',
-  input: z.object({ query: z.string().min(1), top_k: z.number().int().min(1).max(10).default(3) }),
+  input: z.object({ query: z.string().min(1), top_k: z.number().int().min(1).max(10).default(5) }),
   execute: ({ query, top_k }) => ({ query, results: searchCorpus(query, top_k) }),
 });

@@ -86,7 +86,19 @@ export {
 export type { ChunkStreamEnd } from './run/chunk-sse.js';
 export type { RunOptions, RunOverrides, ToolCallContext } from './run/run-options.js';
 export type { RunOutput, RunResult } from './run/run-result.js';
-export type { HandoffRecord, StepResult, ToolCallRecord } from './protocol/records.js';
+export type { HandoffRecord, ReActRecord, StepResult, ToolCallRecord } from './protocol/records.js';
+export { malformedAnswerProblems } from './protocol/malformed-answer.js';
+export type { MalformedAnswerProblem, ToolCalling } from './protocol/malformed-answer.js';
+export {
+  parseReActStep,
+  reactInstructions,
+  reactLabels,
+  reactObservation,
+  reactStopSequences,
+} from './react/react-format.js';
+export type { ReActStep } from './react/react-format.js';
+export { ReActSplitter } from './react/react-splitter.js';
+export type { TextPiece, TextPieceLabel, TextSplitter } from './react/react-splitter.js';
 export { stopReasons } from './protocol/stop-reason.js';
 export type { StopLimit, StopReason } from './protocol/stop-reason.js';
 
@@ -107,6 +119,7 @@ export { tool } from './tool/tool.js';
 export type { AnyTool, Tool, ToolContext, ToolOptions } from './tool/tool.js';
 
 export {
+  isSpanEnd,
   isSpanStart,
   knownTraceFields,
   spanEndFor,

@@ -23,6 +23,8 @@ export interface FakeLLMCall {
   readonly toolNames: readonly string[];
   /** The structured-output schema asked for, in the final-output phase. */
   readonly responseFormat: ModelRequest['responseFormat'];
+  /** The stop sequences sent (an agent in ReAct mode sends `\nObservation:`). */
+  readonly stopSequences: readonly string[] | undefined;
   readonly streaming: boolean;
 }
 
@@ -162,6 +164,7 @@ function recordCall(index: number, request: ModelRequest, streaming: boolean): F
     instructions: request.instructions,
     toolNames: request.tools.map(definition => definition.name),
     responseFormat: request.responseFormat,
+    stopSequences: request.stopSequences,
     streaming,
     // The history is append-only: its first `length` messages are what this call saw. Copying
     // only when asked keeps a long run's per-call cost flat.

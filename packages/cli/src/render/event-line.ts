@@ -32,6 +32,10 @@ function summary(event: TraceEvent, style: Style): string {
       return `guardrail ${event.guardrail} (${event.stage}) ${event.verdict}: ${cut(event.reason)}`;
     case 'retry':
       return `retry ${event.target} ${event.name} #${event.attempt} in ${event.delay_ms} ms${event.fallback === undefined ? '' : ` → ${event.fallback}`}`;
+    case 'malformed_answer':
+      return style.yellow(
+        `malformed answer #${event.count} (${event.problem}): ${cut(event.message)}`,
+      );
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;
     case 'run_end':

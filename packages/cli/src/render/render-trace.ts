@@ -117,7 +117,12 @@ class TreeRenderer {
       end.error !== undefined
         ? s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`)
         : `→ ${this.#value(end.result)}`;
-    return `${head}  ${outcome}  ${this.#ms(end.duration_ms)}`;
+    // A retry repeats the call's thought: it is shown with the first attempt only.
+    const thought =
+      start.thought === undefined || start.attempt !== undefined
+        ? ''
+        : `  ${s.dim(`thought: ${this.#quote(start.thought)}`)}`;
+    return `${head}  ${outcome}  ${this.#ms(end.duration_ms)}${thought}`;
   }
 
   #handoff(
@@ -140,6 +145,9 @@ class TreeRenderer {
     if (event.event === 'retry') {
       const fallback = event.fallback === undefined ? '' : ` → fallback ${event.fallback}`;
       return `${s.yellow('retry')} ${event.target} ${event.name} attempt ${event.attempt} after ${event.delay_ms} ms (${event.error.type})${fallback}`;
+    }
+    if (event.event === 'malformed_answer') {
+      return `${s.yellow('malformed answer')} ${event.count} (${event.problem}) of llm #${event.step}: ${this.#cut(event.message)}`;
     }
     return s.dim(`${event.event} (seq ${event.seq})`);
   }

@@ -1,4 +1,4 @@
-import { isSpanStart, type TraceEvent } from '@agent-trace/core';
+import { isSpanEnd, isSpanStart, type TraceEvent } from '@agent-trace/core';
 
 /** A span of a trace with its start, its end (when the trace has one) and its children. */
 export interface SpanNode {
@@ -45,12 +45,7 @@ export function buildRunTrees(events: Iterable<TraceEvent>): RunTree[] {
       continue;
     }
     const own = nodes.get(event.span_id);
-    if (
-      own !== undefined &&
-      own.end === undefined &&
-      event.event !== 'guardrail' &&
-      event.event !== 'retry'
-    ) {
+    if (own !== undefined && own.end === undefined && isSpanEnd(event.event)) {
       own.end = event;
       continue;
     }

@@ -17,6 +17,7 @@ import type { AnyTool, Tool } from '../tool/tool.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
 import { CircuitBreakers } from '../resilience/circuit-breaker.js';
 import { defaults } from '../util/defaults.js';
+import type { ToolCalling } from '../protocol/malformed-answer.js';
 
 /** Bounds on what one agent may do in a run. */
 export interface AgentLimits {
@@ -61,6 +62,13 @@ export interface AgentLimits {
    * @defaultValue 2
    */
   maxDecodeRetries?: number;
+  /**
+   * With `toolCalling: 'react'`: malformed answers (no Action, an unknown tool, an Action Input
+   * that is not JSON, …) the agent may give in its turn, each told back to the LLM with what was
+   * wrong. One more stops the run with `malformed_answer_limit`.
+   * @defaultValue 3
+   */
+  maxMalformedAnswers?: number;
   /**
    * Handoffs in a row a conversation may go through (A → B → C is 2). A handoff past it stops the
    * run with `handoff_depth_exceeded`.
@@ -127,6 +135,7 @@ export interface ResolvedAgentLimits {
   /** `undefined` when the watch is off. */
   readonly streamIdleTimeoutMs: number | undefined;
   readonly maxDecodeRetries: number;
+  readonly maxMalformedAnswers: number;
   readonly maxHandoffDepth: number;
 }
 
@@ -159,6 +168,17 @@ export interface AgentOptions<Output = string> {
   model: LanguageModel;
   /** @defaultValue [] */
   tools?: readonly AnyTool[];
+  /**
+   * How the agent offers its tools (and handoffs) to the model: as the provider's native tool
+   * definitions, or, for models without tool calling, in ReAct text. In `react` mode the tools are
+   * described in the instructions, no tool definitions are sent, each answer is read as
+   * `Thought:` / `Action:` / `Action Input:` or `Final Answer:`, an action runs as a tool call
+   * (same checks, limits, retries and trace events as a native one), and its result goes back as
+   * an `Observation:` message. `\nObservation:` is sent as a stop sequence where the provider
+   * takes one. A malformed answer is told back, up to `limits.maxMalformedAnswers`.
+   * @defaultValue 'native'
+   */
+  toolCalling?: ToolCalling;
   limits?: AgentLimits;
   /** Conditions checked after every step; the first that returns true ends the run (`completed`). */
   stopWhen?: StopCondition | readonly StopCondition[];
@@ -215,6 +235,8 @@ export interface Agent<Output = string> {
   readonly router: RouterSpec | undefined;
   readonly model: LanguageModel;
   readonly tools: readonly AnyTool[];
+  /** How the agent offers its tools to the model: native tool calls, or ReAct text. */
+  readonly toolCalling: ToolCalling;
   readonly limits: ResolvedAgentLimits;
   readonly stopWhen: readonly StopCondition[];
   readonly terminationPolicy: TerminationPolicy;
@@ -294,6 +316,12 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       limits.maxDecodeRetries ?? defaults.maxDecodeRetries,
       'limits',
     ),
+    maxMalformedAnswers: nonNegative(
+      name,
+      'maxMalformedAnswers',
+      limits.maxMalformedAnswers ?? defaults.maxMalformedAnswers,
+      'limits',
+    ),
     maxHandoffDepth: positiveInteger(
       name,
       'maxHandoffDepth',
@@ -325,6 +353,13 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     toolRetries: nonNegative(name, 'toolRetries', retry.toolRetries ?? defaults.toolRetries),
     circuitBreaker: circuitBreaker === false ? undefined : breakerSettings(name, circuitBreaker),
   });
+  const toolCalling = options.toolCalling ?? 'native';
+  if (toolCalling !== 'native' && toolCalling !== 'react') {
+    throw new ConfigurationError({
+      option: 'toolCalling',
+      message: `Invalid toolCalling for agent '${name}': expected 'native' or 'react' (actual: ${JSON.stringify(toolCalling)}).`,
+    });
+  }
   const conditions = typeof stopWhen === 'function' ? [stopWhen] : [...stopWhen];
   if (!conditions.every(condition => typeof condition === 'function')) {
     throw new ConfigurationError({
@@ -350,6 +385,7 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     router: options.router,
     model,
     tools,
+    toolCalling,
     limits: resolved,
     stopWhen: conditions,
     terminationPolicy: options.terminationPolicy ?? createTerminationPolicy(resolved),

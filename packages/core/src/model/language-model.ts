@@ -23,6 +23,11 @@ export interface ModelRequest {
   /** The name of the agent making the call (for fakes and logs). */
   readonly agentName: string;
   /**
+   * Texts at which the model should stop writing (an agent in ReAct mode sends `\nObservation:`).
+   * Sent to providers that take them; others ignore them.
+   */
+  readonly stopSequences?: readonly string[];
+  /**
    * Asks for the answer as JSON matching this JSON Schema (structured output). Only sent in the
    * final-output phase, with no tools.
    */

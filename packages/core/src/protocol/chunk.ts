@@ -1,6 +1,9 @@
 /** The payload of each chunk type. */
 export interface ChunkData {
-  /** Text from the model as it arrives (one piece per model call when the run does not stream). */
+  /**
+   * Text from the model as it arrives (one piece per model call when the run does not stream). In
+   * ReAct mode, only the Final Answer.
+   */
   delta: { readonly text: string };
   /** The LLM asked for a tool call; it is about to run. */
   tool_call: { readonly callId: string; readonly toolName: string; readonly args: unknown };
@@ -10,6 +13,15 @@ export interface ChunkData {
     readonly toolName: string;
     readonly result: unknown;
     readonly error: string | undefined;
+  };
+  /**
+   * In ReAct mode, the model's text other than the Final Answer, as it arrives: its Thought, the
+   * Action and the Action Input (and an Observation it wrote itself, which is refused). The Final
+   * Answer comes as `delta` chunks.
+   */
+  react: {
+    readonly label: 'thought' | 'action' | 'action_input' | 'observation';
+    readonly text: string;
   };
   /** Token usage of one model call. */
   usage: { readonly promptTokens: number; readonly completionTokens: number };
@@ -27,7 +39,7 @@ export interface ChunkData {
   };
 }
 
-/** A chunk type: `delta`, `tool_call`, `tool_response`, `handoff`, `usage` or `error`. */
+/** A chunk type: `delta`, `react`, `tool_call`, `tool_response`, `handoff`, `usage` or `error`. */
 export type ChunkType = keyof ChunkData;
 
 /**

@@ -1,3 +1,4 @@
+import type { MalformedAnswerProblem } from './malformed-answer.js';
 import type { FinishReason } from './finish-reason.js';
 import type { Usage } from './usage.js';
 
@@ -28,6 +29,19 @@ export interface HandoffRecord {
   readonly accepted: boolean;
 }
 
+/** How a model answer in ReAct mode was read: the thought, and the action, answer or problem. */
+export interface ReActRecord {
+  readonly thought: string;
+  /** The tool asked for and its input (the observation is the tool call's result or error). */
+  readonly action?: { readonly tool: string; readonly input: unknown };
+  /** The Final Answer. */
+  readonly finalAnswer?: string;
+  /** Why the answer was not a ReAct step; the model was told so and asked again. */
+  readonly malformed?: MalformedAnswerProblem;
+  /** What the model was told back: the tool's result or error, or what was malformed. */
+  readonly observation?: string;
+}
+
 /** One step: a model call and the tool calls it asked for. */
 export interface StepResult {
   /** 1-based, across the run. */
@@ -37,4 +51,6 @@ export interface StepResult {
   readonly toolCalls: readonly ToolCallRecord[];
   readonly finishReason: FinishReason;
   readonly usage: Usage;
+  /** Set for an agent in ReAct mode: how the answer was read. */
+  readonly react?: ReActRecord;
 }

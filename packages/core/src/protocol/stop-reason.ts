@@ -12,6 +12,7 @@ export type StopReason =
   | 'guardrail_blocked'
   | 'tool_failure_degraded'
   | 'output_decoding_failed'
+  | 'malformed_answer_limit'
   | 'budget_exceeded'
   | 'interrupted'
   | 'aborted'
@@ -29,6 +30,7 @@ export const stopReasons: readonly StopReason[] = [
   'guardrail_blocked',
   'tool_failure_degraded',
   'output_decoding_failed',
+  'malformed_answer_limit',
   'budget_exceeded',
   'interrupted',
   'aborted',

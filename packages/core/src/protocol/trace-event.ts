@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { finishReasons } from './finish-reason.js';
+import { malformedAnswerProblems } from './malformed-answer.js';
 import { stopReasons } from './stop-reason.js';
 
 /**
@@ -103,6 +104,8 @@ const AgentStartEvent = z.object({
     .optional(),
   /** The memory window: the most recent messages each model call sees. */
   memory_window: z.number().int().positive().optional(),
+  /** Set when the agent asks for tools in ReAct text instead of native tool calls. */
+  tool_calling: z.enum(['react']).optional(),
 });
 
 const LlmStartEvent = z.object({
@@ -169,6 +172,8 @@ const ToolStartEvent = z.object({
   attempt: z.number().int().positive().optional(),
   /** Set for a tool served by an MCP server. */
   mcp_server: mcpServer,
+  /** In ReAct mode: the model's Thought before this Action. */
+  thought: z.string().optional(),
 });
 
 const ToolEndEvent = z.object({
@@ -229,6 +234,22 @@ const RetryEvent = z.object({
   delay_ms: z.number().nonnegative(),
   error: TraceError,
   fallback: z.string().optional(),
+});
+
+/**
+ * An answer of an agent in ReAct mode that was not a ReAct step: the model is told `message` as
+ * the observation and asked again, until `limits.maxMalformedAnswers` is used.
+ */
+const MalformedAnswerEvent = z.object({
+  ...envelope,
+  event: z.literal('malformed_answer'),
+  problem: z.enum(malformedAnswerProblems as [string, ...string[]]),
+  /** What was wrong and how to answer: the observation the model is told. */
+  message: z.string(),
+  /** The 1-based count of the agent's malformed answers in this turn, this one included. */
+  count: z.number().int().positive(),
+  /** The agent's model call that gave the answer. */
+  step: z.number().int().positive(),
 });
 
 const AgentEndEvent = z.object({
@@ -294,6 +315,7 @@ export const TraceEvent = z.discriminatedUnion('event', [
   HandoffEndEvent,
   GuardrailEvent,
   RetryEvent,
+  MalformedAnswerEvent,
   AgentEndEvent,
   RunEndEvent,
 ]);
@@ -317,6 +339,7 @@ export const traceEventNames: readonly TraceEventName[] = [
   'handoff_end',
   'guardrail',
   'retry',
+  'malformed_answer',
   'agent_end',
   'run_end',
 ];
@@ -336,6 +359,13 @@ export type SpanStartName = keyof typeof spanEndFor;
 /** True when the event opens a span that a matching end event must close. */
 export function isSpanStart(name: string): name is SpanStartName {
   return Object.hasOwn(spanEndFor, name);
+}
+
+const spanEnds: ReadonlySet<string> = new Set(Object.values(spanEndFor));
+
+/** True when the event closes a span; the other events that are not starts are points under one. */
+export function isSpanEnd(name: string): boolean {
+  return spanEnds.has(name);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../model/language-model.js';
+import type { MalformedAnswerProblem } from '../protocol/malformed-answer.js';
 
 /**
  * The ReAct text format: a model without native tool calling is told the tools in its
@@ -24,15 +25,6 @@ export const reactLabels = {
 /** The stop sequence that keeps a model from writing the observation itself. */
 export const reactStopSequences: readonly string[] = ['\nObservation:'];
 
-/** What was wrong with an answer that is not a ReAct step. */
-export type ReActProblem =
-  | 'no_action'
-  | 'no_action_input'
-  | 'unknown_tool'
-  | 'invalid_json'
-  | 'action_and_final_answer'
-  | 'invented_observation';
-
 /** A model answer read as a ReAct step. */
 export type ReActStep =
   | {
@@ -47,7 +39,7 @@ export type ReActStep =
   | { readonly kind: 'final_answer'; readonly thought: string; readonly answer: string }
   | {
       readonly kind: 'malformed';
-      readonly problem: ReActProblem;
+      readonly problem: MalformedAnswerProblem;
       /** What was wrong and how to answer instead, for the model (sent as the observation). */
       readonly message: string;
       /** The thought, when one could be read. */
@@ -106,7 +98,7 @@ function toolName(text: string): string {
   return line.replace(/^[`'"]+|[`'"]+$/g, '').trim();
 }
 
-function malformed(problem: ReActProblem, what: string, thought: string): ReActStep {
+function malformed(problem: MalformedAnswerProblem, what: string, thought: string): ReActStep {
   return { kind: 'malformed', problem, message: `${what} ${formatReminder}`, thought };
 }
 

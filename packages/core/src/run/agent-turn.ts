@@ -13,6 +13,7 @@ import type { RunState } from './run-state.js';
 import type { Stop } from './next-step.js';
 import { toTraceError } from './to-trace-error.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
+import { toolCallingOf, type ToolCallingMode } from './tool-calling.js';
 
 /**
  * One agent's turn in a run: its conversation and span, what it may still offer the model, the
@@ -25,11 +26,15 @@ export class AgentTurn {
   /** Where the run's input is in the conversation (memory windows keep it visible). */
   readonly inputIndex: number;
   readonly unavailableTools = new Set<string>();
+  /** Native tool calls, or ReAct text. */
+  readonly mode: ToolCallingMode;
   preamble: Preamble;
   readonly responseFormat: ModelRequest['responseFormat'];
   /** With an output schema: tools off, the structured answer asked for. */
   finalPhase: boolean;
   decodeRetries = 0;
+  /** Malformed answers given so far (ReAct mode). */
+  malformedAnswers = 0;
   structured: unknown;
   readonly ledger = new ToolCallLedger();
   /** Model calls made by this agent. */
@@ -50,10 +55,12 @@ export class AgentTurn {
     readonly state: RunState,
   ) {
     this.conversation = new Conversation(state.redactor);
-    const carried =
+    this.mode = toolCallingOf(agent);
+    const carried = this.mode.carried(
       agent.memory.maxItems === undefined
         ? start.messages
-        : recentMessages(start.messages, agent.memory.maxItems);
+        : recentMessages(start.messages, agent.memory.maxItems),
+    );
     for (const message of carried) this.conversation.append(message);
     if (start.input !== undefined) this.conversation.append({ role: 'user', content: start.input });
     this.inputIndex = this.conversation.messages.findLastIndex(message => message.role === 'user');
@@ -163,6 +170,7 @@ function startFields(turn: AgentTurn, carried: number): TraceEventFields<'agent_
     max_steps: agent.limits.maxSteps,
     ...(carried === 0 ? {} : { history_messages: carried }),
     ...(agent.memory.window === undefined ? {} : { memory_window: agent.memory.window }),
+    ...(agent.toolCalling === 'react' ? { tool_calling: 'react' as const } : {}),
     ...(state.tracer.recording && !state.describedAgents.has(agent.name)
       ? { tool_definitions: describeTools(turn.preamble) }
       : {}),

@@ -15,6 +15,7 @@ import { raceAbort } from '../util/abort.js';
 import { sleepOn } from '../util/clock.js';
 import type { Writable } from '../util/writable.js';
 import type { Chunk } from '../protocol/chunk.js';
+import type { TextSplitter } from '../react/react-splitter.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
@@ -37,7 +38,13 @@ export interface ModelCallInput {
   readonly conversation: Conversation;
   /** What the model is shown: the whole conversation, or its memory window. */
   readonly messages: readonly Message[];
+  /** What the model is told: the agent's instructions (in ReAct mode, with tools and format). */
+  readonly instructions: string;
   readonly tools: readonly ToolDefinition[];
+  /** Sent where the provider takes them (ReAct mode's `\nObservation:`). */
+  readonly stopSequences?: readonly string[] | undefined;
+  /** Splits streamed text into chunk pieces: all answer, or ReAct's parts. */
+  readonly splitter: () => TextSplitter;
   /** A hash of the whole request (instructions, tools, messages). */
   readonly requestHash: string;
   /** A hash of each part of the request, when the run is traced. */
@@ -147,15 +154,20 @@ async function* callOnce(
     }
     const abortSignal = combineSignals(state.signal, deadline?.signal, idle?.signal);
     const request: Writable<ModelRequest> = {
-      instructions: agent.instructions,
+      instructions: input.instructions,
       messages: input.messages,
       tools: input.tools,
       agentName: agent.name,
     };
     if (abortSignal !== undefined) request.abortSignal = abortSignal;
     if (input.responseFormat !== undefined) request.responseFormat = input.responseFormat;
+    if (input.stopSequences !== undefined) request.stopSequences = input.stopSequences;
     const response = state.streaming
-      ? yield* streamModelResponse(model.stream(request), agent.name, state, deadline, idle)
+      ? yield* streamModelResponse(model.stream(request), agent.name, state, {
+          splitter: input.splitter(),
+          deadline,
+          idle,
+        })
       : await raceAbort(
           deadline === undefined
             ? model.generate(request)

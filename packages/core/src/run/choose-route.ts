@@ -1,3 +1,4 @@
+import { plainTextSplitter } from '../react/react-splitter.js';
 import type { AnyAgent } from '../agent/agent.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { RunState } from './run-state.js';
@@ -34,7 +35,9 @@ export async function* chooseRoute(options: {
         step: 1,
         conversation: options.conversation,
         messages: options.conversation.messages,
+        instructions: router.instructions,
         tools: [],
+        splitter: plainTextSplitter,
         requestHash: options.requestHash,
         agentSpan: options.agentSpan,
       },

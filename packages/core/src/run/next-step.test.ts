@@ -51,6 +51,8 @@ function input(
     context: ledger.context(1, { promptTokens: tokens, completionTokens: 0 }),
     unavailableTools: new Set(),
     handoffTools: new Set(['transfer_to_billing', 'transfer_to_tech']),
+    malformedAnswers: 0,
+    maxMalformedAnswers: 3,
     ...rest,
   };
 }
@@ -165,6 +167,28 @@ const table: [string, DecisionInput, NextStep][] = [
     },
   ],
   [
+    'in ReAct mode, a malformed answer is told back while the limit allows',
+    input(response({ text: 'I think.' }), {
+      malformed: { message: 'Your answer has neither an Action nor a Final Answer.' },
+      malformedAnswers: 3,
+    }),
+    { kind: 'retry_malformed', message: 'Your answer has neither an Action nor a Final Answer.' },
+  ],
+  [
+    'in ReAct mode, one malformed answer past the limit stops the turn',
+    input(response({ text: 'I think.' }), {
+      malformed: { message: 'Your answer has neither an Action nor a Final Answer.' },
+      malformedAnswers: 4,
+    }),
+    {
+      kind: 'stop',
+      reason: 'malformed_answer_limit',
+      limit: { name: 'maxMalformedAnswers', value: 3 },
+      detail:
+        'the LLM gave 4 answers that were not ReAct steps; 3 allowed. The last: Your answer has neither an Action nor a Final Answer.',
+    },
+  ],
+  [
     'a policy may pause the run to wait for something outside it',
     input(response({ toolCalls: [call('refund')] }), { policy: interrupting }),
     { kind: 'interrupt', reason: 'a person must approve the refund' },
@@ -181,7 +205,15 @@ describe('decideNextStep', () => {
   it('the table covers every next step', () => {
     const kinds = new Set(table.map(([, , step]) => step.kind));
     expect([...kinds].sort()).toEqual(
-      ['ask_final_output', 'final_output', 'interrupt', 'retry_decode', 'run_tools', 'stop'].sort(),
+      [
+        'ask_final_output',
+        'final_output',
+        'interrupt',
+        'retry_decode',
+        'retry_malformed',
+        'run_tools',
+        'stop',
+      ].sort(),
     );
   });
 });
@@ -216,6 +248,7 @@ const decidedHere: readonly StopReason[] = [
   'tool_call_limit',
   'budget_exceeded',
   'output_decoding_failed',
+  'malformed_answer_limit',
   'tool_failure_degraded',
   'interrupted',
 ];

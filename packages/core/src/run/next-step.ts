@@ -32,6 +32,8 @@ export type NextStep =
   | { readonly kind: 'ask_final_output' }
   /** The structured answer did not decode: tell the LLM what was wrong and ask again. */
   | { readonly kind: 'retry_decode'; readonly problem: string }
+  /** In ReAct mode, the answer was not a ReAct step: tell the LLM what was wrong (`message`). */
+  | { readonly kind: 'retry_malformed'; readonly message: string }
   /** Run these tools, then take the first handoff asked for (the others are answered "ignored"). */
   | {
       readonly kind: 'run_tools';
@@ -61,6 +63,11 @@ export interface DecisionInput {
   readonly unavailableTools: ReadonlySet<string>;
   /** The tool names that are handoffs (`transfer_to_…`). */
   readonly handoffTools: ReadonlySet<string>;
+  /** In ReAct mode, set when the answer was not a ReAct step: what the LLM is told. */
+  readonly malformed?: { readonly message: string };
+  /** Malformed answers of the turn, this one included, and how many are allowed. */
+  readonly malformedAnswers: number;
+  readonly maxMalformedAnswers: number;
 }
 
 /**
@@ -70,6 +77,7 @@ export interface DecisionInput {
  */
 export function decideNextStep(input: DecisionInput): NextStep {
   if (input.finalPhase && input.schema !== undefined) return decideFinalAnswer(input);
+  if (input.malformed !== undefined) return decideMalformed(input.malformed.message, input);
   const decision = input.policy.decide(input.response, input.context);
   switch (decision.kind) {
     case 'finish':
@@ -101,6 +109,17 @@ function decideFinalAnswer(input: DecisionInput): NextStep {
     reason: 'output_decoding_failed',
     limit: { name: 'maxDecodeRetries', value: input.maxDecodeRetries },
     detail: `the final answer did not decode after ${input.decodeRetries + 1} tries: ${decoded.problem}`,
+  };
+}
+
+function decideMalformed(message: string, input: DecisionInput): NextStep {
+  if (input.malformedAnswers <= input.maxMalformedAnswers)
+    return { kind: 'retry_malformed', message };
+  return {
+    kind: 'stop',
+    reason: 'malformed_answer_limit',
+    limit: { name: 'maxMalformedAnswers', value: input.maxMalformedAnswers },
+    detail: `the LLM gave ${input.malformedAnswers} answers that were not ReAct steps; ${input.maxMalformedAnswers} allowed. The last: ${message}`,
   };
 }
 

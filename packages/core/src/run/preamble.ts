@@ -2,13 +2,22 @@ import type { AnyAgent } from '../agent/agent.js';
 import type { ModelRequest, ToolDefinition } from '../model/language-model.js';
 import { hashString } from '../util/hash.js';
 import type { Writable } from '../util/writable.js';
+import { reactInstructions, reactStopSequences } from '../react/react-format.js';
 import type { RequestParts, TraceToolDefinition } from './llm-event-fields.js';
 
-/** The tools offered to the model and the hashes of what precedes the messages. */
+/** What precedes the messages of an agent's requests: instructions, tools, and their hashes. */
 export interface Preamble {
+  /** What the model is told: the agent's instructions (in ReAct mode, with the tools and format). */
+  readonly instructions: string;
+  /** The tools offered (handoffs included), as the trace describes them. */
   readonly tools: readonly ToolDefinition[];
-  /** Instructions and tools together: part of the request hash. */
+  /** The tools sent as native tool definitions: none in ReAct mode. */
+  readonly requestTools: readonly ToolDefinition[];
+  /** Sent in ReAct mode: keeps the model from writing the observation itself. */
+  readonly stopSequences: readonly string[] | undefined;
+  /** Instructions, tools and stop sequences together: part of the request hash. */
   readonly hash: string;
+  /** The agent's own instructions. */
   readonly instructionsHash: string;
   readonly toolsHash: string;
 }
@@ -19,9 +28,17 @@ export function preambleFor(agent: AnyAgent, unavailable: ReadonlySet<string>): 
     ...agent.toolRegistry.definitions.filter(definition => !unavailable.has(definition.name)),
     ...agent.handoffs().map(handoff => handoff.definition),
   ];
+  const react = agent.toolCalling === 'react';
+  const instructions = react ? reactInstructions(agent.instructions, tools) : agent.instructions;
   return {
+    instructions,
     tools,
-    hash: hashString(JSON.stringify([agent.instructions, tools])),
+    requestTools: react ? [] : tools,
+    stopSequences: react ? reactStopSequences : undefined,
+    // What is sent is hashed: in ReAct mode the instructions with the format, and the stop sequences.
+    hash: hashString(
+      JSON.stringify(react ? [instructions, tools, reactStopSequences] : [instructions, tools]),
+    ),
     instructionsHash: hashString(agent.instructions),
     toolsHash: hashString(JSON.stringify(tools)),
   };

@@ -6,7 +6,7 @@ import type { ResolvedHandoff } from '../handoff/handoff.js';
 import { windowedMessages } from '../memory/recent-messages.js';
 import type { ModelResponse } from '../model/language-model.js';
 import type { Chunk } from '../protocol/chunk.js';
-import type { StepResult, ToolCallRecord } from '../protocol/records.js';
+import type { ReActRecord, StepResult, ToolCallRecord } from '../protocol/records.js';
 import type { StopReason } from '../protocol/stop-reason.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { throwIfAborted } from '../util/abort.js';
@@ -28,6 +28,9 @@ import { preambleFor, requestParts } from './preamble.js';
 import type { RunState } from './run-state.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { toTraceError } from './to-trace-error.js';
+import { pieceChunks, type AnswerReading } from './tool-calling.js';
+import { reactObservation } from '../react/react-format.js';
+import type { Writable } from '../util/writable.js';
 
 /**
  * Runs one agent until its turn ends: prepare → call the model → decide the next step → act, again
@@ -54,9 +57,11 @@ export async function* runAgent(
       throwIfAborted(state.signal);
       turn.steps++;
       const response = yield* callModel(modelCallFor(turn), state);
-      const step = recordResponse(turn, response);
+      // The final-output phase asks for JSON, not a ReAct step.
+      const reading = turn.finalPhase ? { response } : turn.mode.read(response, agent, turn.steps);
+      const step = recordResponse(turn, response, reading);
       if (state.chunks.wanted) for (const chunk of responseChunks(turn, response)) yield chunk;
-      const next = decideNextStep(decisionInput(turn, response));
+      const next = decideNextStep(decisionInput(turn, reading));
       // Only running tools yields chunks: the other steps are carried out without a generator.
       if (next.kind === 'run_tools') yield* actOnTools(turn, next, step);
       else await act(turn, next);
@@ -117,11 +122,14 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
   );
 }
 
-/** What the decision of a step needs: the response, and the turn so far. */
-function decisionInput(turn: AgentTurn, response: ModelResponse): DecisionInput {
+/** What the decision of a step needs: the response as read, and the turn so far. */
+function decisionInput(turn: AgentTurn, { response, malformed }: AnswerReading): DecisionInput {
   const { agent, state } = turn;
   return {
     response,
+    ...(malformed === undefined ? {} : { malformed }),
+    malformedAnswers: turn.malformedAnswers,
+    maxMalformedAnswers: agent.limits.maxMalformedAnswers,
     finalPhase: turn.finalPhase,
     schema: agent.output,
     decodeRetries: turn.decodeRetries,
@@ -150,7 +158,10 @@ function modelCallFor(turn: AgentTurn): ModelCallInput {
     step: turn.steps,
     conversation,
     messages: shown,
-    tools: finalPhase ? [] : preamble.tools,
+    instructions: preamble.instructions,
+    tools: finalPhase ? [] : preamble.requestTools,
+    stopSequences: preamble.stopSequences,
+    splitter: turn.mode.splitter,
     // Only a trace shows the hash. A windowed request is hashed whole (bounded by the window);
     // otherwise the rolling hash.
     requestHash: !recording
@@ -174,28 +185,46 @@ function modelCallFor(turn: AgentTurn): ModelCallInput {
   };
 }
 
-/** The chunks of a response: its text (when the model did not stream it) and its usage. */
+/**
+ * The chunks of a response: its text (when the model did not stream it; in ReAct mode the Final
+ * Answer as `delta`, the rest as `react`) and its usage.
+ */
 function responseChunks(turn: AgentTurn, response: ModelResponse): Chunk[] {
   const { agent, state } = turn;
   const chunks: Chunk[] = [];
-  if (!state.streaming && response.text !== '')
-    chunks.push(state.chunks.make('delta', agent.name, { text: response.text }));
+  if (!state.streaming && response.text !== '') {
+    const splitter = turn.mode.splitter();
+    const pieces = [...splitter.push(response.text), ...splitter.flush()];
+    chunks.push(...pieceChunks(pieces, agent.name, state.chunks));
+  }
   chunks.push(state.chunks.make('usage', agent.name, response.usage));
   return chunks;
 }
 
-/** Counts the response and adds it to the history and the steps. */
-function recordResponse(turn: AgentTurn, response: ModelResponse): StepResult {
+/**
+ * Counts the response and adds it to the history and the steps. A malformed ReAct answer is
+ * counted and traced, with what the LLM will be told.
+ */
+function recordResponse(
+  turn: AgentTurn,
+  response: ModelResponse,
+  reading: AnswerReading,
+): StepResult {
   const { agent, state } = turn;
   turn.addUsage(response.usage);
   for (const guardrail of turn.budgetGuardrails)
     guardrail.recordUsage?.(response.usage, { session: state.tracer.session });
-  turn.output = response.text;
-  turn.conversation.append({
-    role: 'assistant',
-    content: response.text,
-    toolCalls: response.toolCalls,
-  });
+  turn.output = reading.response.text;
+  turn.conversation.append(turn.mode.assistantMessage(response));
+  const { malformed, record } = reading;
+  if (malformed !== undefined) {
+    turn.malformedAnswers++;
+    state.tracer.point('malformed_answer', turn.agentSpan, {
+      ...malformed,
+      count: turn.malformedAnswers,
+      step: turn.steps,
+    });
+  }
   const step: StepResult = {
     index: state.steps.length + 1,
     agent: agent.name,
@@ -203,6 +232,14 @@ function recordResponse(turn: AgentTurn, response: ModelResponse): StepResult {
     toolCalls: [],
     finishReason: response.finishReason,
     usage: response.usage,
+    ...(record === undefined
+      ? {}
+      : {
+          react:
+            malformed === undefined
+              ? { ...record }
+              : { ...record, observation: reactObservation(malformed.message) },
+        }),
   };
   state.steps.push(step);
   return step;
@@ -225,6 +262,9 @@ async function act(turn: AgentTurn, next: Exclude<NextStep, { kind: 'run_tools' 
     case 'retry_decode':
       turn.decodeRetries++;
       turn.conversation.append({ role: 'user', content: decodeRetryRequest(next.problem) });
+      return;
+    case 'retry_malformed':
+      turn.conversation.append({ role: 'user', content: reactObservation(next.message) });
       return;
     case 'interrupt':
       return turn.stop({ reason: 'interrupted', detail: `the run waits: ${next.reason}` });
@@ -283,12 +323,18 @@ async function* actOnTools(
       agent,
       calls: next.toolCalls,
       conversation: turn.conversation,
+      resultMessage: turn.mode.resultMessage,
+      thought: step.react?.thought,
       agentSpan: turn.agentSpan,
       state,
       unavailableTools: turn.unavailableTools,
       path: turn.start.path,
     });
     (step.toolCalls as ToolCallRecord[]).push(...records);
+    // In ReAct mode the step's one action was just answered: its observation is the last message.
+    if (step.react !== undefined)
+      (step.react as Writable<ReActRecord>).observation =
+        turn.conversation.messages.at(-1)?.content;
   }
   if (turn.unavailableTools.size !== degradedBefore)
     turn.preamble = preambleFor(agent, turn.unavailableTools);
@@ -307,13 +353,13 @@ async function* actOnHandoff(
   { call, ignored }: NonNullable<Extract<NextStep, { kind: 'run_tools' }>['handoff']>,
 ): AsyncGenerator<Chunk, void, undefined> {
   for (const other of ignored) {
-    turn.conversation.append({
-      role: 'tool',
-      callId: other.callId,
-      toolName: other.toolName,
-      content: `Ignored: only one handoff per turn, and '${call.toolName}' was taken.`,
-      isError: true,
-    });
+    turn.conversation.append(
+      turn.mode.resultMessage(
+        other,
+        `Ignored: only one handoff per turn, and '${call.toolName}' was taken.`,
+        true,
+      ),
+    );
   }
   const handoff = turn.agent.handoffs().find(candidate => candidate.toolName === call.toolName);
   takeHandoffResult(
@@ -332,6 +378,7 @@ function handoffInput(
     handoff,
     ...how,
     conversation: turn.conversation,
+    resultMessage: turn.mode.resultMessage,
     path: turn.start.path,
     agentSpan: turn.agentSpan,
     state: turn.state,

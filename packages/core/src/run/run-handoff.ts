@@ -1,6 +1,6 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { ResolvedHandoff } from '../handoff/handoff.js';
-import type { ToolCallRequest } from '../protocol/message.js';
+import type { Message, ToolCallRequest } from '../protocol/message.js';
 import type { RouteChoice } from '../router/router.js';
 import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
@@ -36,20 +36,15 @@ export async function* runHandoff(options: {
   /** How a router chose the target. */
   route?: RouteChoice;
   conversation: Conversation;
+  /** The message that answers the handoff's call: a tool message, or a ReAct observation. */
+  resultMessage: (call: ToolCallRequest, content: string, isError: boolean) => Message;
   path: readonly string[];
   agentSpan: OpenSpan;
   state: RunState;
 }): AsyncGenerator<Chunk, HandoffResult, undefined> {
   const { from, handoff, call, conversation, path, agentSpan, state, route } = options;
   const answer = (content: string, isError: boolean): void => {
-    if (call === undefined) return;
-    conversation.append({
-      role: 'tool',
-      callId: call.callId,
-      toolName: call.toolName,
-      content,
-      isError,
-    });
+    if (call !== undefined) conversation.append(options.resultMessage(call, content, isError));
   };
   const target = handoff.agent;
   const handoffSpan = startHandoffSpan(state, {

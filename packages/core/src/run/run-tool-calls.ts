@@ -1,7 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
-import type { ToolCallRequest } from '../protocol/message.js';
+import type { Message, ToolCallRequest } from '../protocol/message.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { delegationOf } from '../handoff/as-tool.js';
 import { runDelegate } from './run-delegate.js';
@@ -28,6 +28,8 @@ interface PendingCall {
   readonly parsed: ParsedToolArguments;
   readonly args: unknown;
   readonly startMs: number;
+  /** In ReAct mode: the model's Thought before the call. */
+  readonly thought: string | undefined;
   attempt: number;
 }
 
@@ -57,6 +59,10 @@ function isRetryable(outcome: ToolCallOutcome): boolean {
 interface ToolPhase {
   readonly agent: AnyAgent;
   readonly conversation: Conversation;
+  /** The message that gives the LLM a call's result: a tool message, or a ReAct observation. */
+  readonly resultMessage: (call: ToolCallRequest, content: string, isError: boolean) => Message;
+  /** In ReAct mode: the Thought before the call, recorded on its `tool_start`. */
+  readonly thought?: string | undefined;
   readonly agentSpan: OpenSpan;
   readonly state: RunState;
   /** Tools declared unavailable so far; failing tools are added. */
@@ -93,7 +99,7 @@ export async function* runToolCalls(
 
 /** Each call with its arguments parsed, first attempt. */
 function pendingCalls(
-  { agent, state }: ToolPhase,
+  { agent, state, thought }: ToolPhase,
   calls: readonly ToolCallRequest[],
 ): PendingCall[] {
   return calls.map(call => {
@@ -102,7 +108,15 @@ function pendingCalls(
     const origin = agent.toolRegistry.get(call.toolName)?.origin;
     const server =
       origin === undefined ? undefined : { name: origin.server, transport: origin.transport };
-    return { call, server, parsed, args, startMs: state.clock.now(), attempt: 1 };
+    return {
+      call,
+      server,
+      parsed,
+      args,
+      startMs: state.clock.now(),
+      thought: thought === '' ? undefined : thought,
+      attempt: 1,
+    };
   });
 }
 
@@ -254,7 +268,7 @@ function closeInterruptedSpans(
 
 /** The results in the order asked: records and history, and the chunks (delegates', then `tool_response`). */
 function deliverResults(
-  { agent, conversation, state }: ToolPhase,
+  { agent, conversation, resultMessage, state }: ToolPhase,
   inOrder: readonly PendingCall[],
   finished: ReadonlyMap<PendingCall, FinishedCall>,
 ): { records: ToolCallRecord[]; chunks: Chunk[] } {
@@ -276,13 +290,7 @@ function deliverResults(
     };
     records.push(record);
     state.toolCalls.push(record);
-    conversation.append({
-      role: 'tool',
-      callId: call.callId,
-      toolName: call.toolName,
-      content: outcome.content,
-      isError: !outcome.ok,
-    });
+    conversation.append(resultMessage(call, outcome.content, !outcome.ok));
     if (state.chunks.wanted)
       chunks.push(
         state.chunks.make('tool_response', agent.name, {
@@ -405,6 +413,7 @@ function toolStartFields(pending: PendingCall): TraceEventFields<'tool_start'> {
   };
   if (pending.attempt > 1) fields.attempt = pending.attempt;
   if (pending.server !== undefined) fields.mcp_server = pending.server;
+  if (pending.thought !== undefined) fields.thought = pending.thought;
   return fields;
 }
 

@@ -5,19 +5,30 @@ import { raceAbort } from '../util/abort.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { CallTimer, IdleWatch } from './model-call-timers.js';
 import type { RunState } from './run-state.js';
+import { plainTextSplitter, type TextSplitter } from '../react/react-splitter.js';
+import { pieceChunks } from './tool-calling.js';
 
 /**
- * Reads a model's stream part by part, yielding a `delta` chunk for each piece of text, and
- * returns the assembled response: the same one `generate` would have returned.
+ * Reads a model's stream part by part, yielding a chunk for each piece of text (a `delta`; in
+ * ReAct mode, `react` for the parts of a step), and returns the assembled response: the same one
+ * `generate` would have returned.
  */
 export async function* streamModelResponse(
   parts: AsyncIterable<ModelStreamPart>,
   agentName: string,
   state: Pick<RunState, 'chunks' | 'signal' | 'redactor'>,
-  /** The model call's own time limit. */
-  deadline?: CallTimer,
-  /** Fails the call when the stream goes silent. */
-  idle?: IdleWatch,
+  {
+    splitter = plainTextSplitter(),
+    deadline,
+    idle,
+  }: {
+    /** Splits the text into chunks' pieces. @defaultValue all of it is answer (`delta`) */
+    readonly splitter?: TextSplitter;
+    /** The model call's own time limit. */
+    readonly deadline?: CallTimer | undefined;
+    /** Fails the call when the stream goes silent. */
+    readonly idle?: IdleWatch | undefined;
+  } = {},
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
   const assembler = new StreamAssembler();
   // A secret split across deltas must not reach a chunk: deltas pass through a redactor that holds
@@ -46,13 +57,15 @@ export async function* streamModelResponse(
       assembler.add(next.value);
       if (next.value.type === 'text-delta' && next.value.text !== '') {
         const text = deltas === undefined ? next.value.text : deltas.push(next.value.text);
-        if (text !== '') yield state.chunks.make('delta', agentName, { text });
+        if (text !== '' && state.chunks.wanted)
+          yield* pieceChunks(splitter.push(text), agentName, state.chunks);
       }
     }
   } finally {
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
   const rest = deltas?.flush() ?? '';
-  if (rest !== '') yield state.chunks.make('delta', agentName, { text: rest });
+  if (state.chunks.wanted)
+    yield* pieceChunks([...splitter.push(rest), ...splitter.flush()], agentName, state.chunks);
   return assembler.finish();
 }

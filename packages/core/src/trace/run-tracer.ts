@@ -26,6 +26,9 @@ type EnvelopeKey =
 /** The fields of an event beyond its envelope. */
 export type TraceEventFields<Name extends TraceEventName> = Omit<TraceEventOf<Name>, EnvelopeKey>;
 
+/** The events that are not spans of their own: points under a span. */
+export type PointEventName = 'guardrail' | 'retry' | 'malformed_answer';
+
 /** A span that has started and not yet ended. */
 export interface OpenSpan<Name extends SpanStartName = SpanStartName> {
   readonly name: Name;
@@ -235,8 +238,8 @@ export class RunTracer {
     });
   }
 
-  /** Emits an event that is not a span of its own (`guardrail`, `retry`) under `parent`. */
-  point<Name extends 'guardrail' | 'retry'>(
+  /** Emits an event that is not a span of its own (`guardrail`, `retry`, …) under `parent`. */
+  point<Name extends PointEventName>(
     name: Name,
     parent: OpenSpan,
     fields: TraceEventFields<Name>,

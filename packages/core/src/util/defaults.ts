@@ -11,6 +11,8 @@ export const defaults = Object.freeze({
   maxToolCallsPerTool: 5,
   /** Times the LLM is asked again for a final answer that does not decode against the schema. */
   maxDecodeRetries: 2,
+  /** Malformed answers an agent in ReAct mode may give in its turn; one more stops the run. */
+  maxMalformedAnswers: 3,
   /** Handoffs in a row (A → B → C is 2) before a run stops with `handoff_depth_exceeded`. */
   maxHandoffDepth: 3,
   /** How long a model's stream may send nothing before the call fails as `stream_interrupted`. */

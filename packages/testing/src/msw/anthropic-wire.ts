@@ -18,6 +18,7 @@ interface MessagesBody {
   system?: string | { text: string }[];
   messages?: { role: string; content: string | Block[] }[];
   tools?: { name: string; description?: string; input_schema?: Record<string, unknown> }[];
+  stop_sequences?: string[];
 }
 
 const stopReason: Record<ModelResponse['finishReason'], string> = {
@@ -77,7 +78,13 @@ export function fromMessagesBody(body: MessagesBody): ModelRequest {
     description: tool.description ?? '',
     inputSchema: tool.input_schema ?? {},
   }));
-  return { instructions: system, messages, tools, agentName: 'http' };
+  return {
+    instructions: system,
+    messages,
+    tools,
+    agentName: 'http',
+    ...(body.stop_sequences === undefined ? {} : { stopSequences: body.stop_sequences }),
+  };
 }
 
 function content(response: ModelResponse): Block[] {

@@ -13,6 +13,7 @@ const finish: Record<ModelResponse['finishReason'], string> = {
 
 interface ChatBody {
   model?: string;
+  stop?: string | string[];
   messages?: {
     role: string;
     content?: unknown;
@@ -59,7 +60,14 @@ export function fromChatBody(body: ChatBody): ModelRequest {
     description: tool.function.description ?? '',
     inputSchema: tool.function.parameters ?? {},
   }));
-  return { instructions, messages, tools, agentName: 'http' };
+  const stop = typeof body.stop === 'string' ? [body.stop] : body.stop;
+  return {
+    instructions,
+    messages,
+    tools,
+    agentName: 'http',
+    ...(stop === undefined ? {} : { stopSequences: stop }),
+  };
 }
 
 /** A Chat Completions JSON response. */

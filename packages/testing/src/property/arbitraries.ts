@@ -8,6 +8,12 @@ export interface BehaviourVocabulary {
   readonly toolNames?: readonly string[];
   /** Agents they may hand off to (called as `transfer_to_<name>`). @defaultValue [] */
   readonly handoffTargets?: readonly string[];
+  /**
+   * How the agents ask for tools: native tool calls, or ReAct text (`toolCalling: 'react'`), in
+   * which case the model's steps are text: actions, answers, and every way of getting the format
+   * wrong. @defaultValue 'native'
+   */
+  readonly toolCalling?: 'native' | 'react';
 }
 
 const jsonValue = fc.oneof(
@@ -42,9 +48,76 @@ export function toolCallArbitrary(vocabulary: BehaviourVocabulary): fc.Arbitrary
   return fc.oneof(...options);
 }
 
+const reactLabelTexts = [
+  'Thought:',
+  'Action:',
+  'Action Input:',
+  'Observation:',
+  'Final Answer:',
+  '**Action**:',
+  'action input :',
+];
+
+/** The text of one ReAct action: a known or unknown tool, and an input that may not be JSON. */
+function reactActionArbitrary(vocabulary: BehaviourVocabulary): fc.Arbitrary<string> {
+  const names = [
+    ...(vocabulary.toolNames ?? []),
+    ...(vocabulary.handoffTargets ?? []).map(target => `transfer_to_${target}`),
+    'no_such_tool',
+  ];
+  const input = fc.oneof(
+    fc
+      .dictionary(fc.constantFrom('q', 'n', 'text', 'input'), jsonValue, { maxKeys: 2 })
+      .map(value => JSON.stringify(value)),
+    fc.constantFrom('{', "{'q': 1}", 'not json', '', '```json\n{}\n```'),
+  );
+  return fc
+    .tuple(fc.string({ maxLength: 20 }), fc.constantFrom(...names), input)
+    .map(([thought, name, text]) => `Thought: ${thought}\nAction: ${name}\nAction Input: ${text}`);
+}
+
 /**
- * One hostile model step: tool calls, text, an empty reply, a huge reply, a 429/5xx, or a stream
- * that drops or sends a chunk that is not JSON.
+ * Hostile model text in ReAct mode: actions (known and unknown tools, inputs that are not JSON),
+ * final answers, endless thoughts with no action, half-written formats, an action with a made-up
+ * Observation or with a Final Answer, label soup, and plain garbage.
+ */
+export function reactTextArbitrary(vocabulary: BehaviourVocabulary): fc.Arbitrary<string> {
+  const action = reactActionArbitrary(vocabulary);
+  const final = fc
+    .string({ maxLength: 20 })
+    .map(answer => `Thought: done\nFinal Answer: ${answer}`);
+  return fc.oneof(
+    { weight: 5, arbitrary: action },
+    { weight: 1, arbitrary: final },
+    { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map(thought => `Thought: ${thought}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('Thought:', 'Action:', 'Thought: hmm\nAction:', 'Final Answer'),
+    },
+    { weight: 1, arbitrary: action.map(text => `${text}\nObservation: 42`) },
+    { weight: 1, arbitrary: fc.tuple(action, final).map(([first, last]) => `${first}\n${last}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.oneof(fc.constantFrom(...reactLabelTexts, '\n'), fc.string({ maxLength: 6 })), {
+          maxLength: 12,
+        })
+        .map(parts => parts.join('')),
+    },
+    { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
+  );
+}
+
+/** A step that calls one tool: a native tool call, or a ReAct action. */
+function callStepArbitrary(vocabulary: BehaviourVocabulary): fc.Arbitrary<FakeScriptedStep> {
+  return vocabulary.toolCalling === 'react'
+    ? reactActionArbitrary(vocabulary).map(text => ({ text }))
+    : toolCallArbitrary(vocabulary).map(call => ({ toolCalls: [call] }));
+}
+
+/**
+ * One hostile model step: tool calls (in ReAct mode: hostile ReAct text), text, an empty reply, a
+ * huge reply, a 429/5xx, or a stream that drops or sends a chunk that is not JSON.
  */
 export function hostileStepArbitrary(
   vocabulary: BehaviourVocabulary,
@@ -52,9 +125,12 @@ export function hostileStepArbitrary(
   return fc.oneof(
     {
       weight: 6,
-      arbitrary: fc.record({
-        toolCalls: fc.array(toolCallArbitrary(vocabulary), { minLength: 1, maxLength: 3 }),
-      }),
+      arbitrary:
+        vocabulary.toolCalling === 'react'
+          ? reactTextArbitrary(vocabulary).map(text => ({ text }))
+          : fc.record({
+              toolCalls: fc.array(toolCallArbitrary(vocabulary), { minLength: 1, maxLength: 3 }),
+            }),
     },
     { weight: 2, arbitrary: fc.record({ text: fc.string({ maxLength: 20 }) }) },
     { weight: 1, arbitrary: fc.constant<FakeAnswerStep>({}) },
@@ -88,19 +164,14 @@ export function hostileStepArbitrary(
  */
 export function behaviourArbitrary(vocabulary: BehaviourVocabulary = {}): fc.Arbitrary<Behaviour> {
   const step = hostileStepArbitrary(vocabulary);
-  const call = toolCallArbitrary(vocabulary);
+  const call = callStepArbitrary(vocabulary);
   const prefix = fc.array(step, { maxLength: 4 });
   const handoffs = vocabulary.handoffTargets ?? [];
   const shapes: fc.Arbitrary<Behaviour>[] = [
     fc.record({ prefix: fc.array(step, { maxLength: 8 }), loop: fc.constant([]) }),
     fc.record({ prefix, loop: fc.array(step, { minLength: 1, maxLength: 3 }) }),
-    fc.record({ prefix, loop: call.map(repeated => [{ toolCalls: [repeated] }]) }),
-    fc.record({
-      prefix,
-      loop: fc
-        .tuple(call, call)
-        .map(([first, second]) => [{ toolCalls: [first] }, { toolCalls: [second] }]),
-    }),
+    fc.record({ prefix, loop: call.map(repeated => [repeated]) }),
+    fc.record({ prefix, loop: fc.tuple(call, call) }),
     fc.record({
       prefix: fc.array(fc.record({ error: fc.record({ status: fc.constantFrom(429, 503) }) }), {
         minLength: 1,
@@ -115,7 +186,11 @@ export function behaviourArbitrary(vocabulary: BehaviourVocabulary = {}): fc.Arb
         prefix,
         loop: fc
           .constantFrom(...handoffs)
-          .map(target => [{ toolCalls: [{ name: `transfer_to_${target}` }] }]),
+          .map(target => [
+            vocabulary.toolCalling === 'react'
+              ? { text: `Action: transfer_to_${target}\nAction Input: {}` }
+              : { toolCalls: [{ name: `transfer_to_${target}` }] },
+          ]),
       }),
     );
   }

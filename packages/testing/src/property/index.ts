@@ -15,6 +15,8 @@ export const behaviourArbitrary: typeof property.behaviourArbitrary = property.b
 /** One hostile model step. */
 export const hostileStepArbitrary: typeof property.hostileStepArbitrary =
   property.hostileStepArbitrary;
+/** Hostile model text for an agent in ReAct mode. */
+export const reactTextArbitrary: typeof property.reactTextArbitrary = property.reactTextArbitrary;
 /** One tool call, well-formed or not. */
 export const toolCallArbitrary: typeof property.toolCallArbitrary = property.toolCallArbitrary;
 /** A behaviour as a pasteable `fakeLLM([...])`. */

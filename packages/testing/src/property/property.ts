@@ -1,3 +1,8 @@
-export { behaviourArbitrary, hostileStepArbitrary, toolCallArbitrary } from './arbitraries.js';
+export {
+  behaviourArbitrary,
+  hostileStepArbitrary,
+  reactTextArbitrary,
+  toolCallArbitrary,
+} from './arbitraries.js';
 export { assertTerminates } from './assert-terminates.js';
 export { formatBehaviour, stepAt } from './behaviour.js';

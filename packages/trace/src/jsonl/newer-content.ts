@@ -12,6 +12,8 @@ export interface NewerContent {
   readonly event: string;
   /** The field, when a known event kind carries one this version does not know. */
   readonly field?: string;
+  /** The value, when a known field holds one this version does not know (a stop reason). */
+  readonly value?: string;
 }
 
 /** An event of a kind this version does not know: only its envelope was checked. */
@@ -21,6 +23,8 @@ export class NewerEvent {
 
 /** One line of text for a person: where, what, and what was done about it. */
 export function describeNewerContent(content: NewerContent): string {
+  if (content.value !== undefined)
+    return `${content.file}:${content.line}: ${content.field ?? 'value'} '${content.value}' of '${content.event}' events was written by a newer agent-trace (same schema major version); this version shows it as written but does not know what it means. Upgrade agent-trace to see it.`;
   const what =
     content.field === undefined
       ? `event kind '${content.event}'`
@@ -40,6 +44,11 @@ export class NewerContentLog {
   /** An event of a kind this version does not know. */
   event(file: string, line: number, event: string): void {
     this.#once(`${event}\n`, { file, line, event });
+  }
+
+  /** A value of a known field that this version does not know (a newer stop reason). */
+  value(file: string, line: number, event: string, field: string, value: string): void {
+    this.#once(`${event}\n${field}\n${value}`, { file, line, event, field, value });
   }
 
   /** Reports the fields of a known event that this version does not know. */

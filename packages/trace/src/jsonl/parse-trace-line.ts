@@ -1,6 +1,7 @@
 import {
   isTraceEvent,
   knownTraceFields,
+  stopReasons,
   SUPPORTED_TRACE_SCHEMA_VERSIONS,
   TraceEvent,
   TraceEventEnvelope,
@@ -44,9 +45,30 @@ export function readTraceLine(
       return new NewerEvent(envelope.data);
     }
   }
-  const event = checkTraceValue(value, file, line);
+  const event = withNewerStopReason(value, file, line, log) ?? checkTraceValue(value, file, line);
   log.fields(event, file, line);
   return event;
+}
+
+/**
+ * An event whose stop reason a newer minor version added (a snake_case name this version does not
+ * know), otherwise valid: kept as written, and reported once. Undefined for any other event.
+ */
+function withNewerStopReason(
+  value: unknown,
+  file: string,
+  line: number,
+  log: NewerContentLog,
+): TraceEventType | undefined {
+  const { stop_reason: reason, event } = (value ?? {}) as {
+    stop_reason?: unknown;
+    event?: unknown;
+  };
+  if (typeof reason !== 'string' || typeof event !== 'string') return undefined;
+  if (stopReasons.includes(reason as never) || !/^[a-z][a-z0-9_]*$/.test(reason)) return undefined;
+  if (!isTraceEvent({ ...(value as object), stop_reason: 'error' })) return undefined;
+  log.value(file, line, event, 'stop_reason', reason);
+  return value as TraceEventType;
 }
 
 function parseJson(text: string, file: string, line: number): unknown {

@@ -41,6 +41,10 @@ export const ownAttributes = Object.freeze({
   handoffDepth: 'agent_trace.handoff.depth',
   truncated: 'agent_trace.truncated',
   mcpServer: 'agent_trace.mcp.server',
+  /** In ReAct mode: the Thought before a tool call (content). */
+  reactThought: 'agent_trace.react.thought',
+  /** In ReAct mode: how the agent's model is asked for tools. */
+  toolCalling: 'agent_trace.tool_calling',
 });
 
 /** An attribute name agent-trace puts on spans. */

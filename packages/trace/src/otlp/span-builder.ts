@@ -88,7 +88,8 @@ export class SpanBuilder {
         if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
         return undefined;
       case 'guardrail':
-      case 'retry': {
+      case 'retry':
+      case 'malformed_answer': {
         const parent =
           event.parent_span_id === null ? undefined : this.#pending.get(event.parent_span_id);
         parent?.events.push(this.#pointEvent(event));
@@ -127,8 +128,25 @@ export class SpanBuilder {
     return spans;
   }
 
-  #pointEvent(event: TraceEventOf<'guardrail'> | TraceEventOf<'retry'>): TimedEvent {
+  #pointEvent(
+    event: TraceEventOf<'guardrail'> | TraceEventOf<'retry'> | TraceEventOf<'malformed_answer'>,
+  ): TimedEvent {
     const time = hrTime(event.time);
+    if (event.event === 'malformed_answer') {
+      return {
+        name: 'agent_trace.malformed_answer',
+        time,
+        attributes: {
+          'agent_trace.malformed_answer.problem': event.problem,
+          'agent_trace.malformed_answer.count': event.count,
+          [ownAttributes.step]: event.step,
+          ...(this.#options.captureContent
+            ? { 'agent_trace.malformed_answer.message': this.#content(event.message) }
+            : {}),
+        },
+        droppedAttributesCount: 0,
+      };
+    }
     if (event.event === 'guardrail') {
       return {
         name: 'agent_trace.guardrail',
@@ -198,6 +216,8 @@ export class SpanBuilder {
         attributes['gen_ai.usage.input_tokens'] = agentEnd.tok_prompt;
         attributes['gen_ai.usage.output_tokens'] = agentEnd.tok_completion;
         attributes['agent_trace.stop_reason'] = agentEnd.stop_reason;
+        if (start.tool_calling !== undefined)
+          attributes['agent_trace.tool_calling'] = start.tool_calling;
         if (content && start.instructions !== '')
           attributes['gen_ai.system_instructions'] = this.#content([
             { type: 'text', content: start.instructions },
@@ -247,6 +267,8 @@ export class SpanBuilder {
           attributes['gen_ai.tool.call.arguments'] = this.#content(start.args);
           if (toolEnd.result !== undefined)
             attributes['gen_ai.tool.call.result'] = this.#content(toolEnd.result);
+          if (start.thought !== undefined)
+            attributes['agent_trace.react.thought'] = this.#content(start.thought);
         }
         break;
       }

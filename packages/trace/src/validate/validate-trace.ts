@@ -1,4 +1,5 @@
 import {
+  isSpanEnd,
   isSpanStart,
   spanEndFor,
   type TraceEvent,
@@ -229,7 +230,7 @@ export class TraceValidator {
       run.open.set(event.span_id, { event, line: at.line });
       return;
     }
-    if (event.event === 'guardrail' || event.event === 'retry') return;
+    if (!isSpanEnd(event.event)) return;
     const start = run.open.get(event.span_id);
     const expectedEnd =
       start === undefined ? undefined : spanEndFor[start.event.event as keyof typeof spanEndFor];

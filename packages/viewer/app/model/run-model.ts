@@ -2,7 +2,11 @@ import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { compact, count, cut } from './format.js';
 
 /** What a waterfall row stands for: a span (run, agent, model call, tool call, handoff) or a point event. */
-export type RowKind = 'run' | 'agent' | 'llm' | 'tool' | 'handoff' | 'guardrail' | 'retry';
+export type RowKind =
+  'run' | 'agent' | 'llm' | 'tool' | 'handoff' | 'guardrail' | 'retry' | 'malformed_answer';
+
+/** The row kinds of point events: markers on the waterfall, not bars. */
+export const pointKinds: ReadonlySet<RowKind> = new Set(['guardrail', 'retry', 'malformed_answer']);
 
 /** How a row went: `open` is a span the trace never ended (a run still being written). */
 export type RowStatus = 'ok' | 'warn' | 'error' | 'open';
@@ -74,6 +78,10 @@ const spanKinds: Readonly<Record<string, RowKind>> = {
 };
 
 const isNode = (value: Node | TraceEvent): value is Node => 'children' in value;
+
+function pointKindOf(event: string): RowKind {
+  return event === 'retry' || event === 'malformed_answer' ? event : 'guardrail';
+}
 
 /** Splits events into runs, in order of first appearance. */
 export function eventsByRun(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {
@@ -159,7 +167,7 @@ function flatten(
   const index = rows.length;
   const start = isNode(item) ? item.start : item;
   const end = isNode(item) ? item.end : undefined;
-  const kind = spanKinds[start.event] ?? (start.event === 'retry' ? 'retry' : 'guardrail');
+  const kind = spanKinds[start.event] ?? pointKindOf(start.event);
   const startMs = Date.parse(start.time) - runStart;
   const endMs =
     end !== undefined
@@ -190,7 +198,7 @@ function flatten(
 function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolean): RowStatus {
   if (start.event === 'guardrail')
     return start.verdict === 'block' ? 'error' : start.verdict === 'warn' ? 'warn' : 'ok';
-  if (start.event === 'retry') return 'warn';
+  if (start.event === 'retry' || start.event === 'malformed_answer') return 'warn';
   if (isSpan && end === undefined) return 'open';
   if (end === undefined) return 'ok';
   if ('error' in end && end.error !== undefined) return 'error';
@@ -215,6 +223,8 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `guardrail ${start.guardrail} (${start.stage}) ${start.verdict}`;
     case 'retry':
       return `retry ${start.target} ${start.name}, attempt ${start.attempt}`;
+    case 'malformed_answer':
+      return `malformed answer ${start.count} (${start.problem})`;
     default:
       return start.event;
   }
@@ -242,6 +252,8 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return cut(start.reason, 120);
     case 'retry':
       return `${start.error.type} · after ${start.delay_ms} ms${start.fallback === undefined ? '' : ` · fallback ${start.fallback}`}`;
+    case 'malformed_answer':
+      return cut(start.message, 120);
     default:
       return '';
   }

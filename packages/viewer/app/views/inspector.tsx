@@ -170,6 +170,11 @@ function ToolCallView({
         </Field>
       )}
       <Timing row={row} />
+      {start.thought === undefined ? null : (
+        <Section title="Thought">
+          <Text>{start.thought}</Text>
+        </Section>
+      )}
       <Section title="Arguments">
         <Text>{pretty(start.args)}</Text>
       </Section>
@@ -274,6 +279,9 @@ function Agent({
       </Field>
       {start.path === undefined ? null : <Field name="path">{start.path.join(' → ')}</Field>}
       <Field name="tools">{start.tools.join(', ') || '(none)'}</Field>
+      {start.tool_calling === undefined ? null : (
+        <Field name="tool calling">{start.tool_calling} (tools in the instructions)</Field>
+      )}
       <Field name="max steps">{start.max_steps}</Field>
       <Timing row={row} />
       {end?.event === 'agent_end' ? (
@@ -315,6 +323,17 @@ function PointEvent({ event }: { event: TraceEvent }) {
         <Field name="delay">{duration(event.delay_ms)}</Field>
         {event.fallback === undefined ? null : <Field name="fallback">{event.fallback}</Field>}
         <ErrorField error={event.error} />
+      </>
+    );
+  if (event.event === 'malformed_answer')
+    return (
+      <>
+        <Field name="problem">{event.problem}</Field>
+        <Field name="count">{event.count}</Field>
+        <Field name="model call">#{event.step}</Field>
+        <Section title="Told to the model">
+          <Text>{event.message}</Text>
+        </Section>
       </>
     );
   return null;

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { duration } from '../model/format.js';
-import type { Row, RunModel } from '../model/run-model.js';
+import { pointKinds, type Row, type RunModel } from '../model/run-model.js';
 import { VirtualList } from './virtual-list.js';
 
 const rowHeight = 24;
@@ -17,6 +17,7 @@ const icons: Readonly<Record<Row['kind'], string>> = {
   handoff: '⇢',
   guardrail: '⚑',
   retry: '↻',
+  malformed_answer: '⚠',
 };
 
 /** Props of {@link Waterfall}. */
@@ -155,7 +156,7 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
           if (row === undefined) return null;
           const parent = row.subtreeEnd > row.index + 1;
           const left = x(row.startMs);
-          const isPoint = row.kind === 'guardrail' || row.kind === 'retry';
+          const isPoint = pointKinds.has(row.kind);
           return (
             <div
               key={row.seq}

@@ -65,6 +65,9 @@ export function anthropicMessagesModel(
     messages: converter.convert(request.messages),
     ...(request.instructions === '' ? {} : { system: request.instructions }),
     ...(request.tools.length === 0 ? {} : { tools: toAnthropicTools(request.tools) }),
+    ...(request.stopSequences === undefined || request.stopSequences.length === 0
+      ? {}
+      : { stop_sequences: [...request.stopSequences] }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
   });
 

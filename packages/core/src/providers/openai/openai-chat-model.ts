@@ -33,6 +33,10 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
           ? messages
           : [{ role: 'system', content: request.instructions }, ...messages],
       ...(request.tools.length === 0 ? {} : { tools: toChatTools(request.tools) }),
+      // Chat Completions takes up to four stop sequences.
+      ...(request.stopSequences === undefined || request.stopSequences.length === 0
+        ? {}
+        : { stop: request.stopSequences.slice(0, 4) }),
       ...(request.responseFormat === undefined
         ? {}
         : {

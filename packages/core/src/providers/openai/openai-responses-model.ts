@@ -38,6 +38,7 @@ export function openaiResponsesModel(
     appendResponsesItems,
   );
 
+  /** The Responses API takes no stop sequences: `request.stopSequences` is not sent. */
   function params(request: ModelRequest): ResponseParams {
     return {
       model: modelId,

@@ -10,6 +10,7 @@ import type { SubjectKey } from './peers/registry.js';
 
 const subjectOrder: readonly SubjectKey[] = [
   'agent-trace',
+  'agent-trace-react',
   'agent-trace-jsonl',
   'agent-trace-otlp',
   'vercel-ai',
@@ -75,7 +76,13 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
       ),
     ]),
   ]);
-  return `${perStep}\n\n${ratios}`;
+  const native = find(samples, 'agent-trace', pivot);
+  const react = find(samples, 'agent-trace-react', pivot);
+  const reactLine =
+    native === undefined || react === undefined
+      ? ''
+      : `\n\nReAct mode / native tool calls at N = ${pivot}, no sink: ${ratio(react.microsecondsPerStep / native.microsecondsPerStep)} per step (the answer parsed, the chunks split, the observation a text message)`;
+  return `${perStep}\n\n${ratios}${reactLine}`;
 }
 
 /** The fastest peer at `steps`, and agent-trace + JSONL's share of its per-step time. */

@@ -7,20 +7,23 @@ import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver } from '@agent-trace/testing/otlp';
 import { jsonlSink } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
-import { adderAgent, addScript } from '../scenario.js';
+import { adderAgent, addReActScript, addScript } from '../scenario.js';
 import { expectDone, type Subject } from './subject.js';
 
 function subject(
   name: string,
   makeSink: () => Promise<{ sink: TraceSink | undefined; close: () => Promise<void> }>,
   close?: () => Promise<void>,
+  react = false,
 ): Subject {
   return {
     name,
     kind: 'agent-trace',
     async prepare(steps) {
       const { sink, close: closeSink } = await makeSink();
-      const subjectAgent = adderAgent(fakeLLM(addScript(steps)), steps);
+      const subjectAgent = react
+        ? adderAgent(fakeLLM(addReActScript(steps)), steps, 'react')
+        : adderAgent(fakeLLM(addScript(steps)), steps);
       return {
         async run() {
           const result = await run(subjectAgent, 'go', sink === undefined ? {} : { trace: sink });
@@ -37,6 +40,15 @@ function subject(
 export const agentTraceBare = (): Subject =>
   subject('agent-trace', () =>
     Promise.resolve({ sink: undefined, close: () => Promise.resolve() }),
+  );
+
+/** agent-trace in ReAct text mode, no sink: each step's answer parsed, its result sent as text. */
+export const agentTraceReAct = (): Subject =>
+  subject(
+    'agent-trace, ReAct mode',
+    () => Promise.resolve({ sink: undefined, close: () => Promise.resolve() }),
+    undefined,
+    true,
   );
 
 /** agent-trace writing a JSONL trace (a fresh file per run). */

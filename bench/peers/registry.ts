@@ -1,11 +1,12 @@
 /** Every subject of the loop benchmark, by the key the worker is started with. */
-import { agentTraceBare, agentTraceJsonl, agentTraceOtlp } from './agent-trace.js';
+import { agentTraceBare, agentTraceJsonl, agentTraceOtlp, agentTraceReAct } from './agent-trace.js';
 import { openaiAgents } from './openai-agents.js';
 import type { Subject } from './subject.js';
 import { vercelAi } from './vercel-ai.js';
 
 export const subjects = {
   'agent-trace': () => Promise.resolve(agentTraceBare()),
+  'agent-trace-react': () => Promise.resolve(agentTraceReAct()),
   'agent-trace-jsonl': () => Promise.resolve(agentTraceJsonl()),
   'agent-trace-otlp': agentTraceOtlp,
   'openai-agents-off': () => Promise.resolve(openaiAgents('off')),

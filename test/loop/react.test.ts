@@ -272,6 +272,57 @@ describe('ReAct mode', () => {
     ]);
   });
 
+  it('with an output schema, asks for the structured answer after the Final Answer, as a native agent does', async () => {
+    const model = fakeLLM([
+      { text: action('Sum first.', 'add', '{"a": 2, "b": 3}') },
+      { text: 'Final Answer: the sum is 5' },
+      { text: '{"sum": 5}' },
+    ]);
+    const result = await run(
+      agent({
+        name: 'calc',
+        model,
+        tools: [add],
+        toolCalling: 'react',
+        output: z.object({ sum: z.number() }),
+      }),
+      'add 2 and 3',
+      deterministic(),
+    );
+    expect(result.stopReason).toBe('completed');
+    expect(result.output).toEqual({ sum: 5 });
+    expect(model.calls[2]?.responseFormat?.name).toBe('calc_output');
+    expect(model.calls[2]?.toolNames).toEqual([]);
+  });
+
+  it('delegates to an agent used as a tool, and reads its answer as the observation', async () => {
+    const expert = agent({ name: 'expert', model: fakeLLM([{ text: 'Use a trie.' }]) });
+    const model = fakeLLM([
+      { text: action('Ask the expert.', 'ask_expert', '{"input": "fast prefix search?"}') },
+      { text: 'Final Answer: Use a trie.' },
+    ]);
+    const sink = memorySink();
+    const result = await run(
+      agent({
+        name: 'lead',
+        model,
+        tools: [expert.asTool({ name: 'ask_expert', description: 'Ask the expert' })],
+        toolCalling: 'react',
+      }),
+      'How do I search prefixes fast?',
+      { trace: sink, ...deterministic() },
+    );
+    expect(result.output).toBe('Use a trie.');
+    expect(model.calls[1]?.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'Observation: Use a trie.',
+    });
+    expect(sink.events.filter(event => event.event === 'handoff_start')).toMatchObject([
+      { from: 'lead', to: 'expert', mode: 'return_to_caller' },
+    ]);
+    expect(validateTrace(sink.events).problems).toEqual([]);
+  });
+
   it('refuses an unknown toolCalling with advice', () => {
     expect(() =>
       agent({

@@ -278,7 +278,7 @@ describe('ReAct mode', () => {
       { text: 'Final Answer: the sum is 5' },
       { text: '{"sum": 5}' },
     ]);
-    const result = await run(
+    const running = stream(
       agent({
         name: 'calc',
         model,
@@ -289,6 +289,11 @@ describe('ReAct mode', () => {
       'add 2 and 3',
       deterministic(),
     );
+    const deltas: string[] = [];
+    for await (const chunk of running) if (chunk.type === 'delta') deltas.push(chunk.data.text);
+    const result = await running.result;
+    // The Final Answer, then the structured answer: the JSON is not read as a ReAct step.
+    expect(deltas.join('')).toBe('the sum is 5{"sum": 5}');
     expect(result.stopReason).toBe('completed');
     expect(result.output).toEqual({ sum: 5 });
     expect(model.calls[2]?.responseFormat?.name).toBe('calc_output');

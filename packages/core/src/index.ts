@@ -9,6 +9,7 @@ export type {
   ResolvedAgentLimits,
   ResolvedResilience,
   RetryOptions,
+  ToolCalling,
 } from './agent/agent.js';
 
 export { AgentTraceError } from './errors/agent-trace-error.js';
@@ -88,7 +89,7 @@ export type { RunOptions, RunOverrides, ToolCallContext } from './run/run-option
 export type { RunOutput, RunResult } from './run/run-result.js';
 export type { HandoffRecord, ReActRecord, StepResult, ToolCallRecord } from './protocol/records.js';
 export { malformedAnswerProblems } from './protocol/malformed-answer.js';
-export type { MalformedAnswerProblem, ToolCalling } from './protocol/malformed-answer.js';
+export type { MalformedAnswerProblem } from './protocol/malformed-answer.js';
 export {
   parseReActStep,
   reactInstructions,

@@ -34,7 +34,7 @@ function summary(event: TraceEvent, style: Style): string {
       return `retry ${event.target} ${event.name} #${event.attempt} in ${event.delay_ms} ms${event.fallback === undefined ? '' : ` → ${event.fallback}`}`;
     case 'malformed_answer':
       return style.yellow(
-        `malformed answer #${event.count} (${event.problem}): ${cut(event.message)}`,
+        `malformed answer ${event.count} (${event.problem}) of llm #${event.step}: ${cut(event.message)}`,
       );
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;

@@ -17,7 +17,9 @@ import type { AnyTool, Tool } from '../tool/tool.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
 import { CircuitBreakers } from '../resilience/circuit-breaker.js';
 import { defaults } from '../util/defaults.js';
-import type { ToolCalling } from '../protocol/malformed-answer.js';
+
+/** How an agent asks its model for tools: the provider's native tool calls, or ReAct text. */
+export type ToolCalling = 'native' | 'react';
 
 /** Bounds on what one agent may do in a run. */
 export interface AgentLimits {

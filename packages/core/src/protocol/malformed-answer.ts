@@ -21,6 +21,3 @@ export const malformedAnswerProblems: readonly MalformedAnswerProblem[] = [
   'action_and_final_answer',
   'invented_observation',
 ];
-
-/** How an agent asks its model for tools: the provider's native tool calls, or ReAct text. */
-export type ToolCalling = 'native' | 'react';

@@ -30,6 +30,7 @@ import { runToolCalls } from './run-tool-calls.js';
 import { toTraceError } from './to-trace-error.js';
 import { pieceChunks, type AnswerReading } from './tool-calling.js';
 import { reactObservation } from '../react/react-format.js';
+import { plainTextSplitter, type TextSplitter } from '../react/react-splitter.js';
 import type { Writable } from '../util/writable.js';
 
 /**
@@ -161,7 +162,7 @@ function modelCallFor(turn: AgentTurn): ModelCallInput {
     instructions: preamble.instructions,
     tools: finalPhase ? [] : preamble.requestTools,
     stopSequences: preamble.stopSequences,
-    splitter: turn.mode.splitter,
+    splitter: splitterOf(turn),
     // Only a trace shows the hash. A windowed request is hashed whole (bounded by the window);
     // otherwise the rolling hash.
     requestHash: !recording
@@ -185,6 +186,11 @@ function modelCallFor(turn: AgentTurn): ModelCallInput {
   };
 }
 
+/** How the step's text becomes chunks: the final-output phase's JSON is all answer. */
+function splitterOf(turn: AgentTurn): () => TextSplitter {
+  return turn.finalPhase ? plainTextSplitter : turn.mode.splitter;
+}
+
 /**
  * The chunks of a response: its text (when the model did not stream it; in ReAct mode the Final
  * Answer as `delta`, the rest as `react`) and its usage.
@@ -193,7 +199,7 @@ function responseChunks(turn: AgentTurn, response: ModelResponse): Chunk[] {
   const { agent, state } = turn;
   const chunks: Chunk[] = [];
   if (!state.streaming && response.text !== '') {
-    const splitter = turn.mode.splitter();
+    const splitter = splitterOf(turn)();
     const pieces = [...splitter.push(response.text), ...splitter.flush()];
     chunks.push(...pieceChunks(pieces, agent.name, state.chunks));
   }

@@ -1,7 +1,6 @@
-import type { AnyAgent } from '../agent/agent.js';
+import type { AnyAgent, ToolCalling } from '../agent/agent.js';
 import type { ModelResponse } from '../model/language-model.js';
 import type { Chunk } from '../protocol/chunk.js';
-import type { ToolCalling } from '../protocol/malformed-answer.js';
 import type { AssistantMessage, Message, ToolCallRequest } from '../protocol/message.js';
 import type { ReActRecord } from '../protocol/records.js';
 import { reactObservation } from '../react/react-format.js';

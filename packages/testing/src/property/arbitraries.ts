@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { ToolCalling } from '@agent-trace/core';
 import type { FakeAnswerStep, FakeScriptedStep, FakeToolCall } from '../fake-llm-step.js';
 import type { Behaviour } from './behaviour.js';
 
@@ -13,7 +14,7 @@ export interface BehaviourVocabulary {
    * which case the model's steps are text: actions, answers, and every way of getting the format
    * wrong. @defaultValue 'native'
    */
-  readonly toolCalling?: 'native' | 'react';
+  readonly toolCalling?: ToolCalling;
 }
 
 const jsonValue = fc.oneof(

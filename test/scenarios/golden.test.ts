@@ -14,7 +14,15 @@ import {
   type AnyAgent,
   type RunOptions,
 } from '@agent-trace/core';
-import { compareGoldenTrace, fakeLLM } from '@agent-trace/testing';
+import {
+  approveAll,
+  compareGoldenTrace,
+  decideBy,
+  fakeLLM,
+  rejectTool,
+  runWithApprover,
+  type Approver,
+} from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -337,5 +345,68 @@ describe('golden ReAct scenarios', () => {
       stopReason: 'tool_failure_degraded',
       degradedTools: ['inventory'],
     });
+  });
+});
+
+describe('golden approval scenarios', () => {
+  const refund = tool({
+    name: 'refund',
+    description: 'Refund an order',
+    input: z.object({ order: z.number(), amount: z.number() }),
+    needsApproval: ({ amount }) => amount > 50,
+    execute: ({ order, amount }) => `refunded ${amount} on order ${order}`,
+  });
+  const ask = { toolCalls: [{ name: 'refund', args: { order: 42, amount: 80 }, id: 'r1' }] };
+
+  /** Runs to the pause and resumes with `approver`, both parts into one sink; compares the whole. */
+  async function goldenApproval(name: string, entry: AnyAgent, approver: Approver) {
+    const sink = memorySink();
+    const { result, pauses } = await runWithApprover(entry, 'Refund order 42', approver, {
+      trace: sink,
+      clock: steppingClock(),
+      ids: sequentialIds(),
+      random: () => 0.5,
+      session: name,
+    });
+    expect(pauses).toBe(1);
+    expect(validateTrace(sink.events).problems).toEqual([]);
+    expect(['matched', 'written']).toContain(compareGoldenTrace(name, sink.events, { directory }));
+    return result;
+  }
+
+  it('approved', async () => {
+    const result = await goldenApproval(
+      'approval-approved',
+      agent({ name: 'desk', model: fakeLLM([ask, { text: 'Refunded 80.' }]), tools: [refund] }),
+      approveAll('ana'),
+    );
+    expect(result.stopReason).toBe('completed');
+  });
+
+  it('rejected, then another answer', async () => {
+    const result = await goldenApproval(
+      'approval-rejected',
+      agent({
+        name: 'desk',
+        model: fakeLLM([ask, { text: 'I cannot refund 80; up to 50 is possible today.' }]),
+        tools: [refund],
+      }),
+      rejectTool('refund', 'over the 50 limit', 'ana'),
+    );
+    expect(result.output).toBe('I cannot refund 80; up to 50 is possible today.');
+  });
+
+  it('edited arguments', async () => {
+    const result = await goldenApproval(
+      'approval-edited',
+      agent({ name: 'desk', model: fakeLLM([ask, { text: 'Refunded 50.' }]), tools: [refund] }),
+      decideBy(approval => ({
+        decision: 'edit',
+        args: { ...(approval.args as object), amount: 50 },
+        by: 'ana',
+        reason: 'capped at 50',
+      })),
+    );
+    expect(result.toolCalls).toMatchObject([{ args: { order: 42, amount: 50 } }]);
   });
 });

@@ -3,6 +3,7 @@ import { isSpanStart, type TraceEvent } from '@agent-trace/core';
 import { viewerHtml } from '@agent-trace/viewer';
 import {
   allRowSeqs,
+  approvalEvents,
   deskEvents,
   flakyToolEvents,
   chromiumForFile,
@@ -55,6 +56,25 @@ describe('the trace page, in Chromium', () => {
     await viewer.locator(`.waterfall-rows .row[data-seq="${toolStart.seq}"]`).click();
     await expect.poll(() => text(inspector)).toContain('THOUGHT');
     expect(await text(inspector)).toContain('The input must be JSON.');
+    await viewer.close();
+  });
+
+  it('shows a run paused for approval and resumed: both parts, the request and the decision', async () => {
+    const events = await approvalEvents();
+    const viewer = await page(events);
+    expect(await viewer.locator('.waterfall-rows .row.kind-run').count()).toBe(2);
+    const requested = events.find(event => event.event === 'approval_requested')!;
+    const resolved = events.find(event => event.event === 'approval_resolved')!;
+    expect(await text(viewer.locator(`.row[data-seq="${requested.seq}"]`))).toContain(
+      'waits for approval: refund',
+    );
+    const decision = viewer.locator(`.row[data-seq="${resolved.seq}"]`);
+    await expect.poll(() => decision.getAttribute('class')).toContain('status-error');
+    await decision.click();
+    const inspector = viewer.locator('aside.inspector');
+    await expect.poll(() => text(inspector)).toContain('rejected');
+    expect(await text(inspector)).toContain('ana');
+    expect(await text(inspector)).toContain('over the limit');
     await viewer.close();
   });
 

@@ -6,7 +6,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { agent, run, sequentialIds, tool, type TraceEvent } from '@agent-trace/core';
-import { fakeLLM } from '@agent-trace/testing';
+import { fakeLLM, rejectTool, runWithApprover } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
 import { reviewDesk, type ModelFor } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
@@ -205,5 +205,31 @@ export async function reactEvents(): Promise<TraceEvent[]> {
   await run(reactRuntime({ model: fakeLLM(traceparent!.script) }), traceparent!.text, {
     trace: sink,
   });
+  return sink.events;
+}
+
+/** A refund paused for approval, then rejected with a reason and answered otherwise: one run in two parts. */
+export async function approvalEvents(): Promise<TraceEvent[]> {
+  const refund = tool({
+    name: 'refund',
+    description: 'Refund an order',
+    input: z.object({ order: z.number(), amount: z.number() }),
+    needsApproval: true,
+    execute: ({ amount }) => `refunded ${amount}`,
+  });
+  const sink = memorySink();
+  await runWithApprover(
+    agent({
+      name: 'desk',
+      model: fakeLLM([
+        { toolCalls: [{ name: 'refund', args: { order: 42, amount: 80 }, id: 'r1' }] },
+        { text: 'I can offer store credit instead.' },
+      ]),
+      tools: [refund],
+    }),
+    'Refund order 42',
+    rejectTool('refund', 'over the limit', 'ana'),
+    { trace: sink, ...deterministic() },
+  );
   return sink.events;
 }

@@ -74,7 +74,16 @@ export type { RouteChoice, RouteRule, RouterOptions, RouterSpec } from './router
 export { Redactor } from './redaction/redactor.js';
 export type { RedactionOptions } from './redaction/redactor.js';
 
-export { run, stream } from './run/run.js';
+export { resume, run, stream } from './run/run.js';
+export { RUN_STATE_FORMAT, RUN_STATE_VERSION } from './run/run-snapshot.js';
+export type { RunStateSnapshot } from './run/run-snapshot.js';
+export type {
+  ApprovalContext,
+  ApprovalDecision,
+  ApprovalKind,
+  NeedsApproval,
+  PendingApproval,
+} from './approval/approval.js';
 export type { RunStream } from './run/run.js';
 export type { Chunk, ChunkData, ChunkType } from './protocol/chunk.js';
 export {
@@ -85,7 +94,12 @@ export {
   readChunkEventStream,
 } from './run/chunk-sse.js';
 export type { ChunkStreamEnd } from './run/chunk-sse.js';
-export type { RunOptions, RunOverrides, ToolCallContext } from './run/run-options.js';
+export type {
+  ResumeOptions,
+  RunOptions,
+  RunOverrides,
+  ToolCallContext,
+} from './run/run-options.js';
 export type { RunOutput, RunResult } from './run/run-result.js';
 export type { HandoffRecord, ReActRecord, StepResult, ToolCallRecord } from './protocol/records.js';
 export { malformedAnswerProblems } from './protocol/malformed-answer.js';

@@ -10,6 +10,8 @@ export type {
   FakeThrowStep,
   FakeToolCall as FakeLLMToolCall,
 } from './fake-llm-step.js';
+export { approveAll, decideBy, rejectTool, runWithApprover } from './approvers.js';
+export type { Approver, RunWithApproverOptions, Verdict } from './approvers.js';
 export { fakeTool } from './fake-tool.js';
 export type { FakeTool, FakeToolCall, FakeToolOptions, FakeToolStep } from './fake-tool.js';
 export { compareGoldenTrace, GoldenTraceMismatchError } from './golden/golden-trace.js';

@@ -96,6 +96,8 @@ interface RunTally {
   readonly tools: Tally;
   readonly models: Tally;
   export: TraceStats['export'];
+  /** Set when the run paused (`interrupted`): it stays open, as a resumed part may follow. */
+  paused?: string;
 }
 
 /**
@@ -136,7 +138,9 @@ export class TraceStatsCollector {
             failedSpans: event.export.failed_spans,
             pendingSpans: event.export.pending_spans ?? 0,
           };
-        this.#close(event.run, event.stop_reason);
+        // A paused run may go on later in the file (the same run id, `resumed`): keep it open.
+        if (event.stop_reason === 'interrupted') run.paused = event.stop_reason;
+        else this.#close(event.run, event.stop_reason);
         break;
       default:
         break;
@@ -145,7 +149,7 @@ export class TraceStatsCollector {
 
   /** Every run's figures, in the order the runs began. */
   result(): TraceStats[] {
-    for (const run of [...this.#open.keys()]) this.#close(run, undefined);
+    for (const [run, tally] of [...this.#open]) this.#close(run, tally.paused);
     return [...this.#done.values()];
   }
 

@@ -9,7 +9,9 @@ const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(val
 function summary(event: TraceEvent, style: Style): string {
   switch (event.event) {
     case 'run_start':
-      return `run starts: ${show(event.input)}`;
+      return event.resumed === undefined
+        ? `run starts: ${show(event.input)}`
+        : `run resumes after seq ${event.resumed.after_seq}`;
     case 'agent_start':
       return `agent ${style.cyan(event.agent)} starts (${event.provider}/${event.model})`;
     case 'llm_start':
@@ -36,6 +38,12 @@ function summary(event: TraceEvent, style: Style): string {
       return style.yellow(
         `malformed answer ${event.count} (${event.problem}) of llm #${event.step}: ${cut(event.message)}`,
       );
+    case 'approval_requested':
+      return style.yellow(
+        `waits for approval: ${event.tool} ${show(event.args)} (${event.call_id})`,
+      );
+    case 'approval_resolved':
+      return `approval ${event.decision}: ${event.tool} (${event.call_id})${event.by === undefined ? '' : ` by ${event.by}`}${event.reason === undefined ? '' : `: ${cut(event.reason)}`}`;
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;
     case 'run_end':

@@ -67,7 +67,9 @@ class TreeRenderer {
       s.bold(`run ${start.run}`),
       s.dim(start.time),
       `entry ${s.cyan(start.agent)}`,
-      `input ${this.#quote(start.input)}`,
+      start.resumed === undefined
+        ? `input ${this.#quote(start.input)}`
+        : s.yellow(`resumed after seq ${start.resumed.after_seq}`),
     ];
     if (start.session !== start.run) parts.splice(2, 0, `session ${start.session}`);
     return parts.join('  ');
@@ -145,6 +147,17 @@ class TreeRenderer {
     if (event.event === 'retry') {
       const fallback = event.fallback === undefined ? '' : ` → fallback ${event.fallback}`;
       return `${s.yellow('retry')} ${event.target} ${event.name} attempt ${event.attempt} after ${event.delay_ms} ms (${event.error.type})${fallback}`;
+    }
+    if (event.event === 'approval_requested') {
+      return `${s.yellow('waits for approval')}: ${event.kind} ${s.bold(event.tool)} ${this.#value(event.args)}  ${s.dim(event.call_id)}`;
+    }
+    if (event.event === 'approval_resolved') {
+      const decision =
+        event.decision === 'rejected' ? s.red(event.decision) : s.green(event.decision);
+      const by = event.by === undefined ? '' : ` by ${event.by}`;
+      const why = event.reason === undefined ? '' : `: ${this.#cut(event.reason)}`;
+      const edited = event.args === undefined ? '' : ` → ${this.#value(event.args)}`;
+      return `approval ${decision}${by}: ${s.bold(event.tool)}${edited}  ${s.dim(event.call_id)}${why}`;
     }
     if (event.event === 'malformed_answer') {
       return `${s.yellow('malformed answer')} ${event.count} (${event.problem}) of llm #${event.step}: ${this.#cut(event.message)}`;

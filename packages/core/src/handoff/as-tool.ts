@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AnyAgent } from '../agent/agent.js';
 import type { StopReason } from '../protocol/stop-reason.js';
 import { tool, type Tool } from '../tool/tool.js';
+import type { NeedsApproval } from '../approval/approval.js';
 
 /** What a delegated agent came back with. */
 export interface DelegateResult {
@@ -23,6 +24,11 @@ export interface AsToolOptions {
    * what the calling LLM is given. @defaultValue the output
    */
   onReturn?: (result: DelegateResult) => unknown;
+  /**
+   * Calls of the delegated agent that must be approved by a person first, as for a tool.
+   * @defaultValue false
+   */
+  needsApproval?: NeedsApproval<{ input: string }>;
 }
 
 /** What marks a tool as a delegated agent; the loop runs such a tool as a nested agent. */
@@ -55,6 +61,7 @@ export function agentAsTool(
     name: options.name ?? `ask_${agent.name}`,
     description: options.description ?? `Ask agent '${agent.name}' and get its answer back.`,
     input: z.object({ input: z.string().describe(`What to ask agent '${agent.name}'`) }),
+    ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
     execute: () => {
       throw new AgentTraceError({
         message: `Agent tool '${agent.name}' can only run inside an agent-trace run: the loop runs the delegated agent. Give the tool to an agent and call run() or stream(); to call the agent directly, run(${agent.name}, input).`,

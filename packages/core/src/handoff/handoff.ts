@@ -2,6 +2,7 @@ import type { AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Message } from '../protocol/message.js';
 import type { ToolDefinition } from '../model/language-model.js';
+import { approvalCheck, type ApprovalCheck, type NeedsApproval } from '../approval/approval.js';
 
 /** Options of {@link handoff}. */
 export interface HandoffOptions {
@@ -14,6 +15,11 @@ export interface HandoffOptions {
   inputFilter?: (messages: readonly Message[]) => readonly Message[];
   /** The tool name offered to the LLM. @defaultValue `transfer_to_<target name>` */
   toolName?: string;
+  /**
+   * The handoff must be approved by a person before control passes: always (`true`) or when a
+   * function of its context says so. @defaultValue false
+   */
+  needsApproval?: NeedsApproval<Record<string, never>>;
 }
 
 /**
@@ -35,6 +41,8 @@ export interface ResolvedHandoff {
   readonly toolName: string;
   readonly definition: ToolDefinition;
   readonly inputFilter: ((messages: readonly Message[]) => readonly Message[]) | undefined;
+  /** Set when the handoff must be approved before it happens. */
+  readonly needsApproval: ApprovalCheck | undefined;
 }
 
 /**
@@ -86,5 +94,6 @@ export function resolveHandoff(
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     },
     inputFilter: options.inputFilter,
+    needsApproval: approvalCheck(options.needsApproval),
   };
 }

@@ -79,6 +79,11 @@ const RunStartEvent = z.object({
   ...envelope,
   event: z.literal('run_start'),
   input: z.string(),
+  /**
+   * Set when the run goes on from a pause (`resume`): the seq of the `run_end` that paused it. The
+   * run keeps its id and its seq runs on, so both parts read as one run.
+   */
+  resumed: z.object({ after_seq: z.number().int().nonnegative() }).optional(),
 });
 
 const AgentStartEvent = z.object({
@@ -236,6 +241,31 @@ const RetryEvent = z.object({
   fallback: z.string().optional(),
 });
 
+/** A call the run stops for until a person decides on it; the pause ends the run `interrupted`. */
+const ApprovalRequestedEvent = z.object({
+  ...envelope,
+  event: z.literal('approval_requested'),
+  call_id: z.string(),
+  tool: z.string(),
+  kind: z.enum(['tool', 'handoff', 'delegation']),
+  args: z.unknown(),
+});
+
+/** A person's decision on a pending call, where the run goes on (`resume`). */
+const ApprovalResolvedEvent = z.object({
+  ...envelope,
+  event: z.literal('approval_resolved'),
+  call_id: z.string(),
+  tool: z.string(),
+  decision: z.enum(['approved', 'rejected', 'edited']),
+  /** Who decided. */
+  by: z.string().optional(),
+  /** Why: for a rejection, what the model is told. */
+  reason: z.string().optional(),
+  /** For an edit: the arguments the call runs with instead. */
+  args: z.unknown().optional(),
+});
+
 /**
  * An answer of an agent in ReAct mode that was not a ReAct step: the model is told `message` as
  * the observation and asked again, until `limits.maxMalformedAnswers` is used.
@@ -316,6 +346,8 @@ export const TraceEvent = z.discriminatedUnion('event', [
   GuardrailEvent,
   RetryEvent,
   MalformedAnswerEvent,
+  ApprovalRequestedEvent,
+  ApprovalResolvedEvent,
   AgentEndEvent,
   RunEndEvent,
 ]);
@@ -340,6 +372,8 @@ export const traceEventNames: readonly TraceEventName[] = [
   'guardrail',
   'retry',
   'malformed_answer',
+  'approval_requested',
+  'approval_resolved',
   'agent_end',
   'run_end',
 ];

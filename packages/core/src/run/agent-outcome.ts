@@ -1,6 +1,9 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { Message } from '../protocol/message.js';
+import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
+import type { ToolStep } from './next-step.js';
+import type { LedgerSnapshot } from './tool-call-ledger.js';
 import type { StopLimit, StopReason } from '../protocol/stop-reason.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Conversation } from './conversation.js';
@@ -25,6 +28,28 @@ export interface AgentOutcome {
   readonly decoded: { readonly value: unknown } | undefined;
   /** The agent that produced the outcome: this one, or the last one it handed off to. */
   readonly agentName: string;
+  /** Set when the turn paused for approvals: what a resumed run goes on from. */
+  readonly paused?: PausedTurn;
+}
+
+/** An agent's turn paused for a person's approval: everything a resumed run needs of it. */
+export interface PausedTurn {
+  readonly agent: string;
+  /** The agents the conversation passed through, this one last. */
+  readonly path: readonly string[];
+  readonly messages: readonly Message[];
+  readonly inputIndex: number;
+  readonly steps: number;
+  readonly decodeRetries: number;
+  readonly malformedAnswers: number;
+  readonly unavailableTools: readonly string[];
+  readonly finalPhase: boolean;
+  readonly ledger: LedgerSnapshot;
+  /** The calls waiting, and the step of tool calls they belong to. */
+  readonly pending: readonly PendingApproval[];
+  readonly step: ToolStep;
+  /** In ReAct mode: the thought before the step's action. */
+  readonly thought?: string;
 }
 
 /** How an agent's turn starts: with new input (the entry agent) or a conversation handed over. */
@@ -35,6 +60,11 @@ export interface AgentStart {
   readonly messages: readonly Message[];
   /** The agents the conversation has passed through, this one last. */
   readonly path: readonly string[];
+  /** Set when the turn goes on from a pause: the paused turn and the people's decisions. */
+  readonly resumed?: {
+    readonly turn: PausedTurn;
+    readonly decisions: readonly ApprovalDecision[];
+  };
 }
 
 /**

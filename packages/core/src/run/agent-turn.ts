@@ -6,7 +6,7 @@ import type { ModelRequest } from '../model/language-model.js';
 import type { StopLimit, StopReason } from '../protocol/stop-reason.js';
 import { addUsage, zeroUsage, type Usage } from '../protocol/usage.js';
 import type { OpenSpan, TraceEventFields } from '../trace/run-tracer.js';
-import type { AgentOutcome, AgentStart } from './agent-outcome.js';
+import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
 import { Conversation } from './conversation.js';
 import { describeTools, preambleFor, type Preamble } from './preamble.js';
 import type { RunState } from './run-state.js';
@@ -56,14 +56,21 @@ export class AgentTurn {
   ) {
     this.conversation = new Conversation(state.redactor);
     this.mode = toolCallingOf(agent);
-    const carried = this.mode.carried(
-      agent.memory.maxItems === undefined
-        ? start.messages
-        : recentMessages(start.messages, agent.memory.maxItems),
-    );
-    for (const message of carried) this.conversation.append(message);
+    const paused = start.resumed?.turn;
+    const carried =
+      paused !== undefined
+        ? []
+        : this.mode.carried(
+            agent.memory.maxItems === undefined
+              ? start.messages
+              : recentMessages(start.messages, agent.memory.maxItems),
+          );
+    for (const message of paused?.messages ?? carried) this.conversation.append(message);
     if (start.input !== undefined) this.conversation.append({ role: 'user', content: start.input });
-    this.inputIndex = this.conversation.messages.findLastIndex(message => message.role === 'user');
+    this.inputIndex =
+      paused?.inputIndex ??
+      this.conversation.messages.findLastIndex(message => message.role === 'user');
+
     // Nothing is unavailable yet: the preamble's tools are all the agent offers.
     this.preamble = preambleFor(agent, this.unavailableTools);
     this.agentSpan = state.tracer.start(
@@ -86,6 +93,43 @@ export class AgentTurn {
     // With tools, the schema is only sent once the LLM ends its turn (the final-output phase):
     // asking for JSON while tools are offered makes models answer too early.
     this.finalPhase = agent.output !== undefined && this.preamble.tools.length === 0;
+    if (paused !== undefined) this.#restore(paused);
+  }
+
+  /** Set when the turn paused for approvals. */
+  paused: PausedTurn | undefined;
+
+  /** Takes the counters of a paused turn (a resumed run). */
+  #restore(paused: PausedTurn): void {
+    this.steps = paused.steps;
+    this.decodeRetries = paused.decodeRetries;
+    this.malformedAnswers = paused.malformedAnswers;
+    this.finalPhase = paused.finalPhase;
+    this.ledger.restore(paused.ledger);
+    for (const name of paused.unavailableTools) this.unavailableTools.add(name);
+    this.preamble = preambleFor(this.agent, this.unavailableTools);
+    // The conversation so far was shown to the model before the pause.
+    this.conversation.takeUnsent();
+  }
+
+  /** The turn as a resumed run needs it, paused on `step` for `pending` approvals. */
+  pause(pending: PausedTurn['pending'], step: PausedTurn['step'], thought?: string): PausedTurn {
+    this.paused = {
+      agent: this.agent.name,
+      path: this.start.path,
+      messages: [...this.conversation.messages],
+      inputIndex: this.inputIndex,
+      steps: this.steps,
+      decodeRetries: this.decodeRetries,
+      malformedAnswers: this.malformedAnswers,
+      unavailableTools: [...this.unavailableTools],
+      finalPhase: this.finalPhase,
+      ledger: this.ledger.snapshot(),
+      pending,
+      step,
+      ...(thought === undefined || thought === '' ? {} : { thought }),
+    };
+    return this.paused;
   }
 
   #handoffTools: ReadonlySet<string> | undefined;
@@ -153,6 +197,7 @@ export class AgentTurn {
       degradedTools: [...this.unavailableTools],
       decoded: this.agent.output === undefined ? undefined : { value: this.structured },
       agentName: this.agent.name,
+      ...(this.paused === undefined ? {} : { paused: this.paused }),
     };
   }
 }

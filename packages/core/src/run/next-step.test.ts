@@ -189,6 +189,45 @@ const table: [string, DecisionInput, NextStep][] = [
     },
   ],
   [
+    'a call that needs approval pauses the step before anything runs',
+    input(response({ toolCalls: [call('lookup'), call('refund')] }), {
+      approvals: [{ callId: 'refund', toolName: 'refund', kind: 'tool', agent: 'desk', args: {} }],
+    }),
+    {
+      kind: 'interrupt',
+      reason: "'refund' (refund) needs a person's approval",
+      approvals: {
+        pending: [{ callId: 'refund', toolName: 'refund', kind: 'tool', agent: 'desk', args: {} }],
+        step: {
+          kind: 'run_tools',
+          toolCalls: [call('lookup'), call('refund')],
+          handoff: undefined,
+          asked: [call('lookup'), call('refund')],
+        },
+      },
+    },
+  ],
+  [
+    'a handoff that is ignored is not waited for',
+    input(response({ toolCalls: [call('transfer_to_billing'), call('transfer_to_tech')] }), {
+      approvals: [
+        {
+          callId: 'transfer_to_tech',
+          toolName: 'transfer_to_tech',
+          kind: 'handoff',
+          agent: 'desk',
+          args: {},
+        },
+      ],
+    }),
+    {
+      kind: 'run_tools',
+      toolCalls: [],
+      handoff: { call: call('transfer_to_billing'), ignored: [call('transfer_to_tech')] },
+      asked: [call('transfer_to_billing'), call('transfer_to_tech')],
+    },
+  ],
+  [
     'a policy may pause the run to wait for something outside it',
     input(response({ toolCalls: [call('refund')] }), { policy: interrupting }),
     { kind: 'interrupt', reason: 'a person must approve the refund' },

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ModelResponse } from '../model/language-model.js';
 import type { ToolCallRequest } from '../protocol/message.js';
+import type { PendingApproval } from '../approval/approval.js';
 import type { StepResult, ToolCallRecord } from '../protocol/records.js';
 import type { StopLimit, StopReason } from '../protocol/stop-reason.js';
 import type { Usage } from '../protocol/usage.js';
@@ -34,19 +35,30 @@ export type NextStep =
   | { readonly kind: 'retry_decode'; readonly problem: string }
   /** In ReAct mode, the answer was not a ReAct step: tell the LLM what was wrong (`message`). */
   | { readonly kind: 'retry_malformed'; readonly message: string }
-  /** Run these tools, then take the first handoff asked for (the others are answered "ignored"). */
+  | ToolStep
+  /**
+   * Pause: the run waits for something outside it: the termination policy said so, or calls of
+   * the step need a person's approval (`approvals`: they and the step they belong to).
+   */
   | {
-      readonly kind: 'run_tools';
-      readonly toolCalls: readonly ToolCallRequest[];
-      readonly handoff:
-        | { readonly call: ToolCallRequest; readonly ignored: readonly ToolCallRequest[] }
-        | undefined;
-      /** Every call of the response, handoffs included, for the limits' ledger. */
-      readonly asked: readonly ToolCallRequest[];
+      readonly kind: 'interrupt';
+      readonly reason: string;
+      readonly approvals?: {
+        readonly pending: readonly PendingApproval[];
+        readonly step: ToolStep;
+      };
     }
-  /** Pause: the run waits for something outside it (the termination policy said so). */
-  | { readonly kind: 'interrupt'; readonly reason: string }
   | Stop;
+
+/** Run these tools, then take the first handoff asked for (the others are answered "ignored"). */
+export interface ToolStep {
+  readonly kind: 'run_tools';
+  readonly toolCalls: readonly ToolCallRequest[];
+  readonly handoff:
+    { readonly call: ToolCallRequest; readonly ignored: readonly ToolCallRequest[] } | undefined;
+  /** Every call of the response, handoffs included, for the limits' ledger. */
+  readonly asked: readonly ToolCallRequest[];
+}
 
 /** What {@link decideNextStep} decides from: the response and the agent's turn so far. */
 export interface DecisionInput {
@@ -65,6 +77,8 @@ export interface DecisionInput {
   readonly handoffTools: ReadonlySet<string>;
   /** In ReAct mode, set when the answer was not a ReAct step: what the LLM is told. */
   readonly malformed?: { readonly message: string };
+  /** The calls of the response that need a person's approval before they run. */
+  readonly approvals?: readonly PendingApproval[];
   /** Malformed answers of the turn, this one included, and how many are allowed. */
   readonly malformedAnswers: number;
   readonly maxMalformedAnswers: number;
@@ -134,11 +148,23 @@ function decideTools(asked: readonly ToolCallRequest[], input: DecisionInput): N
   }
   const handoffs = asked.filter(call => input.handoffTools.has(call.toolName));
   const [taken, ...ignored] = handoffs;
-  return {
+  const step: ToolStep = {
     kind: 'run_tools',
     toolCalls: asked.filter(call => !handoffs.includes(call)),
     handoff: taken === undefined ? undefined : { call: taken, ignored },
     asked,
+  };
+  // Only calls that will run wait for approval (not a handoff that is ignored).
+  const running = new Set([...step.toolCalls, ...(taken === undefined ? [] : [taken])]);
+  const pending = (input.approvals ?? []).filter(approval =>
+    [...running].some(call => call.callId === approval.callId),
+  );
+  if (pending.length === 0) return step;
+  const names = pending.map(approval => `'${approval.toolName}' (${approval.callId})`).join(', ');
+  return {
+    kind: 'interrupt',
+    reason: `${names} need${pending.length === 1 ? 's' : ''} a person's approval`,
+    approvals: { pending, step },
   };
 }
 

@@ -28,6 +28,8 @@ import { preambleFor, requestParts } from './preamble.js';
 import type { RunState } from './run-state.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { toTraceError } from './to-trace-error.js';
+import { approvalsNeeded, hasApprovalGates } from './approvals.js';
+import { requestApprovals, resumeTurn } from './resume-turn.js';
 import { pieceChunks, type AnswerReading } from './tool-calling.js';
 import { reactObservation } from '../react/react-format.js';
 import { plainTextSplitter, type TextSplitter } from '../react/react-splitter.js';
@@ -46,7 +48,15 @@ export async function* runAgent(
 ): AsyncGenerator<Chunk, AgentOutcome, undefined> {
   const turn = new AgentTurn(agent, start, parent, state);
   try {
-    yield* beginTurn(turn);
+    if (start.resumed === undefined) yield* beginTurn(turn);
+    else {
+      const { turn: paused, decisions } = start.resumed;
+      yield* actOnTools(
+        turn,
+        resumeTurn(turn, paused, decisions),
+        state.steps.at(-1) as StepResult,
+      );
+    }
     // One step a loop: prepare (the step limit), call the model, decide, act. Written out here,
     // not as a generator of its own: every generator layer costs each step a few promise hops.
     while (!turn.stopped) {
@@ -62,7 +72,10 @@ export async function* runAgent(
       const reading = turn.finalPhase ? { response } : turn.mode.read(response, agent, turn.steps);
       const step = recordResponse(turn, response, reading);
       if (state.chunks.wanted) for (const chunk of responseChunks(turn, response)) yield chunk;
-      const next = decideNextStep(decisionInput(turn, reading));
+      const approvals = hasApprovalGates(agent)
+        ? await approvalsNeeded(agent, reading.response, state.tracer.session)
+        : undefined;
+      const next = decideNextStep(decisionInput(turn, reading, approvals));
       // Only running tools yields chunks: the other steps are carried out without a generator.
       if (next.kind === 'run_tools') yield* actOnTools(turn, next, step);
       else await act(turn, next);
@@ -124,11 +137,16 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
 }
 
 /** What the decision of a step needs: the response as read, and the turn so far. */
-function decisionInput(turn: AgentTurn, { response, malformed }: AnswerReading): DecisionInput {
+function decisionInput(
+  turn: AgentTurn,
+  { response, malformed }: AnswerReading,
+  approvals: DecisionInput['approvals'],
+): DecisionInput {
   const { agent, state } = turn;
   return {
     response,
     ...(malformed === undefined ? {} : { malformed }),
+    ...(approvals === undefined ? {} : { approvals }),
     malformedAnswers: turn.malformedAnswers,
     maxMalformedAnswers: agent.limits.maxMalformedAnswers,
     finalPhase: turn.finalPhase,
@@ -273,6 +291,7 @@ async function act(turn: AgentTurn, next: Exclude<NextStep, { kind: 'run_tools' 
       turn.conversation.append({ role: 'user', content: reactObservation(next.message) });
       return;
     case 'interrupt':
+      if (next.approvals !== undefined) requestApprovals(turn, next.approvals);
       return turn.stop({ reason: 'interrupted', detail: `the run waits: ${next.reason}` });
     case 'stop':
       return turn.stop(next);

@@ -74,7 +74,12 @@ export async function runDelegate(options: {
     handoffSpan.finish(outcome);
   }
   if (outcome.stopReason !== 'completed') {
-    const message = `Agent '${target.name}' did not answer: it stopped with ${outcome.stopReason}${outcome.detail === undefined ? '' : ` (${outcome.detail})`}.`;
+    // A delegated agent cannot pause the run that called it (yet): its calls that need approval
+    // are refused, and the calling model is told so.
+    const message =
+      outcome.paused === undefined
+        ? `Agent '${target.name}' did not answer: it stopped with ${outcome.stopReason}${outcome.detail === undefined ? '' : ` (${outcome.detail})`}.`
+        : `Agent '${target.name}' did not answer: its calls of ${outcome.paused.pending.map(approval => `'${approval.toolName}'`).join(', ')} need a person's approval, which an agent used as a tool cannot wait for. Answer without them.`;
     const error = new ToolCallError({ kind: 'delegate_failed', toolName, message });
     return { outcome: { ok: false, args, error, content: message }, chunks };
   }

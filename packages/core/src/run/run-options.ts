@@ -1,4 +1,5 @@
 import type { AnyAgent } from '../agent/agent.js';
+import type { ApprovalDecision } from '../approval/approval.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Message } from '../protocol/message.js';
 import type { RedactionOptions } from '../redaction/redactor.js';
@@ -57,4 +58,17 @@ export interface RunOptions {
   clock?: Clock;
   /** Where ids come from; pass `sequentialIds()` for reproducible traces. @defaultValue random ids */
   ids?: IdGenerator;
+  /**
+   * Seals the `state` of a run paused for approval with HMAC-SHA-256 under this secret, so a state
+   * changed by anyone without it is refused by `resume` (which needs the same secret). Without it
+   * the state carries a plain SHA-256, which catches changes made by hand or in storage.
+   * @defaultValue none
+   */
+  stateSecret?: string;
+}
+
+/** Options of `resume`: a decision for every pending call, and the run options. */
+export interface ResumeOptions extends RunOptions {
+  /** One decision per pending call: approve, reject (with a reason the model reads) or edit. */
+  decisions: readonly ApprovalDecision[];
 }

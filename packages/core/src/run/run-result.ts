@@ -1,4 +1,6 @@
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
+import type { PendingApproval } from '../approval/approval.js';
+import type { RunStateSnapshot } from './run-snapshot.js';
 import type { Message } from '../protocol/message.js';
 import type { Usage } from '../protocol/usage.js';
 import type { HandoffRecord, StepResult, ToolCallRecord } from '../protocol/records.js';
@@ -45,4 +47,11 @@ export interface RunResult<Output = string> {
   readonly handoffs: readonly HandoffRecord[];
   /** Failures of trace sinks. The run went on without them; their traces are incomplete. */
   readonly traceErrors: readonly Error[];
+  /** The calls waiting for a person's approval when the run stopped `interrupted`; else empty. */
+  readonly interruptions: readonly PendingApproval[];
+  /**
+   * Set when the run paused for approval: plain, versioned JSON to store anywhere and pass to
+   * `resume` with the decisions, in this process or another.
+   */
+  readonly state: RunStateSnapshot | undefined;
 }

@@ -10,11 +10,19 @@ import { systemClock } from '../util/clock.js';
 import { randomIds } from '../util/ids.js';
 import type { Chunk } from '../protocol/chunk.js';
 import { ChunkSequence } from './chunk-sequence.js';
-import type { AgentOutcome } from './agent-outcome.js';
+import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
+import {
+  openRunState,
+  RUN_STATE_FORMAT,
+  RUN_STATE_VERSION,
+  sealRunState,
+  type RunStateBody,
+  type RunStateSnapshot,
+} from './run-snapshot.js';
 import { runAgent } from './run-agent.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
-import type { RunOptions } from './run-options.js';
+import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
@@ -137,26 +145,57 @@ async function drainToResult(
   }
 }
 
+/**
+ * Goes on with a run paused for approval, from its `state`, with a decision for every pending
+ * call: approved calls run, rejected ones are answered as refused (the model reads the reason),
+ * edited ones run with the new arguments. The run keeps its id, session and trace id, and its
+ * seq runs on from the pause, so a trace holding both parts validates as one run. Works in any
+ * process: pass the same agent graph (the state names its agents). A state of another version,
+ * or one that was changed, is refused with a `ConfigurationError`.
+ *
+ * @example
+ * ```ts
+ * const paused = await run(desk, 'Refund order 42');
+ * writeFileSync('state.json', JSON.stringify(paused.state));
+ * // later, anywhere:
+ * const state = JSON.parse(readFileSync('state.json', 'utf8'));
+ * const result = await resume(desk, state, { decisions: [{ callId: paused.interruptions[0].callId, decision: 'approve', by: 'ana' }] });
+ * ```
+ */
+export async function resume<Output = string>(
+  agent: Agent<Output>,
+  state: RunStateSnapshot | string,
+  options: ResumeOptions,
+): Promise<RunResult<Output>> {
+  const opened = await openRunState(state, options.decisions ?? [], options.stateSecret);
+  return drainToResult(runLoop(agent, opened.run.input, options, false, opened)) as Promise<
+    RunResult<Output>
+  >;
+}
+
 async function* runLoop(
   agent: AnyAgent,
   input: string,
-  options: RunOptions,
+  options: RunOptions | ResumeOptions,
   streaming: boolean,
+  resumed?: RunStateSnapshot,
 ): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
   const deadline = runDeadline(options);
-  const state = createRunState(options, deadline.signal, streaming);
+  const state = createRunState(options, deadline.signal, streaming, resumed);
   const { tracer } = state;
-  const runSpan = tracer.start('run_start', agent.name, null, { input });
+  const runSpan = tracer.start('run_start', agent.name, null, {
+    input,
+    ...(resumed === undefined ? {} : { resumed: { after_seq: resumed.run.pausedAtSeq } }),
+  });
   let outcome: AgentOutcome | undefined;
   try {
-    const running = runAgent(
-      agent,
-      { input, messages: options.history ?? [], path: [agent.name] },
-      runSpan,
-      state,
-    );
+    const [first, start] =
+      resumed === undefined
+        ? [agent, { input, messages: options.history ?? [], path: [agent.name] }]
+        : resumedStart(agent, resumed, (options as ResumeOptions).decisions);
+    const running = runAgent(first, start, runSpan, state);
     for (let next = await running.next(); ; next = await running.next()) {
       if (next.done === true) {
         outcome = next.value;
@@ -169,7 +208,66 @@ async function* runLoop(
     deadline.clear();
     await tracer.flush();
   }
-  return runResult(agent, state, outcome);
+  const paused =
+    outcome.paused === undefined
+      ? undefined
+      : await sealRunState(pausedBody(agent, input, state, outcome.paused), options.stateSecret);
+  return runResult(agent, state, outcome, paused);
+}
+
+/** The agent a resumed run goes on with, found along the state's path, and how it starts. */
+function resumedStart(
+  entry: AnyAgent,
+  state: RunStateSnapshot,
+  decisions: ResumeOptions['decisions'],
+): [AnyAgent, AgentStart] {
+  const { path } = state.turn;
+  if (path[0] !== entry.name || state.run.entryAgent !== entry.name) {
+    throw new ConfigurationError({
+      option: 'agent',
+      message: `The run state was made by a run of agent '${state.run.entryAgent}', not '${entry.name}': resume it with the same entry agent.`,
+    });
+  }
+  let current = entry;
+  for (const name of path.slice(1)) {
+    const next = current.handoffs().find(handoff => handoff.agent.name === name)?.agent;
+    if (next === undefined) {
+      throw new ConfigurationError({
+        option: 'agent',
+        message: `The run state paused in agent '${state.turn.agent}' (path ${path.join(' → ')}), but agent '${current.name}' has no handoff to '${name}' any more: resume it with the agent graph that paused it.`,
+      });
+    }
+    current = next;
+  }
+  return [current, { messages: [], path, resumed: { turn: state.turn, decisions } }];
+}
+
+/** What the state of a paused run holds: the run's ids and totals, and the paused turn. */
+function pausedBody(
+  entry: AnyAgent,
+  input: string,
+  state: RunState,
+  turn: PausedTurn,
+): RunStateBody {
+  const { tracer } = state;
+  return {
+    format: RUN_STATE_FORMAT,
+    version: RUN_STATE_VERSION,
+    run: {
+      id: tracer.runId,
+      session: tracer.session,
+      traceId: tracer.traceId,
+      input,
+      entryAgent: entry.name,
+      pausedAtSeq: tracer.nextSeq - 1,
+      counts: { ...tracer.counts },
+      usage: state.totals.usage,
+      steps: state.steps,
+      toolCalls: state.toolCalls,
+      handoffs: state.handoffs,
+    },
+    turn,
+  };
 }
 
 /** The run's `timeoutMs` as an abort signal, combined with the caller's `signal`. */
@@ -190,17 +288,27 @@ function createRunState(
   options: RunOptions,
   signal: AbortSignal | undefined,
   streaming: boolean,
+  resumed?: RunStateSnapshot,
 ): RunState {
   const { clock = systemClock, ids = randomIds } = options;
-  const runId = ids.runId();
+  const runId = resumed?.run.id ?? ids.runId();
   const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
   const tracer = new RunTracer({
     redactor,
     sinks: toSinks(options.trace),
     runId,
-    session: options.session ?? runId,
+    session: resumed?.run.session ?? options.session ?? runId,
     clock,
     ids,
+    ...(resumed === undefined
+      ? {}
+      : {
+          continues: {
+            traceId: resumed.run.traceId,
+            seq: resumed.run.pausedAtSeq + 1,
+            counts: resumed.run.counts,
+          },
+        }),
   });
   return {
     tracer,
@@ -210,15 +318,15 @@ function createRunState(
     streaming,
     clock,
     random: options.random ?? Math.random,
-    steps: [],
-    toolCalls: [],
+    steps: [...(resumed?.run.steps ?? [])],
+    toolCalls: [...(resumed?.run.toolCalls ?? [])],
     guardrailFindings: [],
     overrides: options.overrides ?? {},
-    handoffs: [],
+    handoffs: [...(resumed?.run.handoffs ?? [])],
     describedAgents: new Set(),
     runBreakers: new WeakMap(),
     runAgent,
-    totals: { usage: zeroUsage },
+    totals: { usage: resumed?.run.usage ?? zeroUsage },
   };
 }
 
@@ -257,7 +365,12 @@ function runEndFields(
   };
 }
 
-function runResult(agent: AnyAgent, state: RunState, outcome: AgentOutcome): RunResult<unknown> {
+function runResult(
+  agent: AnyAgent,
+  state: RunState,
+  outcome: AgentOutcome,
+  paused: RunStateSnapshot | undefined,
+): RunResult<unknown> {
   return {
     output: outcome.decoded === undefined ? outcome.output : outcome.decoded.value,
     text: outcome.output,
@@ -278,6 +391,8 @@ function runResult(agent: AnyAgent, state: RunState, outcome: AgentOutcome): Run
     guardrails: state.guardrailFindings,
     handoffs: state.handoffs,
     traceErrors: state.tracer.sinkErrors,
+    interruptions: outcome.paused?.pending ?? [],
+    state: paused,
   };
 }
 

@@ -5,6 +5,13 @@ import { parseToolArguments } from '../tool/execute-tool-call.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
 /** Counts the tool calls an agent has run, by tool and by tool + canonical arguments. */
+/** A ledger's counts as plain data. */
+export interface LedgerSnapshot {
+  readonly total: number;
+  readonly byTool: readonly (readonly [string, number])[];
+  readonly byFingerprint: readonly (readonly [string, number])[];
+}
+
 export class ToolCallLedger {
   readonly #byTool = new Map<string, number>();
   readonly #byFingerprint = new Map<string, number>();
@@ -25,6 +32,23 @@ export class ToolCallLedger {
       callFingerprints: this.#byFingerprint,
       fingerprint: call => this.#fingerprint(call),
     };
+  }
+
+  /** The counts, as plain data (for a paused run's state). */
+  snapshot(): LedgerSnapshot {
+    return {
+      total: this.#total,
+      byTool: [...this.#byTool],
+      byFingerprint: [...this.#byFingerprint],
+    };
+  }
+
+  /** Takes the counts of a snapshot (a resumed run). */
+  restore(snapshot: LedgerSnapshot): void {
+    this.#total = snapshot.total;
+    for (const [name, count] of snapshot.byTool) this.#byTool.set(name, count);
+    for (const [fingerprint, count] of snapshot.byFingerprint)
+      this.#byFingerprint.set(fingerprint, count);
   }
 
   /** Counts calls that ran. */

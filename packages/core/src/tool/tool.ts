@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ToolDefinition } from '../model/language-model.js';
 import type { Clock } from '../util/clock.js';
+import { approvalCheck, type ApprovalCheck, type NeedsApproval } from '../approval/approval.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -27,6 +28,8 @@ export interface Tool<Input = unknown, Output = unknown> {
   readonly timeoutMs: number | undefined;
   /** The definition sent to the model (name, description, JSON Schema of `input`). */
   readonly definition: ToolDefinition;
+  /** Set when a call must be approved by a person before it runs (see `needsApproval`). */
+  readonly needsApproval?: ApprovalCheck | undefined;
   /** Where a tool served by another process comes from (an MCP server), for the trace. */
   readonly origin?: { readonly server: string; readonly transport: string };
 }
@@ -47,6 +50,13 @@ export interface ToolOptions<Input, Output> {
    * @defaultValue no timeout
    */
   timeoutMs?: number;
+  /**
+   * Calls that must be approved by a person before they run: every call (`true`), or those a
+   * function of the (validated) arguments picks. The run then stops with `interrupted`, its
+   * result listing the pending calls and holding a `state` to `resume` from with the decisions.
+   * @defaultValue false
+   */
+  needsApproval?: NeedsApproval<Input>;
 }
 
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -65,7 +75,7 @@ const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
  * ```
  */
 export function tool<Input, Output>(options: ToolOptions<Input, Output>): Tool<Input, Output> {
-  const { name, description, input, execute, timeoutMs } = options;
+  const { name, description, input, execute, timeoutMs, needsApproval } = options;
   if (typeof name !== 'string' || !toolNamePattern.test(name)) {
     throw new ConfigurationError({
       option: 'name',
@@ -90,6 +100,16 @@ export function tool<Input, Output>(options: ToolOptions<Input, Output>): Tool<I
       message: `Invalid timeoutMs for tool '${name}': expected a number of milliseconds greater than 0 (actual: ${String(timeoutMs)}).`,
     });
   }
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    throw new ConfigurationError({
+      option: 'needsApproval',
+      message: `Invalid needsApproval for tool '${name}': expected true, false or a function (args, context) => boolean.`,
+    });
+  }
   let definition: ToolDefinition | undefined;
   return {
     name,
@@ -97,6 +117,7 @@ export function tool<Input, Output>(options: ToolOptions<Input, Output>): Tool<I
     input,
     execute,
     timeoutMs,
+    needsApproval: approvalCheck(needsApproval),
     get definition(): ToolDefinition {
       definition ??= {
         name,

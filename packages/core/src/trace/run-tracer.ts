@@ -27,7 +27,8 @@ type EnvelopeKey =
 export type TraceEventFields<Name extends TraceEventName> = Omit<TraceEventOf<Name>, EnvelopeKey>;
 
 /** The events that are not spans of their own: points under a span. */
-export type PointEventName = 'guardrail' | 'retry' | 'malformed_answer';
+export type PointEventName =
+  'guardrail' | 'retry' | 'malformed_answer' | 'approval_requested' | 'approval_resolved';
 
 /** A span that has started and not yet ended. */
 export interface OpenSpan<Name extends SpanStartName = SpanStartName> {
@@ -100,6 +101,8 @@ export class RunTracer {
       ids: IdGenerator;
       /** Replaces secrets in every event before the sinks see it. */
       redactor?: Redactor;
+      /** A run that goes on from a pause: its trace id, the seq it stopped at, its counts. */
+      continues?: { readonly traceId: string; readonly seq: number; readonly counts: TraceCounts };
     },
     /** @internal a capturing view of `parent` */
     parent?: RunTracer,
@@ -115,7 +118,7 @@ export class RunTracer {
     }
     this.runId = options.runId;
     this.session = options.session;
-    this.traceId = options.ids.traceId();
+    this.traceId = options.continues?.traceId ?? options.ids.traceId();
     this.#core = {
       sinks: options.sinks,
       redactor: options.redactor,
@@ -124,8 +127,15 @@ export class RunTracer {
       open: new Set(),
       failedSinks: new Set(),
       sinkErrors: [],
-      counts: { agents: 0, llm_calls: 0, tool_calls: 0, tool_errors: 0 },
-      seq: 0,
+      counts: {
+        ...(options.continues?.counts ?? {
+          agents: 0,
+          llm_calls: 0,
+          tool_calls: 0,
+          tool_errors: 0,
+        }),
+      },
+      seq: options.continues?.seq ?? 0,
       lastTimeMs: Number.NaN,
       lastTime: '',
     };

@@ -43,6 +43,10 @@ export interface AgentTraceMatchers<R = unknown> {
   toHaveNoErrors(): R;
   /** Tokens used stay within `limit` (for one agent when given). */
   toStayWithinTokens(limit: number, options?: { agent?: string }): R;
+  /** A call of `tool` waited for approval (with arguments containing `partialArgs`, when given). */
+  toHaveRequestedApproval(tool: string, partialArgs?: Record<string, unknown>): R;
+  /** A call of `tool` was approved, rejected or edited (`decision`, when given). */
+  toHaveResolvedApproval(tool: string, decision?: 'approved' | 'rejected' | 'edited'): R;
   /** The trace passes the `agent-trace validate` rules. */
   toBeWellFormedTrace(): R;
   /** The normalised trace equals `golden/<name>.jsonl`; must be awaited. */

@@ -71,6 +71,56 @@ export const agentMatchers = {
     };
   },
 
+  /** A call of `tool` waited for approval, with arguments containing `partialArgs` when given. */
+  toHaveRequestedApproval(
+    this: MatcherState,
+    received: unknown,
+    tool: string,
+    partialArgs?: Record<string, unknown>,
+  ): Result {
+    const subject = toSubject(received);
+    const requested = subject.approvals.requested.filter(approval => approval.tool === tool);
+    const matching =
+      partialArgs === undefined
+        ? requested
+        : requested.filter(approval =>
+            this.equals(approval.args, expect.objectContaining(partialArgs)),
+          );
+    const all = subject.approvals.requested.map(approval => approval.tool);
+    return verdict(
+      this,
+      matching.length > 0,
+      subject,
+      `to have asked approval for '${tool}'${partialArgs === undefined ? '' : ` with ${JSON.stringify(partialArgs)}`}`,
+      `approvals asked: ${list(all)}`,
+    );
+  },
+
+  /** A call of `tool` was decided on (`decision`: approved, rejected or edited, when given). */
+  toHaveResolvedApproval(
+    this: MatcherState,
+    received: unknown,
+    tool: string,
+    decision?: 'approved' | 'rejected' | 'edited',
+  ): Result {
+    const subject = toSubject(received);
+    const resolved = subject.approvals.resolved.filter(
+      approval =>
+        approval.tool === tool && (decision === undefined || approval.decision === decision),
+    );
+    const all = subject.approvals.resolved.map(
+      approval =>
+        `${approval.tool} ${approval.decision}${approval.by === undefined ? '' : ` by ${approval.by}`}`,
+    );
+    return verdict(
+      this,
+      resolved.length > 0,
+      subject,
+      `to have ${decision ?? 'decided'} the call of '${tool}'`,
+      `decisions: ${list(all)}`,
+    );
+  },
+
   /** The tool was called exactly `times` times. */
   toHaveCalledToolTimes(
     this: MatcherState,

@@ -26,6 +26,20 @@ export interface Subject {
   readonly tokensByAgent: ReadonlyMap<string, number>;
   /** The events, when the subject is a trace. */
   readonly events: readonly TraceEvent[] | undefined;
+  /** Calls that waited for a person's approval, and the decisions on them (traces only). */
+  readonly approvals: {
+    readonly requested: readonly {
+      readonly tool: string;
+      readonly callId: string;
+      readonly args: unknown;
+    }[];
+    readonly resolved: readonly {
+      readonly tool: string;
+      readonly callId: string;
+      readonly decision: string;
+      readonly by: string | undefined;
+    }[];
+  };
 }
 
 /**
@@ -54,8 +68,23 @@ function fromEvents(events: readonly TraceEvent[]): Subject {
   const tokensByAgent = new Map<string, number>();
   let stopReason: string | undefined;
   let steps = 0;
+  const approvals = {
+    requested: [] as Subject['approvals']['requested'][number][],
+    resolved: [] as Subject['approvals']['resolved'][number][],
+  };
   for (const event of events) {
     switch (event.event) {
+      case 'approval_requested':
+        approvals.requested.push({ tool: event.tool, callId: event.call_id, args: event.args });
+        break;
+      case 'approval_resolved':
+        approvals.resolved.push({
+          tool: event.tool,
+          callId: event.call_id,
+          decision: event.decision,
+          by: event.by,
+        });
+        break;
       case 'tool_end':
         toolCalls.push({
           name: event.tool,
@@ -89,7 +118,17 @@ function fromEvents(events: readonly TraceEvent[]): Subject {
         break;
     }
   }
-  return { kind: 'trace', toolCalls, handoffs, stopReason, steps, errors, tokensByAgent, events };
+  return {
+    kind: 'trace',
+    toolCalls,
+    handoffs,
+    stopReason,
+    steps,
+    errors,
+    tokensByAgent,
+    events,
+    approvals,
+  };
 }
 
 function fromResult(result: RunResult<unknown>): Subject {
@@ -120,6 +159,14 @@ function fromResult(result: RunResult<unknown>): Subject {
     errors,
     tokensByAgent,
     events: undefined,
+    approvals: {
+      requested: result.interruptions.map(approval => ({
+        tool: approval.toolName,
+        callId: approval.callId,
+        args: approval.args,
+      })),
+      resolved: [],
+    },
   };
 }
 
@@ -142,5 +189,6 @@ function fromFakeTool(tool: FakeTool): Subject {
     ),
     tokensByAgent: new Map(),
     events: undefined,
+    approvals: { requested: [], resolved: [] },
   };
 }

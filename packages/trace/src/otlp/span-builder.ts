@@ -89,7 +89,9 @@ export class SpanBuilder {
         return undefined;
       case 'guardrail':
       case 'retry':
-      case 'malformed_answer': {
+      case 'malformed_answer':
+      case 'approval_requested':
+      case 'approval_resolved': {
         const parent =
           event.parent_span_id === null ? undefined : this.#pending.get(event.parent_span_id);
         parent?.events.push(this.#pointEvent(event));
@@ -129,9 +131,16 @@ export class SpanBuilder {
   }
 
   #pointEvent(
-    event: TraceEventOf<'guardrail'> | TraceEventOf<'retry'> | TraceEventOf<'malformed_answer'>,
+    event:
+      | TraceEventOf<'guardrail'>
+      | TraceEventOf<'retry'>
+      | TraceEventOf<'malformed_answer'>
+      | TraceEventOf<'approval_requested'>
+      | TraceEventOf<'approval_resolved'>,
   ): TimedEvent {
     const time = hrTime(event.time);
+    if (event.event === 'approval_requested' || event.event === 'approval_resolved')
+      return this.#approvalEvent(event, time);
     if (event.event === 'malformed_answer') {
       return {
         name: 'agent_trace.malformed_answer',
@@ -173,6 +182,24 @@ export class SpanBuilder {
       },
       droppedAttributesCount: 0,
     };
+  }
+
+  #approvalEvent(
+    event: TraceEventOf<'approval_requested'> | TraceEventOf<'approval_resolved'>,
+    time: ReturnType<typeof hrTime>,
+  ): TimedEvent {
+    const attributes: Record<string, string> = {
+      [semconv.toolName]: event.tool,
+      [semconv.toolCallId]: event.call_id,
+    };
+    if (event.event === 'approval_requested') attributes['agent_trace.approval.kind'] = event.kind;
+    else {
+      attributes['agent_trace.approval.decision'] = event.decision;
+      if (event.by !== undefined) attributes['agent_trace.approval.by'] = event.by;
+      if (event.reason !== undefined && this.#options.captureContent)
+        attributes['agent_trace.approval.reason'] = this.#content(event.reason);
+    }
+    return { name: `agent_trace.${event.event}`, time, attributes, droppedAttributesCount: 0 };
   }
 
   #content(value: unknown): string {

@@ -75,7 +75,8 @@ interface RunCheck {
 /**
  * Checks events against the trace rules, run by run: seq starts at 0 and has no gaps or
  * duplicates; every start has its end (and every end a start of the same kind); parents exist;
- * the run is sealed by a `run_end` whose `last_seq` and counts match; nothing follows the seal.
+ * the run is sealed by a `run_end` whose `last_seq` and counts match; nothing follows the seal,
+ * except the next part of a run paused for approval (a `run_start` marked `resumed`).
  */
 export class TraceValidator {
   readonly #runs = new Map<string, RunCheck>();
@@ -135,6 +136,7 @@ export class TraceValidator {
       this.#runs.set(event.run, run);
     }
     run.events++;
+    if (run.sealed && resumes(run, event)) run.sealed = false;
     if (run.sealed) {
       this.report({
         ...at,
@@ -268,6 +270,19 @@ export class TraceValidator {
       });
     }
   }
+}
+
+/**
+ * True when `event` goes on with a run its seal paused: a `run_start` marked `resumed` right after
+ * a `run_end` that stopped `interrupted`. The run is then one run in two parts.
+ */
+function resumes(run: RunCheck, event: TraceEventEnvelope): boolean {
+  const resumed = (event as { resumed?: { after_seq?: unknown } }).resumed;
+  return (
+    event.event === 'run_start' &&
+    run.stopReason === 'interrupted' &&
+    resumed?.after_seq === run.expectedSeq - 1
+  );
 }
 
 /** Validates events already in memory (e.g. a `memorySink`'s). */

@@ -3,10 +3,23 @@ import { compact, count, cut } from './format.js';
 
 /** What a waterfall row stands for: a span (run, agent, model call, tool call, handoff) or a point event. */
 export type RowKind =
-  'run' | 'agent' | 'llm' | 'tool' | 'handoff' | 'guardrail' | 'retry' | 'malformed_answer';
+  | 'run'
+  | 'agent'
+  | 'llm'
+  | 'tool'
+  | 'handoff'
+  | 'guardrail'
+  | 'retry'
+  | 'malformed_answer'
+  | 'approval';
 
 /** The row kinds of point events: markers on the waterfall, not bars. */
-export const pointKinds: ReadonlySet<RowKind> = new Set(['guardrail', 'retry', 'malformed_answer']);
+export const pointKinds: ReadonlySet<RowKind> = new Set([
+  'guardrail',
+  'retry',
+  'malformed_answer',
+  'approval',
+]);
 
 /** How a row went: `open` is a span the trace never ended (a run still being written). */
 export type RowStatus = 'ok' | 'warn' | 'error' | 'open';
@@ -80,6 +93,7 @@ const spanKinds: Readonly<Record<string, RowKind>> = {
 const isNode = (value: Node | TraceEvent): value is Node => 'children' in value;
 
 function pointKindOf(event: string): RowKind {
+  if (event === 'approval_requested' || event === 'approval_resolved') return 'approval';
   return event === 'retry' || event === 'malformed_answer' ? event : 'guardrail';
 }
 
@@ -142,7 +156,8 @@ function tree(events: readonly TraceEvent[]): Node[] {
       const node: Node = { start: event, end: undefined, children: [] };
       nodes.set(event.span_id, node);
       if (parent !== undefined) parent.children.push(node);
-      else if (roots[0] === undefined) roots.push(node);
+      // A run resumed after a pause has a second run_start: a root of its own.
+      else if (roots[0] === undefined || event.event === 'run_start') roots.push(node);
       else roots[0].children.push(node);
       continue;
     }
@@ -199,6 +214,8 @@ function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolea
   if (start.event === 'guardrail')
     return start.verdict === 'block' ? 'error' : start.verdict === 'warn' ? 'warn' : 'ok';
   if (start.event === 'retry' || start.event === 'malformed_answer') return 'warn';
+  if (start.event === 'approval_requested') return 'warn';
+  if (start.event === 'approval_resolved') return start.decision === 'rejected' ? 'error' : 'ok';
   if (isSpan && end === undefined) return 'open';
   if (end === undefined) return 'ok';
   if ('error' in end && end.error !== undefined) return 'error';
@@ -225,6 +242,10 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `retry ${start.target} ${start.name}, attempt ${start.attempt}`;
     case 'malformed_answer':
       return `malformed answer ${start.count} (${start.problem})`;
+    case 'approval_requested':
+      return `waits for approval: ${start.tool}`;
+    case 'approval_resolved':
+      return `approval ${start.decision}: ${start.tool}`;
     default:
       return start.event;
   }
@@ -254,6 +275,12 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `${start.error.type} · after ${start.delay_ms} ms${start.fallback === undefined ? '' : ` · fallback ${start.fallback}`}`;
     case 'malformed_answer':
       return cut(start.message, 120);
+    case 'approval_requested':
+      return `${start.kind} · ${cut(compact(start.args), 100)}`;
+    case 'approval_resolved':
+      return [start.by === undefined ? '' : `by ${start.by}`, start.reason ?? '']
+        .filter(part => part !== '')
+        .join(' · ');
     default:
       return '';
   }

@@ -325,6 +325,35 @@ function PointEvent({ event }: { event: TraceEvent }) {
         <ErrorField error={event.error} />
       </>
     );
+  if (event.event === 'approval_requested')
+    return (
+      <>
+        <Field name="waits for">
+          {event.kind} {event.tool}
+        </Field>
+        <Field name="call">{event.call_id}</Field>
+        <Section title="Arguments">
+          <Text>{pretty(event.args)}</Text>
+        </Section>
+      </>
+    );
+  if (event.event === 'approval_resolved')
+    return (
+      <>
+        <Field name="decision">{event.decision}</Field>
+        <Field name="call">
+          {event.tool} ({event.call_id})
+        </Field>
+        {event.by === undefined ? null : <Field name="by">{event.by}</Field>}
+        <Field name="when">{event.time}</Field>
+        {event.reason === undefined ? null : <Field name="why">{event.reason}</Field>}
+        {event.args === undefined ? null : (
+          <Section title="Edited arguments">
+            <Text>{pretty(event.args)}</Text>
+          </Section>
+        )}
+      </>
+    );
   if (event.event === 'malformed_answer')
     return (
       <>

@@ -18,6 +18,7 @@ const icons: Readonly<Record<Row['kind'], string>> = {
   guardrail: '⚑',
   retry: '↻',
   malformed_answer: '⚠',
+  approval: '✋',
 };
 
 /** Props of {@link Waterfall}. */

@@ -1,0 +1,84 @@
+import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
+import type { ToolCallRequest } from '../protocol/message.js';
+import type { PausedTurn } from './agent-outcome.js';
+import type { AgentTurn } from './agent-turn.js';
+import type { ToolStep } from './next-step.js';
+
+/** Traces the calls that wait for approval and pauses the turn on their step. */
+export function requestApprovals(
+  turn: AgentTurn,
+  { pending, step }: { readonly pending: readonly PendingApproval[]; readonly step: ToolStep },
+): void {
+  for (const approval of pending) {
+    turn.state.tracer.point('approval_requested', turn.agentSpan, {
+      call_id: approval.callId,
+      tool: approval.toolName,
+      kind: approval.kind,
+      args: approval.args,
+    });
+  }
+  turn.pause(pending, step, turn.state.steps.at(-1)?.react?.thought);
+}
+
+const resolved = { approve: 'approved', reject: 'rejected', edit: 'edited' } as const;
+
+/**
+ * Goes on from a pause: traces each decision, answers the rejected calls as refused (the model
+ * reads why), gives the edited calls their new arguments, and returns the step to run.
+ */
+export function resumeTurn(
+  turn: AgentTurn,
+  paused: PausedTurn,
+  decisions: readonly ApprovalDecision[],
+): ToolStep {
+  const byCall = new Map(decisions.map(decision => [decision.callId, decision]));
+  for (const approval of paused.pending) {
+    const decision = byCall.get(approval.callId) as ApprovalDecision;
+    turn.state.tracer.point('approval_resolved', turn.agentSpan, {
+      call_id: approval.callId,
+      tool: approval.toolName,
+      decision: resolved[decision.decision],
+      ...(decision.by === undefined ? {} : { by: decision.by }),
+      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+      ...(decision.decision === 'edit' ? { args: decision.args } : {}),
+    });
+  }
+  const decided = (call: ToolCallRequest): ToolCallRequest | undefined => {
+    const decision = byCall.get(call.callId);
+    if (decision === undefined || decision.decision === 'approve') return call;
+    if (decision.decision === 'edit')
+      return { ...call, argumentsText: JSON.stringify(decision.args) ?? 'null' };
+    const who = decision.by === undefined ? 'a person' : decision.by;
+    const why = decision.reason === undefined ? '' : `: ${decision.reason}`;
+    turn.conversation.append(
+      turn.mode.resultMessage(
+        call,
+        `The call was refused by ${who}${why}. It did not run; do not ask for it again, answer without it.`,
+        true,
+      ),
+    );
+    return undefined;
+  };
+  const { step } = paused;
+  const handoff = step.handoff === undefined ? undefined : decided(step.handoff.call);
+  if (step.handoff !== undefined && handoff === undefined) {
+    for (const other of step.handoff.ignored)
+      turn.conversation.append(
+        turn.mode.resultMessage(other, 'Ignored: only one handoff per turn.', true),
+      );
+  }
+  return {
+    kind: 'run_tools',
+    toolCalls: step.toolCalls.flatMap(call => decided(call) ?? []),
+    handoff:
+      handoff === undefined || step.handoff === undefined
+        ? undefined
+        : { call: handoff, ignored: step.handoff.ignored },
+    asked: step.asked.map(call => {
+      const decision = byCall.get(call.callId);
+      return decision?.decision === 'edit'
+        ? { ...call, argumentsText: JSON.stringify(decision.args) ?? 'null' }
+        : call;
+    }),
+  };
+}

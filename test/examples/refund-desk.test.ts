@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { readTrace, validateTraceFile } from '@agent-trace/trace';
+import { describe, expect, it } from 'vitest';
+
+const exec = promisify(execFile);
+const desk = (...args: string[]) =>
+  exec(process.execPath, ['--import', 'tsx', 'examples/refund-desk/main.ts', ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+
+describe('the refund desk, paused in one process and resumed in another', () => {
+  it('approved: the refund runs, and the combined trace validates as one run', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-refund-'));
+    const [state, trace] = [join(folder, 'state.json'), join(folder, 'desk.jsonl')];
+    const started = await desk('start', '--state', state, '--trace', trace);
+    expect(started.stdout).toContain(
+      'waiting for approval: refund {"order":42,"amount":120.5} (call refund_42)',
+    );
+    expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({
+      format: 'agent-trace/run-state',
+      turn: { pending: [{ callId: 'refund_42' }] },
+    });
+    const resumed = await desk(
+      'resume',
+      '--state',
+      state,
+      '--trace',
+      trace,
+      '--approve',
+      '--by',
+      'ana',
+    );
+    expect(resumed.stdout).toContain(
+      'completed: Refunded 120.5 on order 42 (reference RF-42-120.5).',
+    );
+
+    const report = await validateTraceFile(trace);
+    expect(report.problems).toEqual([]);
+    expect(report.runs).toHaveLength(1);
+    expect(report.runs[0]?.stopReason).toBe('completed');
+    const kinds: string[] = [];
+    for await (const event of readTrace(trace))
+      if (/^(approval_|run_)/.test(event.event)) kinds.push(event.event);
+    expect(kinds).toEqual([
+      'run_start',
+      'approval_requested',
+      'run_end',
+      'run_start',
+      'approval_resolved',
+      'run_end',
+    ]);
+  });
+
+  it('rejected: the model offers something else', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-refund-'));
+    const [state, trace] = [join(folder, 'state.json'), join(folder, 'desk.jsonl')];
+    await desk('start', '--state', state, '--trace', trace);
+    const resumed = await desk(
+      'resume',
+      '--state',
+      state,
+      '--trace',
+      trace,
+      '--reject',
+      'too much',
+    );
+    expect(resumed.stdout).toContain('completed: A manager declined the full refund');
+    expect((await validateTraceFile(trace)).problems).toEqual([]);
+  });
+
+  it('a state edited by hand is refused, saying so', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-refund-'));
+    const [state, trace] = [join(folder, 'state.json'), join(folder, 'desk.jsonl')];
+    await desk('start', '--state', state, '--trace', trace);
+    writeFileSync(state, readFileSync(state, 'utf8').replace('120.5', '12.5'));
+    const failed = await desk('resume', '--state', state, '--trace', trace, '--approve').catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr).toContain(
+      'The run state was changed after it was made',
+    );
+  });
+});

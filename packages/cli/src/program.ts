@@ -4,6 +4,8 @@ import { diffCommand } from './commands/diff.js';
 import { exportCommand } from './commands/export.js';
 import { followCommand, playbackCommand } from './commands/follow.js';
 import { rerunCommand } from './commands/rerun.js';
+import { forkCommand } from './commands/fork.js';
+import { exitCodes } from './commands/command-result.js';
 import { statsCommand } from './commands/stats.js';
 import { replayCommand } from './commands/replay.js';
 import { validateCommand } from './commands/validate.js';
@@ -174,6 +176,63 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
             json: options.json === true,
             style,
             ...(options.html === undefined ? {} : { html: options.html }),
+          }),
+        );
+      },
+    );
+
+  program
+    .command('fork')
+    .description(
+      'Time travel: rebuild a recorded run up to a model answer (from the recording), then let another model answer from there; prints the fork.',
+    )
+    .argument('<trace>', 'a JSONL trace file, e.g. traces/refund.jsonl')
+    .requiredOption(
+      '--agent <module>',
+      'a module whose default export is the entry agent (its code runs: trusted modules only)',
+    )
+    .requiredOption(
+      '--after-step <n>',
+      'model answers of the recording to reproduce before the fork (0: fork at the first)',
+    )
+    .requiredOption('--model <provider:name>', 'who answers from the fork on, e.g. openai:gpt-4o')
+    .option('--base-url <url>', "the model's endpoint (openai-compatible servers, proxies)")
+    .option('--out <file>', "write the fork's trace (JSONL) to this file")
+    .option('--live-tools', 'run the real tools before the fork too')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace fork traces/refund.jsonl --agent ./src/desk.ts --after-step 3 --model openai:gpt-4o --out fork.jsonl\n\nExit codes: 0 steps up to the fork reproduced, 1 not reproduced, 2 unreadable.',
+    )
+    .action(
+      async (
+        file: string,
+        options: {
+          agent: string;
+          afterStep: string;
+          model: string;
+          baseUrl?: string;
+          out?: string;
+          liveTools?: boolean;
+        },
+      ) => {
+        const afterStep = Number(options.afterStep);
+        if (!Number.isInteger(afterStep) || afterStep < 0) {
+          onResult({
+            exitCode: exitCodes.unreadable,
+            stdout: '',
+            stderr: `--after-step takes a whole number of model answers, 0 or more (got '${options.afterStep}').`,
+          });
+          return;
+        }
+        onResult(
+          await forkCommand(file, {
+            agentModule: options.agent,
+            afterStep,
+            model: options.model,
+            liveTools: options.liveTools === true,
+            style,
+            ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+            ...(options.out === undefined ? {} : { out: options.out }),
           }),
         );
       },

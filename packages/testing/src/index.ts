@@ -19,7 +19,14 @@ export type { GoldenTraceOptions, GoldenTraceOutcome } from './golden/golden-tra
 export { lineDiff } from './golden/line-diff.js';
 export { normalizeTrace, TraceNormalizationError } from './golden/normalize-trace.js';
 // Rerunning a recorded trace lives in @agent-trace/trace; tests reach it from here too.
-export { compareTraces, formatDivergence, rerunTrace } from '@agent-trace/trace';
-export type { Divergence, RequestChange, RerunReport, RerunTraceOptions } from '@agent-trace/trace';
+export { compareTraces, forkTrace, formatDivergence, rerunTrace } from '@agent-trace/trace';
+export type {
+  Divergence,
+  ForkReport,
+  ForkTraceOptions,
+  RequestChange,
+  RerunReport,
+  RerunTraceOptions,
+} from '@agent-trace/trace';
 export { replayTrace } from './deprecated.js';
 export type { ReplayReport, ReplayTraceOptions } from './deprecated.js';

@@ -24,9 +24,17 @@ export type {
   TraceValidationReport,
   TraceWarning,
 } from './validate/validate-trace.js';
-export { alignTraces, compareTraces, formatDivergence, rerunTrace } from './rerun/index.js';
+export {
+  alignTraces,
+  compareTraces,
+  forkTrace,
+  formatDivergence,
+  rerunTrace,
+} from './rerun/index.js';
 export type {
   AlignedStep,
+  ForkReport,
+  ForkTraceOptions,
   StepLine,
   Divergence,
   RequestChange,

@@ -9,9 +9,10 @@ const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(val
 function summary(event: TraceEvent, style: Style): string {
   switch (event.event) {
     case 'run_start':
-      return event.resumed === undefined
+      if (event.resumed !== undefined) return `run resumes after seq ${event.resumed.after_seq}`;
+      return event.forked_from === undefined
         ? `run starts: ${show(event.input)}`
-        : `run resumes after seq ${event.resumed.after_seq}`;
+        : `run starts, forked from run ${event.forked_from.run} after step ${event.forked_from.after_step}: ${show(event.input)}`;
     case 'agent_start':
       return `agent ${style.cyan(event.agent)} starts (${event.provider}/${event.model})`;
     case 'llm_start':

@@ -71,6 +71,12 @@ class TreeRenderer {
         ? `input ${this.#quote(start.input)}`
         : s.yellow(`resumed after seq ${start.resumed.after_seq}`),
     ];
+    if (start.forked_from !== undefined)
+      parts.push(
+        s.yellow(
+          `forked from run ${start.forked_from.run} after step ${start.forked_from.after_step}`,
+        ),
+      );
     if (start.session !== start.run) parts.splice(2, 0, `session ${start.session}`);
     return parts.join('  ');
   }

@@ -84,6 +84,17 @@ const RunStartEvent = z.object({
    * run keeps its id and its seq runs on, so both parts read as one run.
    */
   resumed: z.object({ after_seq: z.number().int().nonnegative() }).optional(),
+  /**
+   * Set on a run forked from a recorded one (time travel): the recorded run, the model call after
+   * which answers came from elsewhere, and that call's `llm_end` seq in the recording.
+   */
+  forked_from: z
+    .object({
+      run: z.string(),
+      after_step: z.number().int().nonnegative(),
+      seq: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 
 const AgentStartEvent = z.object({

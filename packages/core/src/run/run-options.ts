@@ -65,6 +65,11 @@ export interface RunOptions {
    * @defaultValue none
    */
   stateSecret?: string;
+  /**
+   * Written on `run_start` for a run forked from a recorded one (`forkTrace` sets it): which run,
+   * after which model call. @defaultValue none
+   */
+  forkedFrom?: { readonly run: string; readonly afterStep: number; readonly seq?: number };
 }
 
 /** Options of `resume`: a decision for every pending call, and the run options. */

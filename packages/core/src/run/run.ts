@@ -188,6 +188,15 @@ async function* runLoop(
   const runSpan = tracer.start('run_start', agent.name, null, {
     input,
     ...(resumed === undefined ? {} : { resumed: { after_seq: resumed.run.pausedAtSeq } }),
+    ...(options.forkedFrom === undefined
+      ? {}
+      : {
+          forked_from: {
+            run: options.forkedFrom.run,
+            after_step: options.forkedFrom.afterStep,
+            ...(options.forkedFrom.seq === undefined ? {} : { seq: options.forkedFrom.seq }),
+          },
+        }),
   });
   let outcome: AgentOutcome | undefined;
   try {

@@ -256,9 +256,7 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
     return `✗ ${end.error.type}: ${cut(end.error.message, 100)}`;
   switch (start.event) {
     case 'run_start':
-      return end?.event === 'run_end'
-        ? `stop: ${end.stop_reason} · ${count(end.counts.llm_calls)} llm calls · ${count(end.counts.tool_calls)} tool calls`
-        : `running · input ${JSON.stringify(cut(start.input, 60))}`;
+      return [runOrigin(start), runSummary(start, end)].filter(part => part !== '').join(' · ');
     case 'agent_start':
       return end?.event === 'agent_end' ? agentSummary(start, end) : `${start.model} · running`;
     case 'llm_start':
@@ -284,6 +282,19 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
     default:
       return '';
   }
+}
+
+/** Where a run comes from, when it goes on from a pause or forks a recorded run. */
+function runOrigin(start: TraceEventOf<'run_start'>): string {
+  if (start.resumed !== undefined) return `resumed after seq ${start.resumed.after_seq}`;
+  if (start.forked_from === undefined) return '';
+  return `forked from run ${start.forked_from.run.slice(0, 8)} after step ${start.forked_from.after_step}`;
+}
+
+function runSummary(start: TraceEventOf<'run_start'>, end: TraceEvent | undefined): string {
+  return end?.event === 'run_end'
+    ? `stop: ${end.stop_reason} · ${count(end.counts.llm_calls)} llm calls · ${count(end.counts.tool_calls)} tool calls`
+    : `running · input ${JSON.stringify(cut(start.input, 60))}`;
 }
 
 function agentSummary(start: TraceEventOf<'agent_start'>, end: TraceEventOf<'agent_end'>): string {

@@ -1,0 +1,87 @@
+import { writeFile } from 'node:fs/promises';
+import { model } from '@agent-trace/core';
+import { forkTrace, formatDivergence, type ForkReport } from '@agent-trace/trace';
+import { renderRunTree } from '../render/render-trace.js';
+import { buildRunTrees } from '../render/span-tree.js';
+import type { Style } from '../render/style.js';
+import { exitCodes, type CommandResult } from './command-result.js';
+import { loadAgent } from './load-agent.js';
+import { loadTrace } from './trace-input.js';
+
+/** Options of {@link forkCommand}. */
+export interface ForkCommandOptions {
+  readonly agentModule: string;
+  /** Model answers of the recording reproduced before the fork. */
+  readonly afterStep: number;
+  /** Who answers from the fork on, as a model string (`openai:gpt-4o`). */
+  readonly model: string;
+  /** The model's endpoint (for `openai-compatible`, or a proxy). */
+  readonly baseUrl?: string;
+  /** Writes the fork's trace (JSONL) here. */
+  readonly out?: string;
+  readonly liveTools: boolean;
+  readonly style: Style;
+}
+
+/**
+ * `agent-trace fork <trace> --agent <module> --after-step K --model <provider:name>`: time travel.
+ * Rebuilds the recorded run up to model answer K (answers and tools from the recording), then
+ * lets the named model answer from there. Prints the fork as `replay` does. Exit 0 when steps
+ * 1…K were reproduced, 1 when today's code already did something else before the fork, 2 when
+ * the trace, the module or the model cannot be loaded.
+ */
+export async function forkCommand(
+  file: string,
+  options: ForkCommandOptions,
+): Promise<CommandResult> {
+  const loaded = await loadTrace(file);
+  if (!loaded.ok) return loaded.result;
+  const module = await loadAgent(options.agentModule);
+  if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
+  let report: ForkReport;
+  try {
+    const next = model(
+      options.model,
+      options.baseUrl === undefined ? {} : { baseURL: options.baseUrl },
+    );
+    report = await forkTrace(loaded.events, module.agent, {
+      afterStep: options.afterStep,
+      model: next,
+      liveTools: options.liveTools,
+    });
+    if (options.out !== undefined)
+      await writeFile(
+        options.out,
+        report.events.map(event => `${JSON.stringify(event)}\n`).join(''),
+      );
+  } catch (error) {
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Cannot fork ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  return { ...describeFork(report, file, options), stderr: loaded.warnings };
+}
+
+function describeFork(
+  report: ForkReport,
+  file: string,
+  options: ForkCommandOptions,
+): Omit<CommandResult, 'stderr'> {
+  const { style } = options;
+  const recordedRun = report.recorded[0]?.run ?? '?';
+  const lines = [
+    `Forked run ${recordedRun} of ${file} after step ${options.afterStep}; ${options.model} answers from there.`,
+    report.reproduced
+      ? `${style.green('✓')} steps 1–${options.afterStep} reproduced as recorded`
+      : `${style.red('✗')} today's code did something else before the fork: ${report.firstDivergence === undefined ? '?' : formatDivergence(report.firstDivergence)}`,
+    '',
+    ...buildRunTrees(report.events).map(tree => renderRunTree(tree, { style })),
+  ];
+  if (options.out !== undefined) lines.push('', `wrote ${options.out}`);
+  return {
+    exitCode: report.reproduced ? exitCodes.ok : exitCodes.failed,
+    stdout: lines.join('\n'),
+  };
+}

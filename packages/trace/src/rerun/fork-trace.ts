@@ -1,0 +1,221 @@
+import {
+  isTraceSink,
+  run,
+  type AnyAgent,
+  type LanguageModel,
+  type ModelRequest,
+  type RunOptions,
+  type RunResult,
+  type TraceEvent,
+  type TraceSink,
+} from '@agent-trace/core';
+import { memorySink, readTrace } from '@agent-trace/trace';
+import { compareTraces, type Divergence } from './compare-traces.js';
+import { recordedModel } from './recorded-model.js';
+import { Recording } from './recording.js';
+
+/** Options of {@link forkTrace}. */
+export interface ForkTraceOptions {
+  /**
+   * How many model answers of the recording (in trace order, every agent's, failed attempts not
+   * counted) the fork reproduces before answers come from `model`. `0` forks at the first call.
+   */
+  afterStep: number;
+  /** Who answers from the fork on: one model for every agent, or one per agent. */
+  model: LanguageModel | ((agent: AnyAgent) => LanguageModel);
+  /**
+   * Run the real tools before the fork too; after it they always run, as the recording has no
+   * results for what the new answers ask. @defaultValue false
+   */
+  liveTools?: boolean;
+  /** More run options for the fork (a clock, sinks for the new trace, …). */
+  run?: Omit<RunOptions, 'overrides' | 'forkedFrom'>;
+}
+
+/** What a fork did. */
+export interface ForkReport {
+  readonly result: RunResult<unknown>;
+  /** The fork's trace. Its `run_start.forked_from` names the recorded run and the step. */
+  readonly events: readonly TraceEvent[];
+  readonly recorded: readonly TraceEvent[];
+  /** True when the fork did exactly what the recording did up to and including step `afterStep`. */
+  readonly reproduced: boolean;
+  /** Where the fork first differs from the recording; undefined when it never does. */
+  readonly firstDivergence: Divergence | undefined;
+}
+
+/**
+ * Where each agent forks. The first `afterStep` answers of the trace (in trace order) are a cut
+ * across the agents: each agent answers from the recording for as many calls as it has before the
+ * cut, then from the new model. Per agent, so agents working in parallel fork where the trace
+ * says, whatever order their calls finish in.
+ */
+class ForkPoint {
+  readonly #left = new Map<string, number>();
+  readonly #forked = new Set<string>();
+
+  constructor(before: readonly TraceEvent[]) {
+    for (const answer of before)
+      this.#left.set(answer.agent, (this.#left.get(answer.agent) ?? 0) + 1);
+  }
+
+  /** True while `agent` still has recorded answers before the cut. */
+  recorded(agent: string): boolean {
+    return (this.#left.get(agent) ?? 0) > 0;
+  }
+
+  /** A recorded answer of `agent` was given. */
+  took(agent: string): void {
+    this.#left.set(agent, (this.#left.get(agent) ?? 0) - 1);
+  }
+
+  /** `agent` called its new model: from now on its tools run for real. */
+  fork(agent: string): void {
+    this.#forked.add(agent);
+  }
+
+  forked(agent: string): boolean {
+    return this.#forked.has(agent);
+  }
+}
+
+/**
+ * Time travel: rebuilds a recorded run up to a step and goes on from there with other answers. The
+ * run is re-executed with today's agent code. Its first `afterStep` model answers come from the
+ * recording, and its tools answer from it until then, so the state at that step is rebuilt
+ * exactly; from the next model call on, `model` answers (a FakeLLM with other answers, or a live
+ * model) and tools run for real. It answers "what if the model had answered differently at step
+ * K + 1". The new run records where it forked from. The report says whether steps 1…K were
+ * reproduced and where the fork first differs.
+ *
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is forked)
+ * @param agent - the entry agent of the graph, as the code defines it today
+ */
+export async function forkTrace(
+  trace: readonly TraceEvent[] | string,
+  agent: AnyAgent,
+  options: ForkTraceOptions,
+): Promise<ForkReport> {
+  const all = typeof trace === 'string' ? await collect(trace) : trace;
+  const recording = new Recording(all);
+  const recorded = all.filter(event => event.run === recording.runId);
+  const answers = recorded.filter(event => event.event === 'llm_end' && event.error === undefined);
+  if (
+    !Number.isInteger(options.afterStep) ||
+    options.afterStep < 0 ||
+    options.afterStep > answers.length
+  )
+    throw new RangeError(
+      `forkTrace: afterStep must be a whole number from 0 to ${answers.length} (the recorded run has ${answers.length} model answers); it is ${String(options.afterStep)}.`,
+    );
+  const point = new ForkPoint(answers.slice(0, options.afterStep));
+  const sink = memorySink();
+  const extra = options.run?.trace;
+  const sinks: TraceSink[] = [
+    sink,
+    ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra),
+  ];
+  const forkSeq = answers[options.afterStep - 1]?.seq;
+  const result = await run(agent, recording.input, {
+    ...options.run,
+    trace: sinks,
+    forkedFrom: {
+      run: recording.runId,
+      afterStep: options.afterStep,
+      ...(forkSeq === undefined ? {} : { seq: forkSeq }),
+    },
+    overrides: {
+      model: forkedModels(recording, point, options.model),
+      ...(options.liveTools === true ? {} : { tool: recordedTools(recording, point) }),
+    },
+  });
+  const differences = compareTraces(recorded, sink.events);
+  const firstDivergence = differences[0];
+  const answeredInFork = sink.events.filter(
+    event => event.event === 'llm_end' && event.error === undefined,
+  );
+  const limit = answeredInFork[options.afterStep - 1]?.seq ?? -1;
+  return {
+    result,
+    events: sink.events,
+    recorded,
+    reproduced:
+      answeredInFork.length >= options.afterStep &&
+      (firstDivergence === undefined || firstDivergence.seq > limit),
+    firstDivergence,
+  };
+}
+
+/** Each agent's model: the recording's answers until the fork point, then the new model's. */
+function forkedModels(
+  recording: Recording,
+  point: ForkPoint,
+  after: ForkTraceOptions['model'],
+): NonNullable<RunOptions['overrides']>['model'] {
+  const models = new Map<string, LanguageModel>();
+  return (owner, own) => {
+    const key = `${owner.name}\u0000${own.modelId}`;
+    let model = models.get(key);
+    if (model === undefined) {
+      const recorded = recordedModel(owner.name, recording, own);
+      const next = typeof after === 'function' ? after(owner) : after;
+      const name = owner.name;
+      const pick = (): LanguageModel => (point.recorded(name) ? recorded : next);
+      const counted = async <T>(answer: Promise<T>): Promise<T> => {
+        const value = await answer;
+        point.took(name);
+        return value;
+      };
+      const fork = (): LanguageModel => {
+        point.fork(name);
+        return next;
+      };
+      model = {
+        specificationVersion: 'v1',
+        get provider() {
+          return pick().provider;
+        },
+        get modelId() {
+          return pick().modelId;
+        },
+        get settings() {
+          return pick().settings;
+        },
+        generate: (request: ModelRequest) =>
+          point.recorded(name) ? counted(recorded.generate(request)) : fork().generate(request),
+        stream: (request: ModelRequest) =>
+          point.recorded(name)
+            ? countedStream(recorded.stream(request), () => point.took(name))
+            : fork().stream(request),
+      };
+      models.set(key, model);
+    }
+    return model;
+  };
+}
+
+async function* countedStream<T>(parts: AsyncIterable<T>, took: () => void): AsyncGenerator<T> {
+  for await (const part of parts) yield part;
+  took();
+}
+
+/** Tools answer from the recording before the fork point, and run for real after it. */
+function recordedTools(
+  recording: Recording,
+  point: ForkPoint,
+): NonNullable<RunOptions['overrides']>['tool'] {
+  return async ({ agentName, toolName, args }, execute) => {
+    if (point.forked(agentName)) return execute();
+    const recordedEnd = recording.nextToolResult(toolName, args);
+    if (recordedEnd === undefined) return execute();
+    if (recordedEnd.error !== undefined)
+      throw new Error(recordedEnd.error.message.replace(/^Tool '[^']*' failed: /, ''));
+    return recordedEnd.result;
+  };
+}
+
+async function collect(path: string): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  for await (const event of readTrace(path)) events.push(event);
+  return events;
+}

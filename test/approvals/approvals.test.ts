@@ -383,3 +383,102 @@ describe('a paused and resumed run, shown', () => {
     }
   });
 });
+
+describe('a call that needs approval inside a delegated agent', () => {
+  const lookups: number[] = [];
+  const lookup = tool({
+    name: 'lookup',
+    description: 'Look an order up',
+    input: z.object({ order: z.number() }),
+    execute: ({ order }) => {
+      lookups.push(order);
+      return { order, total: 120 };
+    },
+  });
+  /** A lead that asks a billing agent (which refunds) and looks the order up, in one step. */
+  const lead = (leadScript: readonly FakeLLMStep[], billingScript: readonly FakeLLMStep[]) => {
+    const billing = agent({ name: 'billing', model: fakeLLM(billingScript), tools: [refund] });
+    return agent({
+      name: 'lead',
+      model: fakeLLM(leadScript),
+      tools: [lookup, billing.asTool({ name: 'ask_billing' })],
+    });
+  };
+
+  it('pauses the whole run, and resumes inside the delegate: the other calls are not run again', async () => {
+    lookups.length = 0;
+    const sink = memorySink();
+    const paused = await run(
+      lead(
+        [
+          {
+            toolCalls: [
+              { name: 'ask_billing', args: { input: 'refund order 42' }, id: 'b1' },
+              { name: 'lookup', args: { order: 42 }, id: 'l1' },
+            ],
+          },
+        ],
+        [ask(80)],
+      ),
+      'Refund order 42',
+      { trace: sink, ...deterministic() },
+    );
+    expect(paused.stopReason).toBe('interrupted');
+    expect(paused.interruptions).toMatchObject([
+      { callId: 'r1', agent: 'billing', toolName: 'refund' },
+    ]);
+    expect(paused.detail).toBe(
+      "the run waits: agent 'billing' needs a person's approval of 'refund'",
+    );
+    expect(lookups).toEqual([42]);
+    expect(refunds).toEqual([]);
+
+    const state = JSON.parse(JSON.stringify(paused.state)) as RunStateSnapshot;
+    const leadModel = fakeLLM([{ text: 'Refunded 80 on order 42 (total 120).' }]);
+    const billing = agent({
+      name: 'billing',
+      model: fakeLLM([{ text: 'Refunded 80.' }]),
+      tools: [refund],
+    });
+    const resumed = await resume(
+      agent({
+        name: 'lead',
+        model: leadModel,
+        tools: [lookup, billing.asTool({ name: 'ask_billing' })],
+      }),
+      state,
+      {
+        decisions: [{ callId: 'r1', decision: 'approve', by: 'ana' }],
+        trace: sink,
+        ...deterministic(),
+      },
+    );
+    expect(resumed).toMatchObject({
+      stopReason: 'completed',
+      output: 'Refunded 80 on order 42 (total 120).',
+    });
+    expect(refunds).toEqual([{ order: 42, amount: 80 }]);
+    expect(lookups).toEqual([42]);
+    // The lead's model got both results, in the order it asked for them.
+    expect(leadModel.calls[0]?.messages.slice(-2)).toEqual([
+      {
+        role: 'tool',
+        callId: 'b1',
+        toolName: 'ask_billing',
+        content: 'Refunded 80.',
+        isError: false,
+      },
+      {
+        role: 'tool',
+        callId: 'l1',
+        toolName: 'lookup',
+        content: '{"order":42,"total":120}',
+        isError: false,
+      },
+    ]);
+    const report = validateTrace(sink.events);
+    expect(report.problems).toEqual([]);
+    expect(report.runs).toHaveLength(1);
+    expect(sink).toHaveResolvedApproval('refund', 'approved');
+  });
+});

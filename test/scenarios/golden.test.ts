@@ -396,6 +396,32 @@ describe('golden approval scenarios', () => {
     expect(result.output).toBe('I cannot refund 80; up to 50 is possible today.');
   });
 
+  it('inside a delegated agent', async () => {
+    const billing = agent({
+      name: 'billing',
+      model: fakeLLM([ask, { text: 'Refunded 80.' }]),
+      tools: [refund],
+    });
+    const result = await goldenApproval(
+      'approval-in-delegate',
+      agent({
+        name: 'lead',
+        model: fakeLLM([
+          {
+            toolCalls: [
+              { name: 'ask_billing', args: { input: 'Refund 80 on order 42' }, id: 'b1' },
+              { name: 'lookup', args: { topic: 'order 42' }, id: 'l1' },
+            ],
+          },
+          { text: 'Billing refunded 80; notes on order 42 attached.' },
+        ]),
+        tools: [billing.asTool({ name: 'ask_billing' }), lookup],
+      }),
+      approveAll('ana'),
+    );
+    expect(result).toMatchObject({ stopReason: 'completed' });
+  });
+
   it('edited arguments', async () => {
     const result = await goldenApproval(
       'approval-edited',

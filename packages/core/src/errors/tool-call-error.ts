@@ -13,7 +13,9 @@ export type ToolCallErrorKind =
   /** The tool answered with an error of its own (an MCP result with `isError`): not retried. */
   | 'tool_error'
   /** The tool's server went away (an MCP server that exited or crashed): retried. */
-  | 'server_failed';
+  | 'server_failed'
+  /** A delegated agent paused for a person's approval: the call goes on when the run resumes. */
+  | 'awaiting_approval';
 
 /**
  * A tool call failed. This error never ends a run: its message goes back to the LLM as the

@@ -32,6 +32,19 @@ export interface AgentOutcome {
   readonly paused?: PausedTurn;
 }
 
+/** A tool call of a paused step that had finished: what the model will be given for it. */
+export interface FinishedCall {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly args: unknown;
+  readonly result?: unknown;
+  readonly error?: { readonly kind: string; readonly message: string };
+  /** What the model reads. */
+  readonly content: string;
+  readonly attempts: number;
+  readonly durationMs: number;
+}
+
 /** An agent's turn paused for a person's approval: everything a resumed run needs of it. */
 export interface PausedTurn {
   readonly agent: string;
@@ -45,9 +58,23 @@ export interface PausedTurn {
   readonly unavailableTools: readonly string[];
   readonly finalPhase: boolean;
   readonly ledger: LedgerSnapshot;
-  /** The calls waiting, and the step of tool calls they belong to. */
+  /**
+   * The calls waiting (those of a delegated agent too), and the step of tool calls they belong to
+   * (`stepIndex`: its `StepResult.index`).
+   */
   readonly pending: readonly PendingApproval[];
   readonly step: ToolStep;
+  readonly stepIndex: number;
+  /**
+   * Set when the turn paused inside a delegated agent (an agent used as a tool): the call that
+   * waits, that agent's own paused turn, and what the step's other calls gave, which a resumed run
+   * hands back without running them again.
+   */
+  readonly delegate?: {
+    readonly callId: string;
+    readonly turn: PausedTurn;
+    readonly finished: readonly FinishedCall[];
+  };
   /** In ReAct mode: the thought before the step's action. */
   readonly thought?: string;
 }

@@ -113,7 +113,12 @@ export class AgentTurn {
   }
 
   /** The turn as a resumed run needs it, paused on `step` for `pending` approvals. */
-  pause(pending: PausedTurn['pending'], step: PausedTurn['step'], thought?: string): PausedTurn {
+  pause(
+    pending: PausedTurn['pending'],
+    step: PausedTurn['step'],
+    stepIndex: number,
+    more: Pick<PausedTurn, 'thought' | 'delegate'> = {},
+  ): PausedTurn {
     this.paused = {
       agent: this.agent.name,
       path: this.start.path,
@@ -127,7 +132,9 @@ export class AgentTurn {
       ledger: this.ledger.snapshot(),
       pending,
       step,
-      ...(thought === undefined || thought === '' ? {} : { thought }),
+      stepIndex,
+      ...(more.thought === undefined || more.thought === '' ? {} : { thought: more.thought }),
+      ...(more.delegate === undefined ? {} : { delegate: more.delegate }),
     };
     return this.paused;
   }

@@ -3,6 +3,7 @@ import type { ToolCallRequest } from '../protocol/message.js';
 import type { PausedTurn } from './agent-outcome.js';
 import type { AgentTurn } from './agent-turn.js';
 import type { ToolStep } from './next-step.js';
+import type { ResumedPhase } from './run-tool-calls.js';
 
 /** Traces the calls that wait for approval and pauses the turn on their step. */
 export function requestApprovals(
@@ -17,16 +18,34 @@ export function requestApprovals(
       args: approval.args,
     });
   }
-  turn.pause(pending, step, turn.state.steps.at(-1)?.react?.thought);
+  const last = turn.state.steps.at(-1);
+  turn.pause(pending, step, last?.index ?? 0, { thought: last?.react?.thought });
 }
 
 const resolved = { approve: 'approved', reject: 'rejected', edit: 'edited' } as const;
 
 /**
- * Goes on from a pause: traces each decision, answers the rejected calls as refused (the model
- * reads why), gives the edited calls their new arguments, and returns the step to run.
+ * Goes on from a pause: returns the step to run. A pause inside a delegated agent goes on in that
+ * agent, the step's other calls handed back as they finished (`phase`). Otherwise each decision is
+ * traced, the rejected calls are answered as refused (the model reads why), and the edited calls
+ * get their new arguments.
  */
 export function resumeTurn(
+  turn: AgentTurn,
+  paused: PausedTurn,
+  decisions: readonly ApprovalDecision[],
+): { readonly step: ToolStep; readonly phase?: ResumedPhase } {
+  if (paused.delegate !== undefined) {
+    const { callId, turn: inner, finished } = paused.delegate;
+    return {
+      step: paused.step,
+      phase: { finished, delegate: { callId, resumed: { turn: inner, decisions } } },
+    };
+  }
+  return { step: decidedStep(turn, paused, decisions) };
+}
+
+function decidedStep(
   turn: AgentTurn,
   paused: PausedTurn,
   decisions: readonly ApprovalDecision[],

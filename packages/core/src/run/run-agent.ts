@@ -11,7 +11,7 @@ import type { StopReason } from '../protocol/stop-reason.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { throwIfAborted } from '../util/abort.js';
 import { hashString } from '../util/hash.js';
-import type { AgentOutcome, AgentStart } from './agent-outcome.js';
+import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
 import { AgentTurn } from './agent-turn.js';
 import { callModel, type ModelCallInput } from './call-model.js';
 import { chooseRoute } from './choose-route.js';
@@ -23,10 +23,11 @@ import {
   stopConditionStop,
   type DecisionInput,
   type NextStep,
+  type ToolStep,
 } from './next-step.js';
 import { preambleFor, requestParts } from './preamble.js';
 import type { RunState } from './run-state.js';
-import { runToolCalls } from './run-tool-calls.js';
+import { runToolCalls, type ResumedPhase } from './run-tool-calls.js';
 import { toTraceError } from './to-trace-error.js';
 import { approvalsNeeded, hasApprovalGates } from './approvals.js';
 import { requestApprovals, resumeTurn } from './resume-turn.js';
@@ -49,14 +50,7 @@ export async function* runAgent(
   const turn = new AgentTurn(agent, start, parent, state);
   try {
     if (start.resumed === undefined) yield* beginTurn(turn);
-    else {
-      const { turn: paused, decisions } = start.resumed;
-      yield* actOnTools(
-        turn,
-        resumeTurn(turn, paused, decisions),
-        state.steps.at(-1) as StepResult,
-      );
-    }
+    else yield* resumeStep(turn, start.resumed);
     // One step a loop: prepare (the step limit), call the model, decide, act. Written out here,
     // not as a generator of its own: every generator layer costs each step a few promise hops.
     while (!turn.stopped) {
@@ -94,6 +88,16 @@ export async function* runAgent(
     state.tracer.end(turn.agentSpan, turn.endFields());
   }
   return turn.outcome();
+}
+
+/** A resumed turn first runs the step it paused on, with the people's decisions. */
+async function* resumeStep(
+  turn: AgentTurn,
+  { turn: paused, decisions }: NonNullable<AgentStart['resumed']>,
+): AsyncGenerator<Chunk, void, undefined> {
+  const { step, phase } = resumeTurn(turn, paused, decisions);
+  const record = turn.state.steps.find(result => result.index === paused.stepIndex);
+  yield* actOnTools(turn, step, record as StepResult, phase);
 }
 
 /** Before the first model call: the input guardrails, then a router's choice. */
@@ -339,12 +343,14 @@ async function* actOnTools(
   turn: AgentTurn,
   next: Extract<NextStep, { kind: 'run_tools' }>,
   step: StepResult,
+  resumed?: ResumedPhase,
 ): AsyncGenerator<Chunk, void, undefined> {
   const { agent, state } = turn;
-  turn.ledger.record(next.asked);
+  // A step paused inside a delegate was counted before the pause.
+  if (resumed === undefined) turn.ledger.record(next.asked);
   const degradedBefore = turn.unavailableTools.size;
   if (next.toolCalls.length > 0) {
-    const records = yield* runToolCalls({
+    const { records, paused } = yield* runToolCalls({
       agent,
       calls: next.toolCalls,
       conversation: turn.conversation,
@@ -354,7 +360,9 @@ async function* actOnTools(
       state,
       unavailableTools: turn.unavailableTools,
       path: turn.start.path,
+      resumed,
     });
+    if (paused !== undefined) return pauseInDelegate(turn, next, step, paused);
     (step.toolCalls as ToolCallRecord[]).push(...records);
     // In ReAct mode the step's one action was just answered: its observation is the last message.
     if (step.react !== undefined)
@@ -370,6 +378,21 @@ async function* actOnTools(
     turn.steps,
   );
   if (stop !== undefined) turn.stop(stop);
+}
+
+/** A delegated agent paused for approval: this turn pauses with it, on the same step. */
+function pauseInDelegate(
+  turn: AgentTurn,
+  next: ToolStep,
+  step: StepResult,
+  delegate: NonNullable<PausedTurn['delegate']>,
+): void {
+  turn.pause(delegate.turn.pending, next, step.index, { delegate });
+  const names = delegate.turn.pending.map(approval => `'${approval.toolName}'`).join(', ');
+  turn.stop({
+    reason: 'interrupted',
+    detail: `the run waits: agent '${delegate.turn.agent}' needs a person's approval of ${names}`,
+  });
 }
 
 /** Takes the first handoff of the step; the others are answered "ignored". */

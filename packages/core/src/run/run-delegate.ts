@@ -1,4 +1,4 @@
-import type { AgentOutcome } from './agent-outcome.js';
+import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
 import type { AnyAgent } from '../agent/agent.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
 import type { Delegation } from '../handoff/as-tool.js';
@@ -24,8 +24,10 @@ export async function runDelegate(options: {
   toolSpan: OpenSpan;
   path: readonly string[];
   state: RunState;
-}): Promise<{ outcome: ToolCallOutcome; chunks: Chunk[] }> {
-  const { caller, delegation, callId, toolName, args, toolSpan, path, state } = options;
+  /** Set when the delegated agent goes on from a pause: its paused turn and the decisions. */
+  resumed?: AgentStart['resumed'];
+}): Promise<{ outcome: ToolCallOutcome; chunks: Chunk[]; paused?: PausedTurn }> {
+  const { caller, delegation, callId, toolName, args, toolSpan, path, state, resumed } = options;
   const target = delegation.agent;
   const handoffSpan = startHandoffSpan(state, {
     from: caller.name,
@@ -59,7 +61,9 @@ export async function runDelegate(options: {
   try {
     const running = state.runAgent(
       target,
-      { input: args.input, messages: [], path: nextPath },
+      resumed === undefined
+        ? { input: args.input, messages: [], path: nextPath }
+        : { messages: [], path: nextPath, resumed },
       span,
       state,
     );
@@ -73,15 +77,27 @@ export async function runDelegate(options: {
   } finally {
     handoffSpan.finish(outcome);
   }
+  return { ...answerOf(outcome, delegation, toolName, args), chunks };
+}
+
+/** What the calling model is given for the delegated agent's outcome, and its pause if it paused. */
+function answerOf(
+  outcome: AgentOutcome,
+  delegation: Delegation,
+  toolName: string,
+  args: { input: string },
+): { outcome: ToolCallOutcome; paused?: PausedTurn } {
+  const target = delegation.agent;
+  if (outcome.paused !== undefined) {
+    // The delegated agent waits for a person: so does the run that called it.
+    const message = `Agent '${target.name}' waits for a person's approval of ${outcome.paused.pending.map(approval => `'${approval.toolName}'`).join(', ')}; the call goes on when the run resumes.`;
+    const error = new ToolCallError({ kind: 'awaiting_approval', toolName, message });
+    return { outcome: { ok: false, args, error, content: message }, paused: outcome.paused };
+  }
   if (outcome.stopReason !== 'completed') {
-    // A delegated agent cannot pause the run that called it (yet): its calls that need approval
-    // are refused, and the calling model is told so.
-    const message =
-      outcome.paused === undefined
-        ? `Agent '${target.name}' did not answer: it stopped with ${outcome.stopReason}${outcome.detail === undefined ? '' : ` (${outcome.detail})`}.`
-        : `Agent '${target.name}' did not answer: its calls of ${outcome.paused.pending.map(approval => `'${approval.toolName}'`).join(', ')} need a person's approval, which an agent used as a tool cannot wait for. Answer without them.`;
+    const message = `Agent '${target.name}' did not answer: it stopped with ${outcome.stopReason}${outcome.detail === undefined ? '' : ` (${outcome.detail})`}.`;
     const error = new ToolCallError({ kind: 'delegate_failed', toolName, message });
-    return { outcome: { ok: false, args, error, content: message }, chunks };
+    return { outcome: { ok: false, args, error, content: message } };
   }
   const answer = outcome.decoded === undefined ? outcome.output : outcome.decoded.value;
   const result =
@@ -93,5 +109,5 @@ export async function runDelegate(options: {
           output: answer,
         });
   const content = typeof result === 'string' ? result : (JSON.stringify(result) ?? 'null');
-  return { outcome: { ok: true, args, result, content }, chunks };
+  return { outcome: { ok: true, args, result, content } };
 }

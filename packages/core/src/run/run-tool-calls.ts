@@ -1,6 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
-import { ToolCallError } from '../errors/tool-call-error.js';
+import { ToolCallError, type ToolCallErrorKind } from '../errors/tool-call-error.js';
+import type { AgentStart, FinishedCall, PausedTurn } from './agent-outcome.js';
 import type { Message, ToolCallRequest } from '../protocol/message.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { delegationOf } from '../handoff/as-tool.js';
@@ -27,18 +28,42 @@ interface PendingCall {
   readonly server: { readonly name: string; readonly transport: string } | undefined;
   readonly parsed: ParsedToolArguments;
   readonly args: unknown;
-  readonly startMs: number;
+  startMs: number;
   /** In ReAct mode: the model's Thought before the call. */
   readonly thought: string | undefined;
   attempt: number;
 }
 
-interface FinishedCall {
+interface SettledCall {
   readonly pending: PendingCall;
   readonly outcome: ToolCallOutcome;
   readonly endMs: number;
   /** Chunks of a delegated agent, streamed before the call's `tool_response`. */
   readonly chunks: readonly Chunk[];
+  /** Set when the call is a delegated agent that paused for approval. */
+  readonly paused?: PausedTurn;
+}
+
+/** What one attempt of a call gave. */
+interface Attempt {
+  readonly outcome: ToolCallOutcome;
+  readonly chunks: readonly Chunk[];
+  readonly paused?: PausedTurn | undefined;
+}
+
+/** A paused step as a resumed run goes on with it: finished calls handed back, a delegate resumed. */
+export interface ResumedPhase {
+  readonly finished: readonly FinishedCall[];
+  readonly delegate: {
+    readonly callId: string;
+    readonly resumed: NonNullable<AgentStart['resumed']>;
+  };
+}
+
+/** What the tool phase gave: the records, or the pause of a delegated agent. */
+export interface ToolPhaseResult {
+  readonly records: ToolCallRecord[];
+  readonly paused?: NonNullable<PausedTurn['delegate']>;
 }
 
 /** Failures that make a tool unavailable at once: its breaker is open, or its server is gone. */
@@ -69,6 +94,8 @@ interface ToolPhase {
   readonly unavailableTools: Set<string>;
   /** The handoff path, for agents used as tools. */
   readonly path: readonly string[];
+  /** Set when the step goes on from a pause inside a delegated agent. */
+  readonly resumed?: ResumedPhase | undefined;
 }
 
 /**
@@ -80,21 +107,81 @@ interface ToolPhase {
  */
 export async function* runToolCalls(
   phase: ToolPhase & { readonly calls: readonly ToolCallRequest[] },
-): AsyncGenerator<Chunk, ToolCallRecord[], undefined> {
+): AsyncGenerator<Chunk, ToolPhaseResult, undefined> {
   const inOrder = pendingCalls(phase, phase.calls);
-  if (phase.state.chunks.wanted) for (const chunk of callChunks(phase, inOrder)) yield chunk;
-  const finished = new Map<PendingCall, FinishedCall>();
+  const finished = restoreFinished(phase, inOrder);
+  const toRun = inOrder.filter(pending => !finished.has(pending));
+  if (phase.state.chunks.wanted) for (const chunk of callChunks(phase, toRun)) yield chunk;
   const spans = new Map<PendingCall, OpenSpan<'tool_start'>>();
   try {
-    for (let round = [...inOrder]; round.length > 0;) {
+    for (let round = toRun; round.length > 0;) {
       round = await runRound(phase, round, spans, finished);
     }
   } finally {
     closeInterruptedSpans(phase.state, spans);
   }
+  const paused = [...finished.values()].find(settled => settled.paused !== undefined);
+  if (paused?.paused !== undefined) {
+    for (const chunk of paused.chunks) yield chunk;
+    return {
+      records: [],
+      paused: {
+        callId: paused.pending.call.callId,
+        turn: paused.paused,
+        finished: inOrder
+          .filter(pending => pending !== paused.pending)
+          .map(pending => finishedCall(finished.get(pending) as SettledCall)),
+      },
+    };
+  }
   const { records, chunks } = deliverResults(phase, inOrder, finished);
   for (const chunk of chunks) yield chunk;
-  return records;
+  return { records };
+}
+
+/** The calls a resumed step had finished before the pause, with their outcomes, not run again. */
+function restoreFinished(
+  { resumed, state }: ToolPhase,
+  inOrder: readonly PendingCall[],
+): Map<PendingCall, SettledCall> {
+  const finished = new Map<PendingCall, SettledCall>();
+  if (resumed === undefined) return finished;
+  const byCall = new Map(resumed.finished.map(call => [call.callId, call]));
+  const now = state.clock.now();
+  for (const pending of inOrder) {
+    const done = byCall.get(pending.call.callId);
+    if (done === undefined) continue;
+    pending.attempt = done.attempts;
+    pending.startMs = now - done.durationMs;
+    finished.set(pending, { pending, outcome: outcomeOf(done), endMs: now, chunks: [] });
+  }
+  return finished;
+}
+
+function outcomeOf(done: FinishedCall): ToolCallOutcome {
+  if (done.error === undefined)
+    return { ok: true, args: done.args, result: done.result, content: done.content };
+  const error = new ToolCallError({
+    kind: done.error.kind as ToolCallErrorKind,
+    toolName: done.toolName,
+    message: done.error.message,
+  });
+  return { ok: false, args: done.args, error, content: done.content };
+}
+
+/** A settled call as a paused run's state keeps it. */
+function finishedCall({ pending, outcome, endMs }: SettledCall): FinishedCall {
+  return {
+    callId: pending.call.callId,
+    toolName: pending.call.toolName,
+    args: outcome.args,
+    ...(outcome.ok
+      ? { result: outcome.result }
+      : { error: { kind: outcome.error.kind, message: outcome.error.message } }),
+    content: outcome.content,
+    attempts: pending.attempt,
+    durationMs: Math.max(0, endMs - pending.startMs),
+  };
 }
 
 /** Each call with its arguments parsed, first attempt. */
@@ -138,7 +225,7 @@ async function runRound(
   phase: ToolPhase,
   round: readonly PendingCall[],
   spans: Map<PendingCall, OpenSpan<'tool_start'>>,
-  finished: Map<PendingCall, FinishedCall>,
+  finished: Map<PendingCall, SettledCall>,
 ): Promise<PendingCall[]> {
   const { agent, agentSpan, state } = phase;
   for (const pending of round) {
@@ -158,7 +245,9 @@ async function runRound(
       toolEndFields(pending, outcome),
       endMs,
     );
-    if (isRetryable(outcome) && pending.attempt <= agent.resilience.toolRetries) {
+    if (result.paused !== undefined) {
+      finished.set(pending, result);
+    } else if (isRetryable(outcome) && pending.attempt <= agent.resilience.toolRetries) {
       pending.attempt++;
       state.tracer.point('retry', agentSpan, {
         target: 'tool',
@@ -220,7 +309,7 @@ async function executeRound(
   round: readonly PendingCall[],
   spans: ReadonlyMap<PendingCall, OpenSpan>,
   blocked: ReadonlyMap<PendingCall, ToolCallOutcome>,
-): Promise<FinishedCall[]> {
+): Promise<SettledCall[]> {
   const { state } = phase;
   const views = new Map<PendingCall, RunTracer>();
   const captured = (pending: PendingCall): RunTracer => {
@@ -232,9 +321,18 @@ async function executeRound(
     return await Promise.all(
       round.map(pending =>
         (blocked.has(pending)
-          ? Promise.resolve({ outcome: blocked.get(pending) as ToolCallOutcome, chunks: [] })
+          ? Promise.resolve<Attempt>({
+              outcome: blocked.get(pending) as ToolCallOutcome,
+              chunks: [],
+            })
           : attemptCall(pending, spans.get(pending) as OpenSpan, { ...phase, captured })
-        ).then(({ outcome, chunks }) => ({ pending, outcome, chunks, endMs: state.clock.now() })),
+        ).then(({ outcome, chunks, paused }) => ({
+          pending,
+          outcome,
+          chunks,
+          endMs: state.clock.now(),
+          ...(paused === undefined ? {} : { paused }),
+        })),
       ),
     );
   } finally {
@@ -270,12 +368,12 @@ function closeInterruptedSpans(
 function deliverResults(
   { agent, conversation, resultMessage, state }: ToolPhase,
   inOrder: readonly PendingCall[],
-  finished: ReadonlyMap<PendingCall, FinishedCall>,
+  finished: ReadonlyMap<PendingCall, SettledCall>,
 ): { records: ToolCallRecord[]; chunks: Chunk[] } {
   const records: ToolCallRecord[] = [];
   const chunks: Chunk[] = [];
   for (const pending of inOrder) {
-    const { outcome, endMs, chunks: delegated } = finished.get(pending) as FinishedCall;
+    const { outcome, endMs, chunks: delegated } = finished.get(pending) as SettledCall;
     const { call } = pending;
     chunks.push(...delegated);
     const record: ToolCallRecord = {
@@ -314,9 +412,10 @@ async function attemptCall(
     path: readonly string[];
     /** A capturing view of the tracer for a delegate of this call. */
     captured: (pending: PendingCall) => RunTracer;
+    resumed?: ResumedPhase | undefined;
   },
-): Promise<{ outcome: ToolCallOutcome; chunks: readonly Chunk[] }> {
-  const { agent, state } = options;
+): Promise<Attempt> {
+  const { agent, state, resumed } = options;
   const tool = agent.toolRegistry.get(pending.call.toolName);
   const delegation = tool === undefined ? undefined : delegationOf(tool);
   // Only a delegation's arguments are checked here; an ordinary tool's are checked as it runs.
@@ -335,6 +434,9 @@ async function attemptCall(
       path: options.path,
       // The delegate writes to a capturing view; the round commits views in call order.
       state: { ...state, tracer: options.captured(pending) },
+      ...(resumed?.delegate.callId === pending.call.callId
+        ? { resumed: resumed.delegate.resumed }
+        : {}),
     });
   }
   return { outcome: await attemptTool(agent, pending, state), chunks: [] };

@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { alignTraces, compareTraces } from '@agent-trace/trace';
+import { fakeLLM } from '@agent-trace/testing';
+import { alignTraces, compareTraces, forkTrace } from '@agent-trace/trace';
+import { reviewDesk, type ModelFor } from '../../examples/document-review/agents.js';
 import { scriptSafeJson, viewerHtml } from '@agent-trace/viewer';
 import { agentGraph } from '../../packages/viewer/app/model/agent-graph.js';
 import { buildRuns } from '../../packages/viewer/app/model/run-model.js';
 import { deskEvents, deskWithStrictGuard, markup } from './viewer-support.js';
+
+/** The desk's own scripts go unused in a fork: the recording and the new model answer. */
+const unusedScripts: ModelFor = (_agent, script, modelId) =>
+  fakeLLM(script, { modelId, allowUnusedSteps: true });
 
 describe("the viewer's model of a run", () => {
   it('nests every span under its parent, descendants right after it', async () => {
@@ -36,6 +42,19 @@ describe("the viewer's model of a run", () => {
     expect(run!.rows.filter(row => row.status === 'open').map(row => row.kind)).toEqual(
       expect.arrayContaining(['run', 'agent', 'tool']),
     );
+  });
+
+  it('says where a run comes from: a fork of a recorded run', async () => {
+    const recorded = await deskEvents();
+    const { events } = await forkTrace(recorded, reviewDesk(unusedScripts), {
+      afterStep: 2,
+      model: fakeLLM([{ text: 'What if.' }], {
+        modelId: 'what-if',
+        onUnexpectedCall: () => ({ text: 'What if.' }),
+      }),
+    });
+    const [run] = buildRuns(events);
+    expect(run!.rows[0]!.summary).toMatch(/^forked from run \S+ after step 2 · stop: /);
   });
 
   it('counts handoffs and delegations between agents for the graph', async () => {

@@ -333,7 +333,7 @@ describe('agent-trace stats', () => {
     expect(runs[0]!.models['fake/gpt-4o']).toMatchObject({ calls: 9 });
     const text = await cli(['stats', path]);
     expect(text.stdout).toMatch(
-      /^run run-1 {2}stop: completed\nagent +calls +errors +retries +p50 ms +p95 ms +tok in +tok out\n/,
+      /^run run-1 {2}stop: completed\nagent +calls +errors +retries +p50 ms +p95 ms +tok in +tok out +cost\n/,
     );
   });
 });

@@ -12,7 +12,9 @@ import { liveModels } from '../../examples/document-review/live-models.js';
 const server = useMswServer();
 
 const comparable = (events: TraceEvent[]) =>
-  normalizeTrace(events).map(({ model: _model, provider: _provider, ...rest }) => rest);
+  normalizeTrace(events).map(
+    ({ model: _model, provider: _provider, cost_usd: _cost, cost: _total, ...rest }) => rest,
+  );
 
 describe('the demo desk over the real OpenAI wire format', () => {
   it('runs all six agents through the openai client and gives the FakeLLM trace', async () => {

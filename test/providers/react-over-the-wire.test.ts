@@ -16,7 +16,9 @@ const server = useMswServer();
 
 /** The trace without what differs by provider by design: the model's and provider's names. */
 const comparable = (events: TraceEvent[]) =>
-  normalizeTrace(events).map(({ model: _model, provider: _provider, ...rest }) => rest);
+  normalizeTrace(events).map(
+    ({ model: _model, provider: _provider, cost_usd: _cost, cost: _total, ...rest }) => rest,
+  );
 
 type Served = (script: readonly FakeLLMStep[], bodies: unknown[]) => LanguageModel;
 

@@ -75,6 +75,13 @@ export { Redactor } from './redaction/redactor.js';
 export type { RedactionOptions } from './redaction/redactor.js';
 
 export { resume, run, stream } from './run/run.js';
+export { costOf, describeCost, formatUsd } from './cost/cost.js';
+export { defaultPrices, PriceTable } from './cost/prices.js';
+export { costBudget } from './cost/budget.js';
+export { estimateRequestTokens } from './cost/estimate-tokens.js';
+export type { TokenCounter } from './cost/estimate-tokens.js';
+export type { CostBudget } from './cost/budget.js';
+export type { ModelPrice } from './cost/prices.js';
 export { RUN_STATE_FORMAT, RUN_STATE_VERSION } from './run/run-snapshot.js';
 export type { RunStateSnapshot } from './run/run-snapshot.js';
 export type {

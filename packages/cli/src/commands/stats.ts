@@ -1,3 +1,4 @@
+import { formatUsd } from '@agent-trace/core';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { TraceInput, unreadableTrace } from './trace-input.js';
@@ -21,7 +22,7 @@ function table(
     'retries',
     'p50 ms',
     'p95 ms',
-    ...(withTokens ? ['tok in', 'tok out'] : []),
+    ...(withTokens ? ['tok in', 'tok out', 'cost'] : []),
   ];
   const rows = [...figures].map(([name, value]) => [
     name,
@@ -30,7 +31,15 @@ function table(
     String(value.retries),
     String(Math.round(value.p50Ms)),
     String(Math.round(value.p95Ms)),
-    ...(withTokens ? [String(value.tokPrompt), String(value.tokCompletion)] : []),
+    ...(withTokens
+      ? [
+          String(value.tokPrompt),
+          String(value.tokCompletion),
+          value.unpricedCalls > 0 && value.costUsd === 0
+            ? 'unknown'
+            : `${formatUsd(value.costUsd)}${value.unpricedCalls > 0 ? '+?' : ''}`,
+        ]
+      : []),
   ]);
   if (rows.length === 0) return [];
   const all = [[title, ...header.slice(1)], ...rows];

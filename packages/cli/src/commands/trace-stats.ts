@@ -9,6 +9,10 @@ export interface UsageFigures {
   p95Ms: number;
   tokPrompt: number;
   tokCompletion: number;
+  /** US dollars of the priced calls. */
+  costUsd: number;
+  /** Calls whose cost is unknown (their model has no price). */
+  unpricedCalls: number;
 }
 
 /** A run's figures by agent, tool and model, keyed by the names in the trace. */
@@ -43,6 +47,8 @@ class Tally {
       tokPrompt?: number;
       tokCompletion?: number;
       call?: boolean;
+      costUsd?: number;
+      unpricedCalls?: number;
     },
   ): void {
     const figures = this.#figures.get(key) ?? {
@@ -51,7 +57,11 @@ class Tally {
       retries: 0,
       tokPrompt: 0,
       tokCompletion: 0,
+      costUsd: 0,
+      unpricedCalls: 0,
     };
+    figures.costUsd += change.costUsd ?? 0;
+    figures.unpricedCalls += change.unpricedCalls ?? 0;
     if (change.call === true) figures.calls++;
     if (change.error === true) figures.errors++;
     if (change.retry === true) figures.retries++;
@@ -114,11 +124,20 @@ export class TraceStatsCollector {
     const run = this.#tallyOf(event.run);
     switch (event.event) {
       case 'agent_end':
-        run.agents.add(event.agent, callFigures(event));
+        run.agents.add(event.agent, {
+          ...callFigures(event),
+          costUsd: event.cost?.usd ?? 0,
+          unpricedCalls: event.cost?.unpriced_calls ?? 0,
+        });
         break;
       case 'llm_end':
         this.#modelKeys.set(event.model, `${event.provider}/${event.model}`);
-        run.models.add(`${event.provider}/${event.model}`, callFigures(event));
+        run.models.add(`${event.provider}/${event.model}`, {
+          ...callFigures(event),
+          costUsd: event.cost_usd ?? 0,
+          // A failed call costs nothing; an answered one with no price has an unknown cost.
+          unpricedCalls: event.error === undefined && event.cost_usd === undefined ? 1 : 0,
+        });
         break;
       case 'tool_end':
         run.tools.add(event.tool, {

@@ -1,4 +1,4 @@
-import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { describeCost, formatUsd, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
 import { isSpanNode, type RunTree, type SpanNode } from './span-tree.js';
 import type { Style } from './style.js';
 
@@ -104,7 +104,9 @@ class TreeRenderer {
     const s = this.#style;
     const parts = [`${s.magenta('llm')} #${start.step}`, s.dim(start.model)];
     if (end === undefined) return [...parts, this.#unended()].join('  ');
-    parts.push(`${end.tok_prompt}→${end.tok_completion} tok`, this.#ms(end.duration_ms));
+    parts.push(`${end.tok_prompt}→${end.tok_completion} tok`);
+    if (end.cost_usd !== undefined) parts.push(formatUsd(end.cost_usd));
+    parts.push(this.#ms(end.duration_ms));
     if (end.error !== undefined)
       parts.push(s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`));
     else {
@@ -186,6 +188,7 @@ class TreeRenderer {
       `${end.tok_prompt}→${end.tok_completion} tok`,
       this.#ms(end.duration_ms),
     ];
+    if (end.cost !== undefined) parts.push(describeCost(end.cost));
     if (end.limit !== undefined) parts.push(`limit ${end.limit.name} = ${end.limit.value}`);
     const lines = [parts.join(' · ')];
     if (end.detail !== undefined) lines.push(`why: ${end.detail}`);

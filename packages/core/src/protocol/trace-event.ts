@@ -66,6 +66,17 @@ const tokens = {
 
 const stopReason = z.enum(stopReasons as [string, ...string[]]);
 
+/**
+ * What the model calls of an agent or a run cost, in US dollars: the priced calls' sum, and the
+ * calls of models with no price (their cost is unknown, not zero).
+ */
+const costSummary = z.object({
+  usd: z.number().nonnegative(),
+  unpriced_calls: z.number().int().nonnegative(),
+  /** The models with no price, `provider/model`. */
+  unpriced_models: z.array(z.string()).optional(),
+});
+
 /** The limit that stopped a run and what happened, on `agent_end` and `run_end`. */
 const stopExplanation = {
   limit: z.object({ name: z.string(), value: z.number() }).optional(),
@@ -171,6 +182,8 @@ const LlmEndEvent = z.object({
   /** Prompt tokens read from / written to the provider's cache (part of `tok_prompt`). */
   tok_cache_read: z.number().int().nonnegative().optional(),
   tok_cache_write: z.number().int().nonnegative().optional(),
+  /** What the call cost, in US dollars; absent when the model has no price (unknown, not zero). */
+  cost_usd: z.number().nonnegative().optional(),
   duration_ms: z.number().nonnegative(),
   error: TraceError.optional(),
 });
@@ -305,6 +318,8 @@ const AgentEndEvent = z.object({
   error: TraceError.optional(),
   /** The agent this one handed the conversation to; the stop reason is then that chain's. */
   handed_off_to: z.string().optional(),
+  /** What the agent's own model calls cost. */
+  cost: costSummary.optional(),
   ...stopExplanation,
 });
 
@@ -339,6 +354,8 @@ const RunEndEvent = z.object({
     .optional(),
   /** How many secrets redaction replaced in this run's events and chunks. */
   redactions: z.number().int().positive().optional(),
+  /** What the run's model calls cost (a resumed run: both parts). */
+  cost: costSummary.optional(),
 });
 
 /**

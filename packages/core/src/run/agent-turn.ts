@@ -14,6 +14,7 @@ import type { Stop } from './next-step.js';
 import { toTraceError } from './to-trace-error.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
 import { toolCallingOf, type ToolCallingMode } from './tool-calling.js';
+import { costSummary, emptyTally, type CostTally } from '../cost/cost.js';
 
 /**
  * One agent's turn in a run: its conversation and span, what it may still offer the model, the
@@ -40,6 +41,8 @@ export class AgentTurn {
   /** Model calls made by this agent. */
   steps = 0;
   usage: Usage = zeroUsage;
+  /** What this agent's model calls cost. */
+  readonly cost: CostTally = emptyTally();
   output = '';
   stopReason: StopReason | undefined;
   error: Error | undefined;
@@ -188,6 +191,9 @@ export class AgentTurn {
       ...(this.detail === undefined ? {} : { detail: this.detail }),
       ...(this.unavailableTools.size === 0 ? {} : { degraded_tools: [...this.unavailableTools] }),
       ...(this.handedOff === undefined ? {} : { handed_off_to: this.handedOff.agentName }),
+      ...(this.cost.usd === 0 && this.cost.unpricedCalls === 0
+        ? {}
+        : { cost: costSummary(this.cost) }),
     };
   }
 

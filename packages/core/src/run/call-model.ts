@@ -16,6 +16,7 @@ import { sleepOn } from '../util/clock.js';
 import type { Writable } from '../util/writable.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { TextSplitter } from '../react/react-splitter.js';
+import { costOf, countCost, type CostTally } from '../cost/cost.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
@@ -45,6 +46,8 @@ export interface ModelCallInput {
   readonly stopSequences?: readonly string[] | undefined;
   /** Splits streamed text into chunk pieces: all answer, or ReAct's parts. */
   readonly splitter: () => TextSplitter;
+  /** The calling agent's cost tally; each answered call's cost is counted into it and the run's. */
+  readonly cost: CostTally;
   /** A hash of the whole request (instructions, tools, messages). */
   readonly requestHash: string;
   /** A hash of each part of the request, when the run is traced. */
@@ -111,6 +114,37 @@ export async function* callModel(
   throw failure ?? new ModelCallError({ kind: 'unknown', message: 'Model call failed.' });
 }
 
+/**
+ * What an answered call cost (undefined: the model has no price), counted for the agent, the run
+ * and a shared budget.
+ */
+function chargeCall(
+  model: LanguageModel,
+  response: ModelResponse,
+  input: ModelCallInput,
+  state: RunState,
+): number | undefined {
+  const priced = state.prices.priceOf(model.provider, model.modelId);
+  const cost = priced === undefined ? undefined : costOf(response.usage, priced.price);
+  countCost([input.cost, state.totals.cost], cost, `${model.provider}/${model.modelId}`);
+  if (cost !== undefined) state.sharedBudget?.spend(cost);
+  return cost;
+}
+
+/** The request of a model call, as the model gets it. */
+function requestOf(input: ModelCallInput, abortSignal: AbortSignal | undefined): ModelRequest {
+  const request: Writable<ModelRequest> = {
+    instructions: input.instructions,
+    messages: input.messages,
+    tools: input.tools,
+    agentName: input.agent.name,
+  };
+  if (abortSignal !== undefined) request.abortSignal = abortSignal;
+  if (input.responseFormat !== undefined) request.responseFormat = input.responseFormat;
+  if (input.stopSequences !== undefined) request.stopSequences = input.stopSequences;
+  return request;
+}
+
 async function* callOnce(
   model: LanguageModel,
   attempt: number,
@@ -152,16 +186,7 @@ async function* callOnce(
         message: `Model '${model.modelId}' was not called: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures, and lets a call through again in ${breaker.retryInMs(state.clock.now())} ms.`,
       });
     }
-    const abortSignal = combineSignals(state.signal, deadline?.signal, idle?.signal);
-    const request: Writable<ModelRequest> = {
-      instructions: input.instructions,
-      messages: input.messages,
-      tools: input.tools,
-      agentName: agent.name,
-    };
-    if (abortSignal !== undefined) request.abortSignal = abortSignal;
-    if (input.responseFormat !== undefined) request.responseFormat = input.responseFormat;
-    if (input.stopSequences !== undefined) request.stopSequences = input.stopSequences;
+    const request = requestOf(input, combineSignals(state.signal, deadline?.signal, idle?.signal));
     const response = state.streaming
       ? yield* streamModelResponse(model.stream(request), agent.name, state, {
           splitter: input.splitter(),
@@ -174,7 +199,10 @@ async function* callOnce(
             : Promise.race([model.generate(request), deadline.expired]),
           state.signal,
         );
-    tracer.end(llmSpan, llmEndFields(identity, response));
+    tracer.end(
+      llmSpan,
+      llmEndFields(identity, response, chargeCall(model, response, input, state)),
+    );
     return response;
   } catch (caught) {
     tracer.end(llmSpan, failed(caught));

@@ -1,4 +1,5 @@
 import { plainTextSplitter } from '../react/react-splitter.js';
+import type { CostTally } from '../cost/cost.js';
 import type { AnyAgent } from '../agent/agent.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { RunState } from './run-state.js';
@@ -23,6 +24,8 @@ export async function* chooseRoute(options: {
   conversation: Conversation;
   requestHash: string;
   agentSpan: OpenSpan;
+  /** The router's cost tally. */
+  cost: CostTally;
   state: RunState;
 }): AsyncGenerator<Chunk, RouteChoice | NoRoute, undefined> {
   const { router, spec, input } = options;
@@ -38,6 +41,7 @@ export async function* chooseRoute(options: {
         instructions: router.instructions,
         tools: [],
         splitter: plainTextSplitter,
+        cost: options.cost,
         requestHash: options.requestHash,
         agentSpan: options.agentSpan,
       },

@@ -68,6 +68,8 @@ export function llmStartFields(
 export function llmEndFields(
   identity: LlmIdentity,
   response: ModelResponse,
+  /** In US dollars; undefined when the model has no price. */
+  cost: number | undefined,
 ): Omit<TraceEventFields<'llm_end'>, 'duration_ms'> {
   const fields = identityFields(identity) as Writable<
     Omit<TraceEventFields<'llm_end'>, 'duration_ms'>
@@ -85,6 +87,7 @@ export function llmEndFields(
     fields.tok_cache_read = response.usage.cacheReadTokens;
   if (response.usage.cacheWriteTokens !== undefined)
     fields.tok_cache_write = response.usage.cacheWriteTokens;
+  if (cost !== undefined) fields.cost_usd = cost;
   return fields;
 }
 

@@ -8,6 +8,7 @@ import type { Usage } from '../protocol/usage.js';
 import type { StopCondition } from '../termination/stop-condition.js';
 import type { TerminationContext, TerminationPolicy } from '../termination/termination-policy.js';
 import { decodeOutput } from './decode-output.js';
+import { formatUsd } from '../cost/cost.js';
 
 /** A stop, with why: the reason, a sentence for people, and the limit that stopped it. */
 export interface Stop {
@@ -77,6 +78,8 @@ export interface DecisionInput {
   readonly handoffTools: ReadonlySet<string>;
   /** In ReAct mode, set when the answer was not a ReAct step: what the LLM is told. */
   readonly malformed?: { readonly message: string };
+  /** Set when the run has spent past a cost limit: more tools are not run. */
+  readonly overBudget?: BudgetState;
   /** The calls of the response that need a person's approval before they run. */
   readonly approvals?: readonly PendingApproval[];
   /** Malformed answers of the turn, this one included, and how many are allowed. */
@@ -138,6 +141,15 @@ function decideMalformed(message: string, input: DecisionInput): NextStep {
 }
 
 function decideTools(asked: readonly ToolCallRequest[], input: DecisionInput): NextStep {
+  const over = input.overBudget;
+  if (over !== undefined) {
+    return {
+      kind: 'stop',
+      reason: 'budget_exceeded',
+      limit: { name: over.name, value: over.limitUsd },
+      detail: `the run has spent ${formatUsd(over.spentUsd)} of ${over.name} ${formatUsd(over.limitUsd)} and asked for more tools`,
+    };
+  }
   const refused = asked.find(call => input.unavailableTools.has(call.toolName));
   if (refused !== undefined) {
     return {
@@ -165,6 +177,31 @@ function decideTools(asked: readonly ToolCallRequest[], input: DecisionInput): N
     kind: 'interrupt',
     reason: `${names} need${pending.length === 1 ? 's' : ''} a person's approval`,
     approvals: { pending, step },
+  };
+}
+
+/** A cost limit and what has been spent against it, in US dollars. */
+export interface BudgetState {
+  readonly name: string;
+  readonly limitUsd: number;
+  readonly spentUsd: number;
+}
+
+/**
+ * Before a model call: the stop when the call's estimated input cost would take a budget past its
+ * limit (the call is not made).
+ */
+export function budgetStop(
+  budgets: readonly BudgetState[],
+  estimate: { readonly usd: number; readonly tokens: number; readonly counter: string },
+): Stop | undefined {
+  const over = budgets.find(budget => budget.spentUsd + estimate.usd > budget.limitUsd);
+  if (over === undefined) return undefined;
+  return {
+    kind: 'stop',
+    reason: 'budget_exceeded',
+    limit: { name: over.name, value: over.limitUsd },
+    detail: `the next model call was not made: its ${estimate.tokens} input tokens (counted with ${estimate.counter}) would cost about ${formatUsd(estimate.usd)}, and ${formatUsd(over.spentUsd)} of ${over.name} ${formatUsd(over.limitUsd)} is spent`,
   };
 }
 

@@ -30,6 +30,7 @@ import type { RunState } from './run-state.js';
 import { runToolCalls, type ResumedPhase } from './run-tool-calls.js';
 import { toTraceError } from './to-trace-error.js';
 import { approvalsNeeded, hasApprovalGates } from './approvals.js';
+import { estimatedBudgetStop, overBudget } from './budget-check.js';
 import { requestApprovals, resumeTurn } from './resume-turn.js';
 import { pieceChunks, type AnswerReading } from './tool-calling.js';
 import { reactObservation } from '../react/react-format.js';
@@ -60,8 +61,15 @@ export async function* runAgent(
         break;
       }
       throwIfAborted(state.signal);
+      const call = modelCallFor(turn, turn.steps + 1);
+      const unaffordable =
+        state.budgets.length === 0 ? undefined : await estimatedBudgetStop(turn, call);
+      if (unaffordable !== undefined) {
+        turn.stop(unaffordable);
+        break;
+      }
       turn.steps++;
-      const response = yield* callModel(modelCallFor(turn), state);
+      const response = yield* callModel(call, state);
       // The final-output phase asks for JSON, not a ReAct step.
       const reading = turn.finalPhase ? { response } : turn.mode.read(response, agent, turn.steps);
       const step = recordResponse(turn, response, reading);
@@ -126,6 +134,7 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
     conversation: turn.conversation,
     requestHash: state.tracer.recording ? turn.conversation.requestHash(turn.preamble.hash) : '',
     agentSpan: turn.agentSpan,
+    cost: turn.cost,
     state,
   });
   if ('problem' in choice) {
@@ -151,6 +160,7 @@ function decisionInput(
     response,
     ...(malformed === undefined ? {} : { malformed }),
     ...(approvals === undefined ? {} : { approvals }),
+    ...(state.budgets.length === 0 ? {} : budgetInput(state)),
     malformedAnswers: turn.malformedAnswers,
     maxMalformedAnswers: agent.limits.maxMalformedAnswers,
     finalPhase: turn.finalPhase,
@@ -164,8 +174,14 @@ function decisionInput(
   };
 }
 
+/** A cost limit the run has spent past, for the decision. */
+function budgetInput(state: RunState): Pick<DecisionInput, 'overBudget'> {
+  const over = overBudget(state);
+  return over === undefined ? {} : { overBudget: over };
+}
+
 /** The model call of this step: the window of the conversation the model may see, and hashes. */
-function modelCallFor(turn: AgentTurn): ModelCallInput {
+function modelCallFor(turn: AgentTurn, step: number): ModelCallInput {
   const { agent, state, conversation, preamble, finalPhase, responseFormat } = turn;
   const recording = state.tracer.recording;
   const preambleHash = finalPhase
@@ -178,13 +194,14 @@ function modelCallFor(turn: AgentTurn): ModelCallInput {
       : windowedMessages(conversation.messages, window, turn.inputIndex);
   return {
     agent,
-    step: turn.steps,
+    step,
     conversation,
     messages: shown,
     instructions: preamble.instructions,
     tools: finalPhase ? [] : preamble.requestTools,
     stopSequences: preamble.stopSequences,
     splitter: splitterOf(turn),
+    cost: turn.cost,
     // Only a trace shows the hash. A windowed request is hashed whole (bounded by the window);
     // otherwise the rolling hash.
     requestHash: !recording

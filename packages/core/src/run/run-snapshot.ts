@@ -29,6 +29,12 @@ export interface RunStateSnapshot {
     readonly pausedAtSeq: number;
     readonly counts: TraceCounts;
     readonly usage: Usage;
+    /** What the model calls cost so far (US dollars), and the calls with no price. */
+    readonly cost: {
+      readonly usd: number;
+      readonly unpricedCalls: number;
+      readonly unpricedModels: readonly string[];
+    };
     readonly steps: readonly StepResult[];
     readonly toolCalls: readonly ToolCallRecord[];
     readonly handoffs: readonly HandoffRecord[];

@@ -3,6 +3,9 @@ import type { RunAgent } from './agent-outcome.js';
 import type { GuardrailFinding } from '../guardrail/run-guardrails.js';
 import type { CircuitBreakers } from '../resilience/circuit-breaker.js';
 import type { Usage } from '../protocol/usage.js';
+import type { CostTally } from '../cost/cost.js';
+import type { PriceTable } from '../cost/prices.js';
+import type { CostBudget } from '../cost/budget.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { RunOverrides } from './run-options.js';
 import type { RunTracer } from '../trace/run-tracer.js';
@@ -33,5 +36,19 @@ export interface RunState {
   /** The agents whose tool definitions the trace holds already (on their first `agent_start`). */
   readonly describedAgents: Set<string>;
   /** Totals shared by every agent of the run (delegates included, whose state is a copy). */
-  readonly totals: { usage: Usage };
+  readonly totals: { usage: Usage; readonly cost: CostTally };
+  /** What model calls cost: the known prices, with the run's own over them. */
+  readonly prices: PriceTable;
+  /** The cost limits the run keeps: its own `maxCostUsd`, and a shared budget. */
+  readonly budgets: readonly BudgetLimit[];
+  /** The budget shared with other runs, told each priced call's cost. */
+  readonly sharedBudget: CostBudget | undefined;
+}
+
+/** A cost limit a run keeps: how much may be spent, and how much is. */
+export interface BudgetLimit {
+  /** `maxCostUsd`, or the shared budget's name. */
+  readonly name: string;
+  readonly limitUsd: number;
+  spentUsd(): number;
 }

@@ -10,6 +10,8 @@ import { systemClock } from '../util/clock.js';
 import { randomIds } from '../util/ids.js';
 import type { Chunk } from '../protocol/chunk.js';
 import { ChunkSequence } from './chunk-sequence.js';
+import { costSummary, emptyTally, type CostTally } from '../cost/cost.js';
+import { PriceTable } from '../cost/prices.js';
 import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
 import {
   openRunState,
@@ -20,7 +22,7 @@ import {
   type RunStateSnapshot,
 } from './run-snapshot.js';
 import { runAgent } from './run-agent.js';
-import type { RunState } from './run-state.js';
+import type { BudgetLimit, RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
@@ -271,6 +273,11 @@ function pausedBody(
       pausedAtSeq: tracer.nextSeq - 1,
       counts: { ...tracer.counts },
       usage: state.totals.usage,
+      cost: {
+        usd: state.totals.cost.usd,
+        unpricedCalls: state.totals.cost.unpricedCalls,
+        unpricedModels: [...state.totals.cost.unpricedModels],
+      },
       steps: state.steps,
       toolCalls: state.toolCalls,
       handoffs: state.handoffs,
@@ -301,6 +308,7 @@ function createRunState(
 ): RunState {
   const { clock = systemClock, ids = randomIds } = options;
   const runId = resumed?.run.id ?? ids.runId();
+  const totals = { usage: resumed?.run.usage ?? zeroUsage, cost: restoredTally(resumed) };
   const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
   const tracer = new RunTracer({
     redactor,
@@ -335,8 +343,38 @@ function createRunState(
     describedAgents: new Set(),
     runBreakers: new WeakMap(),
     runAgent,
-    totals: { usage: resumed?.run.usage ?? zeroUsage },
+    totals,
+    prices: options.prices instanceof PriceTable ? options.prices : new PriceTable(options.prices),
+    budgets: budgetsOf(options, totals),
+    sharedBudget: options.budget,
   };
+}
+
+/** The cost limits a run keeps: its `maxCostUsd` (on the run's total) and a shared budget. */
+function budgetsOf(options: RunOptions, totals: RunState['totals']): BudgetLimit[] {
+  const budgets: BudgetLimit[] = [];
+  const { maxCostUsd, budget } = options;
+  if (maxCostUsd !== undefined) {
+    if (!Number.isFinite(maxCostUsd) || maxCostUsd < 0)
+      throw new ConfigurationError({
+        option: 'maxCostUsd',
+        message: `Invalid maxCostUsd: expected US dollars, 0 or more (actual: ${String(maxCostUsd)}).`,
+      });
+    budgets.push({ name: 'maxCostUsd', limitUsd: maxCostUsd, spentUsd: () => totals.cost.usd });
+  }
+  if (budget !== undefined)
+    budgets.push({ name: budget.name, limitUsd: budget.limitUsd, spentUsd: () => budget.spentUsd });
+  return budgets;
+}
+
+/** The cost tally a resumed run starts from: the paused part's. */
+function restoredTally(resumed: RunStateSnapshot | undefined): CostTally {
+  const tally = emptyTally();
+  if (resumed === undefined) return tally;
+  tally.usd = resumed.run.cost.usd;
+  tally.unpricedCalls = resumed.run.cost.unpricedCalls;
+  for (const model of resumed.run.cost.unpricedModels) tally.unpricedModels.add(model);
+  return tally;
 }
 
 /** The seal of the run: how it ended, its counts and totals, and the health of its export. */
@@ -371,6 +409,7 @@ function runEndFields(
     ...(outcome === undefined || outcome.degradedTools.length === 0
       ? {}
       : { degraded_tools: [...outcome.degradedTools] }),
+    ...(tracer.counts.llm_calls === 0 ? {} : { cost: costSummary(state.totals.cost) }),
   };
 }
 

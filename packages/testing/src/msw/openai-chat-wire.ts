@@ -106,6 +106,7 @@ export function chatCompletion(
       prompt_tokens: response.usage.promptTokens,
       completion_tokens: response.usage.completionTokens,
       total_tokens: response.usage.promptTokens + response.usage.completionTokens,
+      prompt_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0 },
     },
   };
 }
@@ -172,6 +173,7 @@ export function chatChunks(
         prompt_tokens: response.usage.promptTokens,
         completion_tokens: response.usage.completionTokens,
         total_tokens: response.usage.promptTokens + response.usage.completionTokens,
+        prompt_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0 },
       },
     },
   });

@@ -128,7 +128,7 @@ export function responsesObject(
         ? null
         : {
             input_tokens: response.usage.promptTokens,
-            input_tokens_details: { cached_tokens: 0 },
+            input_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0 },
             output_tokens: response.usage.completionTokens,
             output_tokens_details: { reasoning_tokens: 0 },
             total_tokens: response.usage.promptTokens + response.usage.completionTokens,

@@ -41,6 +41,10 @@ export const ownAttributes = Object.freeze({
   handoffDepth: 'agent_trace.handoff.depth',
   truncated: 'agent_trace.truncated',
   mcpServer: 'agent_trace.mcp.server',
+  /** What a model call, an agent or a run cost, in US dollars (priced calls only). */
+  costUsd: 'agent_trace.cost_usd',
+  /** Model calls of an agent or a run whose model has no price: their cost is unknown. */
+  unpricedCalls: 'agent_trace.cost.unpriced_calls',
   /** In ReAct mode: the Thought before a tool call (content). */
   reactThought: 'agent_trace.react.thought',
   /** In ReAct mode: how the agent's model is asked for tools. */

@@ -231,6 +231,10 @@ export class SpanBuilder {
         attributes['agent_trace.stop_reason'] = runEnd.stop_reason;
         attributes['gen_ai.usage.input_tokens'] = runEnd.tok_prompt;
         attributes['gen_ai.usage.output_tokens'] = runEnd.tok_completion;
+        if (runEnd.cost !== undefined) {
+          attributes['agent_trace.cost_usd'] = runEnd.cost.usd;
+          attributes['agent_trace.cost.unpriced_calls'] = runEnd.cost.unpriced_calls;
+        }
         break;
       }
       case 'agent_start': {
@@ -243,6 +247,10 @@ export class SpanBuilder {
         attributes['gen_ai.usage.input_tokens'] = agentEnd.tok_prompt;
         attributes['gen_ai.usage.output_tokens'] = agentEnd.tok_completion;
         attributes['agent_trace.stop_reason'] = agentEnd.stop_reason;
+        if (agentEnd.cost !== undefined) {
+          attributes['agent_trace.cost_usd'] = agentEnd.cost.usd;
+          attributes['agent_trace.cost.unpriced_calls'] = agentEnd.cost.unpriced_calls;
+        }
         if (start.tool_calling !== undefined)
           attributes['agent_trace.tool_calling'] = start.tool_calling;
         if (content && start.instructions !== '')
@@ -268,6 +276,7 @@ export class SpanBuilder {
         if (llmEnd.finish_reason !== undefined)
           attributes['gen_ai.response.finish_reasons'] = [finishReason(llmEnd.finish_reason)];
         if (start.attempt !== undefined) attributes['agent_trace.attempt'] = start.attempt;
+        if (llmEnd.cost_usd !== undefined) attributes['agent_trace.cost_usd'] = llmEnd.cost_usd;
         if (content) {
           const { input, output } = this.#messages(start, llmEnd);
           attributes['gen_ai.input.messages'] = input;

@@ -14,6 +14,11 @@ export function duration(ms: number): string {
   return `${minutes} min ${Math.round((ms - minutes * 60_000) / 1000)} s`;
 }
 
+/** Dollars for people: `$0.0021`; at most six decimals. */
+export function dollars(usd: number): string {
+  return `$${usd.toFixed(6).replace(/\.?0+$/, '')}`;
+}
+
 /** The text cut to `length` characters, with `…` when it was longer; whitespace runs folded. */
 export function cut(text: string, length = 80): string {
   const flat = text.replace(/\s+/g, ' ');

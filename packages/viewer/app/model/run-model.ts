@@ -50,6 +50,10 @@ export interface Row {
 export interface Totals {
   readonly tokensIn: number;
   readonly tokensOut: number;
+  /** US dollars of the priced model calls. */
+  readonly costUsd: number;
+  /** Answered model calls of models with no price: their cost is unknown. */
+  readonly unpricedCalls: number;
   readonly llmCalls: number;
   readonly toolCalls: number;
   /** Failed model calls, tool calls and handoffs. */
@@ -316,6 +320,8 @@ function llmSummary(end: TraceEventOf<'llm_end'>): string {
 export function totalsOf(events: readonly TraceEvent[], durationMs: number): Totals {
   let tokensIn = 0;
   let tokensOut = 0;
+  let costUsd = 0;
+  let unpricedCalls = 0;
   let llmCalls = 0;
   let toolCalls = 0;
   let errors = 0;
@@ -323,6 +329,8 @@ export function totalsOf(events: readonly TraceEvent[], durationMs: number): Tot
     if (event.event === 'llm_end') {
       tokensIn += event.tok_prompt;
       tokensOut += event.tok_completion;
+      if (event.cost_usd !== undefined) costUsd += event.cost_usd;
+      else if (event.error === undefined) unpricedCalls++;
       llmCalls++;
     }
     if (event.event === 'tool_end') toolCalls++;
@@ -332,12 +340,21 @@ export function totalsOf(events: readonly TraceEvent[], durationMs: number): Tot
     )
       errors++;
   }
-  return { tokensIn, tokensOut, llmCalls, toolCalls, errors, durationMs };
+  return { tokensIn, tokensOut, costUsd, unpricedCalls, llmCalls, toolCalls, errors, durationMs };
 }
 
 /** The sum of several runs' totals. */
 export function sumTotals(runs: readonly RunModel[]): Totals {
-  const sum = { tokensIn: 0, tokensOut: 0, llmCalls: 0, toolCalls: 0, errors: 0, durationMs: 0 };
+  const sum = {
+    tokensIn: 0,
+    tokensOut: 0,
+    costUsd: 0,
+    unpricedCalls: 0,
+    llmCalls: 0,
+    toolCalls: 0,
+    errors: 0,
+    durationMs: 0,
+  };
   for (const { totals } of runs)
     for (const key of Object.keys(sum) as (keyof Totals)[]) sum[key] += totals[key];
   return sum;

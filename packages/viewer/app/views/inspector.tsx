@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { count, duration, pretty, prettyJsonText } from '../model/format.js';
+import { count, dollars, duration, pretty, prettyJsonText } from '../model/format.js';
 import type { Row, RunModel } from '../model/run-model.js';
 
 type Message = TraceEventOf<'llm_start'>['messages'][number];
@@ -111,6 +111,13 @@ function ModelCall({
           {answer.tok_cache_read === undefined
             ? ''
             : ` · ${count(answer.tok_cache_read)} from cache`}
+        </Field>
+      )}
+      {answer === undefined || answer.error !== undefined ? null : (
+        <Field name="cost">
+          {answer.cost_usd === undefined
+            ? 'unknown: the model has no price'
+            : dollars(answer.cost_usd)}
         </Field>
       )}
       {answer?.finish_reason === undefined ? null : (
@@ -248,6 +255,14 @@ function Stop({ end }: { end: TraceEventOf<'agent_end'> | TraceEventOf<'run_end'
       )}
       {end.degraded_tools === undefined ? null : (
         <Field name="degraded">{end.degraded_tools.join(', ')}</Field>
+      )}
+      {end.cost === undefined ? null : (
+        <Field name="cost">
+          {dollars(end.cost.usd)}
+          {end.cost.unpriced_calls === 0
+            ? ''
+            : ` + ${count(end.cost.unpriced_calls)} calls of unpriced models (${(end.cost.unpriced_models ?? []).join(', ')})`}
+        </Field>
       )}
       <Field name="tokens">
         {count(end.tok_prompt)} in → {count(end.tok_completion)} out

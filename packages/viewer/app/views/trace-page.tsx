@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { agentGraph } from '../model/agent-graph.js';
-import { count, duration } from '../model/format.js';
+import { count, dollars, duration } from '../model/format.js';
 import { sumTotals, type RunModel } from '../model/run-model.js';
 import { AgentGraphView } from './agent-graph-view.js';
 import { Inspector } from './inspector.js';
@@ -31,6 +31,14 @@ function Totals({ runs }: { runs: readonly RunModel[] }) {
         <dt>tokens</dt>
         <dd>
           {count(totals.tokensIn)} → {count(totals.tokensOut)}
+        </dd>
+      </div>
+      <div>
+        <dt>cost</dt>
+        <dd title="The priced model calls; a model with no price has an unknown cost">
+          {totals.unpricedCalls > 0 && totals.costUsd === 0
+            ? 'unknown'
+            : `${dollars(totals.costUsd)}${totals.unpricedCalls > 0 ? ` + ${count(totals.unpricedCalls)} unpriced` : ''}`}
         </dd>
       </div>
       <div>

@@ -13,6 +13,7 @@ import { readSseJson } from '../sse-json.js';
 import { appendChatMessage, toChatTools } from './convert-to-openai-chat.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { lazyOpenAIClient } from './openai-client.js';
+import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
 
 type ChatParams = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>;
@@ -83,10 +84,7 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
           text: choice?.message.content ?? '',
           toolCalls,
           finishReason: mapOpenAIFinishReason(choice?.finish_reason),
-          usage: {
-            promptTokens: completion.usage?.prompt_tokens ?? 0,
-            completionTokens: completion.usage?.completion_tokens ?? 0,
-          },
+          usage: openaiUsage(completion.usage),
         };
       } catch (error) {
         throw toModelCallError(error, 'OpenAI');
@@ -113,12 +111,7 @@ async function* streamChat(
       .asResponse();
     for await (const { data } of readSseJson(response, 'OpenAI')) {
       const chunk = data as OpenAI.Chat.Completions.ChatCompletionChunk;
-      if (chunk.usage) {
-        usage = {
-          promptTokens: chunk.usage.prompt_tokens,
-          completionTokens: chunk.usage.completion_tokens,
-        };
-      }
+      if (chunk.usage) usage = openaiUsage(chunk.usage);
       const choice = chunk.choices[0];
       if (choice === undefined) continue;
       if (typeof choice.delta.content === 'string' && choice.delta.content !== '') {

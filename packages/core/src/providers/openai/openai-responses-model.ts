@@ -13,6 +13,7 @@ import { toModelCallError } from '../provider-error.js';
 import { readSseJson } from '../sse-json.js';
 import { appendResponsesItems, toResponsesTools } from './convert-to-openai-responses.js';
 import { lazyOpenAIClient } from './openai-client.js';
+import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
 
 type ResponseParams = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
@@ -93,10 +94,7 @@ export function openaiResponsesModel(
           text,
           toolCalls,
           finishReason: finishReasonOf(response, toolCalls.length > 0),
-          usage: {
-            promptTokens: response.usage?.input_tokens ?? 0,
-            completionTokens: response.usage?.output_tokens ?? 0,
-          },
+          usage: openaiUsage(response.usage),
         };
       } catch (error) {
         throw toModelCallError(error, 'OpenAI');
@@ -148,10 +146,7 @@ async function* streamResponses(
         case 'response.incomplete':
           finish = {
             finishReason: finishReasonOf(event.response, callIdByItem.size > 0),
-            usage: {
-              promptTokens: event.response.usage?.input_tokens ?? 0,
-              completionTokens: event.response.usage?.output_tokens ?? 0,
-            },
+            usage: openaiUsage(event.response.usage),
           };
           break;
         case 'response.failed':

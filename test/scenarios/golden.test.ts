@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import {
   agent,
   blockedPatternsGuardrail,
+  rateLimits,
   run,
   sequentialIds,
   steppingClock,
@@ -221,6 +222,17 @@ describe('golden scenarios', () => {
       stopReason: 'tool_failure_degraded',
       output: 'Stock levels are unavailable right now.',
     });
+  });
+
+  it('rate limit wait', async () => {
+    const model = fakeLLM([{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { text: '3' }]);
+    const result = await golden(
+      'rate-limit-wait',
+      agent({ name: 'calculator', model, tools: [add] }),
+      'What is 1 + 2?',
+      { rateLimits: rateLimits({ fake: { requestsPerMinute: 1 } }) },
+    );
+    expect(result.stopReason).toBe('completed');
   });
 
   it('abort', async () => {

@@ -78,6 +78,9 @@ export { resume, run, stream } from './run/run.js';
 export { costOf, describeCost, formatUsd } from './cost/cost.js';
 export { defaultPrices, PriceTable } from './cost/prices.js';
 export { costBudget } from './cost/budget.js';
+export { rateLimits } from './rate-limit/rate-limits.js';
+export type { RateLimits } from './rate-limit/rate-limits.js';
+export type { RateLimit } from './rate-limit/rate-limiter.js';
 export { estimateRequestTokens } from './cost/estimate-tokens.js';
 export type { TokenCounter } from './cost/estimate-tokens.js';
 export type { CostBudget } from './cost/budget.js';
@@ -158,7 +161,7 @@ export { isTraceEvent } from './trace/is-trace-event.js';
 export { isTraceSink } from './trace/trace-sink.js';
 export type { SinkHealth, TraceSink } from './trace/trace-sink.js';
 
-export { steppingClock, systemClock } from './util/clock.js';
+export { steppingClock, systemClock, virtualClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';
 export { defaults } from './util/defaults.js';
 export { MissingPeerError } from './util/import-peer.js';

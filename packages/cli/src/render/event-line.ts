@@ -45,6 +45,10 @@ function summary(event: TraceEvent, style: Style): string {
       );
     case 'approval_resolved':
       return `approval ${event.decision}: ${event.tool} (${event.call_id})${event.by === undefined ? '' : ` by ${event.by}`}${event.reason === undefined ? '' : `: ${cut(event.reason)}`}`;
+    case 'rate_limit_wait':
+      return style.yellow(
+        `waits ${Math.round(event.waited_ms)} ms for ${event.provider}'s rate limit (${event.reason})`,
+      );
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;
     case 'run_end':

@@ -167,6 +167,9 @@ class TreeRenderer {
       const edited = event.args === undefined ? '' : ` → ${this.#value(event.args)}`;
       return `approval ${decision}${by}: ${s.bold(event.tool)}${edited}  ${s.dim(event.call_id)}${why}`;
     }
+    if (event.event === 'rate_limit_wait') {
+      return `${s.yellow('rate limit')}: waited ${this.#ms(event.waited_ms)} for ${event.provider} (${event.reason}) before calling ${event.model}`;
+    }
     if (event.event === 'malformed_answer') {
       return `${s.yellow('malformed answer')} ${event.count} (${event.problem}) of llm #${event.step}: ${this.#cut(event.message)}`;
     }

@@ -265,6 +265,18 @@ const RetryEvent = z.object({
   fallback: z.string().optional(),
 });
 
+/** A model call held back by its provider's rate limit (`rateLimits`) before it started. */
+const RateLimitWaitEvent = z.object({
+  ...envelope,
+  event: z.literal('rate_limit_wait'),
+  /** The limited provider, e.g. `openai`. */
+  provider: z.string(),
+  model: z.string(),
+  waited_ms: z.number().nonnegative(),
+  /** What was full: the minute's requests, its tokens, or the provider's `retry-after`. */
+  reason: z.enum(['requests', 'tokens', 'retry_after']),
+});
+
 /** A call the run stops for until a person decides on it; the pause ends the run `interrupted`. */
 const ApprovalRequestedEvent = z.object({
   ...envelope,
@@ -376,6 +388,7 @@ export const TraceEvent = z.discriminatedUnion('event', [
   MalformedAnswerEvent,
   ApprovalRequestedEvent,
   ApprovalResolvedEvent,
+  RateLimitWaitEvent,
   AgentEndEvent,
   RunEndEvent,
 ]);
@@ -402,6 +415,7 @@ export const traceEventNames: readonly TraceEventName[] = [
   'malformed_answer',
   'approval_requested',
   'approval_resolved',
+  'rate_limit_wait',
   'agent_end',
   'run_end',
 ];

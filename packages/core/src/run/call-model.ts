@@ -22,6 +22,7 @@ import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
 import { breakerFor } from './circuit-breakers.js';
 import { combineSignals, createDeadline, createIdleWatch } from './model-call-timers.js';
+import { settleRateLimit, waitForRateLimit } from './rate-limit-gate.js';
 import { toTraceError } from './to-trace-error.js';
 import {
   llmEndFields,
@@ -78,11 +79,14 @@ export async function* callModel(
   for (const [index, model] of candidates.entries()) {
     const breaker = breakerFor(agent, model, state);
     for (let attempt = 1; attempt <= resilience.modelAttempts; attempt++) {
+      const reservation = await waitForRateLimit(model, input, state);
       try {
         const response = yield* callOnce(model, attempt, breaker, input, state);
+        settleRateLimit(model, reservation, { response }, state);
         breaker?.recordSuccess();
         return response;
       } catch (caught) {
+        settleRateLimit(model, reservation, { error: caught }, state);
         if (!(caught instanceof ModelCallError)) throw caught;
         if (caught.kind !== 'circuit_open') breaker?.recordFailure(state.clock.now());
         failure = caught;

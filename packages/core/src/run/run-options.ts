@@ -2,6 +2,7 @@ import type { AnyAgent } from '../agent/agent.js';
 import type { ApprovalDecision } from '../approval/approval.js';
 import type { ModelPrice, PriceTable } from '../cost/prices.js';
 import type { CostBudget } from '../cost/budget.js';
+import type { RateLimits } from '../rate-limit/rate-limits.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Message } from '../protocol/message.js';
 import type { RedactionOptions } from '../redaction/redactor.js';
@@ -82,6 +83,8 @@ export interface RunOptions {
   maxCostUsd?: number;
   /** A budget shared with other runs (`costBudget()`), kept the same way. @defaultValue none */
   budget?: CostBudget;
+  /** Per-provider request and token limits shared with other runs (`rateLimits()`). @defaultValue none */
+  rateLimits?: RateLimits;
   /**
    * Written on `run_start` for a run forked from a recorded one (`forkTrace` sets it): which run,
    * after which model call. @defaultValue none

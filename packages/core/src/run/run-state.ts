@@ -6,6 +6,7 @@ import type { Usage } from '../protocol/usage.js';
 import type { CostTally } from '../cost/cost.js';
 import type { PriceTable } from '../cost/prices.js';
 import type { CostBudget } from '../cost/budget.js';
+import type { RateLimits } from '../rate-limit/rate-limits.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { RunOverrides } from './run-options.js';
 import type { RunTracer } from '../trace/run-tracer.js';
@@ -43,6 +44,8 @@ export interface RunState {
   readonly budgets: readonly BudgetLimit[];
   /** The budget shared with other runs, told each priced call's cost. */
   readonly sharedBudget: CostBudget | undefined;
+  /** The providers' rate limits shared with other runs. */
+  readonly rateLimits: RateLimits | undefined;
 }
 
 /** A cost limit a run keeps: how much may be spent, and how much is. */

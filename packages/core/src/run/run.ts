@@ -347,6 +347,7 @@ function createRunState(
     prices: options.prices instanceof PriceTable ? options.prices : new PriceTable(options.prices),
     budgets: budgetsOf(options, totals),
     sharedBudget: options.budget,
+    rateLimits: options.rateLimits,
   };
 }
 

@@ -28,7 +28,12 @@ export type TraceEventFields<Name extends TraceEventName> = Omit<TraceEventOf<Na
 
 /** The events that are not spans of their own: points under a span. */
 export type PointEventName =
-  'guardrail' | 'retry' | 'malformed_answer' | 'approval_requested' | 'approval_resolved';
+  | 'guardrail'
+  | 'retry'
+  | 'malformed_answer'
+  | 'approval_requested'
+  | 'approval_resolved'
+  | 'rate_limit_wait';
 
 /** A span that has started and not yet ended. */
 export interface OpenSpan<Name extends SpanStartName = SpanStartName> {

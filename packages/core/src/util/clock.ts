@@ -68,3 +68,54 @@ export function steppingClock({
     },
   };
 }
+
+/**
+ * A virtual clock for concurrent runs: time stands still while any run can go on, and when every
+ * one is waiting it jumps to the earliest wake-up. Waits take no real time, and concurrent runs
+ * see one consistent time (a `steppingClock` moves for each sleep on its own). Reading it does
+ * not advance it.
+ * @param startMs - @defaultValue 2026-01-01T00:00:00.000Z
+ */
+export function virtualClock({ startMs = Date.UTC(2026, 0, 1) }: { startMs?: number } = {}): Clock {
+  let current = startMs;
+  const timers: { atMs: number; wake: () => void }[] = [];
+  let scheduled = false;
+  const advance = (): void => {
+    scheduled = false;
+    timers.sort((left, right) => left.atMs - right.atMs);
+    const first = timers[0];
+    if (first === undefined) return;
+    current = Math.max(current, first.atMs);
+    while (timers[0] !== undefined && timers[0].atMs <= current) timers.shift()?.wake();
+    schedule();
+  };
+  // After every run that can go on has (I/O and promise jobs first), time moves on.
+  const schedule = (): void => {
+    if (scheduled || timers.length === 0) return;
+    scheduled = true;
+    setImmediate(advance);
+  };
+  return {
+    now: () => current,
+    sleep: (delayMs, signal) => {
+      if (signal?.aborted === true)
+        return Promise.reject(new RunAbortedError({ reason: signal.reason }));
+      return new Promise((resolve, reject) => {
+        const timer = {
+          atMs: current + Math.max(0, delayMs),
+          wake: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+        };
+        const onAbort = (): void => {
+          timers.splice(timers.indexOf(timer), 1);
+          reject(new RunAbortedError({ reason: signal?.reason }));
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        timers.push(timer);
+        schedule();
+      });
+    },
+  };
+}

@@ -91,7 +91,8 @@ export class SpanBuilder {
       case 'retry':
       case 'malformed_answer':
       case 'approval_requested':
-      case 'approval_resolved': {
+      case 'approval_resolved':
+      case 'rate_limit_wait': {
         const parent =
           event.parent_span_id === null ? undefined : this.#pending.get(event.parent_span_id);
         parent?.events.push(this.#pointEvent(event));
@@ -136,9 +137,21 @@ export class SpanBuilder {
       | TraceEventOf<'retry'>
       | TraceEventOf<'malformed_answer'>
       | TraceEventOf<'approval_requested'>
-      | TraceEventOf<'approval_resolved'>,
+      | TraceEventOf<'approval_resolved'>
+      | TraceEventOf<'rate_limit_wait'>,
   ): TimedEvent {
     const time = hrTime(event.time);
+    if (event.event === 'rate_limit_wait')
+      return {
+        name: 'agent_trace.rate_limit_wait',
+        time,
+        attributes: {
+          'agent_trace.rate_limit.provider': event.provider,
+          'agent_trace.rate_limit.waited_ms': event.waited_ms,
+          'agent_trace.rate_limit.reason': event.reason,
+        },
+        droppedAttributesCount: 0,
+      };
     if (event.event === 'approval_requested' || event.event === 'approval_resolved')
       return this.#approvalEvent(event, time);
     if (event.event === 'malformed_answer') {

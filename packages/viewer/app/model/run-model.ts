@@ -11,7 +11,8 @@ export type RowKind =
   | 'guardrail'
   | 'retry'
   | 'malformed_answer'
-  | 'approval';
+  | 'approval'
+  | 'rate_limit_wait';
 
 /** The row kinds of point events: markers on the waterfall, not bars. */
 export const pointKinds: ReadonlySet<RowKind> = new Set([
@@ -19,6 +20,7 @@ export const pointKinds: ReadonlySet<RowKind> = new Set([
   'retry',
   'malformed_answer',
   'approval',
+  'rate_limit_wait',
 ]);
 
 /** How a row went: `open` is a span the trace never ended (a run still being written). */
@@ -98,6 +100,7 @@ const isNode = (value: Node | TraceEvent): value is Node => 'children' in value;
 
 function pointKindOf(event: string): RowKind {
   if (event === 'approval_requested' || event === 'approval_resolved') return 'approval';
+  if (event === 'rate_limit_wait') return 'rate_limit_wait';
   return event === 'retry' || event === 'malformed_answer' ? event : 'guardrail';
 }
 
@@ -218,7 +221,7 @@ function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolea
   if (start.event === 'guardrail')
     return start.verdict === 'block' ? 'error' : start.verdict === 'warn' ? 'warn' : 'ok';
   if (start.event === 'retry' || start.event === 'malformed_answer') return 'warn';
-  if (start.event === 'approval_requested') return 'warn';
+  if (start.event === 'approval_requested' || start.event === 'rate_limit_wait') return 'warn';
   if (start.event === 'approval_resolved') return start.decision === 'rejected' ? 'error' : 'ok';
   if (isSpan && end === undefined) return 'open';
   if (end === undefined) return 'ok';
@@ -248,6 +251,8 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `malformed answer ${start.count} (${start.problem})`;
     case 'approval_requested':
       return `waits for approval: ${start.tool}`;
+    case 'rate_limit_wait':
+      return `rate limit: ${start.provider}`;
     case 'approval_resolved':
       return `approval ${start.decision}: ${start.tool}`;
     default:
@@ -279,6 +284,8 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return cut(start.message, 120);
     case 'approval_requested':
       return `${start.kind} · ${cut(compact(start.args), 100)}`;
+    case 'rate_limit_wait':
+      return `waited ${Math.round(start.waited_ms)} ms (${start.reason}) before calling ${start.model}`;
     case 'approval_resolved':
       return [start.by === undefined ? '' : `by ${start.by}`, start.reason ?? '']
         .filter(part => part !== '')

@@ -19,6 +19,7 @@ const icons: Readonly<Record<Row['kind'], string>> = {
   retry: '↻',
   malformed_answer: '⚠',
   approval: '✋',
+  rate_limit_wait: '⏳',
 };
 
 /** Props of {@link Waterfall}. */

@@ -57,6 +57,22 @@ describe("the viewer's model of a run", () => {
     expect(run!.rows[0]!.summary).toMatch(/^forked from run \S+ after step 2 · stop: /);
   });
 
+  it('totals the cost of the priced calls and counts the unpriced ones', async () => {
+    const [unpriced] = buildRuns(await deskEvents());
+    expect(unpriced!.totals).toMatchObject({ costUsd: 0, unpricedCalls: 15 });
+    const priced = await deskEvents((_agent, script, modelId) =>
+      fakeLLM(script, { modelId, provider: 'openai.chat' }),
+    );
+    const [run] = buildRuns(priced);
+    expect(run!.totals.unpricedCalls).toBe(0);
+    const sum = priced.reduce(
+      (total, event) => total + (event.event === 'llm_end' ? (event.cost_usd ?? 0) : 0),
+      0,
+    );
+    expect(run!.totals.costUsd).toBeCloseTo(sum, 12);
+    expect(run!.totals.costUsd).toBeGreaterThan(0);
+  });
+
   it('counts handoffs and delegations between agents for the graph', async () => {
     const graph = agentGraph(await deskEvents());
     expect(graph.edges).toEqual(

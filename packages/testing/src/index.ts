@@ -12,6 +12,8 @@ export type {
 } from './fake-llm-step.js';
 export { approveAll, decideBy, rejectTool, runWithApprover } from './approvers.js';
 export type { Approver, RunWithApproverOptions, Verdict } from './approvers.js';
+export { cassette, cassetteMode, withCassette } from './cassette.js';
+export type { CassetteOptions } from './cassette.js';
 export { fakeTool } from './fake-tool.js';
 export type { FakeTool, FakeToolCall, FakeToolOptions, FakeToolStep } from './fake-tool.js';
 export { compareGoldenTrace, GoldenTraceMismatchError } from './golden/golden-trace.js';

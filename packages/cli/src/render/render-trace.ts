@@ -106,6 +106,7 @@ class TreeRenderer {
     if (end === undefined) return [...parts, this.#unended()].join('  ');
     parts.push(`${end.tok_prompt}→${end.tok_completion} tok`);
     if (end.cost_usd !== undefined) parts.push(formatUsd(end.cost_usd));
+    if (end.cache_hit === true) parts.push(s.green('cache hit'));
     parts.push(this.#ms(end.duration_ms));
     if (end.error !== undefined)
       parts.push(s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`));

@@ -12,6 +12,7 @@ export class StreamAssembler {
   #text = '';
   readonly #calls = new Map<string, { toolName: string; argumentsText: string }>();
   #finishReason: FinishReason | undefined;
+  #cacheHit = false;
   #usage: Usage = zeroUsage;
 
   /** Takes one part into the response. */
@@ -38,6 +39,7 @@ export class StreamAssembler {
         return;
       case 'finish':
         this.#finishReason = part.finishReason;
+        this.#cacheHit = part.cacheHit === true;
         this.#usage = part.usage;
         return;
     }
@@ -56,6 +58,12 @@ export class StreamAssembler {
     for (const [callId, call] of this.#calls) {
       toolCalls.push({ callId, toolName: call.toolName, argumentsText: call.argumentsText });
     }
-    return { text: this.#text, toolCalls, finishReason: this.#finishReason, usage: this.#usage };
+    return {
+      text: this.#text,
+      toolCalls,
+      finishReason: this.#finishReason,
+      usage: this.#usage,
+      ...(this.#cacheHit ? { cacheHit: true as const } : {}),
+    };
   }
 }

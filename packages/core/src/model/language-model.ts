@@ -43,6 +43,8 @@ export interface ModelResponse {
   readonly toolCalls: readonly ToolCallRequest[];
   readonly finishReason: FinishReason;
   readonly usage: Usage;
+  /** Set when the answer came from a cache (`cachedModel`): it cost nothing. */
+  readonly cacheHit?: true;
 }
 
 /**
@@ -54,7 +56,13 @@ export type ModelStreamPart =
   | { readonly type: 'tool-call-start'; readonly callId: string; readonly toolName: string }
   | { readonly type: 'tool-call-delta'; readonly callId: string; readonly argumentsDelta: string }
   | { readonly type: 'tool-call-end'; readonly callId: string }
-  | { readonly type: 'finish'; readonly finishReason: FinishReason; readonly usage: Usage };
+  | {
+      readonly type: 'finish';
+      readonly finishReason: FinishReason;
+      readonly usage: Usage;
+      /** Set when the answer came from a cache. */
+      readonly cacheHit?: true;
+    };
 
 /**
  * The provider-neutral model interface. Adapters (OpenAI, Anthropic) and fakes implement it; the

@@ -184,6 +184,8 @@ const LlmEndEvent = z.object({
   tok_cache_write: z.number().int().nonnegative().optional(),
   /** What the call cost, in US dollars; absent when the model has no price (unknown, not zero). */
   cost_usd: z.number().nonnegative().optional(),
+  /** Set when the answer came from a cache (`cachedModel`, a cassette): it cost nothing. */
+  cache_hit: z.literal(true).optional(),
   duration_ms: z.number().nonnegative(),
   error: TraceError.optional(),
 });

@@ -129,7 +129,13 @@ function chargeCall(
   state: RunState,
 ): number | undefined {
   const priced = state.prices.priceOf(model.provider, model.modelId);
-  const cost = priced === undefined ? undefined : costOf(response.usage, priced.price);
+  // An answer from a cache costs nothing, priced or not.
+  const cost =
+    response.cacheHit === true
+      ? 0
+      : priced === undefined
+        ? undefined
+        : costOf(response.usage, priced.price);
   countCost([input.cost, state.totals.cost], cost, `${model.provider}/${model.modelId}`);
   if (cost !== undefined) state.sharedBudget?.spend(cost);
   return cost;

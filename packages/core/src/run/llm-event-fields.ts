@@ -88,6 +88,7 @@ export function llmEndFields(
   if (response.usage.cacheWriteTokens !== undefined)
     fields.tok_cache_write = response.usage.cacheWriteTokens;
   if (cost !== undefined) fields.cost_usd = cost;
+  if (response.cacheHit === true) fields.cache_hit = true;
   return fields;
 }
 

@@ -43,6 +43,8 @@ export const ownAttributes = Object.freeze({
   mcpServer: 'agent_trace.mcp.server',
   /** What a model call, an agent or a run cost, in US dollars (priced calls only). */
   costUsd: 'agent_trace.cost_usd',
+  /** Set on a model call answered from a cache (a cassette): it cost nothing. */
+  cacheHit: 'agent_trace.cache_hit',
   /** Model calls of an agent or a run whose model has no price: their cost is unknown. */
   unpricedCalls: 'agent_trace.cost.unpriced_calls',
   /** In ReAct mode: the Thought before a tool call (content). */

@@ -290,6 +290,7 @@ export class SpanBuilder {
           attributes['gen_ai.response.finish_reasons'] = [finishReason(llmEnd.finish_reason)];
         if (start.attempt !== undefined) attributes['agent_trace.attempt'] = start.attempt;
         if (llmEnd.cost_usd !== undefined) attributes['agent_trace.cost_usd'] = llmEnd.cost_usd;
+        if (llmEnd.cache_hit === true) attributes['agent_trace.cache_hit'] = true;
         if (content) {
           const { input, output } = this.#messages(start, llmEnd);
           attributes['gen_ai.input.messages'] = input;

@@ -115,9 +115,11 @@ function ModelCall({
       )}
       {answer === undefined || answer.error !== undefined ? null : (
         <Field name="cost">
-          {answer.cost_usd === undefined
-            ? 'unknown: the model has no price'
-            : dollars(answer.cost_usd)}
+          {answer.cache_hit === true
+            ? `${dollars(0)} (answered from a cache)`
+            : answer.cost_usd === undefined
+              ? 'unknown: the model has no price'
+              : dollars(answer.cost_usd)}
         </Field>
       )}
       {answer?.finish_reason === undefined ? null : (

@@ -1,0 +1,33 @@
+import type { LanguageModel, ModelRequest } from '../model/language-model.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import { hashString } from '../util/hash.js';
+
+/** What a model request sends, as a cache keys it: the model and everything in the request. */
+export function requestContent(
+  model: Pick<LanguageModel, 'provider' | 'modelId' | 'settings'>,
+  request: ModelRequest,
+): Record<string, unknown> {
+  return {
+    model: `${model.provider}/${model.modelId}`,
+    ...(model.settings === undefined || Object.keys(model.settings).length === 0
+      ? {}
+      : { settings: model.settings }),
+    instructions: request.instructions,
+    tools: request.tools,
+    messages: request.messages,
+    ...(request.responseFormat === undefined ? {} : { responseFormat: request.responseFormat }),
+    ...(request.stopSequences === undefined ? {} : { stopSequences: request.stopSequences }),
+  };
+}
+
+/**
+ * The key of a model request: a hash of its canonical JSON (object keys sorted), so the same
+ * request to the same model with the same settings gets the same key in any process.
+ */
+export function requestKey(
+  model: Pick<LanguageModel, 'provider' | 'modelId' | 'settings'>,
+  request: ModelRequest,
+): string {
+  const text = canonicalJson(requestContent(model, request));
+  return `${hashString(text)}${hashString(text, 1)}`;
+}

@@ -56,6 +56,10 @@ describe('forkTrace (time travel)', () => {
       forked_from: { run: recorded[0]!.run, after_step: 2, seq: recordedAnswer.seq },
     });
     expect(report.events[0]!.run).not.toBe(recorded[0]!.run);
+    // Each call's cost belongs to the model that answered it: the recording's, then the new one.
+    expect(report.events.at(-1)).toMatchObject({
+      cost: { unpriced_calls: 4, unpriced_models: ['fake/fake-model', 'fake/other-model'] },
+    });
     expect(validateTrace(report.events).problems).toEqual([]);
   });
 

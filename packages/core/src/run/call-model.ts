@@ -82,11 +82,11 @@ export async function* callModel(
       const reservation = await waitForRateLimit(model, input, state);
       try {
         const response = yield* callOnce(model, attempt, breaker, input, state);
-        settleRateLimit(model, reservation, { response }, state);
+        settleRateLimit(reservation, { response }, state);
         breaker?.recordSuccess();
         return response;
       } catch (caught) {
-        settleRateLimit(model, reservation, { error: caught }, state);
+        settleRateLimit(reservation, { error: caught }, state);
         if (!(caught instanceof ModelCallError)) throw caught;
         if (caught.kind !== 'circuit_open') breaker?.recordFailure(state.clock.now());
         failure = caught;
@@ -123,12 +123,13 @@ export async function* callModel(
  * and a shared budget.
  */
 function chargeCall(
-  model: LanguageModel,
+  /** The model as the call's `llm_start` named it (a model may change its name afterwards). */
+  { provider, model: modelId }: LlmIdentity,
   response: ModelResponse,
   input: ModelCallInput,
   state: RunState,
 ): number | undefined {
-  const priced = state.prices.priceOf(model.provider, model.modelId);
+  const priced = state.prices.priceOf(provider, modelId);
   // An answer from a cache costs nothing, priced or not.
   const cost =
     response.cacheHit === true
@@ -136,7 +137,7 @@ function chargeCall(
       : priced === undefined
         ? undefined
         : costOf(response.usage, priced.price);
-  countCost([input.cost, state.totals.cost], cost, `${model.provider}/${model.modelId}`);
+  countCost([input.cost, state.totals.cost], cost, `${provider}/${modelId}`);
   if (cost !== undefined) state.sharedBudget?.spend(cost);
   return cost;
 }
@@ -211,7 +212,7 @@ async function* callOnce(
         );
     tracer.end(
       llmSpan,
-      llmEndFields(identity, response, chargeCall(model, response, input, state)),
+      llmEndFields(identity, response, chargeCall(identity, response, input, state)),
     );
     return response;
   } catch (caught) {

@@ -1,7 +1,7 @@
 import { estimateRequestTokens } from '../cost/estimate-tokens.js';
 import { ModelCallError } from '../errors/model-call-error.js';
 import type { LanguageModel, ModelResponse } from '../model/language-model.js';
-import type { Reservation } from '../rate-limit/rate-limiter.js';
+import type { RateLimiter, Reservation } from '../rate-limit/rate-limiter.js';
 import { priceProvider } from '../cost/prices.js';
 import { sleepOn } from '../util/clock.js';
 import type { ModelCallInput } from './call-model.js';
@@ -15,7 +15,7 @@ export async function waitForRateLimit(
   model: LanguageModel,
   input: ModelCallInput,
   state: RunState,
-): Promise<Reservation | undefined> {
+): Promise<Held | undefined> {
   const limiter = state.rateLimits?.limiterFor(model.provider);
   if (limiter === undefined) return undefined;
   const tokens = limiter.countsTokens ? (await estimateRequestTokens(model, input)).tokens : 0;
@@ -31,18 +31,23 @@ export async function waitForRateLimit(
     });
     await sleepOn(state.clock, waitMs, state.signal);
   }
-  return reservation;
+  return { limiter, reservation };
+}
+
+/** A call's place with its provider's limiter. */
+export interface Held {
+  readonly limiter: RateLimiter;
+  readonly reservation: Reservation;
 }
 
 /** After a model call: its real token count, or the provider's `retry-after` for everyone. */
 export function settleRateLimit(
-  model: LanguageModel,
-  reservation: Reservation | undefined,
+  held: Held | undefined,
   outcome: { readonly response: ModelResponse } | { readonly error: unknown },
   state: RunState,
 ): void {
-  const limiter = state.rateLimits?.limiterFor(model.provider);
-  if (limiter === undefined || reservation === undefined) return;
+  if (held === undefined) return;
+  const { limiter, reservation } = held;
   if ('response' in outcome) {
     const { usage } = outcome.response;
     limiter.settle(reservation, usage.promptTokens + usage.completionTokens);

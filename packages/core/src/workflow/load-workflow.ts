@@ -116,7 +116,7 @@ export function loadWorkflow(text: string, options: LoadWorkflowOptions = {}): W
   const top = mapping(source, source.root, 'the file', 'workflow: { name, steps }');
   const workflow = mapping(source, top.get('workflow', true), "'workflow'", 'name and steps');
   const nameNode = workflow.get('name', true) as YamlNode | undefined;
-  const name = text_(source, nameNode, workflow, "the workflow's name");
+  const name = stringAt(source, nameNode, workflow, "the workflow's name");
   const stepsNode = workflow.get('steps', true) as YamlNode | undefined;
   if (!isSeq(stepsNode) || stepsNode.items.length === 0)
     source.fail(stepsNode ?? workflow, "'steps' must be a list of steps: - name: …, tool: …");
@@ -127,6 +127,7 @@ export function loadWorkflow(text: string, options: LoadWorkflowOptions = {}): W
   return { name, steps };
 }
 
+/** The mapping at `node`, or an error saying what it must hold. */
 function mapping(
   source: Source,
   node: YamlNode | null | undefined,
@@ -137,7 +138,13 @@ function mapping(
   return node;
 }
 
-function text_(source: Source, node: YamlNode | undefined, owner: YamlNode, what: string): string {
+/** The non-empty string at `node`; when it is missing, the error points at `owner`. */
+function stringAt(
+  source: Source,
+  node: YamlNode | undefined,
+  owner: YamlNode,
+  what: string,
+): string {
   if (!isScalar(node) || typeof node.value !== 'string' || node.value.trim() === '')
     source.fail(node ?? owner, `${what} must be a non-empty string`);
   return node.value;
@@ -171,7 +178,7 @@ function readStep(
       );
   }
   const nameNode = step.get('name', true) as YamlNode | undefined;
-  const name = text_(source, nameNode, step, "a step's name");
+  const name = stringAt(source, nameNode, step, "a step's name");
   const earlier = nodes.get(name);
   if (earlier !== undefined)
     source.fail(
@@ -204,7 +211,7 @@ function readRuns(
     source.fail(step, `step '${name}' must name exactly one of tool or agent`);
   const kind = tool === undefined ? 'agent' : 'tool';
   const node = (tool ?? agent) as YamlNode;
-  const value = text_(source, node, step, `the ${kind} of step '${name}'`);
+  const value = stringAt(source, node, step, `the ${kind} of step '${name}'`);
   const known = kind === 'tool' ? options.tools : options.agents;
   if (known !== undefined && !known.includes(value))
     source.fail(
@@ -219,7 +226,7 @@ function readDependsOn(source: Source, step: YAMLMap): string[] {
   if (node === undefined) return [];
   if (!isSeq(node))
     source.fail(node, "'depends_on' must be a list of step names: [collect, clean]");
-  return node.items.map(item => text_(source, item as YamlNode, node, 'a dependency'));
+  return node.items.map(item => stringAt(source, item as YamlNode, node, 'a dependency'));
 }
 
 function readBoolean(source: Source, step: YAMLMap, key: string): boolean | undefined {
@@ -241,7 +248,7 @@ function readInteger(source: Source, step: YAMLMap, key: string, min: number): n
 function readCondition(source: Source, step: YAMLMap): WorkflowStep['condition'] {
   const node = step.get('condition', true) as YamlNode | undefined;
   if (node === undefined) return undefined;
-  const text = text_(source, node, step, "a step's condition");
+  const text = stringAt(source, node, step, "a step's condition");
   const quoted =
     isScalar(node) && (node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE);
   try {

@@ -78,6 +78,11 @@ describe('prices and cost', () => {
   });
 });
 
+/** The scripted models priced as gpt-4o is. */
+const fakeGpt4oPrice = {
+  'fake:gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10, source: 'test', asOf: '2026-01-01' },
+};
+
 const lookup = tool({
   name: 'lookup',
   description: 'Look up',
@@ -100,14 +105,7 @@ describe('cost in the trace', () => {
     const sink = memorySink();
     await run(agent({ name: 'a', model: priced, tools: [lookup] }), 'go', {
       trace: sink,
-      prices: {
-        'fake:gpt-4o': {
-          inputPerMillion: 2.5,
-          outputPerMillion: 10,
-          source: 'test',
-          asOf: '2026-01-01',
-        },
-      },
+      prices: fakeGpt4oPrice,
     });
     const costs = sink.events.flatMap(event => (event.event === 'llm_end' ? [event.cost_usd] : []));
     expect(costs).toEqual([0.0035, 0.0055]); // 2,500 + 1,000; 5,000 + 500 (per million)
@@ -163,14 +161,7 @@ describe('cost in the trace', () => {
       'go',
       {
         trace: sink,
-        prices: {
-          'fake:gpt-4o': {
-            inputPerMillion: 2.5,
-            outputPerMillion: 10,
-            source: 'test',
-            asOf: '2026-01-01',
-          },
-        },
+        prices: fakeGpt4oPrice,
       },
     );
     const path = join(mkdtempSync(join(tmpdir(), 'agent-trace-cost-')), 'cost.jsonl');

@@ -12,11 +12,17 @@ const desk = (...args: string[]) =>
     env: { ...process.env, NO_COLOR: '1' },
   });
 
+/** The first process: runs the desk until the refund waits, into a fresh folder. */
+async function start() {
+  const folder = mkdtempSync(join(tmpdir(), 'agent-trace-refund-'));
+  const [state, trace] = [join(folder, 'state.json'), join(folder, 'desk.jsonl')];
+  const started = await desk('start', '--state', state, '--trace', trace);
+  return { state, trace, started };
+}
+
 describe('the refund desk, paused in one process and resumed in another', () => {
   it('approved: the refund runs, and the combined trace validates as one run', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-refund-'));
-    const [state, trace] = [join(folder, 'state.json'), join(folder, 'desk.jsonl')];
-    const started = await desk('start', '--state', state, '--trace', trace);
+    const { state, trace, started } = await start();
     expect(started.stdout).toContain(
       'waiting for approval: refund {"order":42,"amount":120.5} (call refund_42)',
     );
@@ -56,9 +62,7 @@ describe('the refund desk, paused in one process and resumed in another', () => 
   });
 
   it('rejected: the model offers something else', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-refund-'));
-    const [state, trace] = [join(folder, 'state.json'), join(folder, 'desk.jsonl')];
-    await desk('start', '--state', state, '--trace', trace);
+    const { state, trace } = await start();
     const resumed = await desk(
       'resume',
       '--state',
@@ -73,9 +77,7 @@ describe('the refund desk, paused in one process and resumed in another', () => 
   });
 
   it('a state edited by hand is refused, saying so', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-refund-'));
-    const [state, trace] = [join(folder, 'state.json'), join(folder, 'desk.jsonl')];
-    await desk('start', '--state', state, '--trace', trace);
+    const { state, trace } = await start();
     writeFileSync(state, readFileSync(state, 'utf8').replace('120.5', '12.5'));
     const failed = await desk('resume', '--state', state, '--trace', trace, '--approve').catch(
       (error: { code: number; stderr: string }) => error,

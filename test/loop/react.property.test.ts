@@ -1,33 +1,9 @@
-import {
-  agent,
-  run,
-  steppingClock,
-  stopReasons,
-  stream,
-  tool,
-  type Chunk,
-} from '@agent-trace/core';
+import { agent } from '@agent-trace/core';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { assertTerminates, reactTextArbitrary } from '@agent-trace/testing/property';
-import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-
-const echo = tool({
-  name: 'echo',
-  description: 'Echo',
-  input: z.object({ text: z.string() }),
-  execute: ({ text }) => text,
-});
-const fail = tool({
-  name: 'fail',
-  description: 'Always throws',
-  input: z.object({}),
-  execute: () => {
-    throw new Error('boom');
-  },
-});
+import { checkedRun, echo, fail } from '../support/termination.js';
 
 /** A ReAct model's step: any text the arbitrary makes, now and then a provider error. */
 const step: fc.Arbitrary<FakeLLMStep> = fc.oneof(
@@ -51,7 +27,6 @@ describe('the loop terminates in ReAct mode', () => {
         fc.boolean(),
         async (script, maxSteps, maxMalformedAnswers, streaming) => {
           const model = fakeLLM(script, { allowUnusedSteps: true });
-          const sink = memorySink();
           const subject = agent({
             name: 'subject',
             model,
@@ -60,29 +35,13 @@ describe('the loop terminates in ReAct mode', () => {
             limits: { maxSteps, maxMalformedAnswers },
             circuitBreaker: false,
           });
-          const options = { trace: sink, clock: steppingClock(), random: () => 0.5 };
-          const chunks: Chunk[] = [];
-          let result;
-          if (streaming) {
-            const running = stream(subject, 'go', options);
-            for await (const chunk of running) chunks.push(chunk);
-            result = await running.result;
-          } else {
-            result = await run(subject, 'go', options);
-          }
-          expect(stopReasons).toContain(result.stopReason);
+          const { result, events } = await checkedRun(subject, streaming);
           expect(model.calls.length).toBeLessThanOrEqual(maxSteps * 3);
           expect(model.calls.every(call => call.toolNames.length === 0)).toBe(true);
-          const malformed = sink.events.filter(event => event.event === 'malformed_answer');
+          const malformed = events.filter(event => event.event === 'malformed_answer');
           expect(malformed.length).toBeLessThanOrEqual(maxMalformedAnswers + 1);
           if (result.stopReason === 'malformed_answer_limit')
             expect(malformed).toHaveLength(maxMalformedAnswers + 1);
-          expect(validateTrace(sink.events).problems).toEqual([]);
-          expect(sink.events.at(-1)).toMatchObject({
-            event: 'run_end',
-            stop_reason: result.stopReason,
-          });
-          expect(chunks.map(chunk => chunk.seq)).toEqual(chunks.map((_, index) => index));
         },
       ),
       { numRuns: 1000, seed: 20261616 },

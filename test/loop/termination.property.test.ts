@@ -1,10 +1,8 @@
 import {
   agent,
-  run,
   steppingClock,
   stopReasons,
   stream,
-  tool,
   type Chunk,
 } from '@agent-trace/core';
 import { openai } from '@agent-trace/core/openai';
@@ -14,22 +12,7 @@ import { setupServer } from 'msw/node';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-
-const echo = tool({
-  name: 'echo',
-  description: 'Echo',
-  input: z.object({ text: z.string() }),
-  execute: ({ text }) => text,
-});
-const fail = tool({
-  name: 'fail',
-  description: 'Always throws',
-  input: z.object({}),
-  execute: () => {
-    throw new Error('boom');
-  },
-});
+import { checkedRun, echo, fail } from '../support/termination.js';
 
 const toolCall = fc.oneof(
   fc.record({ name: fc.constant('echo'), args: fc.record({ text: fc.string({ maxLength: 8 }) }) }),
@@ -78,7 +61,6 @@ describe('the loop terminates', () => {
         fc.boolean(),
         async (script, maxSteps, streaming) => {
           const model = fakeLLM(script, { allowUnusedSteps: true });
-          const sink = memorySink();
           const subject = agent({
             name: 'subject',
             model,
@@ -86,27 +68,11 @@ describe('the loop terminates', () => {
             limits: { maxSteps },
             circuitBreaker: false,
           });
-          const options = { trace: sink, clock: steppingClock(), random: () => 0.5 };
-          const chunks: Chunk[] = [];
-          let result;
-          if (streaming) {
-            const running = stream(subject, 'go', options);
-            for await (const chunk of running) chunks.push(chunk);
-            result = await running.result;
-          } else {
-            result = await run(subject, 'go', options);
-          }
-          expect(stopReasons).toContain(result.stopReason);
+          const { result, events } = await checkedRun(subject, streaming);
           // Each step may take up to 3 attempts (retryable model errors).
           expect(model.calls.length).toBeLessThanOrEqual(maxSteps * 3);
           expect(result.steps.length).toBeLessThanOrEqual(maxSteps);
-          expect(validateTrace(sink.events).problems).toEqual([]);
-          expect(sink.events.map(event => event.seq)).toEqual(sink.events.map((_, index) => index));
-          expect(sink.events.at(-1)).toMatchObject({
-            event: 'run_end',
-            stop_reason: result.stopReason,
-          });
-          expect(chunks.map(chunk => chunk.seq)).toEqual(chunks.map((_, index) => index));
+          expect(events.map(event => event.seq)).toEqual(events.map((_, index) => index));
         },
       ),
       { numRuns: 500, seed: 20261121 },

@@ -6,6 +6,7 @@ export { backoffDelayMs } from './resilience/backoff.js';
 export type { BackoffOptions } from './resilience/backoff.js';
 export { CircuitBreaker, CircuitBreakers } from './resilience/circuit-breaker.js';
 export type { CircuitBreakerOptions, CircuitState } from './resilience/circuit-breaker.js';
+export { partsOfResponse } from './model/response-parts.js';
 export { placeholderFor } from './redaction/redactor.js';
 export { ToolRegistry } from './tool/tool-registry.js';
 export { compileSchemaCheck } from './trace/compile-schema-check.js';

@@ -6,6 +6,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../model/language-model.js';
+import { partsOfResponse } from '../model/response-parts.js';
 import { requestContent, requestKey } from './request-key.js';
 
 /** A stored answer: the request it answers (as sent), and the response. */
@@ -84,7 +85,7 @@ export function cachedModel(
     async *stream(request): AsyncGenerator<ModelStreamPart, void, undefined> {
       const { key, hit } = lookup(request);
       if (hit !== undefined) {
-        yield* partsOf(hit.response);
+        yield* partsOfResponse({ ...hit.response, cacheHit: true });
         return;
       }
       const assembler = new StreamAssembler();
@@ -94,22 +95,5 @@ export function cachedModel(
       }
       store(key, request, assembler.finish());
     },
-  };
-}
-
-/** A stored answer as stream parts, marked as a cache hit. */
-function* partsOf(response: ModelResponse): Generator<ModelStreamPart, void, undefined> {
-  if (response.text !== '') yield { type: 'text-delta', text: response.text };
-  for (const call of response.toolCalls) {
-    yield { type: 'tool-call-start', callId: call.callId, toolName: call.toolName };
-    if (call.argumentsText !== '')
-      yield { type: 'tool-call-delta', callId: call.callId, argumentsDelta: call.argumentsText };
-    yield { type: 'tool-call-end', callId: call.callId };
-  }
-  yield {
-    type: 'finish',
-    finishReason: response.finishReason,
-    usage: response.usage,
-    cacheHit: true,
   };
 }

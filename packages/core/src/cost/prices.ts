@@ -82,6 +82,10 @@ function baseModel(modelId: string): string | undefined {
 /** A table of model prices: the defaults, with the user's entries over them. */
 export class PriceTable {
   readonly #entries: ReadonlyMap<string, ModelPrice>;
+  readonly #found = new Map<
+    string,
+    { readonly key: string; readonly price: ModelPrice } | undefined
+  >();
 
   constructor(overrides: Readonly<Record<string, ModelPrice>> = {}, base = defaultPrices) {
     this.#entries = new Map([...Object.entries(base), ...Object.entries(overrides)]);
@@ -96,13 +100,19 @@ export class PriceTable {
     provider: string,
     modelId: string,
   ): { readonly key: string; readonly price: ModelPrice } | undefined {
+    // Asked at every model call: each model is looked up once.
+    const asked = `${provider}\u0000${modelId}`;
+    if (this.#found.has(asked)) return this.#found.get(asked);
     const name = priceProvider(provider);
+    let found: { readonly key: string; readonly price: ModelPrice } | undefined;
     for (const id of [modelId, baseModel(modelId)]) {
-      if (id === undefined) continue;
-      const key = `${name}:${id}`;
-      const price = this.#entries.get(key);
-      if (price !== undefined) return { key, price };
+      const price = id === undefined ? undefined : this.#entries.get(`${name}:${id}`);
+      if (price !== undefined) {
+        found = { key: `${name}:${id}`, price };
+        break;
+      }
     }
-    return undefined;
+    this.#found.set(asked, found);
+    return found;
   }
 }

@@ -18,14 +18,6 @@ export interface TextSplitter {
   flush(): TextPiece[];
 }
 
-/** A splitter for an answer that is all answer: the text of a native model call. */
-export function plainTextSplitter(): TextSplitter {
-  return {
-    push: text => (text === '' ? [] : [{ label: 'answer', text }]),
-    flush: () => [],
-  };
-}
-
 const labelNames: Readonly<Record<string, TextPieceLabel>> = {
   thought: 'thought',
   action: 'action',

@@ -112,7 +112,7 @@ export class AgentTurn {
     for (const name of paused.unavailableTools) this.unavailableTools.add(name);
     this.preamble = preambleFor(this.agent, this.unavailableTools);
     // The conversation so far was shown to the model before the pause.
-    this.conversation.takeUnsent();
+    this.conversation.markSent();
   }
 
   /** The turn as a resumed run needs it, paused on `step` for `pending` approvals. */

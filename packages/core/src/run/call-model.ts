@@ -45,8 +45,8 @@ export interface ModelCallInput {
   readonly tools: readonly ToolDefinition[];
   /** Sent where the provider takes them (ReAct mode's `\nObservation:`). */
   readonly stopSequences?: readonly string[] | undefined;
-  /** Splits streamed text into chunk pieces: all answer, or ReAct's parts. */
-  readonly splitter: () => TextSplitter;
+  /** Splits streamed text into ReAct's parts; without it, all text is answer (`delta`). */
+  readonly splitter?: (() => TextSplitter) | undefined;
   /** The calling agent's cost tally; each answered call's cost is counted into it and the run's. */
   readonly cost: CostTally;
   /** A hash of the whole request (instructions, tools, messages). */
@@ -200,7 +200,7 @@ async function* callOnce(
     const request = requestOf(input, combineSignals(state.signal, deadline?.signal, idle?.signal));
     const response = state.streaming
       ? yield* streamModelResponse(model.stream(request), agent.name, state, {
-          splitter: input.splitter(),
+          splitter: input.splitter?.(),
           deadline,
           idle,
         })

@@ -1,4 +1,3 @@
-import { plainTextSplitter } from '../react/react-splitter.js';
 import type { CostTally } from '../cost/cost.js';
 import type { AnyAgent } from '../agent/agent.js';
 import type { Chunk } from '../protocol/chunk.js';
@@ -40,7 +39,6 @@ export async function* chooseRoute(options: {
         messages: options.conversation.messages,
         instructions: router.instructions,
         tools: [],
-        splitter: plainTextSplitter,
         cost: options.cost,
         requestHash: options.requestHash,
         agentSpan: options.agentSpan,

@@ -55,6 +55,11 @@ export class Conversation {
     return this.#redactor === undefined ? text : this.#redactor.string(text);
   }
 
+  /** Marks every message so far as sent, without building their trace form. */
+  markSent(): void {
+    this.#sentCount = this.messages.length;
+  }
+
   /** The messages appended since the last call, as the trace records them; marks them sent. */
   takeUnsent(): TraceMessage[] {
     const unsent = this.messages.slice(this.#sentCount).map(toTraceMessage);

@@ -51,23 +51,19 @@ function decidedStep(
   decisions: readonly ApprovalDecision[],
 ): ToolStep {
   const byCall = new Map(decisions.map(decision => [decision.callId, decision]));
-  for (const approval of paused.pending) {
-    const decision = byCall.get(approval.callId) as ApprovalDecision;
-    turn.state.tracer.point('approval_resolved', turn.agentSpan, {
-      call_id: approval.callId,
-      tool: approval.toolName,
-      decision: resolved[decision.decision],
-      ...(decision.by === undefined ? {} : { by: decision.by }),
-      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-      ...(decision.decision === 'edit' ? { args: decision.args } : {}),
-    });
-  }
+  traceDecisions(turn, paused.pending, byCall);
+  /** The call as it runs: with the edited arguments, when it was edited. */
+  const edited = (call: ToolCallRequest): ToolCallRequest => {
+    const decision = byCall.get(call.callId);
+    return decision?.decision === 'edit'
+      ? { ...call, argumentsText: JSON.stringify(decision.args) ?? 'null' }
+      : call;
+  };
+  /** The call to run, or undefined when it was rejected: it is answered as refused. */
   const decided = (call: ToolCallRequest): ToolCallRequest | undefined => {
     const decision = byCall.get(call.callId);
-    if (decision === undefined || decision.decision === 'approve') return call;
-    if (decision.decision === 'edit')
-      return { ...call, argumentsText: JSON.stringify(decision.args) ?? 'null' };
-    const who = decision.by === undefined ? 'a person' : decision.by;
+    if (decision?.decision !== 'reject') return edited(call);
+    const who = decision.by ?? 'a person';
     const why = decision.reason === undefined ? '' : `: ${decision.reason}`;
     turn.conversation.append(
       turn.mode.resultMessage(
@@ -93,11 +89,25 @@ function decidedStep(
       handoff === undefined || step.handoff === undefined
         ? undefined
         : { call: handoff, ignored: step.handoff.ignored },
-    asked: step.asked.map(call => {
-      const decision = byCall.get(call.callId);
-      return decision?.decision === 'edit'
-        ? { ...call, argumentsText: JSON.stringify(decision.args) ?? 'null' }
-        : call;
-    }),
+    asked: step.asked.map(edited),
   };
+}
+
+/** An `approval_resolved` event for each pending call: the decision, who, why, edited arguments. */
+function traceDecisions(
+  turn: AgentTurn,
+  pending: readonly PendingApproval[],
+  byCall: ReadonlyMap<string, ApprovalDecision>,
+): void {
+  for (const approval of pending) {
+    const decision = byCall.get(approval.callId) as ApprovalDecision;
+    turn.state.tracer.point('approval_resolved', turn.agentSpan, {
+      call_id: approval.callId,
+      tool: approval.toolName,
+      decision: resolved[decision.decision],
+      ...(decision.by === undefined ? {} : { by: decision.by }),
+      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+      ...(decision.decision === 'edit' ? { args: decision.args } : {}),
+    });
+  }
 }

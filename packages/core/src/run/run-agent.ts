@@ -32,9 +32,8 @@ import { toTraceError } from './to-trace-error.js';
 import { approvalsNeeded, hasApprovalGates } from './approvals.js';
 import { estimatedBudgetStop, overBudget } from './budget-check.js';
 import { requestApprovals, resumeTurn } from './resume-turn.js';
-import { pieceChunks, type AnswerReading } from './tool-calling.js';
+import type { AnswerReading } from './tool-calling.js';
 import { reactObservation } from '../react/react-format.js';
-import { plainTextSplitter, type TextSplitter } from '../react/react-splitter.js';
 import type { Writable } from '../util/writable.js';
 
 /**
@@ -73,7 +72,7 @@ export async function* runAgent(
       // The final-output phase asks for JSON, not a ReAct step.
       const reading = turn.finalPhase ? { response } : turn.mode.read(response, agent, turn.steps);
       const step = recordResponse(turn, response, reading);
-      if (state.chunks.wanted) for (const chunk of responseChunks(turn, response)) yield chunk;
+      if (state.chunks.wanted) yield state.chunks.make('usage', agent.name, response.usage);
       const approvals = hasApprovalGates(agent)
         ? await approvalsNeeded(agent, reading.response, state.tracer.session)
         : undefined;
@@ -200,7 +199,8 @@ function modelCallFor(turn: AgentTurn, step: number): ModelCallInput {
     instructions: preamble.instructions,
     tools: finalPhase ? [] : preamble.requestTools,
     stopSequences: preamble.stopSequences,
-    splitter: splitterOf(turn),
+    // The final-output phase's JSON is all answer, not ReAct parts.
+    splitter: finalPhase ? undefined : turn.mode.splitter,
     cost: turn.cost,
     // Only a trace shows the hash. A windowed request is hashed whole (bounded by the window);
     // otherwise the rolling hash.
@@ -223,27 +223,6 @@ function modelCallFor(turn: AgentTurn, step: number): ModelCallInput {
     agentSpan: turn.agentSpan,
     ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
   };
-}
-
-/** How the step's text becomes chunks: the final-output phase's JSON is all answer. */
-function splitterOf(turn: AgentTurn): () => TextSplitter {
-  return turn.finalPhase ? plainTextSplitter : turn.mode.splitter;
-}
-
-/**
- * The chunks of a response: its text (when the model did not stream it; in ReAct mode the Final
- * Answer as `delta`, the rest as `react`) and its usage.
- */
-function responseChunks(turn: AgentTurn, response: ModelResponse): Chunk[] {
-  const { agent, state } = turn;
-  const chunks: Chunk[] = [];
-  if (!state.streaming && response.text !== '') {
-    const splitter = splitterOf(turn)();
-    const pieces = [...splitter.push(response.text), ...splitter.flush()];
-    chunks.push(...pieceChunks(pieces, agent.name, state.chunks));
-  }
-  chunks.push(state.chunks.make('usage', agent.name, response.usage));
-  return chunks;
 }
 
 /**

@@ -344,12 +344,20 @@ function createRunState(
     runBreakers: new WeakMap(),
     runAgent,
     totals,
-    prices: options.prices instanceof PriceTable ? options.prices : new PriceTable(options.prices),
+    prices:
+      options.prices === undefined
+        ? defaultPriceTable
+        : options.prices instanceof PriceTable
+          ? options.prices
+          : new PriceTable(options.prices),
     budgets: budgetsOf(options, totals),
     sharedBudget: options.budget,
     rateLimits: options.rateLimits,
   };
 }
+
+/** The known prices, as a run without its own uses them: built once. */
+const defaultPriceTable = new PriceTable();
 
 /** The cost limits a run keeps: its `maxCostUsd` (on the run's total) and a shared budget. */
 function budgetsOf(options: RunOptions, totals: RunState['totals']): BudgetLimit[] {

@@ -5,7 +5,7 @@ import { raceAbort } from '../util/abort.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { CallTimer, IdleWatch } from './model-call-timers.js';
 import type { RunState } from './run-state.js';
-import { plainTextSplitter, type TextSplitter } from '../react/react-splitter.js';
+import type { TextSplitter } from '../react/react-splitter.js';
 import { pieceChunks } from './tool-calling.js';
 
 /**
@@ -18,12 +18,12 @@ export async function* streamModelResponse(
   agentName: string,
   state: Pick<RunState, 'chunks' | 'signal' | 'redactor'>,
   {
-    splitter = plainTextSplitter(),
+    splitter,
     deadline,
     idle,
   }: {
-    /** Splits the text into chunks' pieces. @defaultValue all of it is answer (`delta`) */
-    readonly splitter?: TextSplitter;
+    /** Splits the text into chunks' pieces (ReAct mode). @defaultValue all of it is `delta` */
+    readonly splitter?: TextSplitter | undefined;
     /** The model call's own time limit. */
     readonly deadline?: CallTimer | undefined;
     /** Fails the call when the stream goes silent. */
@@ -57,15 +57,17 @@ export async function* streamModelResponse(
       assembler.add(next.value);
       if (next.value.type === 'text-delta' && next.value.text !== '') {
         const text = deltas === undefined ? next.value.text : deltas.push(next.value.text);
-        if (text !== '' && state.chunks.wanted)
-          yield* pieceChunks(splitter.push(text), agentName, state.chunks);
+        if (text === '') continue;
+        if (splitter === undefined) yield state.chunks.make('delta', agentName, { text });
+        else yield* pieceChunks(splitter.push(text), agentName, state.chunks);
       }
     }
   } finally {
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
   const rest = deltas?.flush() ?? '';
-  if (state.chunks.wanted)
-    yield* pieceChunks([...splitter.push(rest), ...splitter.flush()], agentName, state.chunks);
+  if (splitter === undefined) {
+    if (rest !== '') yield state.chunks.make('delta', agentName, { text: rest });
+  } else yield* pieceChunks([...splitter.push(rest), ...splitter.flush()], agentName, state.chunks);
   return assembler.finish();
 }

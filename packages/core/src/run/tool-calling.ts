@@ -5,12 +5,7 @@ import type { AssistantMessage, Message, ToolCallRequest } from '../protocol/mes
 import type { ReActRecord } from '../protocol/records.js';
 import { reactObservation } from '../react/react-format.js';
 import { readReActAnswer, type ReActReading } from '../react/read-react-answer.js';
-import {
-  plainTextSplitter,
-  ReActSplitter,
-  type TextPiece,
-  type TextSplitter,
-} from '../react/react-splitter.js';
+import { ReActSplitter, type TextPiece, type TextSplitter } from '../react/react-splitter.js';
 import { asReActMessages } from '../react/react-transcript.js';
 import type { ChunkSequence } from './chunk-sequence.js';
 
@@ -35,8 +30,8 @@ export interface ToolCallingMode {
   readonly read: (response: ModelResponse, agent: AnyAgent, step: number) => AnswerReading;
   /** The message that gives the model a tool call's result (or error). */
   readonly resultMessage: (call: ToolCallRequest, content: string, isError: boolean) => Message;
-  /** Splits the model's text into chunks' pieces as it arrives. */
-  readonly splitter: () => TextSplitter;
+  /** Splits the model's text into chunks' pieces as it arrives; without one, it is all answer. */
+  readonly splitter?: () => TextSplitter;
 }
 
 const native: ToolCallingMode = {
@@ -55,7 +50,6 @@ const native: ToolCallingMode = {
     content,
     isError,
   }),
-  splitter: plainTextSplitter,
 };
 
 const react: ToolCallingMode = {

@@ -146,51 +146,48 @@ export async function forkTrace(
   };
 }
 
-/** Each agent's model: the recording's answers until the fork point, then the new model's. */
+/**
+ * Each agent's model for its next call: the recording's while the agent has answers left before
+ * the cut, then the new model (the loop asks for the model at every call).
+ */
 function forkedModels(
   recording: Recording,
   point: ForkPoint,
   after: ForkTraceOptions['model'],
 ): NonNullable<RunOptions['overrides']>['model'] {
-  const models = new Map<string, LanguageModel>();
+  const recorded = new Map<string, LanguageModel>();
+  const next = new Map<string, LanguageModel>();
   return (owner, own) => {
-    const key = `${owner.name}\u0000${own.modelId}`;
-    let model = models.get(key);
+    const name = owner.name;
+    if (!point.recorded(name)) {
+      point.fork(name);
+      let model = next.get(name);
+      if (model === undefined) {
+        model = typeof after === 'function' ? after(owner) : after;
+        next.set(name, model);
+      }
+      return model;
+    }
+    const key = `${name}\u0000${own.modelId}`;
+    let model = recorded.get(key);
     if (model === undefined) {
-      const recorded = recordedModel(owner.name, recording, own);
-      const next = typeof after === 'function' ? after(owner) : after;
-      const name = owner.name;
-      const pick = (): LanguageModel => (point.recorded(name) ? recorded : next);
-      const counted = async <T>(answer: Promise<T>): Promise<T> => {
-        const value = await answer;
-        point.took(name);
-        return value;
-      };
-      const fork = (): LanguageModel => {
-        point.fork(name);
-        return next;
-      };
-      model = {
-        specificationVersion: 'v1',
-        get provider() {
-          return pick().provider;
-        },
-        get modelId() {
-          return pick().modelId;
-        },
-        get settings() {
-          return pick().settings;
-        },
-        generate: (request: ModelRequest) =>
-          point.recorded(name) ? counted(recorded.generate(request)) : fork().generate(request),
-        stream: (request: ModelRequest) =>
-          point.recorded(name)
-            ? countedStream(recorded.stream(request), () => point.took(name))
-            : fork().stream(request),
-      };
-      models.set(key, model);
+      model = counting(recordedModel(name, recording, own), () => point.took(name));
+      recorded.set(key, model);
     }
     return model;
+  };
+}
+
+/** `model`, telling `took` after each answer it gives. */
+function counting(model: LanguageModel, took: () => void): LanguageModel {
+  return {
+    ...model,
+    generate: async (request: ModelRequest) => {
+      const answer = await model.generate(request);
+      took();
+      return answer;
+    },
+    stream: (request: ModelRequest) => countedStream(model.stream(request), took),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type ModelResponse,
   type ModelStreamPart,
 } from '@agent-trace/core';
+import { partsOfResponse } from '@agent-trace/core/internal';
 import type { RecordedCall, Recording } from './recording.js';
 
 const retryable = new Set(['rate_limit', 'timeout', 'server', 'stream_interrupted']);
@@ -71,13 +72,5 @@ export function recordedModel(
 async function* stream(
   take: () => ModelResponse,
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
-  const response = await Promise.resolve().then(take);
-  if (response.text !== '') yield { type: 'text-delta', text: response.text };
-  for (const call of response.toolCalls) {
-    yield { type: 'tool-call-start', callId: call.callId, toolName: call.toolName };
-    if (call.argumentsText !== '')
-      yield { type: 'tool-call-delta', callId: call.callId, argumentsDelta: call.argumentsText };
-    yield { type: 'tool-call-end', callId: call.callId };
-  }
-  yield { type: 'finish', finishReason: response.finishReason, usage: response.usage };
+  yield* partsOfResponse(await Promise.resolve().then(take));
 }

@@ -75,6 +75,33 @@ export { Redactor } from './redaction/redactor.js';
 export type { RedactionOptions } from './redaction/redactor.js';
 
 export { resume, run, stream } from './run/run.js';
+export { resumeWorkflow, runWorkflow } from './run/run-workflow.js';
+export { planAndRun } from './run/plan-and-run.js';
+export type { PlanAndRunOptions, PlanRecord, PlanResult } from './run/plan-and-run.js';
+export { planRequest, planText } from './workflow/plan-prompt.js';
+export type { PlanCatalog } from './workflow/plan-prompt.js';
+export type {
+  ResumeWorkflowOptions,
+  WorkflowResult,
+  WorkflowRunOptions,
+} from './run/run-workflow.js';
+export type { WorkflowStatus } from './run/execute-workflow.js';
+export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './run/workflow-snapshot.js';
+export type { WorkflowStateSnapshot } from './run/workflow-snapshot.js';
+export { workflow } from './workflow/workflow.js';
+export type {
+  SourcePosition,
+  Workflow,
+  WorkflowProblem,
+  WorkflowStep,
+  WorkflowStepDefinition,
+  WorkflowStepRuns,
+} from './workflow/workflow.js';
+export { loadWorkflow, WorkflowLoadError } from './workflow/load-workflow.js';
+export type { LoadWorkflowOptions } from './workflow/load-workflow.js';
+export type { WorkflowStepRecord, WorkflowStepStatus } from './workflow/step-record.js';
+export { ConditionError, parseCondition } from './workflow/condition.js';
+export type { Condition } from './workflow/condition.js';
 export { costOf, describeCost, formatUsd } from './cost/cost.js';
 export { defaultPrices, PriceTable } from './cost/prices.js';
 export { costBudget } from './cost/budget.js';

@@ -49,6 +49,26 @@ function summary(event: TraceEvent, style: Style): string {
       return style.yellow(
         `waits ${Math.round(event.waited_ms)} ms for ${event.provider}'s rate limit (${event.reason})`,
       );
+    case 'workflow_start':
+      return `${style.bold('workflow')} ${style.cyan(event.workflow)} starts: ${event.steps.length} steps${event.plan_revision === undefined ? '' : ` (plan ${event.plan_revision})`}`;
+    case 'workflow_step_start':
+      return `step ${style.cyan(event.name)} starts${event.runs.name === undefined ? ` (${event.runs.kind})` : ` (${event.runs.kind} ${event.runs.name})`}${event.items === undefined ? '' : `, ${event.items} items at once`}: ${show(event.input)}`;
+    case 'workflow_step_end':
+      return event.status === 'completed'
+        ? `step ${event.name} ${style.green('completed')} → ${show(event.output)}${event.attempts > 1 ? ` after ${event.attempts} attempts` : ''}`
+        : event.status === 'skipped'
+          ? style.dim(`step ${event.name} skipped: ${event.reason ?? ''}`)
+          : event.status === 'interrupted'
+            ? style.yellow(`step ${event.name} waits for approval`)
+            : style.red(
+                `step ${event.name} ✗ failed after ${event.attempts} attempts: ${cut(event.error?.message ?? '')}`,
+              );
+    case 'workflow_end':
+      return `${style.bold('workflow')} ${event.workflow} ends: ${event.status === 'completed' ? style.green(event.status) : style.red(event.status)} (${event.steps.completed} completed, ${event.steps.failed} failed, ${event.steps.skipped} skipped)`;
+    case 'plan':
+      return event.verdict === 'accepted'
+        ? `${style.bold('plan')} ${event.revision} accepted (${event.reason.replace('_', ' ')})`
+        : style.yellow(`plan ${event.revision} refused: ${cut((event.problems ?? []).join('; '))}`);
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;
     case 'run_end':

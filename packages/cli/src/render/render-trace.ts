@@ -56,6 +56,10 @@ class TreeRenderer {
         return this.#tool(start, end as TraceEventOf<'tool_end'> | undefined);
       case 'handoff_start':
         return this.#handoff(start, end as TraceEventOf<'handoff_end'> | undefined);
+      case 'workflow_start':
+        return this.#workflow(start, end as TraceEventOf<'workflow_end'> | undefined);
+      case 'workflow_step_start':
+        return this.#workflowStep(start, end as TraceEventOf<'workflow_step_end'> | undefined);
       default:
         return start.event;
     }
@@ -147,8 +151,53 @@ class TreeRenderer {
     return `${head}  ${this.#ms(end.duration_ms)}${error}`;
   }
 
+  #workflow(
+    start: TraceEventOf<'workflow_start'>,
+    end: TraceEventOf<'workflow_end'> | undefined,
+  ): string {
+    const s = this.#style;
+    const plan = start.plan_revision === undefined ? '' : `  plan ${start.plan_revision}`;
+    const head = `${s.bold('workflow')} ${s.cyan(start.workflow)}  ${start.steps.length} steps${plan}`;
+    if (end === undefined) return `${head}  ${this.#unended()}`;
+    const counts = `${end.steps.completed} completed, ${end.steps.failed} failed, ${end.steps.skipped} skipped`;
+    return `${head}  ${this.#stop(end.status)}  ${s.dim(counts)}  ${this.#ms(end.duration_ms)}`;
+  }
+
+  #workflowStep(
+    start: TraceEventOf<'workflow_step_start'>,
+    end: TraceEventOf<'workflow_step_end'> | undefined,
+  ): string {
+    const s = this.#style;
+    const runs =
+      start.runs.name === undefined ? start.runs.kind : `${start.runs.kind} ${start.runs.name}`;
+    const items = start.items === undefined ? '' : `  ${start.items} items at once`;
+    const head = `${s.bold('step')} ${s.cyan(start.name)}  ${s.dim(runs)}${items}`;
+    if (end === undefined) return `${head}  ${this.#unended()}`;
+    const tries = end.attempts > 1 ? `  ${end.attempts} attempts` : '';
+    const outcome =
+      end.status === 'completed'
+        ? `${s.green('completed')} → ${this.#value(end.output)}`
+        : end.status === 'skipped'
+          ? s.dim(`skipped: ${end.reason ?? ''}`)
+          : end.status === 'interrupted'
+            ? s.yellow('waits for approval')
+            : s.red(`✗ ${end.error?.type ?? 'failed'}: ${this.#cut(end.error?.message ?? '')}`);
+    return `${head}  ${outcome}${tries}  ${this.#ms(end.duration_ms)}`;
+  }
+
   #point(event: TraceEvent): string {
     const s = this.#style;
+    if (event.event === 'plan') {
+      const why = {
+        request: 'the request',
+        refused_plan: 'a refused plan',
+        step_failed: 'a failed step',
+      }[event.reason];
+      const verdict = event.verdict === 'accepted' ? s.green('accepted') : s.red('refused');
+      const problems =
+        event.problems === undefined ? '' : `: ${this.#cut(event.problems.join('; '))}`;
+      return `${s.bold('plan')} ${event.revision} (after ${why}) ${verdict}${problems}`;
+    }
     if (event.event === 'guardrail') {
       const verdict = event.verdict === 'block' ? s.red(event.verdict) : s.yellow(event.verdict);
       return `guardrail ${event.guardrail} (${event.stage}) ${verdict}: ${this.#cut(event.reason)}`;

@@ -15,8 +15,11 @@ export interface ApprovalContext {
 export type NeedsApproval<Input> =
   boolean | ((args: Input, context: ApprovalContext) => boolean | Promise<boolean>);
 
-/** What waits for approval: a tool call, a handoff, or a call of an agent used as a tool. */
-export type ApprovalKind = 'tool' | 'handoff' | 'delegation';
+/**
+ * What waits for approval: a tool call, a handoff, a call of an agent used as a tool, or a
+ * workflow's approval step.
+ */
+export type ApprovalKind = 'tool' | 'handoff' | 'delegation' | 'workflow_step';
 
 /** A call the run stopped for: it runs only once a person approves it. */
 export interface PendingApproval {

@@ -14,6 +14,8 @@ export type StopReason =
   | 'output_decoding_failed'
   | 'malformed_answer_limit'
   | 'budget_exceeded'
+  | 'workflow_step_failed'
+  | 'plan_refused'
   | 'interrupted'
   | 'aborted'
   | 'timeout'
@@ -32,6 +34,8 @@ export const stopReasons: readonly StopReason[] = [
   'output_decoding_failed',
   'malformed_answer_limit',
   'budget_exceeded',
+  'workflow_step_failed',
+  'plan_refused',
   'interrupted',
   'aborted',
   'timeout',

@@ -299,6 +299,8 @@ const decidedByEffects: Record<Exclude<StopReason, (typeof decidedHere)[number]>
   aborted: 'the signal or a consumer that stops reading',
   timeout: "the run's timer",
   error: 'a model failure, or a router with no route',
+  workflow_step_failed: 'a workflow run whose step failed (runWorkflow, test/workflow)',
+  plan_refused: 'a planAndRun whose plans were all refused (test/workflow)',
 };
 
 it('every stop reason is either decided by the core or by a named effect', () => {

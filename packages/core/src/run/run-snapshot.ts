@@ -54,7 +54,7 @@ const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map(byte => byte.toString(16).padStart(2, '0')).join('');
 
 /** The integrity of a state's body: SHA-256 of its canonical JSON, or HMAC-SHA-256 with `secret`. */
-async function integrityOf(body: RunStateBody, secret: string | undefined): Promise<string> {
+export async function integrityOf(body: object, secret: string | undefined): Promise<string> {
   const data = encoder.encode(canonicalJson(body));
   if (secret === undefined) return hex(await crypto.subtle.digest('SHA-256', data));
   const key = await crypto.subtle.importKey(
@@ -111,7 +111,7 @@ export async function openRunState(
   return state;
 }
 
-function parseState(text: string): unknown {
+export function parseState(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -121,7 +121,7 @@ function parseState(text: string): unknown {
   }
 }
 
-function checkDecisions(
+export function checkDecisions(
   pending: readonly PendingApproval[],
   decisions: readonly ApprovalDecision[],
 ): void {

@@ -1,17 +1,7 @@
 import type { Agent, AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { recentMessages } from '../memory/recent-messages.js';
-import { Redactor } from '../redaction/redactor.js';
-import { RunTimeoutError } from '../errors/run-timeout-error.js';
-import { zeroUsage } from '../protocol/usage.js';
-import { RunTracer, type TraceEventFields } from '../trace/run-tracer.js';
-import { isTraceSink, type SinkHealth, type TraceSink } from '../trace/trace-sink.js';
-import { systemClock } from '../util/clock.js';
-import { randomIds } from '../util/ids.js';
 import type { Chunk } from '../protocol/chunk.js';
-import { ChunkSequence } from './chunk-sequence.js';
-import { costSummary, emptyTally, type CostTally } from '../cost/cost.js';
-import { PriceTable } from '../cost/prices.js';
 import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
 import {
   openRunState,
@@ -21,11 +11,11 @@ import {
   type RunStateBody,
   type RunStateSnapshot,
 } from './run-snapshot.js';
-import { runAgent } from './run-agent.js';
-import type { BudgetLimit, RunState } from './run-state.js';
-import { toTraceError } from './to-trace-error.js';
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
+import type { RunState } from './run-state.js';
+import { createRunState, runDeadline, runEndFields } from './create-run-state.js';
+import { runAgent } from './run-agent.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
 export interface RunStream<Output = string> extends AsyncIterable<Chunk> {
@@ -286,142 +276,6 @@ function pausedBody(
   };
 }
 
-/** The run's `timeoutMs` as an abort signal, combined with the caller's `signal`. */
-function runDeadline(options: RunOptions): { signal: AbortSignal | undefined; clear(): void } {
-  const { timeoutMs } = options;
-  if (timeoutMs === undefined) return { signal: options.signal, clear: () => undefined };
-  const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(new RunTimeoutError({ timeoutMs })), timeoutMs);
-  return {
-    signal:
-      options.signal === undefined ? timer.signal : AbortSignal.any([options.signal, timer.signal]),
-    clear: () => clearTimeout(timeout),
-  };
-}
-
-/** What the agents and phases of one run share. */
-function createRunState(
-  options: RunOptions,
-  signal: AbortSignal | undefined,
-  streaming: boolean,
-  resumed?: RunStateSnapshot,
-): RunState {
-  const { clock = systemClock, ids = randomIds } = options;
-  const runId = resumed?.run.id ?? ids.runId();
-  const totals = { usage: resumed?.run.usage ?? zeroUsage, cost: restoredTally(resumed) };
-  const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
-  const tracer = new RunTracer({
-    redactor,
-    sinks: toSinks(options.trace),
-    runId,
-    session: resumed?.run.session ?? options.session ?? runId,
-    clock,
-    ids,
-    ...(resumed === undefined
-      ? {}
-      : {
-          continues: {
-            traceId: resumed.run.traceId,
-            seq: resumed.run.pausedAtSeq + 1,
-            counts: resumed.run.counts,
-          },
-        }),
-  });
-  return {
-    tracer,
-    chunks: new ChunkSequence(clock, tracer.session, redactor, streaming),
-    redactor,
-    signal,
-    streaming,
-    clock,
-    random: options.random ?? Math.random,
-    steps: [...(resumed?.run.steps ?? [])],
-    toolCalls: [...(resumed?.run.toolCalls ?? [])],
-    guardrailFindings: [],
-    overrides: options.overrides ?? {},
-    handoffs: [...(resumed?.run.handoffs ?? [])],
-    describedAgents: new Set(),
-    runBreakers: new WeakMap(),
-    runAgent,
-    totals,
-    prices:
-      options.prices === undefined
-        ? defaultPriceTable
-        : options.prices instanceof PriceTable
-          ? options.prices
-          : new PriceTable(options.prices),
-    budgets: budgetsOf(options, totals),
-    sharedBudget: options.budget,
-    rateLimits: options.rateLimits,
-  };
-}
-
-/** The known prices, as a run without its own uses them: built once. */
-const defaultPriceTable = new PriceTable();
-
-/** The cost limits a run keeps: its `maxCostUsd` (on the run's total) and a shared budget. */
-function budgetsOf(options: RunOptions, totals: RunState['totals']): BudgetLimit[] {
-  const budgets: BudgetLimit[] = [];
-  const { maxCostUsd, budget } = options;
-  if (maxCostUsd !== undefined) {
-    if (!Number.isFinite(maxCostUsd) || maxCostUsd < 0)
-      throw new ConfigurationError({
-        option: 'maxCostUsd',
-        message: `Invalid maxCostUsd: expected US dollars, 0 or more (actual: ${String(maxCostUsd)}).`,
-      });
-    budgets.push({ name: 'maxCostUsd', limitUsd: maxCostUsd, spentUsd: () => totals.cost.usd });
-  }
-  if (budget !== undefined)
-    budgets.push({ name: budget.name, limitUsd: budget.limitUsd, spentUsd: () => budget.spentUsd });
-  return budgets;
-}
-
-/** The cost tally a resumed run starts from: the paused part's. */
-function restoredTally(resumed: RunStateSnapshot | undefined): CostTally {
-  const tally = emptyTally();
-  if (resumed === undefined) return tally;
-  tally.usd = resumed.run.cost.usd;
-  tally.unpricedCalls = resumed.run.cost.unpricedCalls;
-  for (const model of resumed.run.cost.unpricedModels) tally.unpricedModels.add(model);
-  return tally;
-}
-
-/** The seal of the run: how it ended, its counts and totals, and the health of its export. */
-function runEndFields(
-  state: RunState,
-  outcome: AgentOutcome | undefined,
-  health: SinkHealth | undefined,
-): Omit<TraceEventFields<'run_end'>, 'duration_ms'> {
-  const { tracer } = state;
-  return {
-    stop_reason: outcome?.stopReason ?? 'aborted',
-    last_seq: tracer.nextSeq,
-    counts: { events: tracer.nextSeq + 1, ...tracer.counts },
-    tok_prompt: state.totals.usage.promptTokens,
-    tok_completion: state.totals.usage.completionTokens,
-    output: outcome?.output ?? '',
-    ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
-    ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
-    ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
-    ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
-    ...(health === undefined
-      ? {}
-      : {
-          export: {
-            dropped_spans: health.dropped,
-            failed_spans: health.failed,
-            ...(health.pending === undefined || health.pending === 0
-              ? {}
-              : { pending_spans: health.pending }),
-          },
-        }),
-    ...(outcome === undefined || outcome.degradedTools.length === 0
-      ? {}
-      : { degraded_tools: [...outcome.degradedTools] }),
-    ...(tracer.counts.llm_calls === 0 ? {} : { cost: costSummary(state.totals.cost) }),
-  };
-}
-
 function runResult(
   agent: AnyAgent,
   state: RunState,
@@ -451,19 +305,6 @@ function runResult(
     interruptions: outcome.paused?.pending ?? [],
     state: paused,
   };
-}
-
-function toSinks(trace: RunOptions['trace']): readonly TraceSink[] {
-  if (trace === undefined) return [];
-  const sinks = isTraceSink(trace) ? [trace] : trace;
-  if (!Array.isArray(sinks) || !sinks.every(isTraceSink)) {
-    throw new ConfigurationError({
-      option: 'trace',
-      message:
-        "Invalid 'trace' option: expected a trace sink or an array of sinks, such as jsonlSink('traces/run.jsonl') or memorySink().",
-    });
-  }
-  return sinks;
 }
 
 /** Resolves every handoff reachable from `entry`, so a misconfigured one fails before the run starts. */

@@ -33,7 +33,8 @@ export type PointEventName =
   | 'malformed_answer'
   | 'approval_requested'
   | 'approval_resolved'
-  | 'rate_limit_wait';
+  | 'rate_limit_wait'
+  | 'plan';
 
 /** A span that has started and not yet ended. */
 export interface OpenSpan<Name extends SpanStartName = SpanStartName> {

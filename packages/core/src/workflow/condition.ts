@@ -9,7 +9,7 @@
  * ```
  *
  * Values: numbers, strings in double quotes, `true`, `false`, `null`, and paths from `steps`
- * (`.name` or `["any name"]`, then `.field` or `[index]`). Operators, loosest first: `||`, `&&`,
+ * (`.name` or `["any name"]`, then `.field` or `[index]`) or from `input` (the workflow's input). Operators, loosest first: `||`, `&&`,
  * `==` `!=`, `<` `<=` `>` `>=`, `!`. A missing path is `null`; comparing numbers with `<` needs
  * numbers (or strings with strings).
  */
@@ -35,7 +35,12 @@ type Token =
 /** A parsed condition. */
 export type Condition =
   | { readonly kind: 'literal'; readonly value: unknown }
-  | { readonly kind: 'path'; readonly segments: readonly (string | number)[] }
+  | {
+      readonly kind: 'path';
+      /** `steps` (earlier steps, by name) or `input` (the workflow's input). */
+      readonly root: 'steps' | 'input';
+      readonly segments: readonly (string | number)[];
+    }
   | { readonly kind: 'not'; readonly operand: Condition }
   | {
       readonly kind: 'binary';
@@ -202,12 +207,12 @@ class Parser {
     };
     if (Object.hasOwn(literals, token.value))
       return { kind: 'literal', value: literals[token.value] };
-    if (token.value !== 'steps')
+    if (token.value !== 'steps' && token.value !== 'input')
       throw new ConditionError(
         token.at + 1,
-        `unknown name '${token.value}': a condition reads earlier steps as steps.<name>.output (or steps["<name>"].output), or is always / never`,
+        `unknown name '${token.value}': a condition reads earlier steps as steps.<name>.output (or steps["<name>"].output), the workflow's input as input, or is always / never`,
       );
-    return { kind: 'path', segments: this.#segments() };
+    return { kind: 'path', root: token.value, segments: this.#segments() };
   }
 
   #segments(): (string | number)[] {
@@ -237,13 +242,19 @@ export function parseCondition(text: string): Condition {
   return new Parser(tokenize(text)).parse();
 }
 
-/** What a condition reads: each earlier step's output and status, by step name. */
+/** What a condition reads: each earlier step's output and status, by step name, and the input. */
 export interface ConditionScope {
   readonly steps: Readonly<Record<string, { readonly output?: unknown; readonly status?: string }>>;
+  /** The workflow's input. */
+  readonly input?: unknown;
 }
 
-function lookup(scope: ConditionScope, segments: readonly (string | number)[]): unknown {
-  let value: unknown = scope.steps;
+function lookup(
+  scope: ConditionScope,
+  root: 'steps' | 'input',
+  segments: readonly (string | number)[],
+): unknown {
+  let value: unknown = root === 'steps' ? scope.steps : scope.input;
   for (const segment of segments) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return null;
     value = (value as Record<string | number, unknown>)[segment];
@@ -269,7 +280,7 @@ export function evaluateCondition(condition: Condition, scope: ConditionScope): 
     case 'literal':
       return condition.value;
     case 'path':
-      return lookup(scope, condition.segments);
+      return lookup(scope, condition.root, condition.segments);
     case 'not':
       return !truthy(evaluateCondition(condition.operand, scope));
     case 'binary': {
@@ -297,7 +308,9 @@ export function stepsRead(condition: Condition): string[] {
     case 'literal':
       return [];
     case 'path':
-      return typeof condition.segments[0] === 'string' ? [condition.segments[0]] : [];
+      return condition.root === 'steps' && typeof condition.segments[0] === 'string'
+        ? [condition.segments[0]]
+        : [];
     case 'not':
       return stepsRead(condition.operand);
     case 'binary':

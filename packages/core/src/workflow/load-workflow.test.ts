@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { agent } from '../agent/agent.js';
+import { tool } from '../tool/tool.js';
 import { loadWorkflow, WorkflowLoadError } from './load-workflow.js';
 
 /** The seed's data-analysis pipeline, as written there. */
@@ -19,12 +22,28 @@ const seedWorkflow = `workflow:
       tool: "report_generator"
       depends_on: ["分析"]
 `;
-const tools = ['data_collector', 'data_preprocessor', 'analyzer', 'report_generator'];
+const tools = ['data_collector', 'data_preprocessor', 'analyzer', 'report_generator'].map(name =>
+  tool({ name, description: name, input: z.unknown(), execute: () => null }),
+);
+const writer = agent({
+  name: 'writer',
+  model: {
+    specificationVersion: 'v1',
+    provider: 'fake',
+    modelId: 'm',
+    generate: () => Promise.reject(new Error('unused')),
+    stream: () => ({
+      [Symbol.asyncIterator]: () => {
+        throw new Error('unused');
+      },
+    }),
+  },
+});
 
 /** The error loading `text` gives, as file:line:column and message. */
 function failure(text: string, options = {}): string {
   try {
-    loadWorkflow(text, { file: 'pipeline.yaml', tools, agents: ['writer'], ...options });
+    loadWorkflow(text, { file: 'pipeline.yaml', tools, agents: [writer], ...options });
   } catch (error) {
     expect(error).toBeInstanceOf(WorkflowLoadError);
     return (error as Error).message;
@@ -36,22 +55,35 @@ describe('loadWorkflow', () => {
   it("loads the seed's workflow.yaml: steps, dependencies, the condition", () => {
     const workflow = loadWorkflow(seedWorkflow, { tools });
     expect(workflow.name).toBe('データ分析パイプライン');
-    expect(workflow.steps.map(step => [step.name, step.runs.name, step.dependsOn])).toEqual([
-      ['データ収集', 'data_collector', []],
+    const runs = (step: (typeof workflow.steps)[number]) =>
+      step.runs.kind === 'tool' ? step.runs.tool === tools[0] || step.runs.name : step.runs.kind;
+    expect(workflow.steps.map(step => [step.name, runs(step), step.dependsOn])).toEqual([
+      ['データ収集', true, []],
       ['前処理', 'data_preprocessor', ['データ収集']],
       ['分析', 'analyzer', ['前処理']],
       ['レポート生成', 'report_generator', ['分析']],
     ]);
     expect(workflow.steps[0]?.condition?.text).toBe('always');
     expect(workflow.steps[2]?.at).toEqual({ line: 10, column: 7 });
+    expect(workflow.steps[2]?.parallel).toBe(true);
+    expect(workflow.steps[1]?.parallel).toBe(false);
   });
 
   it('loads JSON too', () => {
     const workflow = loadWorkflow(
       JSON.stringify({ workflow: { name: 'j', steps: [{ name: 'a', agent: 'writer' }] } }),
-      { agents: ['writer'] },
+      { agents: [writer] },
     );
-    expect(workflow.steps[0]?.runs).toEqual({ kind: 'agent', name: 'writer' });
+    expect(workflow.steps[0]?.runs).toEqual({ kind: 'agent', name: 'writer', agent: writer });
+  });
+
+  it('reads approval steps and inputs as plain values', () => {
+    const workflow = loadWorkflow(
+      'workflow:\n  name: w\n  steps:\n    - name: a\n      tool: analyzer\n      input: { rows: [1, 2], by: "${input.who}" }\n    - name: ok\n      approval: Publish?\n      depends_on: [a]\n',
+      { tools },
+    );
+    expect(workflow.steps[0]?.input).toEqual({ rows: [1, 2], by: '${input.who}' });
+    expect(workflow.steps[1]?.runs).toEqual({ kind: 'approval', prompt: 'Publish?' });
   });
 
   it.each([
@@ -94,7 +126,20 @@ describe('loadWorkflow', () => {
     [
       'a step with both a tool and an agent',
       'workflow:\n  name: w\n  steps:\n    - name: a\n      tool: analyzer\n      agent: writer\n',
-      "pipeline.yaml:4:7: step 'a' must name exactly one of tool or agent",
+      "pipeline.yaml:4:7: step 'a' must name exactly one of tool, agent and approval",
+    ],
+    [
+      'an input that reads a step not before it',
+      seedWorkflow.replace(
+        'tool: "data_preprocessor"',
+        'tool: "data_preprocessor"\n      input: { report: "${steps[\\"レポート生成\\"].output}" }',
+      ),
+      "pipeline.yaml:9:14: the input of step '前処理' reads step 'レポート生成', which does not run before it",
+    ],
+    [
+      'a bad ${…} in an input',
+      seedWorkflow.replace('tool: "analyzer"', 'tool: "analyzer"\n      input: "${steps.}"'),
+      'pipeline.yaml:12:14: bad ${…} in the input: in ${steps.}: expected a name after',
     ],
     [
       'an unknown key',

@@ -8,36 +8,15 @@ import {
   type Node as YamlNode,
   type YAMLMap,
 } from 'yaml';
-import { ConditionError, parseCondition, stepsRead, type Condition } from './condition.js';
-
-/** Where something is in a workflow file (1-based). */
-export interface SourcePosition {
-  readonly line: number;
-  readonly column: number;
-}
-
-/** One step of a workflow, as loaded and checked. */
-export interface WorkflowStep {
-  readonly name: string;
-  /** What the step runs: a tool or an agent, by name. */
-  readonly runs: { readonly kind: 'tool' | 'agent'; readonly name: string };
-  /** The input given to the tool or agent, as written (earlier outputs are filled in when run). */
-  readonly input: unknown;
-  readonly dependsOn: readonly string[];
-  /** May run at the same time as other steps whose dependencies are done. @defaultValue true */
-  readonly parallel: boolean;
-  readonly condition: { readonly text: string; readonly parsed: Condition } | undefined;
-  /** Retries of a failing step. @defaultValue 0 */
-  readonly retries: number;
-  readonly timeoutMs: number | undefined;
-  readonly at: SourcePosition;
-}
-
-/** A workflow: named steps and their dependencies, checked. */
-export interface Workflow {
-  readonly name: string;
-  readonly steps: readonly WorkflowStep[];
-}
+import type { AnyAgent } from '../agent/agent.js';
+import type { AnyTool } from '../tool/tool.js';
+import { ConditionError, parseCondition } from './condition.js';
+import {
+  workflowProblem,
+  type SourcePosition,
+  type Workflow,
+  type WorkflowStep,
+} from './workflow.js';
 
 /** A workflow file that does not load: where, what, and how to fix it. */
 export class WorkflowLoadError extends Error {
@@ -55,10 +34,10 @@ export class WorkflowLoadError extends Error {
 export interface LoadWorkflowOptions {
   /** The file's name, for errors. @defaultValue 'workflow.yaml' */
   readonly file?: string;
-  /** The tools a step may run. */
-  readonly tools?: readonly string[];
-  /** The agents a step may run. */
-  readonly agents?: readonly string[];
+  /** The tools a step may call, by their names. */
+  readonly tools?: readonly AnyTool[];
+  /** The agents a step may run, by their names. */
+  readonly agents?: readonly AnyAgent[];
 }
 
 class Source {
@@ -95,9 +74,9 @@ class Source {
 
 /**
  * Loads a workflow from YAML (or JSON, which is YAML) and checks it: its shape, each step's tool
- * or agent, dependencies that exist and form no cycle, conditions that parse and read only
- * earlier steps, and unique step names. A mistake is a {@link WorkflowLoadError} with
- * file:line:column and how to fix it.
+ * or agent (found among `tools` and `agents`), dependencies that exist and form no cycle,
+ * conditions and `${…}` inputs that parse and read only earlier steps, and unique step names. A
+ * mistake is a {@link WorkflowLoadError} with file:line:column and how to fix it.
  *
  * ```yaml
  * workflow:
@@ -122,8 +101,17 @@ export function loadWorkflow(text: string, options: LoadWorkflowOptions = {}): W
     source.fail(stepsNode ?? workflow, "'steps' must be a list of steps: - name: …, tool: …");
   const nodes = new Map<string, YAMLMap>();
   const steps = stepsNode.items.map(item => readStep(source, item as YamlNode, nodes, options));
-  checkDependencies(source, steps, nodes);
-  checkConditions(source, steps, nodes);
+  const problem = workflowProblem(steps);
+  if (problem !== undefined) {
+    const step = nodes.get(problem.step);
+    const node = step?.get(problem.key, true) as YamlNode | undefined;
+    source.fail(
+      problem.index !== undefined && isSeq(node)
+        ? (node.items[problem.index] as YamlNode)
+        : (node ?? step),
+      problem.problem,
+    );
+  }
   return { name, steps };
 }
 
@@ -154,6 +142,7 @@ const stepKeys = new Set([
   'name',
   'tool',
   'agent',
+  'approval',
   'input',
   'depends_on',
   'parallel',
@@ -168,7 +157,7 @@ function readStep(
   nodes: Map<string, YAMLMap>,
   options: LoadWorkflowOptions,
 ): WorkflowStep {
-  const step = mapping(source, node, 'a step', 'name and tool (or agent)');
+  const step = mapping(source, node, 'a step', 'name and tool (or agent, or approval)');
   for (const pair of step.items) {
     const key = pair.key as Scalar;
     if (!stepKeys.has(String(key.value)))
@@ -189,9 +178,9 @@ function readStep(
   return {
     name,
     runs: readRuns(source, step, name, options),
-    input: step.get('input') ?? null,
+    input: (step.get('input', true) as YamlNode | undefined)?.toJSON() as unknown,
     dependsOn: readDependsOn(source, step),
-    parallel: readBoolean(source, step, 'parallel') ?? true,
+    parallel: readBoolean(source, step, 'parallel') ?? false,
     condition: readCondition(source, step),
     retries: readInteger(source, step, 'retries', 0) ?? 0,
     timeoutMs: readInteger(source, step, 'timeout_ms', 1),
@@ -205,20 +194,24 @@ function readRuns(
   name: string,
   options: LoadWorkflowOptions,
 ): WorkflowStep['runs'] {
-  const tool = step.get('tool', true) as YamlNode | undefined;
-  const agent = step.get('agent', true) as YamlNode | undefined;
-  if ((tool === undefined) === (agent === undefined))
-    source.fail(step, `step '${name}' must name exactly one of tool or agent`);
-  const kind = tool === undefined ? 'agent' : 'tool';
-  const node = (tool ?? agent) as YamlNode;
+  const given = (['tool', 'agent', 'approval'] as const).filter(key => step.has(key));
+  const kind = given[0];
+  if (given.length !== 1 || kind === undefined)
+    source.fail(step, `step '${name}' must name exactly one of tool, agent and approval`);
+  const node = step.get(kind, true) as YamlNode;
   const value = stringAt(source, node, step, `the ${kind} of step '${name}'`);
-  const known = kind === 'tool' ? options.tools : options.agents;
-  if (known !== undefined && !known.includes(value))
+  if (kind === 'approval') return { kind, prompt: value };
+  const known: readonly { readonly name: string }[] =
+    (kind === 'tool' ? options.tools : options.agents) ?? [];
+  const found = known.find(candidate => candidate.name === value);
+  if (found === undefined)
     source.fail(
       node,
-      `unknown ${kind} '${value}' in step '${name}': the ${kind}s are ${known.join(', ') || '(none)'}`,
+      `unknown ${kind} '${value}' in step '${name}': the ${kind}s are ${known.map(candidate => candidate.name).join(', ') || `(none: pass ${kind}s to loadWorkflow)`}`,
     );
-  return { kind, name: value };
+  return kind === 'tool'
+    ? { kind, name: value, tool: found as AnyTool }
+    : { kind, name: value, agent: found as AnyAgent };
 }
 
 function readDependsOn(source: Source, step: YAMLMap): string[] {
@@ -260,82 +253,5 @@ function readCondition(source: Source, step: YAMLMap): WorkflowStep['condition']
       `bad condition: ${error.problem}`,
       error.column - 1 + (quoted ? 1 : 0),
     );
-  }
-}
-
-function checkDependencies(
-  source: Source,
-  steps: readonly WorkflowStep[],
-  nodes: ReadonlyMap<string, YAMLMap>,
-): void {
-  for (const step of steps) {
-    const list = nodes.get(step.name)?.get('depends_on', true) as YamlNode | undefined;
-    step.dependsOn.forEach((dependency, index) => {
-      if (!nodes.has(dependency))
-        source.fail(
-          isSeq(list) ? (list.items[index] as YamlNode) : list,
-          `step '${step.name}' depends on '${dependency}', which is not a step of this workflow: the steps are ${steps.map(other => other.name).join(', ')}`,
-        );
-    });
-  }
-  const cycle = findCycle(steps);
-  if (cycle !== undefined) {
-    const first = nodes.get(cycle[0] as string);
-    source.fail(
-      first?.get('depends_on', true) ?? first,
-      `the steps depend on each other in a cycle: ${cycle.join(' → ')}. Remove one of these dependencies.`,
-    );
-  }
-}
-
-/** A dependency cycle, as step names with the first repeated at the end; undefined when none. */
-function findCycle(steps: readonly WorkflowStep[]): string[] | undefined {
-  const byName = new Map(steps.map(step => [step.name, step]));
-  const state = new Map<string, 'visiting' | 'done'>();
-  const path: string[] = [];
-  const visit = (name: string): string[] | undefined => {
-    if (state.get(name) === 'done') return undefined;
-    if (state.get(name) === 'visiting') return [...path.slice(path.indexOf(name)), name];
-    state.set(name, 'visiting');
-    path.push(name);
-    for (const dependency of byName.get(name)?.dependsOn ?? []) {
-      const cycle = visit(dependency);
-      if (cycle !== undefined) return cycle;
-    }
-    path.pop();
-    state.set(name, 'done');
-    return undefined;
-  };
-  for (const step of steps) {
-    const cycle = visit(step.name);
-    if (cycle !== undefined) return cycle;
-  }
-  return undefined;
-}
-
-/** A condition may read only steps that run before its own (its dependencies, transitively). */
-function checkConditions(
-  source: Source,
-  steps: readonly WorkflowStep[],
-  nodes: ReadonlyMap<string, YAMLMap>,
-): void {
-  const byName = new Map(steps.map(step => [step.name, step]));
-  const upstream = (name: string, seen = new Set<string>()): Set<string> => {
-    for (const dependency of byName.get(name)?.dependsOn ?? []) {
-      if (seen.has(dependency)) continue;
-      seen.add(dependency);
-      upstream(dependency, seen);
-    }
-    return seen;
-  };
-  for (const step of steps) {
-    if (step.condition === undefined) continue;
-    const before = upstream(step.name);
-    const unread = stepsRead(step.condition.parsed).find(name => !before.has(name));
-    if (unread !== undefined)
-      source.fail(
-        nodes.get(step.name)?.get('condition', true),
-        `the condition of step '${step.name}' reads step '${unread}', which does not run before it: add '${unread}' to its depends_on`,
-      );
   }
 }

@@ -1,0 +1,181 @@
+import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
+import { RunAbortedError } from '../errors/abort-error.js';
+import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
+import { Semaphore } from '../util/semaphore.js';
+import { traceOrder, workflowOutput, type WorkflowStepRecord } from '../workflow/step-record.js';
+import type { Workflow } from '../workflow/workflow.js';
+import type { RunState } from './run-state.js';
+import { runWorkflowStep } from './run-workflow-step.js';
+import { toTraceError } from './to-trace-error.js';
+
+/** How a workflow ended: `interrupted` when a step waits for a person. */
+export type WorkflowStatus = 'completed' | 'failed' | 'interrupted' | 'aborted';
+
+/** What running a workflow did: each step's record (in trace order) and the workflow's output. */
+export interface WorkflowOutcome {
+  readonly status: WorkflowStatus;
+  readonly records: readonly WorkflowStepRecord[];
+  readonly output: unknown;
+  /** The approval steps that wait for a person. */
+  readonly pending: readonly PendingApproval[];
+  /** The first step that failed, in trace order. */
+  readonly failed: WorkflowStepRecord | undefined;
+  /** Set when the run was aborted or timed out while the workflow ran. */
+  readonly error: Error | undefined;
+}
+
+/** How a workflow runs within a run. */
+export interface ExecuteWorkflowOptions {
+  /** How many tool or agent runs may go on at once. */
+  readonly maxConcurrency: number;
+  /** For a planned workflow: the plan's revision. */
+  readonly planRevision?: number;
+  /** Steps that ended in an earlier part of the run (before a pause): not run again. */
+  readonly earlier?: readonly WorkflowStepRecord[];
+  /** Decisions on approval steps that waited, by step name. */
+  readonly decisions?: ReadonlyMap<string, ApprovalDecision>;
+}
+
+/**
+ * Runs a workflow as a DAG under `parent`, inside its `workflow_start` / `workflow_end`: each
+ * step starts as soon as its dependencies have ended, independent ones at the same time. Each
+ * step writes to its own view of the trace, delivered in {@link traceOrder}, so the trace is the
+ * same whichever step finished first.
+ */
+export async function executeWorkflow(
+  workflow: Workflow,
+  input: unknown,
+  parent: OpenSpan,
+  state: RunState,
+  options: ExecuteWorkflowOptions,
+): Promise<WorkflowOutcome> {
+  const { tracer } = state;
+  const revision =
+    options.planRevision === undefined ? {} : { plan_revision: options.planRevision };
+  const span = tracer.start('workflow_start', workflow.name, parent, {
+    workflow: workflow.name,
+    input,
+    steps: workflow.steps.map(step => ({
+      name: step.name,
+      runs:
+        step.runs.kind === 'approval'
+          ? { kind: 'approval' as const }
+          : { kind: step.runs.kind, name: step.runs.name },
+      depends_on: [...step.dependsOn],
+      ...(step.condition === undefined ? {} : { condition: step.condition.text }),
+      ...(step.parallel ? { parallel: true } : {}),
+    })),
+    ...revision,
+  });
+  let outcome: WorkflowOutcome | undefined;
+  try {
+    outcome = await runSteps(workflow, input, span, state, options);
+    return outcome;
+  } finally {
+    const records = outcome?.records ?? [];
+    const count = (status: string) => records.filter(record => record.status === status).length;
+    tracer.end(span, {
+      workflow: workflow.name,
+      status: outcome?.status ?? 'aborted',
+      steps: { completed: count('completed'), failed: count('failed'), skipped: count('skipped') },
+      ...(outcome?.status === 'completed' ? { output: outcome.output } : {}),
+      ...(outcome?.error === undefined
+        ? outcome?.failed?.error === undefined
+          ? {}
+          : { error: outcome.failed.error }
+        : { error: toTraceError(outcome.error) }),
+      ...revision,
+    });
+  }
+}
+
+async function runSteps(
+  workflow: Workflow,
+  input: unknown,
+  span: OpenSpan,
+  state: RunState,
+  options: ExecuteWorkflowOptions,
+): Promise<WorkflowOutcome> {
+  const records = new Map((options.earlier ?? []).map(record => [record.name, record]));
+  const decisions = options.decisions ?? new Map<string, ApprovalDecision>();
+  const semaphore = new Semaphore(options.maxConcurrency);
+  const pending: PendingApproval[] = [];
+  const order = traceOrder(workflow);
+  const ended = new Map<string, Promise<unknown>>();
+  const views = new Map<string, RunTracer>();
+  const errors: unknown[] = [];
+  for (const step of order) {
+    if (records.has(step.name) && !decisions.has(step.name)) continue; // ended before a pause
+    const view = state.tracer.capture();
+    views.set(step.name, view);
+    const context = {
+      workflow,
+      workflowSpan: span,
+      records,
+      input,
+      state: { ...state, tracer: view },
+      semaphore,
+      pending,
+      ...(decisions.has(step.name) ? { decision: decisions.get(step.name) } : {}),
+    };
+    const ready = Promise.all(step.dependsOn.map(name => ended.get(name) ?? Promise.resolve()));
+    ended.set(
+      step.name,
+      ready
+        .then(() => runWorkflowStep(step, context))
+        .then(
+          record =>
+            void (record === undefined
+              ? records.delete(step.name)
+              : records.set(step.name, record)),
+          (error: unknown) => void errors.push(error),
+        ),
+    );
+  }
+  for (const step of order) {
+    await ended.get(step.name);
+    views.get(step.name)?.commit();
+  }
+  const error =
+    errors[0] ??
+    (state.signal?.aborted === true
+      ? new RunAbortedError({ reason: state.signal.reason })
+      : undefined);
+  return outcomeOf(
+    workflow,
+    order.map(step => records.get(step.name)),
+    pending,
+    error,
+  );
+}
+
+function outcomeOf(
+  workflow: Workflow,
+  ordered: readonly (WorkflowStepRecord | undefined)[],
+  pending: readonly PendingApproval[],
+  error: unknown,
+): WorkflowOutcome {
+  const records = ordered.filter(record => record !== undefined);
+  const failed = records.find(record => record.status === 'failed');
+  const status: WorkflowStatus =
+    error !== undefined
+      ? 'aborted'
+      : pending.length > 0
+        ? 'interrupted'
+        : failed === undefined
+          ? 'completed'
+          : 'failed';
+  return {
+    status,
+    records,
+    output: workflowOutput(workflow, new Map(records.map(record => [record.name, record]))),
+    pending,
+    failed,
+    error:
+      error === undefined
+        ? undefined
+        : error instanceof Error
+          ? error
+          : new Error(toTraceError(error).message),
+  };
+}

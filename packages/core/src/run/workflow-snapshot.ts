@@ -1,0 +1,77 @@
+import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { WorkflowStepRecord } from '../workflow/step-record.js';
+import type { Workflow } from '../workflow/workflow.js';
+import type { PausedRun } from './create-run-state.js';
+import { checkDecisions, integrityOf, parseState } from './run-snapshot.js';
+
+/** The format name and version a workflow state carries; a state of another version is refused. */
+export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;
+export const WORKFLOW_STATE_VERSION = 1 as const;
+
+/**
+ * A workflow run paused at approval steps, as plain, versioned JSON: store it anywhere and
+ * `resumeWorkflow` from it, in this process or another one.
+ */
+export interface WorkflowStateSnapshot {
+  readonly format: typeof WORKFLOW_STATE_FORMAT;
+  readonly version: typeof WORKFLOW_STATE_VERSION;
+  readonly run: PausedRun & { readonly input: unknown; readonly workflow: string };
+  /** The steps that ended, those waiting for approval included (`interrupted`). */
+  readonly records: readonly WorkflowStepRecord[];
+  /** The approval steps that wait for a decision. */
+  readonly pending: readonly PendingApproval[];
+  /** SHA-256 (HMAC-SHA-256 with a secret) of everything else, hex: a changed state is refused. */
+  readonly integrity: string;
+}
+
+/** Seals a paused workflow run's state with its integrity. */
+export async function sealWorkflowState(
+  body: Omit<WorkflowStateSnapshot, 'integrity'>,
+  secret: string | undefined,
+): Promise<WorkflowStateSnapshot> {
+  const plain = JSON.parse(JSON.stringify(body)) as Omit<WorkflowStateSnapshot, 'integrity'>;
+  return { ...plain, integrity: await integrityOf(plain, secret) };
+}
+
+function refuse(message: string): never {
+  throw new ConfigurationError({ option: 'state', message });
+}
+
+/**
+ * Checks a workflow state before the run goes on: its format, version, integrity, workflow, and
+ * one decision per waiting approval step. Throws a `ConfigurationError` saying what is wrong.
+ */
+export async function openWorkflowState(
+  value: unknown,
+  workflow: Workflow,
+  decisions: readonly ApprovalDecision[],
+  secret: string | undefined,
+): Promise<WorkflowStateSnapshot> {
+  const state = (typeof value === 'string' ? parseState(value) : value) as WorkflowStateSnapshot;
+  if (typeof state !== 'object' || state === null || state.format !== WORKFLOW_STATE_FORMAT)
+    refuse(
+      `Not a workflow state: expected the 'state' of a workflow result that stopped with 'interrupted' (format '${WORKFLOW_STATE_FORMAT}'), as an object or its JSON text.`,
+    );
+  if (state.version !== WORKFLOW_STATE_VERSION)
+    refuse(
+      `The workflow state has version ${String(state.version)}; this agent-trace reads version ${String(WORKFLOW_STATE_VERSION)}. Resume it with the agent-trace version that paused it.`,
+    );
+  const { integrity, ...body } = state;
+  if (integrity !== (await integrityOf(body, secret)))
+    refuse(
+      'The workflow state was changed after it was made (its integrity does not match), or sealed with another stateSecret: it is refused.',
+    );
+  if (state.run.workflow !== workflow.name)
+    refuse(
+      `The state was made by workflow '${state.run.workflow}', not '${workflow.name}': resume it with the same workflow.`,
+    );
+  const names = new Set(workflow.steps.map(step => step.name));
+  const unknown = state.records.find(record => !names.has(record.name));
+  if (unknown !== undefined)
+    refuse(
+      `The state has step '${unknown.name}', which workflow '${workflow.name}' does not have any more: resume it with the workflow that paused it.`,
+    );
+  checkDecisions(state.pending, decisions);
+  return state;
+}

@@ -1,0 +1,106 @@
+import { conditionHolds, type ConditionScope } from './condition.js';
+import { fillInput } from './step-input.js';
+import type { Workflow, WorkflowStep } from './workflow.js';
+
+/** How a workflow step ended. `interrupted`: it waits for a person's approval. */
+export type WorkflowStepStatus = 'completed' | 'failed' | 'skipped' | 'interrupted';
+
+/** What a workflow step did: its status, output or error, and how many times it ran. */
+export interface WorkflowStepRecord {
+  readonly name: string;
+  readonly status: WorkflowStepStatus;
+  readonly output?: unknown;
+  readonly error?: { readonly type: string; readonly message: string };
+  /** How many times it ran (a parallel step: the most any item took); 0 when skipped. */
+  readonly attempts: number;
+  /** Why it was skipped. */
+  readonly reason?: string;
+}
+
+/** Whether a step runs, and on what: decided once its dependencies have ended. */
+export type StepVerdict =
+  | { readonly run: true; readonly input: unknown }
+  | { readonly run: false; readonly reason: string }
+  /** A dependency waits for a person: the step waits too, and has no record yet. */
+  | { readonly run: false; readonly waits: true };
+
+/** What conditions and `${…}` inputs read: each ended step's status and output, and the input. */
+export function conditionScope(
+  records: ReadonlyMap<string, WorkflowStepRecord>,
+  input: unknown,
+): ConditionScope {
+  const steps: Record<string, { output?: unknown; status: string; error?: unknown }> = {};
+  for (const [name, record] of records)
+    steps[name] = { status: record.status, output: record.output ?? null, error: record.error };
+  return { steps, input };
+}
+
+/**
+ * Decides whether a step whose dependencies have ended runs. A step waits behind a dependency
+ * that waits for approval. A dependency that did not complete skips it, unless it has a
+ * condition: then the condition decides (`always` runs it anyway). Its input is filled in.
+ */
+export function stepVerdict(
+  step: WorkflowStep,
+  records: ReadonlyMap<string, WorkflowStepRecord>,
+  input: unknown,
+): StepVerdict {
+  const dependencies = step.dependsOn.map(name => records.get(name));
+  if (dependencies.some(record => record === undefined || record.status === 'interrupted'))
+    return { run: false, waits: true };
+  const scope = conditionScope(records, input);
+  const unfinished = dependencies.find(record => record?.status !== 'completed');
+  if (step.condition === undefined && unfinished !== undefined)
+    return {
+      run: false,
+      reason: `dependency '${unfinished.name}' ${unfinished.status === 'failed' ? 'failed' : 'was skipped'}`,
+    };
+  if (step.condition !== undefined && !conditionHolds(step.condition.parsed, scope))
+    return { run: false, reason: `its condition does not hold: ${step.condition.text}` };
+  return { run: true, input: stepInput(step, records, input, scope) };
+}
+
+function stepInput(
+  step: WorkflowStep,
+  records: ReadonlyMap<string, WorkflowStepRecord>,
+  input: unknown,
+  scope: ConditionScope,
+): unknown {
+  if (step.input !== undefined) return fillInput(step.input, scope);
+  if (step.dependsOn.length === 0) return input;
+  if (step.dependsOn.length === 1) return records.get(step.dependsOn[0] as string)?.output ?? null;
+  return Object.fromEntries(step.dependsOn.map(name => [name, records.get(name)?.output ?? null]));
+}
+
+/**
+ * The steps in the order their events appear in the trace: each after its dependencies, and
+ * otherwise as written. The order does not depend on which step finished first.
+ */
+export function traceOrder(workflow: Workflow): WorkflowStep[] {
+  const placed = new Set<string>();
+  const order: WorkflowStep[] = [];
+  while (order.length < workflow.steps.length) {
+    const next = workflow.steps.find(
+      step => !placed.has(step.name) && step.dependsOn.every(name => placed.has(name)),
+    );
+    if (next === undefined) break; // a cycle: workflow() and loadWorkflow() refuse those
+    placed.add(next.name);
+    order.push(next);
+  }
+  return order;
+}
+
+/**
+ * The workflow's output: the output of its last step (the one no other step depends on), or of
+ * several such steps by name. Steps that did not complete give null.
+ */
+export function workflowOutput(
+  workflow: Workflow,
+  records: ReadonlyMap<string, WorkflowStepRecord>,
+): unknown {
+  const needed = new Set(workflow.steps.flatMap(step => step.dependsOn));
+  const last = workflow.steps.filter(step => !needed.has(step.name));
+  const outputOf = (step: WorkflowStep) => records.get(step.name)?.output ?? null;
+  if (last.length === 1) return outputOf(last[0] as WorkflowStep);
+  return Object.fromEntries(last.map(step => [step.name, outputOf(step)]));
+}

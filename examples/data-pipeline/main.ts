@@ -50,6 +50,11 @@ const io = {
   isTTY: process.stdout.isTTY,
 };
 
+/** The report, or why there is none. */
+function describe(output: unknown, detail: string | undefined): string {
+  return typeof output === 'string' ? output : (detail ?? JSON.stringify(output));
+}
+
 let completed: boolean;
 if (planning) {
   const result = await planAndRun(plannerAgent(model), request, {
@@ -61,7 +66,7 @@ if (planning) {
     io.stdout(
       `plan ${plan.revision} (${plan.reason}): ${plan.verdict}${plan.status === undefined ? '' : `, ${plan.status}`}${plan.problems.length > 0 ? ` — ${plan.problems.join('; ')}` : ''}`,
     );
-  io.stdout(`\n${String(result.output ?? result.detail)}\n`);
+  io.stdout(`\n${describe(result.output, result.detail)}\n`);
   completed = result.stopReason === 'completed';
 } else {
   const file = join(here, 'workflow.yaml');
@@ -74,7 +79,7 @@ if (planning) {
       session: 'data-pipeline',
     },
   );
-  io.stdout(`${String(result.output ?? result.detail)}\n`);
+  io.stdout(`${describe(result.output, result.detail)}\n`);
   completed = result.stopReason === 'completed';
 }
 await sink.close();

@@ -7,18 +7,16 @@
  * writes a second plan, which completes. `plan --live` asks a real model (OPENAI_API_KEY or
  * ANTHROPIC_API_KEY). `--trace <file>` writes the trace elsewhere.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadWorkflow, planAndRun, runWorkflow, type LanguageModel } from '@agent-trace/core';
+import { rmSync } from 'node:fs';
+import { planAndRun, runWorkflow, type LanguageModel } from '@agent-trace/core';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
 import { runCli } from '@agent-trace/cli';
 import { jsonlSink } from '@agent-trace/trace';
+import pipeline from './pipeline.js';
 import { plannerAgent, request } from './planner.js';
 import { pipelineTools } from './tools.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const planning = args[0] === 'plan';
 const live = args.includes('--live');
@@ -69,10 +67,8 @@ if (planning) {
   io.stdout(`\n${describe(result.output, result.detail)}\n`);
   completed = result.stopReason === 'completed';
 } else {
-  const file = join(here, 'workflow.yaml');
-  const pipeline = loadWorkflow(readFileSync(file, 'utf8'), { file, tools: pipelineTools });
   const result = await runWorkflow(
-    pipeline,
+    pipeline(),
     { source: 'sales.csv' },
     {
       trace: sink,

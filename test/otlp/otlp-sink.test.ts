@@ -1,10 +1,12 @@
-import { run } from '@agent-trace/core';
+import { planAndRun, run } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
 import { join } from 'node:path';
 import type { OtlpReceiver } from '@agent-trace/testing/otlp';
 import { describe, expect, it } from 'vitest';
+import { plannerAgent, request } from '../../examples/data-pipeline/planner.js';
+import { pipelineTools } from '../../examples/data-pipeline/tools.js';
 import { reviewDesk } from '../../examples/document-review/agents.js';
 import { questions } from '../../examples/react-runtime/questions.js';
 import { reactRuntime } from '../../examples/react-runtime/runtime.js';
@@ -121,6 +123,44 @@ describe('otlpSink', () => {
       'gen_ai.tool.call.id': 'react_2',
       'agent_trace.react.thought': 'The input must be JSON.',
     });
+  });
+
+  it('exports a planned workflow: invoke_workflow per plan, a span per step, plans as events', async () => {
+    const collector = await receiver();
+    const memory = memorySink();
+    await planAndRun(plannerAgent(), request, {
+      tools: pipelineTools,
+      trace: [memory, otlpSink({ endpoint: collector.url, captureContent: true })],
+    });
+    const starts = memory.events.filter(event => event.event.endsWith('_start'));
+    await collector.waitForSpans(starts.length);
+    const spans = collector.spans;
+    const failed = byName(spans, 'invoke_workflow regional-report')!;
+    expect(failed.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_workflow',
+      'gen_ai.workflow.name': 'regional-report',
+      'agent_trace.workflow.status': 'failed',
+      'agent_trace.plan.revision': 1,
+    });
+    const analyse = spans.find(
+      span =>
+        span.name === 'workflow_step analyse' &&
+        span.attributes['agent_trace.workflow.step.status'] === 'completed',
+    )!;
+    expect(analyse).toMatchObject({ kind: 'INTERNAL' });
+    expect(analyse.attributes['agent_trace.workflow.step.items']).toBe(4);
+    const analyses = spans.filter(
+      span => span.name === 'execute_tool analyzer' && span.parentSpanId === analyse.spanId,
+    );
+    expect(analyses).toHaveLength(4);
+    const root = spans.find(span => span.parentSpanId === undefined || span.parentSpanId === '')!;
+    expect(
+      root.events.map(event => [event.name, event.attributes['agent_trace.plan.verdict']]),
+    ).toEqual([
+      ['agent_trace.plan', 'accepted'],
+      ['agent_trace.plan', 'accepted'],
+    ]);
+    expect(String(root.events[0]?.attributes['agent_trace.plan'])).toContain('sales-2026.csv');
   });
 
   it('records message content, capped, only when asked', async () => {

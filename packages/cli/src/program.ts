@@ -152,7 +152,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     .argument('<trace>', 'a JSONL trace file, e.g. traces/refund.jsonl')
     .requiredOption(
       '--agent <module>',
-      'a module whose default export is the entry agent (its code runs: trusted modules only)',
+      'a module whose default export is the entry agent, or a workflow (its code runs: trusted modules only)',
     )
     .option('--live-tools', 'run the real tools instead of answering with the recorded results')
     .option('--json', 'print the report as JSON')
@@ -162,7 +162,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts --html rerun.html\n\nExit codes: 0 same behaviour, 1 diverged, 2 unreadable.',
+      '\nExamples:\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts --html rerun.html\n  agent-trace rerun traces/data-pipeline.jsonl --agent examples/data-pipeline/pipeline.ts\n\nExit codes: 0 same behaviour, 1 diverged, 2 unreadable.',
     )
     .action(
       async (

@@ -66,7 +66,7 @@ export async function diffView(expectedFile: string, actualFile: string): Promis
 }
 
 /** The page data of a rerun: the recorded run against the run today's code made. */
-export function rerunView(report: RerunReport, file: string): ViewerData {
+export function rerunView(report: RerunReport<unknown>, file: string): ViewerData {
   const recordedRun = report.recorded[0]?.run;
   const rerunRun = report.rerun[0]?.run;
   return {

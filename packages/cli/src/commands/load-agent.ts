@@ -1,14 +1,20 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AnyAgent } from '@agent-trace/core';
+import type { AnyAgent, Workflow } from '@agent-trace/core';
 
 /** The entry agent a module exports, or why it could not be loaded. */
-export type LoadedAgent =
-  | { readonly ok: true; readonly agent: AnyAgent }
-  | { readonly ok: false; readonly message: string };
+export type LoadedAgent<Target = AnyAgent> =
+  { readonly ok: true; readonly agent: Target } | { readonly ok: false; readonly message: string };
 
 const isAgent = (value: unknown): value is AnyAgent =>
   typeof value === 'object' && value !== null && 'toolRegistry' in value && 'model' in value;
+
+const isWorkflow = (value: unknown): value is Workflow =>
+  typeof value === 'object' &&
+  value !== null &&
+  !('toolRegistry' in value) &&
+  Array.isArray((value as { steps?: unknown }).steps) &&
+  typeof (value as { name?: unknown }).name === 'string';
 
 let registered = false;
 
@@ -22,7 +28,16 @@ function registerOnce(register: () => unknown): void {
  * Loads the entry agent of a TypeScript or JavaScript module: its default export, an agent or a
  * function that returns one. TypeScript is compiled on the fly (tsx).
  */
-export async function loadAgent(modulePath: string): Promise<LoadedAgent> {
+export async function loadAgent(modulePath: string): Promise<LoadedAgent>;
+/** With `workflows`: the module may export a workflow (`workflow()`, `loadWorkflow()`) instead. */
+export async function loadAgent(
+  modulePath: string,
+  accept: { readonly workflows: true },
+): Promise<LoadedAgent<AnyAgent | Workflow>>;
+export async function loadAgent(
+  modulePath: string,
+  accept: { readonly workflows: boolean } = { workflows: false },
+): Promise<LoadedAgent<AnyAgent | Workflow>> {
   const absolute = resolve(modulePath);
   let module: { default?: unknown };
   try {
@@ -39,10 +54,11 @@ export async function loadAgent(modulePath: string): Promise<LoadedAgent> {
   }
   const exported =
     typeof module.default === 'function' ? (module.default as () => unknown)() : module.default;
+  if (accept.workflows && isWorkflow(exported)) return { ok: true, agent: exported };
   if (!isAgent(exported)) {
     return {
       ok: false,
-      message: `Agent module '${modulePath}' has no default export that is an agent. Export the entry agent of the graph: export default agent({ ... }), or a function that returns it.`,
+      message: `Agent module '${modulePath}' has no default export that is an agent${accept.workflows ? ' or a workflow' : ''}. Export the entry agent of the graph: export default agent({ ... })${accept.workflows ? ', or the workflow: export default loadWorkflow(...)' : ''}, or a function that returns it.`,
     };
   }
   return { ok: true, agent: exported };

@@ -25,11 +25,16 @@ export interface RerunOptions {
 export async function rerunCommand(file: string, options: RerunOptions): Promise<CommandResult> {
   const loaded = await loadTrace(file);
   if (!loaded.ok) return loaded.result;
-  const module = await loadAgent(options.agentModule);
+  const module = await loadAgent(options.agentModule, { workflows: true });
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
-  let report: RerunReport;
+  let report: RerunReport<{ readonly stopReason: string }>;
   try {
-    report = await rerunTrace(loaded.events, module.agent, { liveTools: options.liveTools });
+    const { agent } = module;
+    const rerunOptions = { liveTools: options.liveTools };
+    report =
+      'toolRegistry' in agent
+        ? await rerunTrace(loaded.events, agent, rerunOptions)
+        : await rerunTrace(loaded.events, agent, rerunOptions);
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,
@@ -55,7 +60,7 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
 }
 
 function describeReport(
-  report: RerunReport,
+  report: RerunReport<{ readonly stopReason: string }>,
   file: string,
   options: RerunOptions,
 ): Omit<CommandResult, 'stderr'> {

@@ -67,7 +67,7 @@ function summary(event: TraceEvent, style: Style): string {
       return `${style.bold('workflow')} ${event.workflow} ends: ${event.status === 'completed' ? style.green(event.status) : style.red(event.status)} (${event.steps.completed} completed, ${event.steps.failed} failed, ${event.steps.skipped} skipped)`;
     case 'plan':
       return event.verdict === 'accepted'
-        ? `${style.bold('plan')} ${event.revision} accepted (${event.reason.replace('_', ' ')})`
+        ? `${style.bold('plan')} ${event.revision} accepted (after ${{ request: 'the request', refused_plan: 'a refused plan', step_failed: 'a failed step' }[event.reason]})`
         : style.yellow(`plan ${event.revision} refused: ${cut((event.problems ?? []).join('; '))}`);
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;

@@ -51,6 +51,16 @@ export const ownAttributes = Object.freeze({
   reactThought: 'agent_trace.react.thought',
   /** In ReAct mode: how the agent's model is asked for tools. */
   toolCalling: 'agent_trace.tool_calling',
+  /** A workflow's status: completed, failed, interrupted or aborted. */
+  workflowStatus: 'agent_trace.workflow.status',
+  /** The plan a planned workflow came from (1 for the first plan). */
+  planRevision: 'agent_trace.plan.revision',
+  /** A workflow step: its name, how it ended, and how many times it ran. */
+  workflowStep: 'agent_trace.workflow.step',
+  workflowStepStatus: 'agent_trace.workflow.step.status',
+  workflowStepAttempts: 'agent_trace.workflow.step.attempts',
+  /** A parallel step: how many items of its input ran at once. */
+  workflowStepItems: 'agent_trace.workflow.step.items',
 });
 
 /** An attribute name agent-trace puts on spans. */

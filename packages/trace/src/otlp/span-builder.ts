@@ -58,10 +58,11 @@ interface PendingSpan {
 /**
  * Turns agent-trace events into OpenTelemetry spans with the GenAI conventions, keeping the
  * events' own trace ids, span ids and times: a span is made when its end event arrives.
- * `invoke_workflow` for the run, `invoke_agent {agent}` (INTERNAL) for agents, `chat {model}`
- * (CLIENT) for model calls, `execute_tool {tool}` (INTERNAL) for tools, and for handoffs an
- * `execute_tool` span with `gen_ai.transfer.*` whose child is the target's `invoke_agent`.
- * Guardrail verdicts and retries become span events of their parent.
+ * `invoke_workflow` for the run and for each workflow, `workflow_step {step}` (INTERNAL) for workflow
+ * steps, `invoke_agent {agent}` (INTERNAL) for agents, `chat {model}` (CLIENT) for model calls,
+ * `execute_tool {tool}` (INTERNAL) for tools, and for handoffs an `execute_tool` span with
+ * `gen_ai.transfer.*` whose child is the target's `invoke_agent`. Guardrail verdicts, retries,
+ * approvals and plans become span events of their parent.
  */
 export class SpanBuilder {
   readonly #options: SpanMappingOptions;
@@ -84,6 +85,8 @@ export class SpanBuilder {
       case 'llm_start':
       case 'tool_start':
       case 'handoff_start':
+      case 'workflow_start':
+      case 'workflow_step_start':
         this.#pending.set(event.span_id, { start: event, events: [] });
         if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
         return undefined;
@@ -92,7 +95,8 @@ export class SpanBuilder {
       case 'malformed_answer':
       case 'approval_requested':
       case 'approval_resolved':
-      case 'rate_limit_wait': {
+      case 'rate_limit_wait':
+      case 'plan': {
         const parent =
           event.parent_span_id === null ? undefined : this.#pending.get(event.parent_span_id);
         parent?.events.push(this.#pointEvent(event));
@@ -138,9 +142,11 @@ export class SpanBuilder {
       | TraceEventOf<'malformed_answer'>
       | TraceEventOf<'approval_requested'>
       | TraceEventOf<'approval_resolved'>
-      | TraceEventOf<'rate_limit_wait'>,
+      | TraceEventOf<'rate_limit_wait'>
+      | TraceEventOf<'plan'>,
   ): TimedEvent {
     const time = hrTime(event.time);
+    if (event.event === 'plan') return this.#planEvent(event, time);
     if (event.event === 'rate_limit_wait')
       return {
         name: 'agent_trace.rate_limit_wait',
@@ -213,6 +219,19 @@ export class SpanBuilder {
         attributes['agent_trace.approval.reason'] = this.#content(event.reason);
     }
     return { name: `agent_trace.${event.event}`, time, attributes, droppedAttributesCount: 0 };
+  }
+
+  /** A planner's plan: its revision, verdict and problems; the plan itself is content. */
+  #planEvent(event: TraceEventOf<'plan'>, time: ReturnType<typeof hrTime>): TimedEvent {
+    const attributes: Record<string, string | number> = {
+      'agent_trace.plan.revision': event.revision,
+      'agent_trace.plan.verdict': event.verdict,
+      'agent_trace.plan.reason': event.reason,
+    };
+    if (event.problems !== undefined)
+      attributes['agent_trace.plan.problems'] = event.problems.join('\n');
+    if (this.#options.captureContent) attributes['agent_trace.plan'] = this.#content(event.plan);
+    return { name: 'agent_trace.plan', time, attributes, droppedAttributesCount: 0 };
   }
 
   #content(value: unknown): string {
@@ -320,6 +339,26 @@ export class SpanBuilder {
           if (start.thought !== undefined)
             attributes['agent_trace.react.thought'] = this.#content(start.thought);
         }
+        break;
+      }
+      case 'workflow_start': {
+        const workflowEnd = end as TraceEventOf<'workflow_end'>;
+        name = `invoke_workflow ${start.workflow}`;
+        attributes['gen_ai.operation.name'] = 'invoke_workflow';
+        attributes['gen_ai.workflow.name'] = start.workflow;
+        attributes['agent_trace.workflow.status'] = workflowEnd.status;
+        if (start.plan_revision !== undefined)
+          attributes['agent_trace.plan.revision'] = start.plan_revision;
+        break;
+      }
+      case 'workflow_step_start': {
+        const stepEnd = end as TraceEventOf<'workflow_step_end'>;
+        name = `workflow_step ${start.name}`;
+        attributes['gen_ai.workflow.name'] = start.workflow;
+        attributes['agent_trace.workflow.step'] = start.name;
+        attributes['agent_trace.workflow.step.status'] = stepEnd.status;
+        attributes['agent_trace.workflow.step.attempts'] = stepEnd.attempts;
+        if (start.items !== undefined) attributes['agent_trace.workflow.step.items'] = start.items;
         break;
       }
       default: {

@@ -65,6 +65,16 @@ function describe(event: TraceEvent): string | undefined {
       return `guardrail '${event.guardrail}' (${event.stage}) says ${event.verdict}`;
     case 'run_end':
       return `the run stops: ${event.stop_reason}`;
+    case 'workflow_start':
+      return `workflow '${event.workflow}' starts: steps ${event.steps.map(step => step.name).join(', ')}`;
+    case 'workflow_step_start':
+      return `step '${event.name}' runs ${event.runs.kind}${event.runs.name === undefined ? '' : ` '${event.runs.name}'`} on ${cut(canonicalJson(event.input))}`;
+    case 'workflow_step_end':
+      return event.status === 'completed'
+        ? `step '${event.name}' completes with ${cut(canonicalJson(event.output))}`
+        : `step '${event.name}' ${event.status}${event.error === undefined ? '' : `: ${event.error.type}`}${event.reason === undefined ? '' : `: ${event.reason}`}`;
+    case 'plan':
+      return `plan ${event.revision} is ${event.verdict}: ${cut(canonicalJson(event.plan))}`;
     default:
       return undefined;
   }

@@ -13,6 +13,8 @@ export interface RecordedCall {
  */
 export class Recording {
   readonly input: string;
+  /** The input of the run's first workflow, as given (a workflow run's input need not be text). */
+  readonly workflowInput: unknown;
   readonly runId: string;
   readonly #calls = new Map<string, RecordedCall[]>();
   readonly #tools = new Map<string, TraceEventOf<'tool_end'>[]>();
@@ -28,6 +30,10 @@ export class Recording {
     }
     this.input = start.input;
     this.runId = start.run;
+    const workflow = events.find(
+      event => event.run === start.run && event.event === 'workflow_start',
+    );
+    this.workflowInput = workflow?.event === 'workflow_start' ? workflow.input : start.input;
     const starts = new Map<string, TraceEventOf<'llm_start'>>();
     for (const event of events) {
       if (event.run !== start.run) continue;

@@ -1,7 +1,11 @@
 import {
   isTraceSink,
   run,
+  runWorkflow,
   type AnyAgent,
+  type RunOverrides,
+  type Workflow,
+  type WorkflowResult,
   type LanguageModel,
   type RunOptions,
   type RunResult,
@@ -22,7 +26,7 @@ export interface RerunTraceOptions {
 }
 
 /** What a rerun found. */
-export interface RerunReport {
+export interface RerunReport<Result = RunResult<unknown>> {
   /** True when the rerun did exactly what the recording did. */
   readonly same: boolean;
   /** The first place the behaviour changed; undefined when `same`. */
@@ -32,7 +36,8 @@ export interface RerunReport {
   /** The recorded run's events and the rerun's. */
   readonly recorded: readonly TraceEvent[];
   readonly rerun: readonly TraceEvent[];
-  readonly result: RunResult<unknown>;
+  /** The rerun's result: an agent run's, or a workflow run's when a workflow was rerun. */
+  readonly result: Result;
 }
 
 /**
@@ -42,14 +47,28 @@ export interface RerunReport {
  * compared with the recording step by step; the report names the first divergence (seq, agent,
  * expected vs actual) and lists every difference.
  *
+ * A workflow run is rerun the same way: pass the workflow (as `workflow()` or `loadWorkflow()`
+ * makes it today); it runs on the recorded input, its tool steps answered from the recording
+ * and its agent steps' models from their recorded calls.
+ *
  * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
- * @param agent - the entry agent of the graph, as the code defines it today
+ * @param target - the entry agent of the graph, or the workflow, as the code defines it today
  */
 export async function rerunTrace(
   trace: readonly TraceEvent[] | string,
   agent: AnyAgent,
+  options?: RerunTraceOptions,
+): Promise<RerunReport>;
+export async function rerunTrace(
+  trace: readonly TraceEvent[] | string,
+  workflow: Workflow,
+  options?: RerunTraceOptions,
+): Promise<RerunReport<WorkflowResult>>;
+export async function rerunTrace(
+  trace: readonly TraceEvent[] | string,
+  target: AnyAgent | Workflow,
   options: RerunTraceOptions = {},
-): Promise<RerunReport> {
+): Promise<RerunReport<RunResult<unknown> | WorkflowResult>> {
   const all = typeof trace === 'string' ? await collect(trace) : trace;
   const recording = new Recording(all);
   const recorded = all.filter(event => event.run === recording.runId);
@@ -61,40 +80,44 @@ export async function rerunTrace(
   ];
   /** One recorded model per agent and model (its own or the fallback); answers share the agent's cursor. */
   const models = new Map<string, Map<LanguageModel, LanguageModel>>();
-  const result = await run(agent, recording.input, {
-    ...options.run,
-    trace: sinks,
-    overrides: {
-      model: (owner, model) => {
-        let own = models.get(owner.name);
-        if (own === undefined) {
-          own = new Map();
-          models.set(owner.name, own);
-        }
-        let answering = own.get(model);
-        if (answering === undefined) {
-          answering = recordedModel(owner.name, recording, model);
-          own.set(model, answering);
-        }
-        return answering;
-      },
-      ...(options.liveTools === true
-        ? {}
-        : {
-            tool: async ({ toolName, args }) => {
-              const recordedEnd = recording.nextToolResult(toolName, args);
-              if (recordedEnd === undefined) {
-                throw new Error(
-                  `Rerun: the recording has no result of tool '${toolName}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
-                );
-              }
-              if (recordedEnd.error !== undefined)
-                throw new Error(recordedEnd.error.message.replace(/^Tool '[^']*' failed: /, ''));
-              return Promise.resolve(recordedEnd.result);
-            },
-          }),
+  const overrides: RunOverrides = {
+    model: (owner, model) => {
+      let own = models.get(owner.name);
+      if (own === undefined) {
+        own = new Map();
+        models.set(owner.name, own);
+      }
+      let answering = own.get(model);
+      if (answering === undefined) {
+        answering = recordedModel(owner.name, recording, model);
+        own.set(model, answering);
+      }
+      return answering;
     },
-  });
+    ...(options.liveTools === true
+      ? {}
+      : {
+          tool: async ({ toolName, args }) => {
+            const recordedEnd = recording.nextToolResult(toolName, args);
+            if (recordedEnd === undefined) {
+              throw new Error(
+                `Rerun: the recording has no result of tool '${toolName}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
+              );
+            }
+            if (recordedEnd.error !== undefined)
+              throw new Error(recordedEnd.error.message.replace(/^Tool '[^']*' failed: /, ''));
+            return Promise.resolve(recordedEnd.result);
+          },
+        }),
+  };
+  const result =
+    'toolRegistry' in target
+      ? await run(target, recording.input, { ...options.run, trace: sinks, overrides })
+      : await runWorkflow(target, recording.workflowInput, {
+          ...options.run,
+          trace: sinks,
+          overrides,
+        });
   const differences = compareTraces(recorded, sink.events);
   return {
     same: differences.length === 0,

@@ -12,7 +12,10 @@ export type RowKind =
   | 'retry'
   | 'malformed_answer'
   | 'approval'
-  | 'rate_limit_wait';
+  | 'rate_limit_wait'
+  | 'workflow'
+  | 'step'
+  | 'plan';
 
 /** The row kinds of point events: markers on the waterfall, not bars. */
 export const pointKinds: ReadonlySet<RowKind> = new Set([
@@ -21,6 +24,7 @@ export const pointKinds: ReadonlySet<RowKind> = new Set([
   'malformed_answer',
   'approval',
   'rate_limit_wait',
+  'plan',
 ]);
 
 /** How a row went: `open` is a span the trace never ended (a run still being written). */
@@ -94,13 +98,15 @@ const spanKinds: Readonly<Record<string, RowKind>> = {
   llm_start: 'llm',
   tool_start: 'tool',
   handoff_start: 'handoff',
+  workflow_start: 'workflow',
+  workflow_step_start: 'step',
 };
 
 const isNode = (value: Node | TraceEvent): value is Node => 'children' in value;
 
 function pointKindOf(event: string): RowKind {
   if (event === 'approval_requested' || event === 'approval_resolved') return 'approval';
-  if (event === 'rate_limit_wait') return 'rate_limit_wait';
+  if (event === 'rate_limit_wait' || event === 'plan') return event;
   return event === 'retry' || event === 'malformed_answer' ? event : 'guardrail';
 }
 
@@ -223,11 +229,14 @@ function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolea
   if (start.event === 'retry' || start.event === 'malformed_answer') return 'warn';
   if (start.event === 'approval_requested' || start.event === 'rate_limit_wait') return 'warn';
   if (start.event === 'approval_resolved') return start.decision === 'rejected' ? 'error' : 'ok';
+  if (start.event === 'plan') return start.verdict === 'refused' ? 'warn' : 'ok';
   if (isSpan && end === undefined) return 'open';
   if (end === undefined) return 'ok';
   if ('error' in end && end.error !== undefined) return 'error';
   if (end.event === 'agent_end' || end.event === 'run_end')
     return end.stop_reason === 'completed' ? 'ok' : 'warn';
+  if (end.event === 'workflow_end') return end.status === 'completed' ? 'ok' : 'warn';
+  if (end.event === 'workflow_step_end') return end.status === 'interrupted' ? 'warn' : 'ok';
   return 'ok';
 }
 
@@ -255,6 +264,12 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `rate limit: ${start.provider}`;
     case 'approval_resolved':
       return `approval ${start.decision}: ${start.tool}`;
+    case 'workflow_start':
+      return `workflow ${start.workflow}${start.plan_revision === undefined ? '' : ` (plan ${start.plan_revision})`}`;
+    case 'workflow_step_start':
+      return `step ${start.name}`;
+    case 'plan':
+      return `plan ${start.revision} ${start.verdict}`;
     default:
       return start.event;
   }
@@ -290,9 +305,38 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return [start.by === undefined ? '' : `by ${start.by}`, start.reason ?? '']
         .filter(part => part !== '')
         .join(' · ');
+    case 'workflow_start':
+      return end?.event === 'workflow_end'
+        ? `${end.status} · ${end.steps.completed} completed, ${end.steps.failed} failed, ${end.steps.skipped} skipped`
+        : `${count(start.steps.length)} steps · running`;
+    case 'workflow_step_start':
+      return end?.event === 'workflow_step_end'
+        ? stepSummary(start, end)
+        : `${start.runs.kind} · running`;
+    case 'plan':
+      return start.problems === undefined
+        ? `after ${planReasons[start.reason]}`
+        : cut(start.problems.join('; '), 120);
     default:
       return '';
   }
+}
+
+const planReasons = {
+  request: 'the request',
+  refused_plan: 'a refused plan',
+  step_failed: 'a failed step',
+} as const;
+
+function stepSummary(
+  start: TraceEventOf<'workflow_step_start'>,
+  end: TraceEventOf<'workflow_step_end'>,
+): string {
+  const runs = `${start.runs.kind}${start.runs.name === undefined ? '' : ` ${start.runs.name}`}`;
+  const items = start.items === undefined ? '' : ` · ${start.items} items`;
+  if (end.status === 'skipped') return `skipped: ${end.reason ?? ''}`;
+  if (end.status === 'interrupted') return `${runs} · waits for approval`;
+  return `${runs}${items} → ${cut(compact(end.output), 70)}`;
 }
 
 /** Where a run comes from, when it goes on from a pause or forks a recorded run. */

@@ -1,36 +1,11 @@
-import type { ComponentChildren } from 'preact';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { count, dollars, duration, pretty, prettyJsonText } from '../model/format.js';
 import type { Row, RunModel } from '../model/run-model.js';
+import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
+import { PlanView, WorkflowStepView, WorkflowView } from './workflow-inspector.js';
 
 type Message = TraceEventOf<'llm_start'>['messages'][number];
 type ToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
-
-function Field({ name, children }: { name: string; children: ComponentChildren }) {
-  return (
-    <div class="field">
-      <span class="field-name">{name}</span>
-      <span class="field-value">{children}</span>
-    </div>
-  );
-}
-
-function Text({ children, label }: { children: string; label?: string }) {
-  return (
-    <pre class="text" aria-label={label}>
-      {children}
-    </pre>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ComponentChildren }) {
-  return (
-    <section class="inspector-section">
-      <h3>{title}</h3>
-      {children}
-    </section>
-  );
-}
 
 function Calls({ calls }: { calls: readonly ToolCall[] }) {
   return (
@@ -59,29 +34,6 @@ function MessageView({ message }: { message: Message }) {
       )}
       {message.role === 'assistant' ? <Calls calls={message.tool_calls} /> : null}
     </div>
-  );
-}
-
-function ErrorField({ error }: { error: { type: string; message: string } | undefined }) {
-  if (error === undefined) return null;
-  return (
-    <div class="error-box">
-      <strong>{error.type}</strong>
-      <Text>{error.message}</Text>
-    </div>
-  );
-}
-
-function Timing({ row }: { row: Row }) {
-  return (
-    <Field name="time">
-      at {duration(row.startMs)}
-      {row.end === undefined
-        ? row.status === 'open'
-          ? ' · not ended'
-          : ''
-        : ` · took ${duration(row.endMs - row.startMs)}`}
-    </Field>
   );
 }
 
@@ -396,6 +348,12 @@ function Details({ row, run }: { row: Row; run: RunModel }) {
       return <Handoff start={start} end={end} row={row} />;
     case 'agent_start':
       return <Agent start={start} end={end} row={row} />;
+    case 'workflow_start':
+      return <WorkflowView start={start} end={end} row={row} />;
+    case 'workflow_step_start':
+      return <WorkflowStepView start={start} end={end} row={row} />;
+    case 'plan':
+      return <PlanView event={start} />;
     case 'run_start':
       return (
         <>

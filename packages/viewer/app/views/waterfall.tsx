@@ -20,6 +20,9 @@ const icons: Readonly<Record<Row['kind'], string>> = {
   malformed_answer: '⚠',
   approval: '✋',
   rate_limit_wait: '⏳',
+  workflow: '☰',
+  step: '▸',
+  plan: '✎',
 };
 
 /** Props of {@link Waterfall}. */

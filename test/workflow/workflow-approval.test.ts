@@ -58,7 +58,7 @@ async function pauseAndResume(decision: SignOff) {
   const stored = JSON.stringify(paused.state);
   const resumed = await resumeWorkflow(release(), stored, {
     ...deterministic,
-    decisions: [{ callId: 'sign-off', ...decision } as ApprovalDecision],
+    decisions: [{ callId: 'sign-off', ...decision }],
   });
   expect(validateTrace(sink.events).problems).toEqual([]);
   return { paused, resumed, events: sink.events };

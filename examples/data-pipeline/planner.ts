@@ -9,50 +9,34 @@ export const request = 'Report the sales by region from the data in sales-2026.c
  * collecting step fails), then, told so, a plan that reads sales.csv instead.
  */
 export const plannerScript = [
+  { text: `Here is the plan:\n${plan('regional-report', 'sales-2026.csv')}` },
   {
-    text: `Here is the plan:
-\`\`\`yaml
-workflow:
-  name: regional-report
-  steps:
-    - name: collect
-      tool: data_collector
-      input: { source: sales-2026.csv }
-    - name: clean
-      tool: data_preprocessor
-      depends_on: [collect]
-    - name: analyse
-      tool: analyzer
-      depends_on: [clean]
-      parallel: true
-    - name: report
-      tool: report_generator
-      depends_on: [analyse]
-\`\`\``,
-  },
-  {
-    text: `sales-2026.csv is missing; sales.csv holds the same columns.
-\`\`\`yaml
-workflow:
-  name: regional-report-from-sales-csv
-  steps:
-    - name: collect
-      tool: data_collector
-      input: { source: sales.csv }
-    - name: clean
-      tool: data_preprocessor
-      depends_on: [collect]
-    - name: analyse
-      tool: analyzer
-      depends_on: [clean]
-      parallel: true
-      condition: steps.clean.output[0].region != null
-    - name: report
-      tool: report_generator
-      depends_on: [analyse]
-\`\`\``,
+    text: `sales-2026.csv is missing; sales.csv holds the same columns.\n${plan('regional-report-from-sales-csv', 'sales.csv', 'steps.clean.output[0].region != null')}`,
   },
 ];
+
+/** A plan of the pipeline's four steps, reading `source`, its analysis under `condition`. */
+function plan(name: string, source: string, condition?: string): string {
+  const when = condition === undefined ? '' : `\n      condition: ${condition}`;
+  return `\`\`\`yaml
+workflow:
+  name: ${name}
+  steps:
+    - name: collect
+      tool: data_collector
+      input: { source: ${source} }
+    - name: clean
+      tool: data_preprocessor
+      depends_on: [collect]
+    - name: analyse
+      tool: analyzer
+      depends_on: [clean]
+      parallel: true${when}
+    - name: report
+      tool: report_generator
+      depends_on: [analyse]
+\`\`\``;
+}
 
 /** The planner agent: it breaks a request into a workflow of the pipeline's tools. */
 export function plannerAgent(model: LanguageModel = fakeLLM(plannerScript)) {

@@ -3,6 +3,7 @@
  * and run with FakeTools: its parallel step's items run at the same time, and the trace comes
  * out the same every run.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadWorkflow, runWorkflow, sequentialIds, virtualClock } from '@agent-trace/core';
 import { compareGoldenTrace, fakeTool } from '@agent-trace/testing';
@@ -12,23 +13,11 @@ import { z } from 'zod';
 
 const directory = fileURLToPath(new URL('../../golden', import.meta.url));
 
-export const seedWorkflowYaml = `workflow:
-  name: "データ分析パイプライン"
-  steps:
-    - name: "データ収集"
-      tool: "data_collector" # Tool Registryに登録されたツール名
-      condition: "always"   # 実行条件
-    - name: "前処理"
-      tool: "data_preprocessor"
-      depends_on: ["データ収集"] # 依存するステップ
-    - name: "分析"
-      tool: "analyzer"
-      depends_on: ["前処理"]
-      parallel: true # 並列実行の可否
-    - name: "レポート生成"
-      tool: "report_generator"
-      depends_on: ["分析"]
-`;
+/** The design's pipeline, as written there: the data-pipeline example's workflow.yaml. */
+const seedWorkflowYaml = readFileSync(
+  fileURLToPath(new URL('../../examples/data-pipeline/workflow.yaml', import.meta.url)),
+  'utf8',
+);
 
 /** The pipeline's tools: three regions of sales, each analysed in 100 ms of (virtual) time. */
 function pipelineTools() {
@@ -112,29 +101,19 @@ describe("the design's workflow.yaml", () => {
     const first = (await runSeed()).events;
     const second = (await runSeed()).events;
     expect(second).toEqual(first);
+    const call = ['tool_start', 'tool_end'];
+    const step = (...calls: string[][]) => [
+      'workflow_step_start',
+      ...calls.flat(),
+      'workflow_step_end',
+    ];
     expect(first.map(event => event.event)).toEqual([
       'run_start',
       'workflow_start',
-      'workflow_step_start',
-      'tool_start',
-      'tool_end',
-      'workflow_step_end',
-      'workflow_step_start',
-      'tool_start',
-      'tool_end',
-      'workflow_step_end',
-      'workflow_step_start',
-      'tool_start',
-      'tool_end',
-      'tool_start',
-      'tool_end',
-      'tool_start',
-      'tool_end',
-      'workflow_step_end',
-      'workflow_step_start',
-      'tool_start',
-      'tool_end',
-      'workflow_step_end',
+      ...step(call),
+      ...step(call),
+      ...step(call, call, call), // the three regions, in input order
+      ...step(call),
       'workflow_end',
       'run_end',
     ]);

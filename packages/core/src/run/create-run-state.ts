@@ -31,6 +31,27 @@ export type PausedRun = Pick<
   | 'handoffs'
 >;
 
+/** What a run that pauses now leaves for the one that goes on: its ids, seq, counts and totals. */
+export function pausedRun(state: RunState): PausedRun {
+  const { tracer } = state;
+  return {
+    id: tracer.runId,
+    session: tracer.session,
+    traceId: tracer.traceId,
+    pausedAtSeq: tracer.nextSeq - 1,
+    counts: { ...tracer.counts },
+    usage: state.totals.usage,
+    cost: {
+      usd: state.totals.cost.usd,
+      unpricedCalls: state.totals.cost.unpricedCalls,
+      unpricedModels: [...state.totals.cost.unpricedModels],
+    },
+    steps: state.steps,
+    toolCalls: state.toolCalls,
+    handoffs: state.handoffs,
+  };
+}
+
 /** How a run ended, as its `run_end` seal records it. */
 export type RunEnding = Pick<
   AgentOutcome,

@@ -7,8 +7,8 @@ import type { Workflow } from '../workflow/workflow.js';
 import {
   createRunState,
   runDeadline,
+  pausedRun,
   runEndFields,
-  type PausedRun,
   type RunEnding,
 } from './create-run-state.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
@@ -181,25 +181,7 @@ function pausedBody(
   state: RunState,
   outcome: WorkflowOutcome,
 ): Omit<WorkflowStateSnapshot, 'integrity'> {
-  const { tracer } = state;
-  const run: PausedRun & { input: unknown; workflow: string } = {
-    id: tracer.runId,
-    session: tracer.session,
-    traceId: tracer.traceId,
-    pausedAtSeq: tracer.nextSeq - 1,
-    counts: { ...tracer.counts },
-    usage: state.totals.usage,
-    cost: {
-      usd: state.totals.cost.usd,
-      unpricedCalls: state.totals.cost.unpricedCalls,
-      unpricedModels: [...state.totals.cost.unpricedModels],
-    },
-    steps: state.steps,
-    toolCalls: state.toolCalls,
-    handoffs: state.handoffs,
-    input,
-    workflow: workflow.name,
-  };
+  const run = { ...pausedRun(state), input, workflow: workflow.name };
   return {
     format: WORKFLOW_STATE_FORMAT,
     version: WORKFLOW_STATE_VERSION,

@@ -14,7 +14,7 @@ import {
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
-import { createRunState, runDeadline, runEndFields } from './create-run-state.js';
+import { createRunState, pausedRun, runDeadline, runEndFields } from './create-run-state.js';
 import { runAgent } from './run-agent.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
@@ -250,28 +250,10 @@ function pausedBody(
   state: RunState,
   turn: PausedTurn,
 ): RunStateBody {
-  const { tracer } = state;
   return {
     format: RUN_STATE_FORMAT,
     version: RUN_STATE_VERSION,
-    run: {
-      id: tracer.runId,
-      session: tracer.session,
-      traceId: tracer.traceId,
-      input,
-      entryAgent: entry.name,
-      pausedAtSeq: tracer.nextSeq - 1,
-      counts: { ...tracer.counts },
-      usage: state.totals.usage,
-      cost: {
-        usd: state.totals.cost.usd,
-        unpricedCalls: state.totals.cost.unpricedCalls,
-        unpricedModels: [...state.totals.cost.unpricedModels],
-      },
-      steps: state.steps,
-      toolCalls: state.toolCalls,
-      handoffs: state.handoffs,
-    },
+    run: { ...pausedRun(state), input, entryAgent: entry.name },
     turn,
   };
 }

@@ -165,4 +165,14 @@ describe('planAndRun', () => {
     );
     expect(result.plans).toHaveLength(2);
   });
+
+  it('ends with the failed step, not plan_refused, when no plan is left to re-plan with', async () => {
+    const planner = agent({ name: 'planner', model: fakeLLM([{ text: firstPlan }]) });
+    const result = await planAndRun(planner, 'Summarise the sales of week 47', {
+      tools: tools(),
+      maxPlans: 1,
+    });
+    expect(result.stopReason).toBe('workflow_step_failed');
+    expect(result.plans).toHaveLength(1);
+  });
 });

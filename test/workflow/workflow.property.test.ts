@@ -5,6 +5,7 @@
  */
 import {
   agent,
+  planAndRun,
   runWorkflow,
   sequentialIds,
   stopReasons,
@@ -212,6 +213,81 @@ describe('random workflows', () => {
         const again = await runOnce();
         expect(again.events).toEqual(events);
       }),
+      { numRuns: 200, seed: 20261123 },
+    );
+  });
+});
+
+/** What a hostile planner may answer: garbage, plans that do not load, plans that fail or complete. */
+const plannerAnswer = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constant('workflow:\n  name: p\n  steps: []\n'),
+  fc.constant('workflow:\n  name: p\n  steps:\n    - name: a\n      tool: missing\n'),
+  fc.constant(
+    'workflow:\n  name: p\n  steps:\n    - name: a\n      tool: ok\n      depends_on: [b]\n    - name: b\n      tool: ok\n      depends_on: [a]\n',
+  ),
+  fc.constant('```yaml\nworkflow:\n  name: p\n  steps:\n    - name: a\n      tool: breaks\n```'),
+  fc.constant(
+    'workflow:\n  name: p\n  steps:\n    - name: a\n      tool: ok\n      input: { n: 1 }\n',
+  ),
+  fc.constant(
+    '{"workflow":{"name":"j","steps":[{"name":"a","tool":"ok"},{"name":"b","tool":"breaks","depends_on":["a"]}]}}',
+  ),
+);
+
+describe('planning', () => {
+  it('ends within maxPlans plans and maxReplans re-plans, with a known stop reason and a valid trace', async () => {
+    const ok = tool({
+      name: 'ok',
+      description: 'works',
+      input: z.unknown(),
+      execute: () => 'fine',
+    });
+    const breaks = tool({
+      name: 'breaks',
+      description: 'fails',
+      input: z.unknown(),
+      execute: () => {
+        throw new Error('broken');
+      },
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(plannerAnswer, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 2 }),
+        async (answers, maxPlans, maxReplans) => {
+          const model = fakeLLM(
+            answers.map(text => ({ text })),
+            { allowUnusedSteps: true },
+          );
+          const sink = memorySink();
+          const result = await planAndRun(agent({ name: 'planner', model }), 'do it', {
+            tools: [ok, breaks],
+            maxPlans,
+            maxReplans,
+            trace: sink,
+            clock: virtualClock(),
+            ids: sequentialIds(),
+          });
+          expect(['completed', 'workflow_step_failed', 'plan_refused', 'error']).toContain(
+            result.stopReason,
+          );
+          expect(result.plans.length).toBeLessThanOrEqual(maxPlans);
+          expect(model.calls.length).toBe(
+            result.stopReason === 'error' ? result.plans.length + 1 : result.plans.length,
+          );
+          const failedRuns = result.plans.filter(plan => plan.status === 'failed').length;
+          expect(failedRuns).toBeLessThanOrEqual(maxReplans + 1);
+          if (result.stopReason === 'plan_refused') {
+            expect(result.plans).toHaveLength(maxPlans);
+            expect(result.plans.at(-1)?.verdict).toBe('refused');
+          }
+          const plans = sink.events.filter(event => event.event === 'plan');
+          expect(plans).toHaveLength(result.plans.length);
+          expect(validateTrace(sink.events).problems).toEqual([]);
+        },
+      ),
       { numRuns: 200, seed: 20261123 },
     );
   });

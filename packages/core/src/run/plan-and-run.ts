@@ -152,11 +152,9 @@ class Planning {
         continue;
       }
       const outcome = await this.#execute(loaded, revision);
-      if (
-        outcome.status !== 'failed' ||
-        outcome.failed === undefined ||
-        replans >= limits.maxReplans
-      )
+      // No re-plan when none is left, or no plan: the workflow's end is the run's.
+      const replan = replans < limits.maxReplans && revision < limits.maxPlans;
+      if (outcome.status !== 'failed' || outcome.failed === undefined || !replan)
         return workflowEnding(outcome);
       replans++;
       [ask, reason] = [failedStepFeedback(outcome.failed, outcome.records), 'step_failed'];

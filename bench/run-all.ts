@@ -13,6 +13,7 @@ import { formatReplay, measureReplay } from './replay-long-run.js';
 import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 import { formatViewer, measureViewer } from './viewer.js';
+import { formatWorkflowSteps, measureWorkflowSteps } from './workflow-steps.js';
 
 const quick = process.argv.includes('--quick');
 const settings = quick
@@ -46,6 +47,12 @@ console.log(formatReplay(replay));
 console.log('');
 const mcpCall = await measureMcpCall(quick ? 100 : 300, settings.rounds);
 console.log(formatMcpCall(mcpCall));
+
+console.log(
+  '\nWorkflow steps: the `add` tool called N times by plain code and by a workflow (median µs a step)',
+);
+const workflowSteps = await measureWorkflowSteps(quick ? 100 : 1000, settings.rounds);
+console.log(formatWorkflowSteps(workflowSteps));
 
 console.log('\nThe viewer in Chromium: a 100,000-event trace beside a small one');
 const viewer = await measureViewer();
@@ -120,6 +127,7 @@ writeFileSync(
       pipeline,
       replay,
       mcpCall,
+      workflowSteps,
       viewer,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),
     },

@@ -237,36 +237,38 @@ async function attemptOnce(
   item: unknown,
   options: AttemptOptions,
 ): Promise<Outcome> {
-  const timer = new AbortController();
-  const timeout =
-    step.timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => timer.abort(`step '${step.name}' timed out`), step.timeoutMs);
-  const signal =
-    options.state.signal === undefined
-      ? timer.signal
-      : AbortSignal.any([options.state.signal, timer.signal]);
+  const deadline = stepDeadline(step, options.state.signal);
   try {
     return step.runs.kind === 'tool'
-      ? await toolAttempt(step, item, signal, options)
-      : await agentAttempt(step, item, signal, options);
+      ? await toolAttempt(step, item, deadline.signal, options)
+      : await agentAttempt(step, item, deadline.signal, options);
   } catch (error) {
-    if (
-      !(error instanceof RunAbortedError) ||
-      !timer.signal.aborted ||
-      options.state.signal?.aborted === true
-    )
+    if (!(error instanceof RunAbortedError) || !deadline.passed() || options.state.signal?.aborted)
       throw error;
-    return {
-      ok: false,
-      error: {
-        type: 'timeout',
-        message: `step '${step.name}' timed out after ${step.timeoutMs} ms`,
-      },
-    };
+    const message = `step '${step.name}' timed out after ${step.timeoutMs} ms`;
+    return { ok: false, error: { type: 'timeout', message } };
   } finally {
-    if (timeout !== undefined) clearTimeout(timeout);
+    deadline.clear();
   }
+}
+
+/**
+ * An attempt's signal: the run's, and the step's timeout when it has one (only then is a timer
+ * and a controller made).
+ */
+function stepDeadline(
+  step: WorkflowStep,
+  run: AbortSignal | undefined,
+): { signal: AbortSignal | undefined; passed(): boolean; clear(): void } {
+  if (step.timeoutMs === undefined)
+    return { signal: run, passed: () => false, clear: () => undefined };
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(`step '${step.name}' timed out`), step.timeoutMs);
+  return {
+    signal: run === undefined ? timer.signal : AbortSignal.any([run, timer.signal]),
+    passed: () => timer.signal.aborted,
+    clear: () => clearTimeout(timeout),
+  };
 }
 
 /** Registries of the tools workflow steps call, made once per tool. */
@@ -275,7 +277,7 @@ const registries = new WeakMap<object, ToolRegistry>();
 async function toolAttempt(
   step: WorkflowStep,
   item: unknown,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   { callId, attempt, span, state, workflow }: AttemptOptions,
 ): Promise<Outcome> {
   if (step.runs.kind !== 'tool') throw new TypeError('not a tool step');
@@ -327,7 +329,7 @@ async function toolAttempt(
 async function agentAttempt(
   step: WorkflowStep,
   item: unknown,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   { span, state }: AttemptOptions,
 ): Promise<Outcome> {
   if (step.runs.kind !== 'agent') throw new TypeError('not an agent step');
@@ -340,7 +342,7 @@ async function agentAttempt(
   let next = await running.next();
   while (next.done !== true) next = await running.next(); // a workflow run streams no chunks
   const outcome = next.value;
-  if (signal.aborted) throw new RunAbortedError({ reason: signal.reason });
+  if (signal?.aborted === true) throw new RunAbortedError({ reason: signal.reason });
   if (outcome.paused !== undefined)
     return {
       ok: false,

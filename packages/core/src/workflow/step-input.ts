@@ -32,6 +32,19 @@ export function inputExpressions(input: unknown): Condition[] {
   return found;
 }
 
+/** Expressions already parsed, by text: a workflow fills the same inputs run after run. */
+const parsed = new Map<string, Condition>();
+
+function parseExpression(text: string): Condition {
+  let condition = parsed.get(text);
+  if (condition === undefined) {
+    if (parsed.size >= 10_000) parsed.clear();
+    condition = parseCondition(text);
+    parsed.set(text, condition);
+  }
+  return condition;
+}
+
 /** The input with every `${…}` filled in from `scope`. */
 export function fillInput(input: unknown, scope: ConditionScope): unknown {
   if (typeof input === 'string') return fillString(input, scope);
@@ -45,9 +58,10 @@ export function fillInput(input: unknown, scope: ConditionScope): unknown {
 
 function fillString(text: string, scope: ConditionScope): unknown {
   const whole = /^\$\{([^}]*)\}$/.exec(text);
-  if (whole !== null) return evaluateCondition(parseCondition(whole[1] as string), scope);
+  if (whole !== null) return evaluateCondition(parseExpression(whole[1] as string), scope);
+  if (!text.includes('${')) return text;
   return text.replace(template, (_, expression: string) => {
-    const value = evaluateCondition(parseCondition(expression), scope);
+    const value = evaluateCondition(parseExpression(expression), scope);
     return typeof value === 'string' ? value : JSON.stringify(value);
   });
 }

@@ -1,5 +1,5 @@
-import { conditionHolds, type ConditionScope } from './condition.js';
-import { fillInput } from './step-input.js';
+import { conditionHolds, stepsRead, type ConditionScope } from './condition.js';
+import { fillInput, inputExpressions } from './step-input.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 
 /** How a workflow step ended. `interrupted`: it waits for a person's approval. */
@@ -24,14 +24,35 @@ export type StepVerdict =
   /** A dependency waits for a person: the step waits too, and has no record yet. */
   | { readonly run: false; readonly waits: true };
 
-/** What conditions and `${…}` inputs read: each ended step's status and output, and the input. */
+/** The steps a step's condition and `${…}` input read, found once per step. */
+const readsOf = new WeakMap<WorkflowStep, readonly string[]>();
+
+function stepsReadBy(step: WorkflowStep): readonly string[] {
+  let reads = readsOf.get(step);
+  if (reads === undefined) {
+    const expressions = inputExpressions(step.input);
+    if (step.condition !== undefined) expressions.push(step.condition.parsed);
+    reads = [...new Set(expressions.flatMap(stepsRead))];
+    readsOf.set(step, reads);
+  }
+  return reads;
+}
+
+/**
+ * What conditions and `${…}` inputs read: each ended step's status, output and error (those
+ * `names` only, when given), and the workflow's input.
+ */
 export function conditionScope(
   records: ReadonlyMap<string, WorkflowStepRecord>,
   input: unknown,
+  names: Iterable<string> = records.keys(),
 ): ConditionScope {
   const steps: Record<string, { output?: unknown; status: string; error?: unknown }> = {};
-  for (const [name, record] of records)
+  for (const name of names) {
+    const record = records.get(name);
+    if (record === undefined) continue;
     steps[name] = { status: record.status, output: record.output ?? null, error: record.error };
+  }
   return { steps, input };
 }
 
@@ -48,7 +69,7 @@ export function stepVerdict(
   const dependencies = step.dependsOn.map(name => records.get(name));
   if (dependencies.some(record => record === undefined || record.status === 'interrupted'))
     return { run: false, waits: true };
-  const scope = conditionScope(records, input);
+  const scope = conditionScope(records, input, stepsReadBy(step));
   const unfinished = dependencies.find(record => record?.status !== 'completed');
   if (step.condition === undefined && unfinished !== undefined)
     return {
@@ -77,17 +98,26 @@ function stepInput(
  * otherwise as written. The order does not depend on which step finished first.
  */
 export function traceOrder(workflow: Workflow): WorkflowStep[] {
-  const placed = new Set<string>();
+  const { steps } = workflow;
+  const index = new Map(steps.map((step, position) => [step.name, position]));
+  const waiting = steps.map(step => new Set(step.dependsOn).size);
+  const dependents = steps.map((): number[] => []);
+  steps.forEach((step, position) => {
+    for (const name of new Set(step.dependsOn))
+      dependents[index.get(name) ?? position]?.push(position);
+  });
+  // The ready steps, kept sorted by position: the first written goes first.
+  const ready = steps.flatMap((_, position) => (waiting[position] === 0 ? [position] : []));
   const order: WorkflowStep[] = [];
-  while (order.length < workflow.steps.length) {
-    const next = workflow.steps.find(
-      step => !placed.has(step.name) && step.dependsOn.every(name => placed.has(name)),
-    );
-    if (next === undefined) break; // a cycle: workflow() and loadWorkflow() refuse those
-    placed.add(next.name);
-    order.push(next);
+  for (let next = ready.shift(); next !== undefined; next = ready.shift()) {
+    order.push(steps[next] as WorkflowStep);
+    for (const dependent of dependents[next] ?? []) {
+      if (--(waiting[dependent] as number) > 0) continue;
+      const at = ready.findIndex(position => position > dependent);
+      ready.splice(at === -1 ? ready.length : at, 0, dependent);
+    }
   }
-  return order;
+  return order; // a cycle leaves steps out: workflow() and loadWorkflow() refuse those
 }
 
 /**

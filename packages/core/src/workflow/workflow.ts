@@ -232,17 +232,21 @@ function findCycle(steps: readonly WorkflowStep[]): string[] | undefined {
   return undefined;
 }
 
-/** The steps that run before `name`: its dependencies, theirs, and so on. */
-export function upstreamOf(steps: readonly WorkflowStep[], name: string): Set<string> {
-  const byName = new Map(steps.map(step => [step.name, step]));
+/** True when `target` runs before `step`: it is a dependency of it, or of one of those, and so on. */
+function runsBefore(
+  byName: ReadonlyMap<string, WorkflowStep>,
+  step: WorkflowStep,
+  target: string,
+): boolean {
   const seen = new Set<string>();
-  const pending = [...(byName.get(name)?.dependsOn ?? [])];
+  const pending = [...step.dependsOn];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next === target) return true;
     if (seen.has(next)) continue;
     seen.add(next);
     pending.push(...(byName.get(next)?.dependsOn ?? []));
   }
-  return seen;
+  return false;
 }
 
 /**
@@ -250,9 +254,10 @@ export function upstreamOf(steps: readonly WorkflowStep[], name: string): Set<st
  * dependencies, transitively).
  */
 function conditionProblem(steps: readonly WorkflowStep[]): WorkflowProblem | undefined {
+  const byName = new Map(steps.map(step => [step.name, step]));
   for (const step of steps) {
-    const before = upstreamOf(steps, step.name);
-    const unreadBy = (condition: Condition) => stepsRead(condition).find(name => !before.has(name));
+    const unreadBy = (condition: Condition) =>
+      stepsRead(condition).find(name => !runsBefore(byName, step, name));
     const unread = step.condition === undefined ? undefined : unreadBy(step.condition.parsed);
     if (unread !== undefined)
       return {

@@ -70,7 +70,7 @@ export async function measureWorkflowSteps(steps = 100, rounds = 5): Promise<Wor
       chainTraced: () => runWorkflow(chained, null, { ...options, trace: memorySink() }),
       fanDirect: () =>
         Promise.all(
-          Array.from({ length: steps }, (_, index) =>
+          Array.from({ length: steps }, async (_, index) =>
             add.execute(add.input.parse({ a: index, b: 1 }), context(index)),
           ),
         ),

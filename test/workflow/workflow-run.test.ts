@@ -277,6 +277,26 @@ describe('runWorkflow', () => {
     expect(events.at(-1)?.event).toBe('run_end');
   });
 
+  it("stops with timeout when the run's timeoutMs passes, its trace sealed", async () => {
+    const hangs = tool({
+      name: 'hangs',
+      description: 'Never answers',
+      input: z.unknown(),
+      execute: (_, { abortSignal }) =>
+        new Promise((_resolve, reject) =>
+          abortSignal.addEventListener('abort', () => reject(new Error('stopped'))),
+        ),
+    });
+    const { result, events } = await traced(
+      workflow({ name: 'late', steps: [{ name: 'wait', tool: hangs }] }),
+      {},
+      { timeoutMs: 20 },
+    );
+    expect(result.stopReason).toBe('timeout');
+    const end = events.at(-1);
+    expect(end?.event === 'run_end' && end.stop_reason).toBe('timeout');
+  });
+
   it.each([
     [
       'a cycle',

@@ -2,7 +2,12 @@ import type { ApprovalDecision, PendingApproval } from '../approval/approval.js'
 import { RunAbortedError } from '../errors/abort-error.js';
 import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import { Semaphore } from '../util/semaphore.js';
-import { traceOrder, workflowOutput, type WorkflowStepRecord } from '../workflow/step-record.js';
+import {
+  traceOrder,
+  tracedRuns,
+  workflowOutput,
+  type WorkflowStepRecord,
+} from '../workflow/step-record.js';
 import type { Workflow } from '../workflow/workflow.js';
 import type { RunState } from './run-state.js';
 import { runWorkflowStep } from './run-workflow-step.js';
@@ -57,10 +62,7 @@ export async function executeWorkflow(
     input,
     steps: workflow.steps.map(step => ({
       name: step.name,
-      runs:
-        step.runs.kind === 'approval'
-          ? { kind: 'approval' as const }
-          : { kind: step.runs.kind, name: step.runs.name },
+      runs: tracedRuns(step),
       depends_on: [...step.dependsOn],
       ...(step.condition === undefined ? {} : { condition: step.condition.text }),
       ...(step.parallel ? { parallel: true } : {}),

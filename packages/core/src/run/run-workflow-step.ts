@@ -6,6 +6,7 @@ import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Semaphore } from '../util/semaphore.js';
 import {
   stepVerdict,
+  tracedRuns,
   type WorkflowStepRecord,
   type WorkflowStepStatus,
 } from '../workflow/step-record.js';
@@ -53,10 +54,7 @@ export async function runWorkflowStep(
   const span = tracer.start('workflow_step_start', context.workflow.name, context.workflowSpan, {
     workflow: context.workflow.name,
     name: step.name,
-    runs:
-      step.runs.kind === 'approval'
-        ? { kind: 'approval' }
-        : { kind: step.runs.kind, name: step.runs.name },
+    runs: tracedRuns(step),
     input: verdict.run ? verdict.input : null,
     ...(verdict.run && step.parallel && Array.isArray(verdict.input)
       ? { items: verdict.input.length }

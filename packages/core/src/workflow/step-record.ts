@@ -17,6 +17,16 @@ export interface WorkflowStepRecord {
   readonly reason?: string;
 }
 
+/** What a step runs, as the trace records it: the kind, and the tool's or agent's name. */
+export function tracedRuns(step: WorkflowStep): {
+  kind: 'tool' | 'agent' | 'approval';
+  name?: string;
+} {
+  return step.runs.kind === 'approval'
+    ? { kind: 'approval' }
+    : { kind: step.runs.kind, name: step.runs.name };
+}
+
 /** Whether a step runs, and on what: decided once its dependencies have ended. */
 export type StepVerdict =
   | { readonly run: true; readonly input: unknown }

@@ -76,6 +76,8 @@ export function runDeadline(options: RunOptions): {
 
 /** What the agents and phases of one run share. */
 export function createRunState(
+  /** The entry agent or the workflow: what a live sink names the run. */
+  name: string,
   options: RunOptions,
   signal: AbortSignal | undefined,
   streaming: boolean,
@@ -92,6 +94,7 @@ export function createRunState(
     session: resumed?.run.session ?? options.session ?? runId,
     clock,
     ids,
+    name,
     ...(resumed === undefined
       ? {}
       : {

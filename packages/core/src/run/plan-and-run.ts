@@ -76,7 +76,7 @@ export async function planAndRun(
 ): Promise<PlanResult> {
   const limits = planLimits(planner, request, options);
   const deadline = runDeadline(options);
-  const state = createRunState(options, deadline.signal, false);
+  const state = createRunState(planner.name, options, deadline.signal, false);
   const runSpan = state.tracer.start('run_start', planner.name, null, { input: request });
   const planning = new Planning(planner, request, runSpan, state, options);
   let ending: RunEnding | undefined;

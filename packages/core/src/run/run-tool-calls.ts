@@ -439,14 +439,15 @@ async function attemptCall(
         : {}),
     });
   }
-  return { outcome: await attemptTool(agent, pending, state), chunks: [] };
+  return { outcome: await attemptTool(agent, pending, state, toolSpan), chunks: [] };
 }
 
-/** One attempt of an ordinary tool, behind its circuit breaker. */
+/** One attempt of an ordinary tool, behind its circuit breaker, inside its span's context. */
 async function attemptTool(
   agent: AnyAgent,
   pending: PendingCall,
   state: RunState,
+  toolSpan: OpenSpan,
 ): Promise<ToolCallOutcome> {
   const tool = agent.toolRegistry.get(pending.call.toolName);
   const breaker = tool === undefined ? undefined : breakerFor(agent, tool, state);
@@ -458,28 +459,30 @@ async function attemptTool(
     });
     return { ok: false, args: pending.args, error, content: error.message };
   }
-  const outcome = await executeToolCall({
-    registry: agent.toolRegistry,
-    call: pending.call,
-    parsed: pending.parsed,
-    agentName: agent.name,
-    abortSignal: state.signal,
-    clock: state.clock,
-    ...(state.overrides.tool === undefined
-      ? {}
-      : {
-          runTool: (args: unknown, execute: () => Promise<unknown>) =>
-            (state.overrides.tool as NonNullable<typeof state.overrides.tool>)(
-              {
-                agentName: agent.name,
-                toolName: pending.call.toolName,
-                callId: pending.call.callId,
-                args,
-              },
-              execute,
-            ),
-        }),
-  });
+  const outcome = await state.tracer.within(toolSpan, () =>
+    executeToolCall({
+      registry: agent.toolRegistry,
+      call: pending.call,
+      parsed: pending.parsed,
+      agentName: agent.name,
+      abortSignal: state.signal,
+      clock: state.clock,
+      ...(state.overrides.tool === undefined
+        ? {}
+        : {
+            runTool: (args: unknown, execute: () => Promise<unknown>) =>
+              (state.overrides.tool as NonNullable<typeof state.overrides.tool>)(
+                {
+                  agentName: agent.name,
+                  toolName: pending.call.toolName,
+                  callId: pending.call.callId,
+                  args,
+                },
+                execute,
+              ),
+          }),
+    }),
+  );
   if (outcome.ok) breaker?.recordSuccess();
   else if (isRetryable(outcome)) breaker?.recordFailure(state.clock.now());
   return outcome;

@@ -291,20 +291,22 @@ async function toolAttempt(
   let outcome: Outcome | undefined;
   try {
     const { tool: override } = state.overrides;
-    const called = await executeToolCall({
-      registry,
-      call: { callId, toolName: tool.name, argumentsText: '' },
-      parsed: { ok: true, value: item },
-      agentName: workflow.name,
-      abortSignal: signal,
-      clock: state.clock,
-      ...(override === undefined
-        ? {}
-        : {
-            runTool: (args, execute) =>
-              override({ agentName: workflow.name, toolName: tool.name, callId, args }, execute),
-          }),
-    });
+    const called = await state.tracer.within(toolSpan, () =>
+      executeToolCall({
+        registry,
+        call: { callId, toolName: tool.name, argumentsText: '' },
+        parsed: { ok: true, value: item },
+        agentName: workflow.name,
+        abortSignal: signal,
+        clock: state.clock,
+        ...(override === undefined
+          ? {}
+          : {
+              runTool: (args, execute) =>
+                override({ agentName: workflow.name, toolName: tool.name, callId, args }, execute),
+            }),
+      }),
+    );
     outcome = called.ok
       ? { ok: true, output: called.result }
       : { ok: false, error: { type: called.error.kind, message: called.error.message } };

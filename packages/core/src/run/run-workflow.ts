@@ -107,7 +107,7 @@ async function workflowRun(
   resumed: WorkflowStateSnapshot | undefined,
 ): Promise<WorkflowResult> {
   const deadline = runDeadline(options);
-  const state = createRunState(options, deadline.signal, false, resumed);
+  const state = createRunState(workflow.name, options, deadline.signal, false, resumed);
   const { tracer } = state;
   const runSpan = tracer.start('run_start', workflow.name, null, {
     input: typeof input === 'string' ? input : JSON.stringify(input),

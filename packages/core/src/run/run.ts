@@ -175,7 +175,7 @@ async function* runLoop(
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
   const deadline = runDeadline(options);
-  const state = createRunState(options, deadline.signal, streaming, resumed);
+  const state = createRunState(agent.name, options, deadline.signal, streaming, resumed);
   const { tracer } = state;
   const runSpan = tracer.start('run_start', agent.name, null, {
     input,

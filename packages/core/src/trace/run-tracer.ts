@@ -2,6 +2,7 @@ import type { Redactor } from '../redaction/redactor.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import {
+  isSpanStart,
   spanEndFor,
   TRACE_SCHEMA_VERSION,
   type SpanStartName,
@@ -9,7 +10,7 @@ import {
   type TraceEventName,
   type TraceEventOf,
 } from '../protocol/trace-event.js';
-import type { SinkHealth, TraceSink } from './trace-sink.js';
+import type { LiveSpans, SinkHealth, TraceSink } from './trace-sink.js';
 
 type EnvelopeKey =
   | 'v'
@@ -60,7 +61,8 @@ interface PendingEvent {
   readonly parentSpanId: string | null;
   readonly agent: string;
   readonly timeMs: number;
-  readonly fields: object;
+  /** Redacted when the event is made, when anything will read it. */
+  fields: object;
   /** Set on end events: `endMs − startMs`. */
   readonly durationMs?: number;
 }
@@ -68,6 +70,8 @@ interface PendingEvent {
 /** What every view of one run's tracer shares. */
 interface TracerCore {
   readonly sinks: readonly TraceSink[];
+  /** The sinks that follow spans live, with their listeners. */
+  readonly live: readonly (readonly [TraceSink, LiveSpans])[];
   readonly redactor: Redactor | undefined;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -105,6 +109,8 @@ export class RunTracer {
       session: string;
       clock: Clock;
       ids: IdGenerator;
+      /** The run's entry agent or workflow: what a live sink names the run's span. */
+      name?: string;
       /** Replaces secrets in every event before the sinks see it. */
       redactor?: Redactor;
       /** A run that goes on from a pause: its trace id, the seq it stopped at, its counts. */
@@ -124,9 +130,16 @@ export class RunTracer {
     }
     this.runId = options.runId;
     this.session = options.session;
-    this.traceId = options.continues?.traceId ?? options.ids.traceId();
+    const live = options.sinks.flatMap(sink =>
+      sink.live === undefined ? [] : [[sink, sink.live] as const],
+    );
+    this.traceId =
+      options.continues?.traceId ??
+      joinedTraceId(live, { runId: options.runId, name: options.name ?? '' }) ??
+      options.ids.traceId();
     this.#core = {
       sinks: options.sinks,
+      live,
       redactor: options.redactor,
       clock: options.clock,
       ids: options.ids,
@@ -199,6 +212,21 @@ export class RunTracer {
   /** Reads the run's clock. */
   now(): number {
     return this.#core.clock.now();
+  }
+
+  /**
+   * Runs `work` inside `span`'s context in the sinks that follow spans live (the application's
+   * OpenTelemetry), so the calls it makes nest under the span; without such sinks, just runs it.
+   */
+  within<T>(span: OpenSpan, work: () => T): T {
+    const { live } = this.#core;
+    if (live.length === 0) return work();
+    let wrapped = work;
+    for (const [, listener] of live) {
+      const inner = wrapped;
+      wrapped = () => listener.within(span.spanId, inner);
+    }
+    return wrapped();
   }
 
   /** Opens a span with its start event. */
@@ -316,8 +344,47 @@ export class RunTracer {
   }
 
   #emit(pending: PendingEvent): void {
+    const core = this.#core;
+    if (core.redactor !== undefined && core.sinks.length > 0)
+      pending.fields = core.redactor.value(pending.fields);
+    if (core.live.length > 0) this.#tellLive(pending);
     if (this.#held !== undefined) this.#held.push(pending);
     else this.#deliver(pending);
+  }
+
+  /** Tells the live sinks of an event as it is made (its seq is not known yet: -1). */
+  #tellLive(pending: PendingEvent): void {
+    const core = this.#core;
+    const event = this.#event(pending, -1);
+    for (const [sink, listener] of core.live) {
+      if (core.failedSinks.has(sink)) continue;
+      try {
+        if (isSpanStart(pending.name)) listener.spanStarted(event);
+        else if (pending.durationMs !== undefined) listener.spanEnded(event);
+        else listener.pointEvent(event);
+      } catch (error) {
+        this.#fail(sink, error);
+      }
+    }
+  }
+
+  /** The event as written: the envelope, then the fields, then `duration_ms` on an end. */
+  #event(pending: PendingEvent, seq: number): TraceEvent {
+    const event = {
+      v: TRACE_SCHEMA_VERSION,
+      seq,
+      time: this.#isoTime(pending.timeMs),
+      run: this.runId,
+      session: this.session,
+      trace_id: this.traceId,
+      span_id: pending.spanId,
+      parent_span_id: pending.parentSpanId,
+      agent: pending.agent,
+      event: pending.name,
+      ...pending.fields,
+    } as TraceEvent & { duration_ms?: number };
+    if (pending.durationMs !== undefined) event.duration_ms = pending.durationMs; // last, as written
+    return event;
   }
 
   #deliver(pending: PendingEvent): void {
@@ -330,20 +397,7 @@ export class RunTracer {
       core.seq++; // nothing to write: the seq still counts for the seal
       return;
     }
-    const event = {
-      v: TRACE_SCHEMA_VERSION,
-      seq: core.seq++,
-      time: this.#isoTime(pending.timeMs),
-      run: this.runId,
-      session: this.session,
-      trace_id: this.traceId,
-      span_id: pending.spanId,
-      parent_span_id: pending.parentSpanId,
-      agent: pending.agent,
-      event: pending.name,
-      ...(core.redactor === undefined ? pending.fields : core.redactor.value(pending.fields)),
-    } as TraceEvent & { duration_ms?: number };
-    if (pending.durationMs !== undefined) event.duration_ms = pending.durationMs; // last, as written
+    const event = this.#event(pending, core.seq++);
     for (const sink of core.sinks) {
       if (core.failedSinks.has(sink)) continue;
       try {
@@ -368,4 +422,20 @@ export class RunTracer {
     this.#core.failedSinks.add(sink);
     this.#core.sinkErrors.push(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/** The trace id the live sinks give a new run (the first valid one), if any. */
+function joinedTraceId(
+  live: readonly (readonly [TraceSink, LiveSpans])[],
+  run: { readonly runId: string; readonly name: string },
+): string | undefined {
+  for (const [, listener] of live) {
+    try {
+      const traceId = listener.runStarting?.(run);
+      if (traceId !== undefined && /^[0-9a-f]{32}$/.test(traceId)) return traceId;
+    } catch {
+      // A sink that cannot say leaves the run its own trace id.
+    }
+  }
+  return undefined;
 }

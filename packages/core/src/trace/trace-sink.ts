@@ -19,6 +19,33 @@ export interface TraceSink {
    * `run_end.export`.
    */
   beforeSeal?(runId: string): Promise<SinkHealth | undefined>;
+  /**
+   * Set on a sink that follows spans as they happen, in the application's OpenTelemetry setup:
+   * it is told of each span when it starts and ends (not in trace order, and before `write`),
+   * may give the run its trace id, and runs tools inside their span's context.
+   */
+  readonly live?: LiveSpans;
+}
+
+/**
+ * What a sink that follows spans live is told. Its events are the trace's events as they are
+ * made, their fields redacted, with `seq` -1: the seq is given when the event is written, and a
+ * parallel call's events are written later, in call order.
+ */
+export interface LiveSpans {
+  /**
+   * A run starts (before its `run_start`): the trace id it should use, so that its JSONL trace and
+   * the backend's join, or undefined for a trace id of its own.
+   */
+  runStarting?(run: { readonly runId: string; readonly name: string }): string | undefined;
+  /** A span starts: its start event. */
+  spanStarted(event: TraceEvent): void;
+  /** A span ends: its end event. */
+  spanEnded(event: TraceEvent): void;
+  /** An event under a span that is not a span of its own (a retry, a plan, …). */
+  pointEvent(event: TraceEvent): void;
+  /** Runs `work` inside the span's context: what it calls (HTTP, databases) nests under the span. */
+  within<T>(spanId: string, work: () => T): T;
 }
 
 /** What an exporting sink lost: spans dropped (queue full, flush timed out) and spans it failed to send. */

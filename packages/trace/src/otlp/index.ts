@@ -6,5 +6,7 @@ export {
 } from './otlp-sink.js';
 export type { OtlpSink, OtlpSinkOptions, OtlpSinkStats } from './otlp-sink.js';
 export { finishReason, ownAttributes, providerName, semconv } from './semconv.js';
-export { SpanBuilder } from './span-builder.js';
+export { SpanBuilder, spanHead } from './span-builder.js';
 export type { SpanMappingOptions } from './span-builder.js';
+export { otelSink } from './otel-sink.js';
+export type { OtelSinkOptions } from './otel-sink.js';

@@ -10,6 +10,7 @@ import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import { contentCaptureFromEnvironment } from './content-capture.js';
 import { SpanBuilder } from './span-builder.js';
 
 /** Options of {@link otlpSink}. */
@@ -83,8 +84,6 @@ export interface OtlpSink extends TraceSink {
    */
   shutdown(): Promise<void>;
 }
-
-const contentValues = new Set(['true', 'span_only', 'span_and_event']);
 
 /** The OTLP endpoint in the environment, if any (`TRACE_OTLP_ENDPOINT` first). */
 export function otlpEndpointFromEnvironment(
@@ -191,11 +190,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
           ...(options.headers === undefined ? {} : { metadata: grpcMetadata(options.headers) }),
         }));
   const builder = new SpanBuilder({
-    captureContent:
-      options.captureContent ??
-      contentValues.has(
-        (environment.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT ?? '').toLowerCase(),
-      ),
+    captureContent: options.captureContent ?? contentCaptureFromEnvironment(environment),
     maxAttributeLength: options.maxAttributeLength ?? 65_536,
     resource: resourceFromAttributes({
       'service.name': options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace',

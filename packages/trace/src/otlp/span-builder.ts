@@ -247,9 +247,10 @@ export class SpanBuilder {
     // slow path, and this runs twice per step. `SpanAttributes` checks every name.
     const attributes: SpanAttributes = {
       'agent_trace.run_id': start.run,
-      'agent_trace.seq': start.seq,
       'gen_ai.conversation.id': start.session,
     };
+    // A span followed live has no seq yet (-1): the trace gives it when the event is written.
+    if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
     const content = this.#options.captureContent;
     let name: string;
     let kind = SpanKind.INTERNAL;
@@ -450,4 +451,55 @@ function mcpNetworkTransport(transport: string): string {
   if (transport === 'stdio') return 'pipe';
   if (transport === 'http') return 'tcp';
   return 'inproc';
+}
+
+/**
+ * A span's name, kind and the attributes a sampler may read, from its start event alone: what a
+ * span started live (through the application's tracer) is created with. The rest comes at its
+ * end, from {@link SpanBuilder}.
+ */
+export function spanHead(start: TraceEvent): {
+  name: string;
+  kind: SpanKind;
+  attributes: SpanAttributes;
+} {
+  const attributes: SpanAttributes = { 'agent_trace.run_id': start.run };
+  switch (start.event) {
+    case 'run_start':
+      attributes['gen_ai.operation.name'] = 'invoke_workflow';
+      attributes['gen_ai.workflow.name'] = start.agent;
+      return { name: `invoke_workflow ${start.agent}`, kind: SpanKind.INTERNAL, attributes };
+    case 'workflow_start':
+      attributes['gen_ai.operation.name'] = 'invoke_workflow';
+      attributes['gen_ai.workflow.name'] = start.workflow;
+      return { name: `invoke_workflow ${start.workflow}`, kind: SpanKind.INTERNAL, attributes };
+    case 'workflow_step_start':
+      attributes['gen_ai.workflow.name'] = start.workflow;
+      return { name: `workflow_step ${start.name}`, kind: SpanKind.INTERNAL, attributes };
+    case 'agent_start':
+      attributes['gen_ai.operation.name'] = 'invoke_agent';
+      attributes['gen_ai.provider.name'] = providerName(start.provider);
+      attributes['gen_ai.request.model'] = start.model;
+      attributes['gen_ai.agent.name'] = start.agent;
+      return { name: `invoke_agent ${start.agent}`, kind: SpanKind.INTERNAL, attributes };
+    case 'llm_start':
+      attributes['gen_ai.operation.name'] = 'chat';
+      attributes['gen_ai.provider.name'] = providerName(start.provider);
+      attributes['gen_ai.request.model'] = start.model;
+      return { name: `chat ${start.model}`, kind: SpanKind.CLIENT, attributes };
+    case 'tool_start':
+      attributes['gen_ai.operation.name'] = 'execute_tool';
+      attributes['gen_ai.tool.name'] = start.tool;
+      return { name: `execute_tool ${start.tool}`, kind: SpanKind.INTERNAL, attributes };
+    case 'handoff_start':
+      attributes['gen_ai.operation.name'] = 'execute_tool';
+      attributes['gen_ai.agent.name'] = start.from;
+      return {
+        name: `execute_tool transfer_to_${start.to} ${start.to}`,
+        kind: SpanKind.INTERNAL,
+        attributes,
+      };
+    default:
+      return { name: start.event, kind: SpanKind.INTERNAL, attributes };
+  }
 }

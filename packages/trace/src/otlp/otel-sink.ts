@@ -1,0 +1,163 @@
+import type { LiveSpans, TraceEvent, TraceSink } from '@agent-trace/core';
+import {
+  context,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import { emptyResource } from '@opentelemetry/resources';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { contentCaptureFromEnvironment } from './content-capture.js';
+import { SpanBuilder, spanHead } from './span-builder.js';
+
+/** Options of {@link otelSink}. */
+export interface OtelSinkOptions {
+  /**
+   * The tracer provider to emit through. @defaultValue the global one, as `NodeSDK` (or
+   * `trace.setGlobalTracerProvider`) registers it, looked up when each run starts
+   */
+  tracerProvider?: TracerProvider;
+  /**
+   * Record message content, tool arguments and results on spans (opt-in, as the conventions ask).
+   * @defaultValue true when `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true` or `SPAN_ONLY` / `SPAN_AND_EVENT`
+   */
+  captureContent?: boolean;
+  /** The most characters of one content attribute; longer ones are cut with a marker. @defaultValue 65536 */
+  maxAttributeLength?: number;
+}
+
+/** A live span and the context that makes it the active one. */
+interface Live {
+  readonly span: Span;
+  readonly context: Context;
+}
+
+const scope = { name: '@agent-trace/trace', version: '0.1.0' };
+
+/** True when a tracer provider other than the API's no-op one is registered globally. */
+function globalProviderRegistered(): boolean {
+  const provider = trace.getTracerProvider() as TracerProvider & {
+    getDelegateTracer?: (name: string) => Tracer | undefined;
+  };
+  return provider.getDelegateTracer?.(scope.name) !== undefined;
+}
+
+/**
+ * Emits a run's spans through the application's own OpenTelemetry setup (the global tracer
+ * provider that `NodeSDK` registers, or the one given), so its samplers, processors and
+ * exporters apply and the agent's spans join the application's traces:
+ *
+ * - the run's span is a child of the active context (a server's request span, say), and the
+ *   run takes that trace's id, so the JSONL trace and the backend's join on `trace_id`;
+ * - each tool runs inside its `execute_tool` span's context, so the HTTP and database calls the
+ *   application's instrumentations record nest under it;
+ * - spans follow the run as it goes (not the trace's order), with the GenAI conventions'
+ *   names and attributes, the same as `otlpSink` and `agent-trace export` give.
+ *
+ * With no provider registered it is off: the run makes no spans and pays nothing for it.
+ *
+ * @example
+ * ```ts
+ * new NodeSDK({ traceExporter: new OTLPTraceExporter() }).start(); // at the service's start
+ * await run(desk, input, { trace: [jsonlSink('traces/desk.jsonl'), otelSink()] });
+ * ```
+ */
+export function otelSink(options: OtelSinkOptions = {}): TraceSink {
+  const live = new LiveSpanMapping(options);
+  return {
+    write: () => undefined,
+    flush: () => Promise.resolve(),
+    get live(): LiveSpans | undefined {
+      return options.tracerProvider !== undefined || globalProviderRegistered() ? live : undefined;
+    },
+  };
+}
+
+/** Turns a run's live events into spans of the application's tracer. */
+class LiveSpanMapping implements LiveSpans {
+  readonly #options: OtelSinkOptions;
+  readonly #builder: SpanBuilder;
+  readonly #spans = new Map<string, Live>();
+  /** The runs' spans, started before their `run_start` so the run can take their trace id. */
+  readonly #runs = new Map<string, Live>();
+
+  constructor(options: OtelSinkOptions) {
+    this.#options = options;
+    this.#builder = new SpanBuilder({
+      captureContent: options.captureContent ?? contentCaptureFromEnvironment(),
+      maxAttributeLength: options.maxAttributeLength ?? 65_536,
+      resource: emptyResource(),
+    });
+  }
+
+  #tracer(): Tracer {
+    const provider = this.#options.tracerProvider ?? trace.getTracerProvider();
+    return provider.getTracer(scope.name, scope.version);
+  }
+
+  runStarting(run: { readonly runId: string; readonly name: string }): string | undefined {
+    const parent = context.active();
+    const span = this.#tracer().startSpan(
+      `invoke_workflow ${run.name}`,
+      {
+        attributes: {
+          'gen_ai.operation.name': 'invoke_workflow',
+          'gen_ai.workflow.name': run.name,
+          'agent_trace.run_id': run.runId,
+        },
+      },
+      parent,
+    );
+    this.#runs.set(run.runId, { span, context: trace.setSpan(parent, span) });
+    const spanContext = span.spanContext();
+    return trace.isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
+  }
+
+  spanStarted(event: TraceEvent): void {
+    this.#builder.accept(event);
+    const own = event.event === 'run_start' ? this.#runs.get(event.run) : undefined;
+    if (own !== undefined) {
+      this.#runs.delete(event.run);
+      this.#spans.set(event.span_id, own);
+      return;
+    }
+    const parent =
+      (event.parent_span_id === null ? undefined : this.#spans.get(event.parent_span_id))
+        ?.context ?? context.active();
+    const head = spanHead(event);
+    const span = this.#tracer().startSpan(
+      head.name,
+      { kind: head.kind, attributes: head.attributes, startTime: Date.parse(event.time) },
+      parent,
+    );
+    this.#spans.set(event.span_id, { span, context: trace.setSpan(parent, span) });
+  }
+
+  spanEnded(event: TraceEvent): void {
+    const finished = this.#builder.accept(event);
+    const live = this.#spans.get(event.span_id);
+    if (live === undefined) return;
+    this.#spans.delete(event.span_id);
+    if (finished !== undefined && live.span.isRecording()) copyInto(live.span, finished);
+    live.span.end(Date.parse(event.time));
+  }
+
+  pointEvent(event: TraceEvent): void {
+    this.#builder.accept(event);
+  }
+
+  within<T>(spanId: string, work: () => T): T {
+    const live = this.#spans.get(spanId);
+    return live === undefined ? work() : context.with(live.context, work);
+  }
+}
+
+/** What the span built from the whole span (start, points and end) adds to the live one. */
+function copyInto(span: Span, finished: ReadableSpan): void {
+  span.updateName(finished.name);
+  span.setAttributes(finished.attributes);
+  for (const event of finished.events) span.addEvent(event.name, event.attributes, event.time);
+  span.setStatus(finished.status);
+}

@@ -10,7 +10,7 @@ import {
   type TraceEventName,
   type TraceEventOf,
 } from '../protocol/trace-event.js';
-import type { LiveSpans, SinkHealth, TraceSink } from './trace-sink.js';
+import type { LiveRun, LiveSpans, SinkHealth, TraceSink } from './trace-sink.js';
 
 type EnvelopeKey =
   | 'v'
@@ -70,8 +70,12 @@ interface PendingEvent {
 /** What every view of one run's tracer shares. */
 interface TracerCore {
   readonly sinks: readonly TraceSink[];
-  /** The sinks that follow spans live, with their listeners. */
+  /** The sinks that take written events. */
+  readonly writers: readonly TraceSink[];
+  /** The sinks that follow this run's spans live, with their listeners. */
   readonly live: readonly (readonly [TraceSink, LiveSpans])[];
+  /** The live sinks tools run inside the contexts of (followed or not), with how they took the run. */
+  readonly contexts: readonly (readonly [LiveSpans, LiveRun | undefined])[];
   readonly redactor: Redactor | undefined;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -130,16 +134,13 @@ export class RunTracer {
     }
     this.runId = options.runId;
     this.session = options.session;
-    const live = options.sinks.flatMap(sink =>
-      sink.live === undefined ? [] : [[sink, sink.live] as const],
-    );
-    this.traceId =
-      options.continues?.traceId ??
-      joinedTraceId(live, { runId: options.runId, name: options.name ?? '' }) ??
-      options.ids.traceId();
+    const joined = joinRun(options.sinks, { runId: options.runId, name: options.name ?? '' });
+    this.traceId = options.continues?.traceId ?? joined.traceId ?? options.ids.traceId();
     this.#core = {
       sinks: options.sinks,
-      live,
+      writers: options.sinks.filter(sink => sink.writesEvents !== false),
+      live: joined.live,
+      contexts: joined.contexts,
       redactor: options.redactor,
       clock: options.clock,
       ids: options.ids,
@@ -201,7 +202,7 @@ export class RunTracer {
 
   /** True when the run has sinks: without, events are counted but neither built nor written. */
   get recording(): boolean {
-    return this.#core.sinks.length > 0;
+    return this.#core.writers.length > 0;
   }
 
   /** The seq the next delivered event will get. */
@@ -219,12 +220,12 @@ export class RunTracer {
    * OpenTelemetry), so the calls it makes nest under the span; without such sinks, just runs it.
    */
   within<T>(span: OpenSpan, work: () => T): T {
-    const { live } = this.#core;
-    if (live.length === 0) return work();
+    const { contexts } = this.#core;
+    if (contexts.length === 0) return work();
     let wrapped = work;
-    for (const [, listener] of live) {
+    for (const [listener, run] of contexts) {
       const inner = wrapped;
-      wrapped = () => listener.within(span.spanId, inner);
+      wrapped = () => listener.within({ runId: this.runId, spanId: span.spanId, run }, inner);
     }
     return wrapped();
   }
@@ -345,7 +346,7 @@ export class RunTracer {
 
   #emit(pending: PendingEvent): void {
     const core = this.#core;
-    if (core.redactor !== undefined && core.sinks.length > 0)
+    if (core.redactor !== undefined && (core.writers.length > 0 || core.live.length > 0))
       pending.fields = core.redactor.value(pending.fields);
     if (core.live.length > 0) this.#tellLive(pending);
     if (this.#held !== undefined) this.#held.push(pending);
@@ -398,7 +399,7 @@ export class RunTracer {
       return;
     }
     const event = this.#event(pending, core.seq++);
-    for (const sink of core.sinks) {
+    for (const sink of core.writers) {
       if (core.failedSinks.has(sink)) continue;
       try {
         sink.write(event);
@@ -424,18 +425,37 @@ export class RunTracer {
   }
 }
 
-/** The trace id the live sinks give a new run (the first valid one), if any. */
-function joinedTraceId(
-  live: readonly (readonly [TraceSink, LiveSpans])[],
+/**
+ * How the live sinks take a new run: the trace id it joins (the first valid one), the sinks that
+ * follow its spans, and the ones its tools run in the context of.
+ */
+function joinRun(
+  sinks: readonly TraceSink[],
   run: { readonly runId: string; readonly name: string },
-): string | undefined {
-  for (const [, listener] of live) {
+): {
+  traceId: string | undefined;
+  live: (readonly [TraceSink, LiveSpans])[];
+  contexts: (readonly [LiveSpans, LiveRun | undefined])[];
+} {
+  const joined = {
+    traceId: undefined as string | undefined,
+    live: [] as (readonly [TraceSink, LiveSpans])[],
+    contexts: [] as (readonly [LiveSpans, LiveRun | undefined])[],
+  };
+  for (const sink of sinks) {
+    const listener = sink.live;
+    if (listener === undefined) continue;
+    let taken: LiveRun | undefined;
     try {
-      const traceId = listener.runStarting?.(run);
-      if (traceId !== undefined && /^[0-9a-f]{32}$/.test(traceId)) return traceId;
+      taken = listener.runStarting?.(run);
     } catch {
-      // A sink that cannot say leaves the run its own trace id.
+      continue; // a sink that cannot take the run is left out of it
     }
+    const traceId = taken?.traceId;
+    if (joined.traceId === undefined && traceId !== undefined && /^[0-9a-f]{32}$/.test(traceId))
+      joined.traceId = traceId;
+    if (taken?.follow !== false) joined.live.push([sink, listener]);
+    joined.contexts.push([listener, taken]);
   }
-  return undefined;
+  return joined;
 }

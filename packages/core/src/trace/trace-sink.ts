@@ -25,6 +25,11 @@ export interface TraceSink {
    * may give the run its trace id, and runs tools inside their span's context.
    */
   readonly live?: LiveSpans;
+  /**
+   * False for a sink that only follows spans live and needs no written events: a run whose other
+   * sinks do not write either builds no events at all. @defaultValue true
+   */
+  readonly writesEvents?: boolean;
 }
 
 /**
@@ -35,17 +40,36 @@ export interface TraceSink {
 export interface LiveSpans {
   /**
    * A run starts (before its `run_start`): the trace id it should use, so that its JSONL trace and
-   * the backend's join, or undefined for a trace id of its own.
+   * the backend's join, and whether the sink follows its spans.
    */
-  runStarting?(run: { readonly runId: string; readonly name: string }): string | undefined;
+  runStarting?(run: { readonly runId: string; readonly name: string }): LiveRun | undefined;
   /** A span starts: its start event. */
   spanStarted(event: TraceEvent): void;
   /** A span ends: its end event. */
   spanEnded(event: TraceEvent): void;
   /** An event under a span that is not a span of its own (a retry, a plan, …). */
   pointEvent(event: TraceEvent): void;
-  /** Runs `work` inside the span's context: what it calls (HTTP, databases) nests under the span. */
-  within<T>(spanId: string, work: () => T): T;
+  /**
+   * Runs `work` inside the span's context: what it calls (HTTP, databases) nests under the span.
+   * For a run that is not followed, inside the run's own context.
+   */
+  within<T>(
+    span: { readonly runId: string; readonly spanId: string; readonly run: LiveRun | undefined },
+    work: () => T,
+  ): T;
+}
+
+/** How a live sink takes a run that starts. */
+export interface LiveRun {
+  /** The trace id the run should use (the application's trace), if any. */
+  readonly traceId?: string;
+  /**
+   * False when the sink records nothing of the run (its sampler dropped it): the run then tells
+   * it of no span, and only asks it for the context tools run in.
+   */
+  readonly follow: boolean;
+  /** The sink's own handle on the run (its context), given back with each `within`. */
+  readonly handle?: unknown;
 }
 
 /** What an exporting sink lost: spans dropped (queue full, flush timed out) and spans it failed to send. */

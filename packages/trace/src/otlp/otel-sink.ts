@@ -1,4 +1,4 @@
-import type { LiveSpans, TraceEvent, TraceSink } from '@agent-trace/core';
+import type { LiveRun, LiveSpans, TraceEvent, TraceSink } from '@agent-trace/core';
 import {
   context,
   trace,
@@ -69,6 +69,7 @@ export function otelSink(options: OtelSinkOptions = {}): TraceSink {
   return {
     write: () => undefined,
     flush: () => Promise.resolve(),
+    writesEvents: false,
     get live(): LiveSpans | undefined {
       return options.tracerProvider !== undefined || globalProviderRegistered() ? live : undefined;
     },
@@ -97,7 +98,12 @@ class LiveSpanMapping implements LiveSpans {
     return provider.getTracer(scope.name, scope.version);
   }
 
-  runStarting(run: { readonly runId: string; readonly name: string }): string | undefined {
+  /**
+   * Starts the run's span under the active context. A run the sampler drops is not followed: no
+   * span of it is made (a dropped parent's children are dropped too), and its tools run in its
+   * context, so what they call carries the not-sampled flag on.
+   */
+  runStarting(run: { readonly runId: string; readonly name: string }): LiveRun {
     const parent = context.active();
     const span = this.#tracer().startSpan(
       `invoke_workflow ${run.name}`,
@@ -110,9 +116,12 @@ class LiveSpanMapping implements LiveSpans {
       },
       parent,
     );
-    this.#runs.set(run.runId, { span, context: trace.setSpan(parent, span) });
+    const live: Live = { span, context: trace.setSpan(parent, span) };
     const spanContext = span.spanContext();
-    return trace.isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
+    const traceId = trace.isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
+    if (!span.isRecording()) return { follow: false, handle: live, ...(traceId && { traceId }) };
+    this.#runs.set(run.runId, live);
+    return { follow: true, ...(traceId && { traceId }) };
   }
 
   spanStarted(event: TraceEvent): void {
@@ -148,8 +157,8 @@ class LiveSpanMapping implements LiveSpans {
     this.#builder.accept(event);
   }
 
-  within<T>(spanId: string, work: () => T): T {
-    const live = this.#spans.get(spanId);
+  within<T>(at: { readonly spanId: string; readonly run: LiveRun | undefined }, work: () => T): T {
+    const live = this.#spans.get(at.spanId) ?? (at.run?.handle as Live | undefined);
     return live === undefined ? work() : context.with(live.context, work);
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * What emitting through the application's OpenTelemetry costs a step: the same 100-step run
+ * with no sink, with `otelSink()` and no provider registered (off), with a provider whose sampler
+ * drops every trace, and with one that records every span (a batch processor, spans dropped at
+ * export). Interleaved rounds, median µs a step.
+ */
+import { agent, run, type TraceSink } from '@agent-trace/core';
+import { fakeLLM } from '@agent-trace/testing';
+import { otelSink } from '@agent-trace/trace/otlp';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  TracerProvider,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import { addScript, addTool } from './scenario.js';
+import { interleaved, ratio } from './measure.js';
+
+/** An exporter that takes every batch and keeps nothing: the export itself is not measured. */
+const discard: SpanExporter = {
+  export: (_spans, done) => done({ code: 0 }),
+  shutdown: () => Promise.resolve(),
+};
+
+/** µs a step in each mode. */
+export interface OtelModesResult {
+  readonly steps: number;
+  readonly none: number;
+  readonly off: number;
+  readonly sampledOut: number;
+  readonly recorded: number;
+}
+
+/** Measures the modes at `steps` steps, interleaved over `rounds`. */
+export async function measureOtelModes(steps = 100, rounds = 7): Promise<OtelModesResult> {
+  const sampledOut = new TracerProvider({ sampler: new AlwaysOffSampler() });
+  const recorded = new TracerProvider({
+    spanProcessors: [new BatchSpanProcessor({ exporter: discard, maxQueueSize: 100_000 })],
+  });
+  const once = (trace?: TraceSink) => async () => {
+    const model = fakeLLM(addScript(steps));
+    const adder = agent({
+      name: 'adder',
+      model,
+      tools: [addTool],
+      limits: { maxSteps: steps, maxToolCallsPerTool: steps, maxDuplicateToolCalls: steps },
+    });
+    await run(adder, 'go', trace === undefined ? {} : { trace });
+  };
+  const times = await interleaved(
+    {
+      none: once(),
+      off: once(otelSink()),
+      sampledOut: once(otelSink({ tracerProvider: sampledOut })),
+      recorded: once(otelSink({ tracerProvider: recorded })),
+    },
+    rounds,
+  );
+  await recorded.shutdown();
+  const per = (ms: number) => (ms * 1000) / steps;
+  return {
+    steps,
+    none: per(times.none),
+    off: per(times.off),
+    sampledOut: per(times.sampledOut),
+    recorded: per(times.recorded),
+  };
+}
+
+/** The benchmark's lines. */
+export function formatOtelModes(result: OtelModesResult): string {
+  const row = (name: string, micros: number) =>
+    `${name.padEnd(44)}${micros.toFixed(1).padStart(8)} µs${ratio(micros / result.none).padStart(10)}`;
+  return [
+    `${'mode'.padEnd(44)}${'a step'.padStart(11)}${'/ none'.padStart(10)}`,
+    row('no sink', result.none),
+    row('otelSink, no provider registered (off)', result.off),
+    row('otelSink, sampler drops every trace', result.sampledOut),
+    row('otelSink, every span recorded (batched)', result.recorded),
+  ].join('\n');
+}

@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { formatLoopVsPeers, jsonlShareOfFastestPeer, measureLoopVsPeers } from './loop-vs-peers.js';
 import { ratio } from './measure.js';
 import { formatMcpCall, measureMcpCall } from './mcp-call.js';
+import { formatOtelModes, measureOtelModes } from './otel-modes.js';
 import { formatReplay, measureReplay } from './replay-long-run.js';
 import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
@@ -53,6 +54,12 @@ console.log(
 );
 const workflowSteps = await measureWorkflowSteps(quick ? 100 : 1000, settings.rounds);
 console.log(formatWorkflowSteps(workflowSteps));
+
+console.log(
+  "\nThrough the application's OpenTelemetry (otelSink): a 100-step run in each mode (median µs a step)",
+);
+const otelModes = await measureOtelModes(100, quick ? 5 : 15);
+console.log(formatOtelModes(otelModes));
 
 console.log('\nThe viewer in Chromium: a 100,000-event trace beside a small one');
 const viewer = await measureViewer();
@@ -128,6 +135,7 @@ writeFileSync(
       replay,
       mcpCall,
       workflowSteps,
+      otelModes,
       viewer,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),
     },

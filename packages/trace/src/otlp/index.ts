@@ -10,3 +10,9 @@ export { SpanBuilder, spanHead } from './span-builder.js';
 export type { SpanMappingOptions } from './span-builder.js';
 export { otelSink } from './otel-sink.js';
 export type { OtelSinkOptions } from './otel-sink.js';
+export {
+  GenAiMetrics,
+  meterProviderRegistered,
+  operationDurationBuckets,
+  tokenUsageBuckets,
+} from './genai-metrics.js';

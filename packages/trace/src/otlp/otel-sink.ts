@@ -1,15 +1,18 @@
 import type { LiveRun, LiveSpans, TraceEvent, TraceSink } from '@agent-trace/core';
 import {
   context,
+  metrics,
   trace,
   type Context,
   type Span,
+  type MeterProvider,
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
 import { emptyResource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { contentCaptureFromEnvironment } from './content-capture.js';
+import { GenAiMetrics, meterProviderRegistered } from './genai-metrics.js';
 import { SpanBuilder, spanHead } from './span-builder.js';
 
 /** Options of {@link otelSink}. */
@@ -26,6 +29,11 @@ export interface OtelSinkOptions {
   captureContent?: boolean;
   /** The most characters of one content attribute; longer ones are cut with a marker. @defaultValue 65536 */
   maxAttributeLength?: number;
+  /**
+   * The meter provider the GenAI metrics go to (see {@link GenAiMetrics}); `false` records none.
+   * @defaultValue the global one, looked up when each run starts
+   */
+  meterProvider?: MeterProvider | false;
 }
 
 /** A live span and the context that makes it the active one. */
@@ -56,7 +64,10 @@ function globalProviderRegistered(): boolean {
  * - spans follow the run as it goes (not the trace's order), with the GenAI conventions'
  *   names and attributes, the same as `otlpSink` and `agent-trace export` give.
  *
- * With no provider registered it is off: the run makes no spans and pays nothing for it.
+ * The GenAI metrics (`gen_ai.client.operation.duration`, `gen_ai.client.token.usage`) and
+ * agent-trace's (`agent_trace.tool.duration`, `agent_trace.runs`) go to the application's meter
+ * provider, sampled traces or not. With no provider registered (neither tracer nor meter) it is
+ * off: the run makes nothing and pays nothing for it.
  *
  * @example
  * ```ts
@@ -71,18 +82,26 @@ export function otelSink(options: OtelSinkOptions = {}): TraceSink {
     flush: () => Promise.resolve(),
     writesEvents: false,
     get live(): LiveSpans | undefined {
-      return options.tracerProvider !== undefined || globalProviderRegistered() ? live : undefined;
+      return live.tracing() || live.metrics() !== undefined ? live : undefined;
     },
   };
 }
 
-/** Turns a run's live events into spans of the application's tracer. */
+/** How a live run is followed: its spans (when sampled), its metrics (when a meter is there). */
+interface FollowedRun {
+  readonly spans: boolean;
+  readonly metrics: GenAiMetrics | undefined;
+}
+
+/** Turns a run's live events into spans of the application's tracer, and into metrics. */
 class LiveSpanMapping implements LiveSpans {
   readonly #options: OtelSinkOptions;
   readonly #builder: SpanBuilder;
   readonly #spans = new Map<string, Live>();
   /** The runs' spans, started before their `run_start` so the run can take their trace id. */
-  readonly #runs = new Map<string, Live>();
+  readonly #roots = new Map<string, Live>();
+  readonly #runs = new Map<string, FollowedRun>();
+  readonly #meters = new WeakMap<MeterProvider, GenAiMetrics>();
 
   constructor(options: OtelSinkOptions) {
     this.#options = options;
@@ -93,17 +112,41 @@ class LiveSpanMapping implements LiveSpans {
     });
   }
 
+  /** True when spans have somewhere to go: a tracer provider given, or one registered. */
+  tracing(): boolean {
+    return this.#options.tracerProvider !== undefined || globalProviderRegistered();
+  }
+
+  /** The metrics of the meter provider given or registered; undefined when there is none. */
+  metrics(): GenAiMetrics | undefined {
+    const { meterProvider } = this.#options;
+    if (meterProvider === false) return undefined;
+    const provider = meterProvider ?? metrics.getMeterProvider();
+    if (meterProvider === undefined && !meterProviderRegistered(provider)) return undefined;
+    let recorder = this.#meters.get(provider);
+    if (recorder === undefined) {
+      recorder = new GenAiMetrics(provider);
+      this.#meters.set(provider, recorder);
+    }
+    return recorder;
+  }
+
   #tracer(): Tracer {
     const provider = this.#options.tracerProvider ?? trace.getTracerProvider();
     return provider.getTracer(scope.name, scope.version);
   }
 
   /**
-   * Starts the run's span under the active context. A run the sampler drops is not followed: no
-   * span of it is made (a dropped parent's children are dropped too), and its tools run in its
-   * context, so what they call carries the not-sampled flag on.
+   * Starts the run's span under the active context. A run the sampler drops gets no spans (a
+   * dropped parent's children are dropped too), and is followed only for its metrics; its tools
+   * run in its context, so what they call carries the not-sampled flag on.
    */
   runStarting(run: { readonly runId: string; readonly name: string }): LiveRun {
+    const recorder = this.metrics();
+    if (!this.tracing()) {
+      this.#runs.set(run.runId, { spans: false, metrics: recorder });
+      return { follow: recorder !== undefined };
+    }
     const parent = context.active();
     const span = this.#tracer().startSpan(
       `invoke_workflow ${run.name}`,
@@ -119,16 +162,19 @@ class LiveSpanMapping implements LiveSpans {
     const live: Live = { span, context: trace.setSpan(parent, span) };
     const spanContext = span.spanContext();
     const traceId = trace.isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
-    if (!span.isRecording()) return { follow: false, handle: live, ...(traceId && { traceId }) };
-    this.#runs.set(run.runId, live);
-    return { follow: true, ...(traceId && { traceId }) };
+    const spans = span.isRecording();
+    if (spans) this.#roots.set(run.runId, live);
+    const follow = spans || recorder !== undefined;
+    if (follow) this.#runs.set(run.runId, { spans, metrics: recorder });
+    return { follow, handle: live, ...(traceId && { traceId }) };
   }
 
   spanStarted(event: TraceEvent): void {
+    if (this.#runs.get(event.run)?.spans !== true) return;
     this.#builder.accept(event);
-    const own = event.event === 'run_start' ? this.#runs.get(event.run) : undefined;
+    const own = event.event === 'run_start' ? this.#roots.get(event.run) : undefined;
     if (own !== undefined) {
-      this.#runs.delete(event.run);
+      this.#roots.delete(event.run);
       this.#spans.set(event.span_id, own);
       return;
     }
@@ -145,6 +191,11 @@ class LiveSpanMapping implements LiveSpans {
   }
 
   spanEnded(event: TraceEvent): void {
+    const run = this.#runs.get(event.run);
+    if (run === undefined) return;
+    if (event.event === 'run_end') this.#runs.delete(event.run);
+    run.metrics?.record(event);
+    if (!run.spans) return;
     const finished = this.#builder.accept(event);
     const live = this.#spans.get(event.span_id);
     if (live === undefined) return;
@@ -154,7 +205,7 @@ class LiveSpanMapping implements LiveSpans {
   }
 
   pointEvent(event: TraceEvent): void {
-    this.#builder.accept(event);
+    if (this.#runs.get(event.run)?.spans === true) this.#builder.accept(event);
   }
 
   within<T>(at: { readonly spanId: string; readonly run: LiveRun | undefined }, work: () => T): T {

@@ -1,0 +1,104 @@
+import type { TraceEvent } from '@agent-trace/core';
+import {
+  createNoopMeter,
+  metrics,
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type MeterProvider,
+} from '@opentelemetry/api';
+import { providerName } from './semconv.js';
+
+/** The GenAI conventions' bucket boundaries of `gen_ai.client.token.usage`. */
+export const tokenUsageBuckets: readonly number[] = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+];
+
+/** The GenAI conventions' bucket boundaries of `gen_ai.client.operation.duration` (seconds). */
+export const operationDurationBuckets: readonly number[] = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+];
+
+const noopMeter = createNoopMeter();
+
+/** True when `provider` is a real meter provider, not the API's no-op one. */
+export function meterProviderRegistered(
+  provider: MeterProvider = metrics.getMeterProvider(),
+): boolean {
+  return provider.getMeter('@agent-trace/trace').constructor !== noopMeter.constructor;
+}
+
+/**
+ * The GenAI client metrics and agent-trace's own, recorded from a run's events through a meter
+ * provider (the application's, by default):
+ *
+ * - `gen_ai.client.operation.duration` (s) and `gen_ai.client.token.usage` (`{token}`, one
+ *   record per `gen_ai.token.type`) per model call, with the conventions' buckets and
+ *   `gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model` (and `error.type`);
+ * - `agent_trace.tool.duration` (s) per tool call, by `gen_ai.tool.name` (and `error.type`);
+ * - `agent_trace.runs` (`{run}`), counted by `agent_trace.stop_reason`.
+ */
+export class GenAiMetrics {
+  readonly #operationDuration: Histogram;
+  readonly #tokenUsage: Histogram;
+  readonly #toolDuration: Histogram;
+  readonly #runs: Counter;
+
+  constructor(provider: MeterProvider = metrics.getMeterProvider()) {
+    const meter = provider.getMeter('@agent-trace/trace', '0.1.0');
+    this.#operationDuration = meter.createHistogram('gen_ai.client.operation.duration', {
+      description: 'GenAI operation duration.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [...operationDurationBuckets] },
+    });
+    this.#tokenUsage = meter.createHistogram('gen_ai.client.token.usage', {
+      description: 'Number of input and output tokens used.',
+      unit: '{token}',
+      advice: { explicitBucketBoundaries: [...tokenUsageBuckets] },
+    });
+    this.#toolDuration = meter.createHistogram('agent_trace.tool.duration', {
+      description: 'How long a tool call took, its retries apart.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [...operationDurationBuckets] },
+    });
+    this.#runs = meter.createCounter('agent_trace.runs', {
+      description: 'Runs ended, by stop reason.',
+      unit: '{run}',
+    });
+  }
+
+  /** Records what an end event measures; other events are ignored. */
+  record(event: TraceEvent): void {
+    switch (event.event) {
+      case 'llm_end': {
+        const attributes: Attributes = {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': providerName(event.provider),
+          'gen_ai.request.model': event.model,
+        };
+        if (event.error !== undefined) attributes['error.type'] = event.error.type;
+        this.#operationDuration.record(event.duration_ms / 1000, attributes);
+        if (event.error !== undefined) return;
+        this.#tokenUsage.record(event.tok_prompt, { ...attributes, 'gen_ai.token.type': 'input' });
+        this.#tokenUsage.record(event.tok_completion, {
+          ...attributes,
+          'gen_ai.token.type': 'output',
+        });
+        return;
+      }
+      case 'tool_end': {
+        const attributes: Attributes = { 'gen_ai.tool.name': event.tool };
+        if (event.error !== undefined) attributes['error.type'] = event.error.type;
+        this.#toolDuration.record(event.duration_ms / 1000, attributes);
+        return;
+      }
+      case 'run_end':
+        this.#runs.add(1, {
+          'agent_trace.stop_reason': event.stop_reason,
+          'gen_ai.workflow.name': event.agent,
+        });
+        return;
+      default:
+    }
+  }
+}

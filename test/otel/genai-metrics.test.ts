@@ -113,7 +113,7 @@ describe('GenAI metrics through otelSink', () => {
     ).toBe(2);
   });
 
-  it('records nothing with meterProvider: false', async () => {
+  it('records nothing with meterProvider: false', () => {
     const sink = otelSink({ meterProvider: false });
     expect(sink.live).toBeUndefined();
   });

@@ -66,7 +66,7 @@ describe('MCP tools over stdio (a real server process)', () => {
       {
         name: 'math',
         transport: 'stdio',
-        tools: ['add', 'lookup', 'refuse', 'chart', 'wait', 'crash'],
+        tools: ['add', 'lookup', 'trace_context', 'refuse', 'chart', 'wait', 'crash'],
       },
     ]);
     await expect.poll(() => stderrOf(mcp)).toContain('math ready');
@@ -95,6 +95,25 @@ describe('MCP tools over stdio (a real server process)', () => {
       mcp_server: { name: 'math', transport: 'stdio' },
     });
     expect(validateTrace(trace.events).problems).toEqual([]);
+  });
+
+  it("carries the call's trace context to the server in the request's _meta", async () => {
+    const mcp = await connect({ mcpServers: { math: stdio('math') } });
+    const trace = memorySink();
+    const result = await run(
+      agent({
+        name: 'calc',
+        model: fakeLLM([{ toolCalls: [{ name: 'trace_context' }] }, { text: 'ok' }]),
+        tools: [...mcp.tools],
+      }),
+      'Which trace?',
+      { trace },
+    );
+    const toolStart = trace.events.find(event => event.event === 'tool_start')!;
+    // The server saw the W3C traceparent of the tool's span: it can join this trace.
+    expect(JSON.parse(String(result.toolCalls[0]?.result))).toEqual({
+      traceparent: `00-${toolStart.trace_id}-${toolStart.span_id}-01`,
+    });
   });
 
   it('feeds invalid arguments back as a tool error, without calling the server', async () => {

@@ -7,7 +7,8 @@ import { agent, run, tool } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { otelSink } from '@agent-trace/trace/otlp';
-import { context, trace, TraceFlags, type SpanContext } from '@opentelemetry/api';
+import { context, propagation, trace, TraceFlags, type SpanContext } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   AlwaysOffSampler,
@@ -20,20 +21,24 @@ import { z } from 'zod';
 
 beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 });
 afterAll(() => {
   context.disable();
+  propagation.disable();
 });
 
 /** Runs a one-tool agent, recording the span context its tool ran in. */
 async function runAgent(sink: ReturnType<typeof otelSink>) {
   const seen: (SpanContext | undefined)[] = [];
+  const headers: Readonly<Record<string, string>>[] = [];
   const lookup = tool({
     name: 'lookup',
     description: 'Look a word up',
     input: z.object({ word: z.string() }),
-    execute: ({ word }) => {
+    execute: ({ word }, { traceHeaders }) => {
       seen.push(trace.getActiveSpan()?.spanContext());
+      headers.push(traceHeaders?.() ?? {});
       return `${word}: a greeting`;
     },
   });
@@ -46,7 +51,7 @@ async function runAgent(sink: ReturnType<typeof otelSink>) {
     trace: [jsonl, sink],
   });
   expect(validateTrace(jsonl.events).problems).toEqual([]);
-  return { seen, events: jsonl.events };
+  return { seen, headers, events: jsonl.events };
 }
 
 function provider(sampled: boolean) {
@@ -61,7 +66,7 @@ function provider(sampled: boolean) {
 describe('otelSink', () => {
   it("emits the run's spans with the GenAI names, parents and attributes, tools inside execute_tool", async () => {
     const { exporter, tracerProvider } = provider(true);
-    const { seen, events } = await runAgent(otelSink({ tracerProvider }));
+    const { seen, headers, events } = await runAgent(otelSink({ tracerProvider }));
     await tracerProvider.forceFlush();
     const spans = exporter.getFinishedSpans();
     const named = (name: string) => spans.find(span => span.name === name)!;
@@ -86,6 +91,9 @@ describe('otelSink', () => {
     });
     expect(toolSpan.attributes['agent_trace.seq']).toBeUndefined();
     expect(seen).toEqual([toolSpan.spanContext()]);
+    // What a tool sends along (an MCP request's _meta) is the application's context of its span.
+    const { traceId, spanId } = toolSpan.spanContext();
+    expect(headers).toEqual([{ traceparent: `00-${traceId}-${spanId}-01` }]);
     const chat = spans.find(span => span.name === 'chat fake-model')!;
     expect(chat.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',

@@ -83,8 +83,14 @@ async function callMcpTool(
   let result;
   try {
     // An abort or the timeout makes the SDK send notifications/cancelled to the server.
+    // The call's trace context goes in the request's _meta, so a traced server can join the trace.
+    const meta = context.traceHeaders?.();
     result = await link.client.callTool(
-      { name: serverName, arguments: input as Record<string, unknown> },
+      {
+        name: serverName,
+        arguments: input as Record<string, unknown>,
+        ...(meta === undefined ? {} : { _meta: { ...meta } }),
+      },
       undefined,
       { signal: call.signal, timeout: timeoutMs },
     );

@@ -467,6 +467,7 @@ async function attemptTool(
       agentName: agent.name,
       abortSignal: state.signal,
       clock: state.clock,
+      traceHeaders: () => state.tracer.traceHeaders(toolSpan),
       ...(state.overrides.tool === undefined
         ? {}
         : {

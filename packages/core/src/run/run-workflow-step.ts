@@ -299,6 +299,7 @@ async function toolAttempt(
         agentName: workflow.name,
         abortSignal: signal,
         clock: state.clock,
+        traceHeaders: () => state.tracer.traceHeaders(toolSpan),
         ...(override === undefined
           ? {}
           : {

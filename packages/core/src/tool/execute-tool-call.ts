@@ -52,8 +52,10 @@ export async function executeToolCall(options: {
   clock: Clock;
   /** Runs the tool instead of calling its `execute` directly (run overrides). */
   runTool?: (input: unknown, execute: () => Promise<unknown>) => Promise<unknown>;
+  /** The trace context of the call's span, for the tool's own outgoing calls. */
+  traceHeaders?: () => Readonly<Record<string, string>>;
 }): Promise<ToolCallOutcome> {
-  const { registry, call, parsed, agentName, abortSignal, clock, runTool } = options;
+  const { registry, call, parsed, agentName, abortSignal, clock, runTool, traceHeaders } = options;
   const args = parsed.ok ? parsed.value : call.argumentsText;
   const tool = registry.get(call.toolName);
   if (tool === undefined) {
@@ -99,6 +101,7 @@ export async function executeToolCall(options: {
             callId: call.callId,
             agentName,
             clock,
+            ...(traceHeaders === undefined ? {} : { traceHeaders }),
           })) as unknown;
         return runTool === undefined ? execute() : runTool(validated.data, execute);
       },

@@ -14,6 +14,12 @@ export interface ToolContext {
   readonly agentName: string;
   /** The run's clock: wait on it (`clock.sleep`) so tests with a virtual clock stay instant. */
   readonly clock: Clock;
+  /**
+   * The trace context of the call's span as headers (W3C `traceparent`, and `tracestate` /
+   * `baggage` when the application's OpenTelemetry has them), for a tool that calls another
+   * service itself: send them along and that service's spans join this trace.
+   */
+  readonly traceHeaders?: () => Readonly<Record<string, string>>;
 }
 
 /** A tool the LLM can call. Made with {@link tool}. */

@@ -216,6 +216,19 @@ export class RunTracer {
   }
 
   /**
+   * The trace context of `span` as headers, for calls that carry it to another process (an MCP
+   * request): a live sink's (the application's OpenTelemetry), else the W3C `traceparent` of the
+   * trace's own ids, so the other side can join this trace.
+   */
+  traceHeaders(span: OpenSpan): Readonly<Record<string, string>> {
+    for (const [listener, run] of this.#core.contexts) {
+      const headers = listener.traceHeaders?.({ runId: this.runId, spanId: span.spanId, run });
+      if (headers !== undefined && Object.keys(headers).length > 0) return headers;
+    }
+    return { traceparent: `00-${this.traceId}-${span.spanId}-01` };
+  }
+
+  /**
    * Runs `work` inside `span`'s context in the sinks that follow spans live (the application's
    * OpenTelemetry), so the calls it makes nest under the span; without such sinks, just runs it.
    */

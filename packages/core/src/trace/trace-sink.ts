@@ -57,6 +57,15 @@ export interface LiveSpans {
     span: { readonly runId: string; readonly spanId: string; readonly run: LiveRun | undefined },
     work: () => T,
   ): T;
+  /**
+   * The trace context of the span as headers (W3C `traceparent`, …), for calls that carry it
+   * themselves (an MCP request's `_meta`); undefined to leave it to the trace's own ids.
+   */
+  traceHeaders?(span: {
+    readonly runId: string;
+    readonly spanId: string;
+    readonly run: LiveRun | undefined;
+  }): Readonly<Record<string, string>> | undefined;
 }
 
 /** How a live sink takes a run that starts. */

@@ -2,6 +2,7 @@ import type { LiveRun, LiveSpans, TraceEvent, TraceSink } from '@agent-trace/cor
 import {
   context,
   metrics,
+  propagation,
   trace,
   type Context,
   type Span,
@@ -209,8 +210,25 @@ class LiveSpanMapping implements LiveSpans {
   }
 
   within<T>(at: { readonly spanId: string; readonly run: LiveRun | undefined }, work: () => T): T {
-    const live = this.#spans.get(at.spanId) ?? (at.run?.handle as Live | undefined);
+    const live = this.#live(at);
     return live === undefined ? work() : context.with(live.context, work);
+  }
+
+  /** The span's context as the application's propagators write it (`traceparent`, …). */
+  traceHeaders(at: {
+    readonly spanId: string;
+    readonly run: LiveRun | undefined;
+  }): Record<string, string> | undefined {
+    const live = this.#live(at);
+    if (live === undefined) return undefined;
+    const carrier: Record<string, string> = {};
+    propagation.inject(live.context, carrier);
+    return carrier;
+  }
+
+  /** The span followed live, or the run's own when the run's spans are not followed. */
+  #live(at: { readonly spanId: string; readonly run: LiveRun | undefined }): Live | undefined {
+    return this.#spans.get(at.spanId) ?? (at.run?.handle as Live | undefined);
   }
 }
 

@@ -82,6 +82,8 @@ export function createRunState(
   signal: AbortSignal | undefined,
   streaming: boolean,
   resumed?: { readonly run: PausedRun },
+  /** Sinks the environment adds (an OTLP export: see `environmentSinks`). */
+  environment: readonly TraceSink[] = [],
 ): RunState {
   const { clock = systemClock, ids = randomIds } = options;
   const runId = resumed?.run.id ?? ids.runId();
@@ -89,7 +91,7 @@ export function createRunState(
   const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
   const tracer = new RunTracer({
     redactor,
-    sinks: toSinks(options.trace),
+    sinks: [...toSinks(options.trace), ...environment],
     runId,
     session: resumed?.run.session ?? options.session ?? runId,
     clock,

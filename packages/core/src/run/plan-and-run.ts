@@ -13,7 +13,14 @@ import {
 } from '../workflow/plan-prompt.js';
 import type { Workflow } from '../workflow/workflow.js';
 import type { AgentOutcome } from './agent-outcome.js';
-import { createRunState, runDeadline, runEndFields, type RunEnding } from './create-run-state.js';
+import {
+  createRunState,
+  toSinks,
+  runDeadline,
+  runEndFields,
+  type RunEnding,
+} from './create-run-state.js';
+import { environmentSinks } from '../trace/environment-export.js';
 import { executeWorkflow, type WorkflowOutcome } from './execute-workflow.js';
 import type { RunState } from './run-state.js';
 import { workflowEnding, type WorkflowResult, type WorkflowRunOptions } from './run-workflow.js';
@@ -76,7 +83,8 @@ export async function planAndRun(
 ): Promise<PlanResult> {
   const limits = planLimits(planner, request, options);
   const deadline = runDeadline(options);
-  const state = createRunState(planner.name, options, deadline.signal, false);
+  const exporting = await environmentSinks(toSinks(options.trace), options.autoExport);
+  const state = createRunState(planner.name, options, deadline.signal, false, undefined, exporting);
   const runSpan = state.tracer.start('run_start', planner.name, null, { input: request });
   const planning = new Planning(planner, request, runSpan, state, options);
   let ending: RunEnding | undefined;

@@ -9,8 +9,10 @@ import {
   runDeadline,
   pausedRun,
   runEndFields,
+  toSinks,
   type RunEnding,
 } from './create-run-state.js';
+import { environmentSinks } from '../trace/environment-export.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
 import type { RunOptions } from './run-options.js';
 import type { RunState } from './run-state.js';
@@ -107,7 +109,8 @@ async function workflowRun(
   resumed: WorkflowStateSnapshot | undefined,
 ): Promise<WorkflowResult> {
   const deadline = runDeadline(options);
-  const state = createRunState(workflow.name, options, deadline.signal, false, resumed);
+  const exporting = await environmentSinks(toSinks(options.trace), options.autoExport);
+  const state = createRunState(workflow.name, options, deadline.signal, false, resumed, exporting);
   const { tracer } = state;
   const runSpan = tracer.start('run_start', workflow.name, null, {
     input: typeof input === 'string' ? input : JSON.stringify(input),

@@ -14,7 +14,14 @@ import {
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
-import { createRunState, pausedRun, runDeadline, runEndFields } from './create-run-state.js';
+import {
+  createRunState,
+  toSinks,
+  pausedRun,
+  runDeadline,
+  runEndFields,
+} from './create-run-state.js';
+import { environmentSinks } from '../trace/environment-export.js';
 import { runAgent } from './run-agent.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
@@ -175,7 +182,8 @@ async function* runLoop(
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
   const deadline = runDeadline(options);
-  const state = createRunState(agent.name, options, deadline.signal, streaming, resumed);
+  const exporting = await environmentSinks(toSinks(options.trace), options.autoExport);
+  const state = createRunState(agent.name, options, deadline.signal, streaming, resumed, exporting);
   const { tracer } = state;
   const runSpan = tracer.start('run_start', agent.name, null, {
     input,

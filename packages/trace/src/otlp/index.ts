@@ -16,3 +16,4 @@ export {
   operationDurationBuckets,
   tokenUsageBuckets,
 } from './genai-metrics.js';
+export { environmentOtlpSink, environmentSinks } from './environment-sink.js';

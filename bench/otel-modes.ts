@@ -1,12 +1,17 @@
 /**
- * What emitting through the application's OpenTelemetry costs a step: the same 100-step run
- * with no sink, with `otelSink()` and no provider registered (off), with a provider whose sampler
- * drops every trace, and with one that records every span (a batch processor, spans dropped at
- * export). Interleaved rounds, median µs a step.
+ * What each way of tracing costs a step: the same 100-step run with no sink, a JSONL file,
+ * `otlpSink` (its exporter taking every batch and keeping nothing), and `otelSink` with no
+ * provider registered (off), with a provider whose sampler drops every trace, and with one that
+ * records every span (a batch processor, spans dropped at export). Interleaved rounds, median µs
+ * a step.
  */
 import { agent, run, type TraceSink } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
-import { otelSink } from '@agent-trace/trace/otlp';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jsonlSink } from '@agent-trace/trace';
+import { otelSink, otlpSink } from '@agent-trace/trace/otlp';
 import {
   AlwaysOffSampler,
   BatchSpanProcessor,
@@ -26,6 +31,8 @@ const discard: SpanExporter = {
 export interface OtelModesResult {
   readonly steps: number;
   readonly none: number;
+  readonly jsonl: number;
+  readonly otlp: number;
   readonly off: number;
   readonly sampledOut: number;
   readonly recorded: number;
@@ -37,7 +44,11 @@ export async function measureOtelModes(steps = 100, rounds = 7): Promise<OtelMod
   const recorded = new TracerProvider({
     spanProcessors: [new BatchSpanProcessor({ exporter: discard, maxQueueSize: 100_000 })],
   });
-  const once = (trace?: TraceSink) => async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'agent-trace-otel-bench-'));
+  const otlp = otlpSink({ exporter: discard, maxQueueSize: 100_000 });
+  let files = 0;
+  const once = (trace?: TraceSink | (() => TraceSink)) => async () => {
+    const sink = typeof trace === 'function' ? trace() : trace;
     const model = fakeLLM(addScript(steps));
     const adder = agent({
       name: 'adder',
@@ -45,11 +56,14 @@ export async function measureOtelModes(steps = 100, rounds = 7): Promise<OtelMod
       tools: [addTool],
       limits: { maxSteps: steps, maxToolCallsPerTool: steps, maxDuplicateToolCalls: steps },
     });
-    await run(adder, 'go', trace === undefined ? {} : { trace });
+    await run(adder, 'go', sink === undefined ? {} : { trace: sink });
+    if (sink !== undefined && 'close' in sink) await (sink as { close(): Promise<void> }).close();
   };
   const times = await interleaved(
     {
       none: once(),
+      jsonl: once(() => jsonlSink(join(folder, `run-${++files}.jsonl`))),
+      otlp: once(otlp),
       off: once(otelSink()),
       sampledOut: once(otelSink({ tracerProvider: sampledOut })),
       recorded: once(otelSink({ tracerProvider: recorded })),
@@ -57,10 +71,13 @@ export async function measureOtelModes(steps = 100, rounds = 7): Promise<OtelMod
     rounds,
   );
   await recorded.shutdown();
+  await otlp.shutdown();
   const per = (ms: number) => (ms * 1000) / steps;
   return {
     steps,
     none: per(times.none),
+    jsonl: per(times.jsonl),
+    otlp: per(times.otlp),
     off: per(times.off),
     sampledOut: per(times.sampledOut),
     recorded: per(times.recorded),
@@ -74,6 +91,8 @@ export function formatOtelModes(result: OtelModesResult): string {
   return [
     `${'mode'.padEnd(44)}${'a step'.padStart(11)}${'/ none'.padStart(10)}`,
     row('no sink', result.none),
+    row('jsonlSink (a file)', result.jsonl),
+    row('otlpSink (batches taken by the exporter)', result.otlp),
     row('otelSink, no provider registered (off)', result.off),
     row('otelSink, sampler drops every trace', result.sampledOut),
     row('otelSink, every span recorded (batched)', result.recorded),

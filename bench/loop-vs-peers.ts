@@ -13,7 +13,9 @@ const subjectOrder: readonly SubjectKey[] = [
   'agent-trace-react',
   'agent-trace-jsonl',
   'agent-trace-otlp',
+  'agent-trace-app-sdk',
   'vercel-ai',
+  'vercel-ai-otel',
   'openai-agents-off',
   'openai-agents-noop',
 ];

@@ -1,4 +1,7 @@
-/** agent-trace under the shared scenario: no sink, a JSONL sink, an OTLP sink to an in-process receiver. */
+/**
+ * agent-trace under the shared scenario: no sink, a JSONL sink, an OTLP sink to an in-process
+ * receiver, and `otelSink` through an application's OpenTelemetry SDK.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +9,8 @@ import { run, type TraceSink } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver } from '@agent-trace/testing/otlp';
 import { jsonlSink } from '@agent-trace/trace';
-import { otlpSink } from '@agent-trace/trace/otlp';
+import { otelSink, otlpSink } from '@agent-trace/trace/otlp';
+import { appTracerProvider } from './app-sdk.js';
 import { adderAgent, addReActScript, addScript } from '../scenario.js';
 import { expectDone, type Subject } from './subject.js';
 
@@ -86,5 +90,16 @@ export async function agentTraceOtlp(): Promise<Subject> {
       await sink.shutdown();
       await receiver.close();
     },
+  );
+}
+
+/** agent-trace emitting through the application's OpenTelemetry SDK (`otelSink`, every span recorded). */
+export function agentTraceAppSdk(): Subject {
+  const tracerProvider = appTracerProvider();
+  const sink = otelSink({ tracerProvider, meterProvider: false });
+  return subject(
+    'agent-trace + app OpenTelemetry SDK',
+    () => Promise.resolve({ sink, close: () => Promise.resolve() }),
+    () => tracerProvider.shutdown(),
   );
 }

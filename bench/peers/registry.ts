@@ -1,5 +1,11 @@
 /** Every subject of the loop benchmark, by the key the worker is started with. */
-import { agentTraceBare, agentTraceJsonl, agentTraceOtlp, agentTraceReAct } from './agent-trace.js';
+import {
+  agentTraceAppSdk,
+  agentTraceBare,
+  agentTraceJsonl,
+  agentTraceOtlp,
+  agentTraceReAct,
+} from './agent-trace.js';
 import { openaiAgents } from './openai-agents.js';
 import type { Subject } from './subject.js';
 import { vercelAi } from './vercel-ai.js';
@@ -9,9 +15,11 @@ export const subjects = {
   'agent-trace-react': () => Promise.resolve(agentTraceReAct()),
   'agent-trace-jsonl': () => Promise.resolve(agentTraceJsonl()),
   'agent-trace-otlp': agentTraceOtlp,
+  'agent-trace-app-sdk': () => Promise.resolve(agentTraceAppSdk()),
   'openai-agents-off': () => Promise.resolve(openaiAgents('off')),
   'openai-agents-noop': () => Promise.resolve(openaiAgents('noop')),
   'vercel-ai': () => Promise.resolve(vercelAi()),
+  'vercel-ai-otel': () => Promise.resolve(vercelAi('otel')),
 } satisfies Record<string, () => Promise<Subject>>;
 
 /** A key of {@link subjects}. */

@@ -1,8 +1,14 @@
-/** The Vercel AI SDK under the shared scenario: `generateText` with a step limit on its mock model. */
+/**
+ * The Vercel AI SDK under the shared scenario: `generateText` with a step limit on its mock
+ * model; with `otel`, its OpenTelemetry integration (`@ai-sdk/otel`) records every span through
+ * the same kind of application SDK agent-trace's `otelSink` is measured with.
+ */
+import { OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, isStepCount, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { addArguments } from '../scenario.js';
+import { appTracerProvider } from './app-sdk.js';
 import { expectDone, type Subject } from './subject.js';
 
 const add = tool({
@@ -16,10 +22,15 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
-/** The AI SDK's `generateText` loop. */
-export function vercelAi(): Subject {
+/** The AI SDK's `generateText` loop, with its telemetry off or through an OpenTelemetry SDK. */
+export function vercelAi(mode: 'off' | 'otel' = 'off'): Subject {
+  const tracerProvider = mode === 'otel' ? appTracerProvider() : undefined;
+  const telemetry =
+    tracerProvider === undefined
+      ? undefined
+      : { integrations: [new OpenTelemetry({ tracer: tracerProvider.getTracer('ai') })] };
   return {
-    name: 'Vercel AI SDK',
+    name: mode === 'otel' ? 'Vercel AI SDK + OpenTelemetry SDK' : 'Vercel AI SDK',
     kind: 'peer',
     prepare(steps) {
       let call = 0;
@@ -57,11 +68,13 @@ export function vercelAi(): Subject {
             prompt: 'go',
             tools: { add },
             stopWhen: isStepCount(steps),
+            ...(telemetry === undefined ? {} : { telemetry }),
           });
           expectDone('The Vercel AI SDK', result.text);
         },
         finish: () => Promise.resolve(),
       });
     },
+    ...(tracerProvider === undefined ? {} : { close: () => tracerProvider.shutdown() }),
   };
 }

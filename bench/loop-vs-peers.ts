@@ -16,6 +16,7 @@ const subjectOrder: readonly SubjectKey[] = [
   'agent-trace-app-sdk',
   'vercel-ai',
   'vercel-ai-otel',
+  'langgraph',
   'openai-agents-off',
   'openai-agents-noop',
 ];

@@ -6,6 +6,7 @@ import {
   agentTraceOtlp,
   agentTraceReAct,
 } from './agent-trace.js';
+import { langGraph } from './langgraph.js';
 import { openaiAgents } from './openai-agents.js';
 import type { Subject } from './subject.js';
 import { vercelAi } from './vercel-ai.js';
@@ -20,6 +21,7 @@ export const subjects = {
   'openai-agents-noop': () => Promise.resolve(openaiAgents('noop')),
   'vercel-ai': () => Promise.resolve(vercelAi()),
   'vercel-ai-otel': () => Promise.resolve(vercelAi('otel')),
+  langgraph: () => Promise.resolve(langGraph()),
 } satisfies Record<string, () => Promise<Subject>>;
 
 /** A key of {@link subjects}. */

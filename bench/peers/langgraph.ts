@@ -1,0 +1,75 @@
+/**
+ * LangGraph.js under the shared scenario: its prebuilt ReAct agent (`createReactAgent`, a graph of
+ * a model node and a tool node) on a scripted chat model of our own (LangChain's fakes answer
+ * text, not tool calls). LangSmith tracing stays off.
+ */
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { tool } from '@langchain/core/tools';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { z } from 'zod';
+import { addArguments } from '../scenario.js';
+import { expectDone, type Subject } from './subject.js';
+
+/** A chat model that asks for `add` N−1 times, then answers "done". */
+class ScriptedChatModel extends BaseChatModel {
+  #call = 0;
+
+  constructor(readonly steps: number) {
+    super({});
+  }
+
+  _llmType(): string {
+    return 'scripted';
+  }
+
+  /** The tools are the script's business: binding them changes nothing. */
+  override bindTools(): this {
+    return this;
+  }
+
+  _generate(): Promise<ChatResult> {
+    const index = this.#call++;
+    const message =
+      index < this.steps - 1
+        ? new AIMessage({
+            content: '',
+            tool_calls: [{ id: `call_${index}`, name: 'add', args: addArguments(index) }],
+          })
+        : new AIMessage('done');
+    return Promise.resolve({
+      generations: [{ message, text: typeof message.content === 'string' ? message.content : '' }],
+    });
+  }
+}
+
+const add = tool(({ a, b }: { a: number; b: number }) => String(a + b), {
+  name: 'add',
+  description: 'Add two numbers',
+  schema: z.object({ a: z.number(), b: z.number() }),
+});
+
+/** LangGraph.js's prebuilt ReAct agent. */
+export function langGraph(): Subject {
+  process.env.LANGSMITH_TRACING = 'false';
+  process.env.LANGCHAIN_TRACING_V2 = 'false';
+  return {
+    name: 'LangGraph.js (createReactAgent)',
+    kind: 'peer',
+    prepare(steps) {
+      const agent = createReactAgent({ llm: new ScriptedChatModel(steps), tools: [add] });
+      return Promise.resolve({
+        async run() {
+          const result = await agent.invoke(
+            { messages: [{ role: 'user', content: 'go' }] },
+            { recursionLimit: steps * 2 + 10 },
+          );
+          const last = result.messages.at(-1);
+          expectDone('LangGraph.js', typeof last?.content === 'string' ? last.content : '');
+        },
+        finish: () => Promise.resolve(),
+      });
+    },
+  };
+}

@@ -5,6 +5,13 @@ const cut = (text: string, length = 70): string =>
   text.length > length ? `${text.slice(0, length - 1)}…` : text;
 const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(value));
 
+/** Why a planner was asked for a plan, in words. */
+export const planReasons = {
+  request: 'the request',
+  refused_plan: 'a refused plan',
+  step_failed: 'a failed step',
+} as const;
+
 /** What an event says, in a few words. */
 function summary(event: TraceEvent, style: Style): string {
   switch (event.event) {
@@ -67,7 +74,7 @@ function summary(event: TraceEvent, style: Style): string {
       return `${style.bold('workflow')} ${event.workflow} ends: ${event.status === 'completed' ? style.green(event.status) : style.red(event.status)} (${event.steps.completed} completed, ${event.steps.failed} failed, ${event.steps.skipped} skipped)`;
     case 'plan':
       return event.verdict === 'accepted'
-        ? `${style.bold('plan')} ${event.revision} accepted (after ${{ request: 'the request', refused_plan: 'a refused plan', step_failed: 'a failed step' }[event.reason]})`
+        ? `${style.bold('plan')} ${event.revision} accepted (after ${planReasons[event.reason]})`
         : style.yellow(`plan ${event.revision} refused: ${cut((event.problems ?? []).join('; '))}`);
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;

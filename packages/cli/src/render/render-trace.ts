@@ -1,4 +1,5 @@
 import { describeCost, formatUsd, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+import { planReasons } from './event-line.js';
 import { isSpanNode, type RunTree, type SpanNode } from './span-tree.js';
 import type { Style } from './style.js';
 
@@ -188,11 +189,7 @@ class TreeRenderer {
   #point(event: TraceEvent): string {
     const s = this.#style;
     if (event.event === 'plan') {
-      const why = {
-        request: 'the request',
-        refused_plan: 'a refused plan',
-        step_failed: 'a failed step',
-      }[event.reason];
+      const why = planReasons[event.reason];
       const verdict = event.verdict === 'accepted' ? s.green('accepted') : s.red('refused');
       const problems =
         event.problems === undefined ? '' : `: ${this.#cut(event.problems.join('; '))}`;

@@ -3,6 +3,7 @@ import { Redactor } from '../redaction/redactor.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { zeroUsage } from '../protocol/usage.js';
 import { RunTracer, type TraceEventFields } from '../trace/run-tracer.js';
+import { environmentSinks } from '../trace/environment-export.js';
 import { isTraceSink, type SinkHealth, type TraceSink } from '../trace/trace-sink.js';
 import { systemClock } from '../util/clock.js';
 import { randomIds } from '../util/ids.js';
@@ -74,6 +75,16 @@ export function runDeadline(options: RunOptions): {
   };
 }
 
+/**
+ * Where a run's events go: its `trace` option's sinks, and the OTLP export the environment asks
+ * for (see `environmentSinks`).
+ */
+export async function runSinks(options: RunOptions): Promise<readonly TraceSink[]> {
+  const own = toSinks(options.trace);
+  const exporting = await environmentSinks(own, options.autoExport);
+  return exporting.length === 0 ? own : [...own, ...exporting];
+}
+
 /** What the agents and phases of one run share. */
 export function createRunState(
   /** The entry agent or the workflow: what a live sink names the run. */
@@ -81,9 +92,9 @@ export function createRunState(
   options: RunOptions,
   signal: AbortSignal | undefined,
   streaming: boolean,
-  resumed?: { readonly run: PausedRun },
-  /** Sinks the environment adds (an OTLP export: see `environmentSinks`). */
-  environment: readonly TraceSink[] = [],
+  resumed: { readonly run: PausedRun } | undefined,
+  /** Where the events go: {@link runSinks}. */
+  sinks: readonly TraceSink[],
 ): RunState {
   const { clock = systemClock, ids = randomIds } = options;
   const runId = resumed?.run.id ?? ids.runId();
@@ -91,7 +102,7 @@ export function createRunState(
   const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
   const tracer = new RunTracer({
     redactor,
-    sinks: [...toSinks(options.trace), ...environment],
+    sinks,
     runId,
     session: resumed?.run.session ?? options.session ?? runId,
     clock,
@@ -202,7 +213,7 @@ export function runEndFields(
   };
 }
 
-export function toSinks(trace: RunOptions['trace']): readonly TraceSink[] {
+function toSinks(trace: RunOptions['trace']): readonly TraceSink[] {
   if (trace === undefined) return [];
   const sinks = isTraceSink(trace) ? [trace] : trace;
   if (!Array.isArray(sinks) || !sinks.every(isTraceSink)) {

@@ -15,12 +15,11 @@ import type { Workflow } from '../workflow/workflow.js';
 import type { AgentOutcome } from './agent-outcome.js';
 import {
   createRunState,
-  toSinks,
+  runSinks,
   runDeadline,
   runEndFields,
   type RunEnding,
 } from './create-run-state.js';
-import { environmentSinks } from '../trace/environment-export.js';
 import { executeWorkflow, type WorkflowOutcome } from './execute-workflow.js';
 import type { RunState } from './run-state.js';
 import { workflowEnding, type WorkflowResult, type WorkflowRunOptions } from './run-workflow.js';
@@ -83,8 +82,14 @@ export async function planAndRun(
 ): Promise<PlanResult> {
   const limits = planLimits(planner, request, options);
   const deadline = runDeadline(options);
-  const exporting = await environmentSinks(toSinks(options.trace), options.autoExport);
-  const state = createRunState(planner.name, options, deadline.signal, false, undefined, exporting);
+  const state = createRunState(
+    planner.name,
+    options,
+    deadline.signal,
+    false,
+    undefined,
+    await runSinks(options),
+  );
   const runSpan = state.tracer.start('run_start', planner.name, null, { input: request });
   const planning = new Planning(planner, request, runSpan, state, options);
   let ending: RunEnding | undefined;

@@ -54,7 +54,7 @@ const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map(byte => byte.toString(16).padStart(2, '0')).join('');
 
 /** The integrity of a state's body: SHA-256 of its canonical JSON, or HMAC-SHA-256 with `secret`. */
-export async function integrityOf(body: object, secret: string | undefined): Promise<string> {
+async function integrityOf(body: object, secret: string | undefined): Promise<string> {
   const data = encoder.encode(canonicalJson(body));
   if (secret === undefined) return hex(await crypto.subtle.digest('SHA-256', data));
   const key = await crypto.subtle.importKey(
@@ -67,14 +67,50 @@ export async function integrityOf(body: object, secret: string | undefined): Pro
   return hex(await crypto.subtle.sign('HMAC', key, data));
 }
 
-/** Seals a paused run's state with its integrity. */
-export async function sealRunState(
-  body: RunStateBody,
+/** Seals a paused run's state (an agent run's or a workflow's) with its integrity. */
+export async function sealState<Body extends object>(
+  body: Body,
   secret: string | undefined,
-): Promise<RunStateSnapshot> {
+): Promise<Body & { readonly integrity: string }> {
   // Through JSON, so the state holds only what survives storage (and is hashed as stored).
-  const plain = JSON.parse(JSON.stringify(body)) as RunStateBody;
+  const plain = JSON.parse(JSON.stringify(body)) as Body;
   return { ...plain, integrity: await integrityOf(plain, secret) };
+}
+
+/**
+ * A sealed state as stored, checked: its format, its version and its integrity. Throws a
+ * `ConfigurationError` saying what is wrong; `what` names the state (`run state`, …) and
+ * `expected` says where a state of this format comes from.
+ */
+export async function openState<State extends { readonly integrity: string }>(
+  value: unknown,
+  sealed: {
+    readonly format: string;
+    readonly version: number;
+    readonly what: string;
+    readonly expected: string;
+    readonly secret: string | undefined;
+  },
+): Promise<State> {
+  const { format, version, what, expected, secret } = sealed;
+  const state = (typeof value === 'string' ? parseState(value, what) : value) as
+    (State & { format?: unknown; version?: unknown }) | null;
+  if (typeof state !== 'object' || state === null || state.format !== format)
+    refuse(
+      `Not a ${what}: expected ${expected} (format '${format}'), as an object or its JSON text.`,
+    );
+  if (state.version !== version)
+    refuse(
+      `The ${what} has version ${String(state.version)}; this agent-trace reads version ${version}. Resume it with the agent-trace version that paused it.`,
+    );
+  const { integrity, ...body } = state;
+  if (integrity !== (await integrityOf(body, secret)))
+    refuse(
+      secret === undefined
+        ? `The ${what} was changed after it was made (its integrity does not match): it is refused. Resume from the state as the paused run returned it; if it was sealed with a stateSecret, pass the same one.`
+        : `The ${what} does not match its integrity for this stateSecret: it was changed, or sealed with another secret (or none). It is refused.`,
+    );
+  return state;
 }
 
 function refuse(message: string): never {
@@ -90,33 +126,23 @@ export async function openRunState(
   decisions: readonly ApprovalDecision[],
   secret: string | undefined,
 ): Promise<RunStateSnapshot> {
-  const state = (typeof value === 'string' ? parseState(value) : value) as RunStateSnapshot;
-  if (typeof state !== 'object' || state === null || state.format !== RUN_STATE_FORMAT)
-    refuse(
-      `Not a run state: expected the 'state' of a result that stopped with 'interrupted' (format '${RUN_STATE_FORMAT}'), as an object or its JSON text.`,
-    );
-  const version: unknown = state.version;
-  if (version !== RUN_STATE_VERSION)
-    refuse(
-      `The run state has version ${String(version)}; this agent-trace reads version ${String(RUN_STATE_VERSION)}. Resume it with the agent-trace version that paused it.`,
-    );
-  const { integrity, ...body } = state;
-  if (integrity !== (await integrityOf(body, secret)))
-    refuse(
-      secret === undefined
-        ? 'The run state was changed after it was made (its integrity does not match): it is refused. Resume from the state as the paused run returned it; if it was sealed with a stateSecret, pass the same one.'
-        : 'The run state does not match its integrity for this stateSecret: it was changed, or sealed with another secret (or none). It is refused.',
-    );
+  const state = await openState<RunStateSnapshot>(value, {
+    format: RUN_STATE_FORMAT,
+    version: RUN_STATE_VERSION,
+    what: 'run state',
+    expected: "the 'state' of a result that stopped with 'interrupted'",
+    secret,
+  });
   checkDecisions(state.turn.pending, decisions);
   return state;
 }
 
-export function parseState(text: string): unknown {
+function parseState(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     return refuse(
-      `The run state is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+      `The ${what} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
     );
   }
 }

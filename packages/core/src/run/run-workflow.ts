@@ -9,21 +9,20 @@ import {
   runDeadline,
   pausedRun,
   runEndFields,
-  toSinks,
+  runSinks,
   type RunEnding,
 } from './create-run-state.js';
-import { environmentSinks } from '../trace/environment-export.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
 import type { RunOptions } from './run-options.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 import {
   openWorkflowState,
-  sealWorkflowState,
   WORKFLOW_STATE_FORMAT,
   WORKFLOW_STATE_VERSION,
   type WorkflowStateSnapshot,
 } from './workflow-snapshot.js';
+import { sealState } from './run-snapshot.js';
 
 /** Options of `runWorkflow`: the run's options, and how much runs at once. */
 export interface WorkflowRunOptions extends Omit<RunOptions, 'history' | 'forkedFrom'> {
@@ -109,8 +108,14 @@ async function workflowRun(
   resumed: WorkflowStateSnapshot | undefined,
 ): Promise<WorkflowResult> {
   const deadline = runDeadline(options);
-  const exporting = await environmentSinks(toSinks(options.trace), options.autoExport);
-  const state = createRunState(workflow.name, options, deadline.signal, false, resumed, exporting);
+  const state = createRunState(
+    workflow.name,
+    options,
+    deadline.signal,
+    false,
+    resumed,
+    await runSinks(options),
+  );
   const { tracer } = state;
   const runSpan = tracer.start('run_start', workflow.name, null, {
     input: typeof input === 'string' ? input : JSON.stringify(input),
@@ -139,7 +144,7 @@ async function workflowRun(
   }
   const paused =
     outcome.status === 'interrupted'
-      ? await sealWorkflowState(pausedBody(workflow, input, state, outcome), options.stateSecret)
+      ? await sealState(pausedBody(workflow, input, state, outcome), options.stateSecret)
       : undefined;
   return resultOf(state, outcome, paused);
 }

@@ -7,7 +7,7 @@ import {
   openRunState,
   RUN_STATE_FORMAT,
   RUN_STATE_VERSION,
-  sealRunState,
+  sealState,
   type RunStateBody,
   type RunStateSnapshot,
 } from './run-snapshot.js';
@@ -16,12 +16,11 @@ import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 import {
   createRunState,
-  toSinks,
+  runSinks,
   pausedRun,
   runDeadline,
   runEndFields,
 } from './create-run-state.js';
-import { environmentSinks } from '../trace/environment-export.js';
 import { runAgent } from './run-agent.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
@@ -182,8 +181,14 @@ async function* runLoop(
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
   const deadline = runDeadline(options);
-  const exporting = await environmentSinks(toSinks(options.trace), options.autoExport);
-  const state = createRunState(agent.name, options, deadline.signal, streaming, resumed, exporting);
+  const state = createRunState(
+    agent.name,
+    options,
+    deadline.signal,
+    streaming,
+    resumed,
+    await runSinks(options),
+  );
   const { tracer } = state;
   const runSpan = tracer.start('run_start', agent.name, null, {
     input,
@@ -220,7 +225,7 @@ async function* runLoop(
   const paused =
     outcome.paused === undefined
       ? undefined
-      : await sealRunState(pausedBody(agent, input, state, outcome.paused), options.stateSecret);
+      : await sealState(pausedBody(agent, input, state, outcome.paused), options.stateSecret);
   return runResult(agent, state, outcome, paused);
 }
 

@@ -3,7 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { WorkflowStepRecord } from '../workflow/step-record.js';
 import type { Workflow } from '../workflow/workflow.js';
 import type { PausedRun } from './create-run-state.js';
-import { checkDecisions, integrityOf, parseState } from './run-snapshot.js';
+import { checkDecisions, openState } from './run-snapshot.js';
 
 /** The format name and version a workflow state carries; a state of another version is refused. */
 export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;
@@ -25,15 +25,6 @@ export interface WorkflowStateSnapshot {
   readonly integrity: string;
 }
 
-/** Seals a paused workflow run's state with its integrity. */
-export async function sealWorkflowState(
-  body: Omit<WorkflowStateSnapshot, 'integrity'>,
-  secret: string | undefined,
-): Promise<WorkflowStateSnapshot> {
-  const plain = JSON.parse(JSON.stringify(body)) as Omit<WorkflowStateSnapshot, 'integrity'>;
-  return { ...plain, integrity: await integrityOf(plain, secret) };
-}
-
 function refuse(message: string): never {
   throw new ConfigurationError({ option: 'state', message });
 }
@@ -48,20 +39,13 @@ export async function openWorkflowState(
   decisions: readonly ApprovalDecision[],
   secret: string | undefined,
 ): Promise<WorkflowStateSnapshot> {
-  const state = (typeof value === 'string' ? parseState(value) : value) as WorkflowStateSnapshot;
-  if (typeof state !== 'object' || state === null || state.format !== WORKFLOW_STATE_FORMAT)
-    refuse(
-      `Not a workflow state: expected the 'state' of a workflow result that stopped with 'interrupted' (format '${WORKFLOW_STATE_FORMAT}'), as an object or its JSON text.`,
-    );
-  if (state.version !== WORKFLOW_STATE_VERSION)
-    refuse(
-      `The workflow state has version ${String(state.version)}; this agent-trace reads version ${String(WORKFLOW_STATE_VERSION)}. Resume it with the agent-trace version that paused it.`,
-    );
-  const { integrity, ...body } = state;
-  if (integrity !== (await integrityOf(body, secret)))
-    refuse(
-      'The workflow state was changed after it was made (its integrity does not match), or sealed with another stateSecret: it is refused.',
-    );
+  const state = await openState<WorkflowStateSnapshot>(value, {
+    format: WORKFLOW_STATE_FORMAT,
+    version: WORKFLOW_STATE_VERSION,
+    what: 'workflow state',
+    expected: "the 'state' of a workflow result that stopped with 'interrupted'",
+    secret,
+  });
   if (state.run.workflow !== workflow.name)
     refuse(
       `The state was made by workflow '${state.run.workflow}', not '${workflow.name}': resume it with the same workflow.`,

@@ -322,7 +322,8 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
   }
 }
 
-const planReasons = {
+/** Why a planner was asked for a plan, in words. */
+export const planReasons = {
   request: 'the request',
   refused_plan: 'a refused plan',
   step_failed: 'a failed step',

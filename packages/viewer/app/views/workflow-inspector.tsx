@@ -1,7 +1,23 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { pretty } from '../model/format.js';
-import type { Row } from '../model/run-model.js';
+import { planReasons, type Row } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
+
+/** What a workflow or a step was given, and what it gave back once it ended. */
+function InputOutput({ input, output }: { input: unknown; output: unknown }) {
+  return (
+    <>
+      <Section title="Input">
+        <Text>{pretty(input)}</Text>
+      </Section>
+      {output === undefined ? null : (
+        <Section title="Output">
+          <Text>{pretty(output)}</Text>
+        </Section>
+      )}
+    </>
+  );
+}
 
 /** A workflow: its steps as declared (what each runs, after what, when), and how it ended. */
 export function WorkflowView({
@@ -41,14 +57,7 @@ export function WorkflowView({
           ))}
         </ol>
       </Section>
-      <Section title="Input">
-        <Text>{pretty(start.input)}</Text>
-      </Section>
-      {ended?.output === undefined ? null : (
-        <Section title="Output">
-          <Text>{pretty(ended.output)}</Text>
-        </Section>
-      )}
+      <InputOutput input={start.input} output={ended?.output} />
     </>
   );
 }
@@ -81,23 +90,10 @@ export function WorkflowStepView({
         </>
       )}
       <ErrorField error={ended?.error} />
-      <Section title="Input">
-        <Text>{pretty(start.input)}</Text>
-      </Section>
-      {ended?.output === undefined ? null : (
-        <Section title="Output">
-          <Text>{pretty(ended.output)}</Text>
-        </Section>
-      )}
+      <InputOutput input={start.input} output={ended?.output} />
     </>
   );
 }
-
-const planReasons = {
-  request: 'the request',
-  refused_plan: 'a refused plan',
-  step_failed: 'a failed step',
-} as const;
 
 /** A planner's plan: accepted or refused (with the problems it was told), and the plan itself. */
 export function PlanView({ event }: { event: TraceEventOf<'plan'> }) {

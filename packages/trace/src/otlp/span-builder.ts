@@ -243,24 +243,20 @@ export class SpanBuilder {
 
   #span(pending: PendingSpan, end: TraceEvent): ReadableSpan {
     const { start } = pending;
-    // Literal keys, assigned one by one: computed keys and spreads in object literals take V8's
-    // slow path, and this runs twice per step. `SpanAttributes` checks every name.
-    const attributes: SpanAttributes = {
-      'agent_trace.run_id': start.run,
-      'gen_ai.conversation.id': start.session,
-    };
+    // The name, kind and sampling attributes are the start's (what a live span starts with); the
+    // rest are added here. Literal keys, assigned one by one: computed keys and spreads in object
+    // literals take V8's slow path, and this runs twice per step. `SpanAttributes` checks every name.
+    const head = spanHead(start);
+    const { attributes, kind } = head;
+    let { name } = head;
+    attributes['gen_ai.conversation.id'] = start.session;
     // A span followed live has no seq yet (-1): the trace gives it when the event is written.
     if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
     const content = this.#options.captureContent;
-    let name: string;
-    let kind = SpanKind.INTERNAL;
     const error = (end as { error?: { type: string; message: string } }).error;
     switch (start.event) {
       case 'run_start': {
         const runEnd = end as TraceEventOf<'run_end'>;
-        name = `invoke_workflow ${start.agent}`;
-        attributes['gen_ai.operation.name'] = 'invoke_workflow';
-        attributes['gen_ai.workflow.name'] = start.agent;
         attributes['agent_trace.stop_reason'] = runEnd.stop_reason;
         attributes['gen_ai.usage.input_tokens'] = runEnd.tok_prompt;
         attributes['gen_ai.usage.output_tokens'] = runEnd.tok_completion;
@@ -272,11 +268,6 @@ export class SpanBuilder {
       }
       case 'agent_start': {
         const agentEnd = end as TraceEventOf<'agent_end'>;
-        name = `invoke_agent ${start.agent}`;
-        attributes['gen_ai.operation.name'] = 'invoke_agent';
-        attributes['gen_ai.provider.name'] = providerName(start.provider);
-        attributes['gen_ai.agent.name'] = start.agent;
-        attributes['gen_ai.request.model'] = start.model;
         attributes['gen_ai.usage.input_tokens'] = agentEnd.tok_prompt;
         attributes['gen_ai.usage.output_tokens'] = agentEnd.tok_completion;
         attributes['agent_trace.stop_reason'] = agentEnd.stop_reason;
@@ -294,11 +285,6 @@ export class SpanBuilder {
       }
       case 'llm_start': {
         const llmEnd = end as TraceEventOf<'llm_end'>;
-        name = `chat ${start.model}`;
-        kind = SpanKind.CLIENT;
-        attributes['gen_ai.operation.name'] = 'chat';
-        attributes['gen_ai.provider.name'] = providerName(start.provider);
-        attributes['gen_ai.request.model'] = start.model;
         attributes['gen_ai.usage.input_tokens'] = llmEnd.tok_prompt;
         attributes['gen_ai.usage.output_tokens'] = llmEnd.tok_completion;
         attributes['agent_trace.step'] = start.step;
@@ -320,9 +306,6 @@ export class SpanBuilder {
       }
       case 'tool_start': {
         const toolEnd = end as TraceEventOf<'tool_end'>;
-        name = `execute_tool ${start.tool}`;
-        attributes['gen_ai.operation.name'] = 'execute_tool';
-        attributes['gen_ai.tool.name'] = start.tool;
         attributes['gen_ai.tool.call.id'] = start.call_id;
         attributes['gen_ai.tool.type'] = 'function';
         attributes['gen_ai.agent.name'] = start.agent;
@@ -344,9 +327,6 @@ export class SpanBuilder {
       }
       case 'workflow_start': {
         const workflowEnd = end as TraceEventOf<'workflow_end'>;
-        name = `invoke_workflow ${start.workflow}`;
-        attributes['gen_ai.operation.name'] = 'invoke_workflow';
-        attributes['gen_ai.workflow.name'] = start.workflow;
         attributes['agent_trace.workflow.status'] = workflowEnd.status;
         if (start.plan_revision !== undefined)
           attributes['agent_trace.plan.revision'] = start.plan_revision;
@@ -354,8 +334,6 @@ export class SpanBuilder {
       }
       case 'workflow_step_start': {
         const stepEnd = end as TraceEventOf<'workflow_step_end'>;
-        name = `workflow_step ${start.name}`;
-        attributes['gen_ai.workflow.name'] = start.workflow;
         attributes['agent_trace.workflow.step'] = start.name;
         attributes['agent_trace.workflow.step.status'] = stepEnd.status;
         attributes['agent_trace.workflow.step.attempts'] = stepEnd.attempts;
@@ -369,10 +347,8 @@ export class SpanBuilder {
             ? undefined
             : this.#toolNames.get(handoff.parent_span_id)) ?? `transfer_to_${handoff.to}`;
         name = `execute_tool ${tool} ${handoff.to}`;
-        attributes['gen_ai.operation.name'] = 'execute_tool';
         attributes['gen_ai.tool.name'] = tool;
         attributes['gen_ai.tool.type'] = 'function';
-        attributes['gen_ai.agent.name'] = handoff.from;
         attributes['gen_ai.transfer.mode'] = handoff.mode;
         attributes['gen_ai.transfer.target.name'] = handoff.to;
         attributes['agent_trace.handoff.depth'] = handoff.depth;

@@ -5,11 +5,11 @@ import {
   type TraceSink,
 } from '@agent-trace/core';
 import { Metadata } from '@grpc/grpc-js';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import { ExportPipeline } from './export-pipeline.js';
 import { contentCaptureFromEnvironment } from './content-capture.js';
 import { SpanBuilder } from './span-builder.js';
 
@@ -126,17 +126,23 @@ export function otlpSinkFromEnvironment(
   return endpoint === undefined ? undefined : otlpSink({ ...options, endpoint });
 }
 
-function newSignal(): { promise: Promise<void>; fire: () => void } {
-  let fire = (): void => undefined;
-  const promise = new Promise<void>(resolve => (fire = resolve));
-  return { promise, fire };
-}
-
-function estimateBytes(span: ReadableSpan): number {
-  let bytes = 200 + span.name.length;
-  for (const [key, value] of Object.entries(span.attributes))
-    bytes += key.length + (typeof value === 'string' ? value.length : 16);
-  return bytes;
+function otlpExporter(
+  endpoint: string,
+  protocol: 'grpc' | 'http',
+  options: OtlpSinkOptions,
+  exportTimeoutMs: number,
+): SpanExporter {
+  if (protocol === 'http')
+    return new ProtoTraceExporter({
+      url: `${endpoint.replace(/\/$/, '')}${endpoint.endsWith('/v1/traces') ? '' : '/v1/traces'}`,
+      timeoutMillis: exportTimeoutMs,
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+    });
+  return new GrpcTraceExporter({
+    url: endpoint,
+    timeoutMillis: exportTimeoutMs,
+    ...(options.headers === undefined ? {} : { metadata: grpcMetadata(options.headers) }),
+  });
 }
 
 /**
@@ -176,19 +182,6 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     batchDelayMs = 500,
     maxConcurrentExports = 2,
   } = options;
-  const exporter =
-    options.exporter ??
-    (protocol === 'http'
-      ? new ProtoTraceExporter({
-          url: `${(endpoint as string).replace(/\/$/, '')}${(endpoint as string).endsWith('/v1/traces') ? '' : '/v1/traces'}`,
-          timeoutMillis: exportTimeoutMs,
-          ...(options.headers === undefined ? {} : { headers: options.headers }),
-        })
-      : new GrpcTraceExporter({
-          url: endpoint as string,
-          timeoutMillis: exportTimeoutMs,
-          ...(options.headers === undefined ? {} : { metadata: grpcMetadata(options.headers) }),
-        }));
   const builder = new SpanBuilder({
     captureContent: options.captureContent ?? contentCaptureFromEnvironment(environment),
     maxAttributeLength: options.maxAttributeLength ?? 65_536,
@@ -196,87 +189,32 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       'service.name': options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace',
     }),
   });
-  const stats: OtlpSinkStats = { exported: 0, failed: 0, dropped: 0, truncated: 0 };
-  const queue: ReadableSpan[] = [];
-  let inflightRequests = 0;
-  let inflightSpans = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const pipeline = new ExportPipeline(
+    options.exporter ?? otlpExporter(endpoint as string, protocol, options, exportTimeoutMs),
+    {
+      maxQueueSize,
+      maxBatchSpans,
+      maxBatchBytes,
+      batchDelayMs,
+      exportTimeoutMs,
+      maxConcurrentExports,
+    },
+  );
   let closed = false;
-  /** Wakes whoever waits for a change: an export settled, or a flush ran out of time. */
-  let change = newSignal();
-  const signalChange = (): void => {
-    const current = change;
-    change = newSignal();
-    current.fire();
-  };
-
-  const send = (batch: ReadableSpan[]): void => {
-    inflightRequests++;
-    inflightSpans += batch.length;
-    let settled = false;
-    const settle = (result: ExportResult | undefined): void => {
-      if (settled) return;
-      settled = true;
-      inflightRequests--;
-      inflightSpans -= batch.length;
-      clearTimeout(deadline);
-      if (result?.code === ExportResultCode.SUCCESS) stats.exported += batch.length;
-      else stats.failed += batch.length;
-      if (!closed) sendQueued();
-      signalChange();
-    };
-    const deadline = setTimeout(() => settle(undefined), exportTimeoutMs + 100).unref();
-    try {
-      exporter.export(batch, settle);
-    } catch {
-      settle(undefined);
-    }
-  };
-
-  // At most `maxConcurrentExports` requests in flight (the OTLP exporters refuse past their own
-  // limit); what does not fit waits in the queue and leaves when a request settles.
-  const sendQueued = (): void => {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
-    while (queue.length > 0 && inflightRequests < maxConcurrentExports) {
-      // One splice a batch: shifting span by span moved the whole queue for every span.
-      let count = 0;
-      let bytes = 0;
-      while (count < queue.length && count < maxBatchSpans) {
-        const size = estimateBytes(queue[count] as ReadableSpan);
-        if (count > 0 && bytes + size > maxBatchBytes) break;
-        bytes += size;
-        count++;
-      }
-      send(queue.splice(0, count));
-    }
-  };
+  const currentStats = (): OtlpSinkStats => ({
+    ...pipeline.counts(),
+    truncated: builder.truncated,
+  });
 
   /** When each sealing run's end-of-run budget runs out (its `beforeSeal` started it). */
   const sealDeadlines = new Map<string, number>();
   /** The budget left for the next `flush`: that of the run whose `run_end` came last. */
   let flushDeadline: number | undefined;
 
-  /** Sends the queue and waits until it and every request in flight are done, or the deadline. */
-  const flushBounded = async (deadline = Date.now() + flushTimeoutMs): Promise<void> => {
-    sendQueued();
-    let timedOut = false;
-    const timeout = setTimeout(
-      () => {
-        timedOut = true;
-        signalChange();
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-    while (!timedOut && (queue.length > 0 || inflightRequests > 0)) await change.promise;
-    clearTimeout(timeout);
-    stats.truncated = builder.truncated;
-  };
-
   return {
-    stats,
+    get stats(): Readonly<OtlpSinkStats> {
+      return currentStats();
+    },
     write(event: TraceEvent) {
       if (closed) return;
       if (event.event === 'run_end') {
@@ -284,14 +222,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
         sealDeadlines.delete(event.run);
       }
       const span = builder.accept(event);
-      if (span === undefined) return;
-      if (queue.length >= maxQueueSize) {
-        stats.dropped++;
-        return;
-      }
-      queue.push(span);
-      if (queue.length >= maxBatchSpans) sendQueued();
-      else timer ??= setTimeout(sendQueued, batchDelayMs).unref();
+      if (span !== undefined) pipeline.add(span);
     },
     // With awaitAtRunEnd, the run waits for its spans once before its seal and once after it
     // (for the run's own span); both together stay within one flushTimeoutMs. Without, a run's
@@ -300,40 +231,25 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       const deadline = flushDeadline;
       flushDeadline = undefined;
       if (!awaitAtRunEnd) {
-        sendQueued();
+        pipeline.sendQueued();
         return Promise.resolve();
       }
-      return flushBounded(deadline);
+      return pipeline.drain(deadline ?? Date.now() + flushTimeoutMs);
     },
-    forceFlush: () => flushBounded(),
+    forceFlush: () => pipeline.drain(Date.now() + flushTimeoutMs),
     async beforeSeal(runId: string): Promise<SinkHealth> {
       if (awaitAtRunEnd) {
         const deadline = Date.now() + flushTimeoutMs;
         sealDeadlines.set(runId, deadline);
-        await flushBounded(deadline);
-      } else {
-        sendQueued();
-        // A full batch still queued means the requests in flight have not been answered. A run
-        // whose model and tools never touch I/O (fakes) would never let those answers in: give the
-        // event loop one turn. This waits for no collector; it only lets I/O proceed.
-        if (queue.length >= maxBatchSpans) await new Promise(resolve => setImmediate(resolve));
-      }
-      return {
-        dropped: stats.dropped,
-        failed: stats.failed,
-        pending: inflightSpans + queue.length,
-      };
+        await pipeline.drain(deadline);
+      } else await pipeline.nudge();
+      const { failed, dropped } = currentStats();
+      return { dropped, failed, pending: pipeline.pending() };
     },
     async shutdown() {
-      queue.push(...builder.unfinished());
-      await flushBounded();
+      for (const span of builder.unfinished()) pipeline.add(span);
       closed = true;
-      stats.dropped += queue.length;
-      queue.length = 0;
-      await Promise.race([
-        exporter.shutdown(),
-        new Promise(resolve => setTimeout(resolve, flushTimeoutMs).unref()),
-      ]);
+      await pipeline.shutdown(Date.now() + flushTimeoutMs, flushTimeoutMs);
     },
   };
 }

@@ -47,7 +47,9 @@ const echoer = (calls: number, size: number) =>
   agent({
     name: 'echoer',
     model: fakeLLM([
-      ...Array.from({ length: calls }, (_, call) => ({ toolCalls: [{ name: 'echo', args: { size, call } }] })),
+      ...Array.from({ length: calls }, (_, call) => ({
+        toolCalls: [{ name: 'echo', args: { size, call } }],
+      })),
       { text: 'done' },
     ]),
     tools: [echo],

@@ -42,6 +42,8 @@ export async function exportCommand(
     protocol: options.protocol,
     flushTimeoutMs,
     exportTimeoutMs: Math.max(500, flushTimeoutMs - 500),
+    // A recorded trace's metrics would carry the time of the export, not of the run.
+    metrics: false,
   });
   let events = 0;
   const input = new TraceInput(file);

@@ -1,8 +1,9 @@
 import protobuf from 'protobufjs';
 
 /*
- * The subset of the OTLP protocol (opentelemetry-proto, Apache-2.0) a trace receiver needs: the
- * export request and what it contains. Field numbers and names follow opentelemetry-proto v1.
+ * The subset of the OTLP protocol (opentelemetry-proto, Apache-2.0) a trace and metrics receiver
+ * needs: the export requests and what they contain (metrics: sums, gauges and explicit-bucket
+ * histograms). Field numbers and names follow opentelemetry-proto v1.
  */
 const common = `syntax = "proto3";
 package opentelemetry.proto.common.v1;
@@ -36,15 +37,51 @@ const collector = `syntax = "proto3";
 package opentelemetry.proto.collector.trace.v1;
 message ExportTraceServiceRequest { repeated .opentelemetry.proto.trace.v1.ResourceSpans resource_spans = 1; }`;
 
-let request: protobuf.Type | undefined;
+const metrics = `syntax = "proto3";
+package opentelemetry.proto.metrics.v1;
+message ResourceMetrics { .opentelemetry.proto.resource.v1.Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; string schema_url = 3; }
+message ScopeMetrics { .opentelemetry.proto.common.v1.InstrumentationScope scope = 1; repeated Metric metrics = 2; string schema_url = 3; }
+message Metric {
+  string name = 1; string description = 2; string unit = 3;
+  oneof data { Gauge gauge = 5; Sum sum = 7; Histogram histogram = 9; }
+}
+message Gauge { repeated NumberDataPoint data_points = 1; }
+message Sum { repeated NumberDataPoint data_points = 1; AggregationTemporality aggregation_temporality = 2; bool is_monotonic = 3; }
+message Histogram { repeated HistogramDataPoint data_points = 1; AggregationTemporality aggregation_temporality = 2; }
+enum AggregationTemporality { AGGREGATION_TEMPORALITY_UNSPECIFIED = 0; AGGREGATION_TEMPORALITY_DELTA = 1; AGGREGATION_TEMPORALITY_CUMULATIVE = 2; }
+message NumberDataPoint {
+  repeated .opentelemetry.proto.common.v1.KeyValue attributes = 7; fixed64 start_time_unix_nano = 2; fixed64 time_unix_nano = 3;
+  oneof value { double as_double = 4; sfixed64 as_int = 6; } uint32 flags = 8;
+}
+message HistogramDataPoint {
+  repeated .opentelemetry.proto.common.v1.KeyValue attributes = 9; fixed64 start_time_unix_nano = 2; fixed64 time_unix_nano = 3;
+  fixed64 count = 4; optional double sum = 5; repeated fixed64 bucket_counts = 6; repeated double explicit_bounds = 7;
+  uint32 flags = 10; optional double min = 11; optional double max = 12;
+}`;
+
+const metricsCollector = `syntax = "proto3";
+package opentelemetry.proto.collector.metrics.v1;
+message ExportMetricsServiceRequest { repeated .opentelemetry.proto.metrics.v1.ResourceMetrics resource_metrics = 1; }`;
+
+let root: protobuf.Root | undefined;
+
+function otlpRoot(): protobuf.Root {
+  if (root === undefined) {
+    root = new protobuf.Root();
+    for (const source of [common, resource, trace, collector, metrics, metricsCollector])
+      protobuf.parse(source, root, { keepCase: true });
+  }
+  return root;
+}
 
 /** The `ExportTraceServiceRequest` message type, built once. */
 export function exportTraceServiceRequest(): protobuf.Type {
-  if (request === undefined) {
-    const root = new protobuf.Root();
-    for (const source of [common, resource, trace, collector])
-      protobuf.parse(source, root, { keepCase: true });
-    request = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
-  }
-  return request;
+  return otlpRoot().lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+}
+
+/** The `ExportMetricsServiceRequest` message type, built once. */
+export function exportMetricsServiceRequest(): protobuf.Type {
+  return otlpRoot().lookupType(
+    'opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest',
+  );
 }

@@ -8,7 +8,9 @@ import {
 } from '@grpc/grpc-js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeMetricsRequest, type ReceivedMetric } from './otlp-metrics.js';
 import { exportTraceServiceRequest } from './otlp-proto.js';
+import { attributesOf, hex, nanos, type KeyValue, type Uint64 } from './otlp-values.js';
 
 /** A span as the receiver decoded it. */
 export interface ReceivedSpan {
@@ -39,65 +41,36 @@ export type ReceiverBehaviour =
 
 /** A running in-process OTLP receiver: see {@link startOtlpReceiver}. */
 export interface OtlpReceiver {
-  /** Where to export over gRPC: `http://127.0.0.1:<port>`. */
+  /** Where to export over gRPC (traces and metrics): `http://127.0.0.1:<port>`. */
   readonly url: string;
-  /** Where to export over HTTP/protobuf: `http://127.0.0.1:<port>/v1/traces`. */
+  /** Where to export traces over HTTP/protobuf: `http://127.0.0.1:<port>/v1/traces`. */
   readonly httpUrl: string;
+  /** Where to export metrics over HTTP/protobuf: `http://127.0.0.1:<port>/v1/metrics`. */
+  readonly httpMetricsUrl: string;
   readonly spans: readonly ReceivedSpan[];
-  /** Export requests received, answered or not. */
+  /** Every metric of every accepted metrics export, in arrival order. */
+  readonly metrics: readonly ReceivedMetric[];
+  /** Trace export requests received, answered or not. */
   readonly requests: number;
+  /** Metrics export requests received, answered or not. */
+  readonly metricRequests: number;
   /** The headers (HTTP) or metadata (gRPC) of the latest request, keys in lower case. */
   readonly lastHeaders: Readonly<Record<string, string>>;
   /** Changes how the next requests are answered. */
   setBehaviour(behaviour: ReceiverBehaviour): void;
   /** Resolves once `count` spans arrived; rejects after `timeoutMs`. */
   waitForSpans(count: number, timeoutMs?: number): Promise<void>;
+  /**
+   * The latest export of the metric called `name`, once one arrived (cumulative metrics are sent
+   * whole each time); rejects after `timeoutMs`.
+   */
+  waitForMetric(name: string, timeoutMs?: number): Promise<ReceivedMetric>;
   /** Stops at once; answers the `slow` behaviour still holds are never sent. */
   close(): Promise<void>;
 }
 
 const kinds = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'] as const;
 const codes = ['UNSET', 'OK', 'ERROR'] as const;
-
-interface AnyValue {
-  string_value?: string;
-  bool_value?: boolean;
-  int_value?: { toString(): string } | number;
-  double_value?: number;
-  array_value?: { values?: AnyValue[] };
-  kvlist_value?: { values?: KeyValue[] };
-  bytes_value?: Uint8Array;
-}
-interface KeyValue {
-  key: string;
-  value?: AnyValue;
-}
-
-function valueOf(value: AnyValue | undefined): unknown {
-  if (value === undefined) return undefined;
-  // Decoded messages keep defaults on the prototype: only own properties were on the wire.
-  const has = (field: keyof AnyValue): boolean => Object.hasOwn(value, field);
-  if (has('string_value')) return value.string_value;
-  if (has('bool_value')) return value.bool_value;
-  if (has('int_value')) return Number(value.int_value?.toString());
-  if (has('double_value')) return value.double_value;
-  if (has('array_value')) return (value.array_value?.values ?? []).map(valueOf);
-  if (has('kvlist_value')) return attributesOf(value.kvlist_value?.values);
-  if (has('bytes_value')) return Buffer.from(value.bytes_value ?? []).toString('hex');
-  return undefined;
-}
-
-function attributesOf(list: KeyValue[] | undefined): Record<string, unknown> {
-  const attributes: Record<string, unknown> = {};
-  for (const { key, value } of list ?? []) attributes[key] = valueOf(value);
-  return attributes;
-}
-
-const hex = (bytes: Uint8Array | undefined): string =>
-  bytes === undefined ? '' : Buffer.from(bytes).toString('hex');
-/** protobufjs hands 64-bit fields over as `Long`, string or number depending on options. */
-type Uint64 = string | number | { toString(): string };
-const nanos = (value: Uint64 | undefined): bigint => BigInt((value ?? 0).toString());
 
 interface DecodedRequest {
   resource_spans?: {
@@ -153,9 +126,9 @@ export function decodeTraceRequest(bytes: Uint8Array): ReceivedSpan[] {
 }
 
 const passThrough = (bytes: Buffer): Buffer => bytes;
-const traceService: ServiceDefinition = {
+const exportService = (signal: 'trace' | 'metrics', service: string): ServiceDefinition => ({
   export: {
-    path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+    path: `/opentelemetry.proto.collector.${signal}.v1.${service}/Export`,
     requestStream: false,
     responseStream: false,
     requestSerialize: passThrough,
@@ -163,7 +136,13 @@ const traceService: ServiceDefinition = {
     responseSerialize: passThrough,
     responseDeserialize: passThrough,
   },
-};
+});
+
+/** The receiver's two signals: which requests each counts, and where its data goes. */
+interface Signal {
+  requests: number;
+  receive(bytes: Uint8Array): void;
+}
 
 const httpStatus: Record<ReceiverBehaviour['kind'], number> = {
   accept: 200,
@@ -173,9 +152,9 @@ const httpStatus: Record<ReceiverBehaviour['kind'], number> = {
 };
 
 /**
- * Starts an OTLP trace receiver on 127.0.0.1 — gRPC on one free port, HTTP/protobuf
- * (`POST /v1/traces`) on another. It decodes the export requests
- * into spans, and can be told to refuse (UNAVAILABLE, RESOURCE_EXHAUSTED) or to answer slowly, so
+ * Starts an OTLP receiver on 127.0.0.1 — gRPC on one free port, HTTP/protobuf
+ * (`POST /v1/traces`, `POST /v1/metrics`) on another. It decodes the export requests
+ * into spans and metrics, and can be told to refuse (UNAVAILABLE, RESOURCE_EXHAUSTED) or to answer slowly, so
  * tests can check what an exporter sends and how a run copes with a collector that fails. No
  * Docker, no downloads.
  *
@@ -191,8 +170,8 @@ export async function startOtlpReceiver(
   options: { behaviour?: ReceiverBehaviour } = {},
 ): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
+  const metrics: ReceivedMetric[] = [];
   let behaviour: ReceiverBehaviour = options.behaviour ?? { kind: 'accept' };
-  let requests = 0;
   let lastHeaders: Record<string, string> = {};
   /** Answers held back by the `slow` behaviour, dropped on close. */
   const held = new Set<ReturnType<typeof setTimeout>>();
@@ -204,14 +183,21 @@ export async function startOtlpReceiver(
     held.add(timer);
   };
   const waiters = new Set<() => void>();
-  const receive = (bytes: Uint8Array): void => {
-    spans.push(...decodeTraceRequest(bytes));
+  const wake = (): void => {
     for (const waiter of waiters) waiter();
   };
-  const server = new Server();
-  server.addService(traceService, {
-    export: (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
-      requests++;
+  const traces: Signal = {
+    requests: 0,
+    receive: bytes => spans.push(...decodeTraceRequest(bytes)),
+  };
+  const metricSignal: Signal = {
+    requests: 0,
+    receive: bytes => metrics.push(...decodeMetricsRequest(bytes)),
+  };
+  const grpcExport =
+    (signal: Signal) =>
+    (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
+      signal.requests++;
       lastHeaders = Object.fromEntries(
         Object.entries(call.metadata.getMap()).map(([key, value]) => [key, value.toString()]),
       );
@@ -224,34 +210,44 @@ export async function startOtlpReceiver(
           details: 'message too large (scripted)',
         });
       const accept = (): void => {
-        receive(call.request);
+        signal.receive(call.request);
+        wake();
         callback(null, Buffer.alloc(0));
       };
       if (current.kind === 'slow') later(accept, current.delayMs);
       else accept();
       return undefined;
-    },
+    };
+  const server = new Server();
+  server.addService(exportService('trace', 'TraceService'), { export: grpcExport(traces) });
+  server.addService(exportService('metrics', 'MetricsService'), {
+    export: grpcExport(metricSignal),
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
       error === null ? resolve(bound) : reject(error),
     ),
   );
+  const httpSignals: Record<string, Signal> = { '/v1/traces': traces, '/v1/metrics': metricSignal };
   const http = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (request.method !== 'POST' || request.url !== '/v1/traces') {
+      const signal = httpSignals[request.url ?? ''];
+      if (request.method !== 'POST' || signal === undefined) {
         response.writeHead(404).end();
         return;
       }
-      requests++;
+      signal.requests++;
       lastHeaders = Object.fromEntries(
         Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
       );
       const current = behaviour;
       const answer = (): void => {
-        if (httpStatus[current.kind] === 200) receive(Buffer.concat(chunks));
+        if (httpStatus[current.kind] === 200) {
+          signal.receive(Buffer.concat(chunks));
+          wake();
+        }
         response
           .writeHead(httpStatus[current.kind], { 'content-type': 'application/x-protobuf' })
           .end();
@@ -262,12 +258,36 @@ export async function startOtlpReceiver(
   });
   await new Promise<void>(resolve => http.listen(0, '127.0.0.1', resolve));
   const httpPort = (http.address() as AddressInfo).port;
+  /** Resolves with `found()` once it is defined; rejects with `failure()` after `timeoutMs`. */
+  const waitFor = <T>(found: () => T | undefined, failure: () => string, timeoutMs: number) => {
+    const now = found();
+    if (now !== undefined) return Promise.resolve(now);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(failure()));
+      }, timeoutMs);
+      const check = (): void => {
+        const value = found();
+        if (value === undefined) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(value);
+      };
+      waiters.add(check);
+    });
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     httpUrl: `http://127.0.0.1:${httpPort}/v1/traces`,
+    httpMetricsUrl: `http://127.0.0.1:${httpPort}/v1/metrics`,
     spans,
+    metrics,
     get requests() {
-      return requests;
+      return traces.requests;
+    },
+    get metricRequests() {
+      return metricSignal.requests;
     },
     get lastHeaders() {
       return lastHeaders;
@@ -275,26 +295,20 @@ export async function startOtlpReceiver(
     setBehaviour(next) {
       behaviour = next;
     },
-    waitForSpans(count, timeoutMs = 5000) {
-      if (spans.length >= count) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(
-            new Error(
-              `OTLP receiver got ${spans.length} spans within ${timeoutMs} ms; expected ${count}.`,
-            ),
-          );
-        }, timeoutMs);
-        const check = (): void => {
-          if (spans.length < count) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-      });
+    waitForSpans: async (count, timeoutMs = 5000) => {
+      await waitFor(
+        () => (spans.length >= count ? true : undefined),
+        () => `OTLP receiver got ${spans.length} spans within ${timeoutMs} ms; expected ${count}.`,
+        timeoutMs,
+      );
     },
+    waitForMetric: (name, timeoutMs = 5000) =>
+      waitFor(
+        () => metrics.findLast(metric => metric.name === name),
+        () =>
+          `OTLP receiver got no metric '${name}' within ${timeoutMs} ms; it got: ${[...new Set(metrics.map(metric => metric.name))].join(', ') || 'none'}.`,
+        timeoutMs,
+      ),
     close: async () => {
       for (const timer of held) clearTimeout(timer);
       held.clear();

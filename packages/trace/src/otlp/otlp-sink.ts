@@ -7,9 +7,11 @@ import {
 import { Metadata } from '@grpc/grpc-js';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { ExportPipeline } from './export-pipeline.js';
+import { OtlpMetrics } from './otlp-metrics.js';
 import { contentCaptureFromEnvironment } from './content-capture.js';
 import { SpanBuilder } from './span-builder.js';
 
@@ -62,6 +64,18 @@ export interface OtlpSinkOptions {
   maxConcurrentExports?: number;
   /** The exporter to use instead of the OTLP one (tests, other backends). */
   exporter?: SpanExporter;
+  /**
+   * Send the GenAI metrics too (`gen_ai.client.operation.duration`, `gen_ai.client.token.usage`,
+   * `agent_trace.tool.duration`, `agent_trace.runs`: see `GenAiMetrics`) to the same collector,
+   * through a meter provider of the sink's own: for services with no OpenTelemetry SDK (those
+   * with one use `otelSink`). Sent every `metricsIntervalMs`, on `forceFlush` and on `shutdown`.
+   * @defaultValue true (when there is an endpoint or a `metricExporter`)
+   */
+  metrics?: boolean;
+  /** How often the metrics are sent. @defaultValue `OTEL_METRIC_EXPORT_INTERVAL`, else 60000 */
+  metricsIntervalMs?: number;
+  /** The metric exporter to use instead of the OTLP one (tests, other backends). */
+  metricExporter?: PushMetricExporter;
 }
 
 /** What the sink has done so far. */
@@ -145,6 +159,29 @@ function otlpExporter(
   });
 }
 
+/** The sink's metrics, unless turned off or there is nowhere to send them. */
+function sinkMetrics(
+  options: OtlpSinkOptions,
+  where: {
+    endpoint: string | undefined;
+    protocol: 'grpc' | 'http';
+    resource: Resource;
+    exportTimeoutMs: number;
+  },
+): OtlpMetrics | undefined {
+  if (options.metrics === false) return undefined;
+  if (options.metricExporter === undefined && where.endpoint === undefined) return undefined;
+  const fromEnvironment = Number(process.env.OTEL_METRIC_EXPORT_INTERVAL);
+  return new OtlpMetrics({
+    ...where,
+    ...(options.headers === undefined
+      ? {}
+      : { headers: options.headers, grpcMetadata: grpcMetadata(options.headers) }),
+    intervalMs: options.metricsIntervalMs ?? (fromEnvironment > 0 ? fromEnvironment : 60_000),
+    ...(options.metricExporter === undefined ? {} : { exporter: options.metricExporter }),
+  });
+}
+
 /**
  * Exports a run's agents, model calls, tool calls and handoffs as OpenTelemetry spans (GenAI
  * semantic conventions) over OTLP/gRPC (or HTTP/protobuf), to Jaeger or any collector. Works
@@ -182,13 +219,15 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     batchDelayMs = 500,
     maxConcurrentExports = 2,
   } = options;
+  const resource = resourceFromAttributes({
+    'service.name': options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace',
+  });
   const builder = new SpanBuilder({
     captureContent: options.captureContent ?? contentCaptureFromEnvironment(environment),
     maxAttributeLength: options.maxAttributeLength ?? 65_536,
-    resource: resourceFromAttributes({
-      'service.name': options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace',
-    }),
+    resource,
   });
+  const metrics = sinkMetrics(options, { endpoint, protocol, resource, exportTimeoutMs });
   const pipeline = new ExportPipeline(
     options.exporter ?? otlpExporter(endpoint as string, protocol, options, exportTimeoutMs),
     {
@@ -221,6 +260,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
         flushDeadline = sealDeadlines.get(event.run);
         sealDeadlines.delete(event.run);
       }
+      metrics?.record(event);
       const span = builder.accept(event);
       if (span !== undefined) pipeline.add(span);
     },
@@ -236,7 +276,10 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       }
       return pipeline.drain(deadline ?? Date.now() + flushTimeoutMs);
     },
-    forceFlush: () => pipeline.drain(Date.now() + flushTimeoutMs),
+    async forceFlush() {
+      const deadline = Date.now() + flushTimeoutMs;
+      await Promise.all([pipeline.drain(deadline), metrics?.flush(deadline)]);
+    },
     async beforeSeal(runId: string): Promise<SinkHealth> {
       if (awaitAtRunEnd) {
         const deadline = Date.now() + flushTimeoutMs;
@@ -249,7 +292,11 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     async shutdown() {
       for (const span of builder.unfinished()) pipeline.add(span);
       closed = true;
-      await pipeline.shutdown(Date.now() + flushTimeoutMs, flushTimeoutMs);
+      const deadline = Date.now() + flushTimeoutMs;
+      await Promise.all([
+        pipeline.shutdown(deadline, flushTimeoutMs),
+        metrics?.shutdown(deadline + flushTimeoutMs),
+      ]);
     },
   };
 }

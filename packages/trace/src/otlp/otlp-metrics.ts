@@ -1,0 +1,101 @@
+import type { TraceEvent } from '@agent-trace/core';
+import type { Metadata } from '@grpc/grpc-js';
+import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
+import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import type { Resource } from '@opentelemetry/resources';
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
+import { GenAiMetrics } from './genai-metrics.js';
+
+/** Where and how {@link OtlpMetrics} sends. */
+export interface OtlpMetricsOptions {
+  /** The collector (gRPC), or its base URL or `/v1/traces` URL (HTTP: `/v1/metrics` is used). */
+  endpoint?: string;
+  protocol: 'grpc' | 'http';
+  headers?: Record<string, string>;
+  grpcMetadata?: Metadata;
+  resource: Resource;
+  /** How often the metrics are sent. */
+  intervalMs: number;
+  /** Deadline of one export request. */
+  exportTimeoutMs: number;
+  /** The exporter to use instead of the OTLP one. */
+  exporter?: PushMetricExporter;
+}
+
+/** The metrics URL of an HTTP collector given its base or traces URL. */
+function httpMetricsUrl(endpoint: string): string {
+  const base = endpoint.replace(/\/$/, '').replace(/\/v1\/traces$/, '');
+  return base.endsWith('/v1/metrics') ? base : `${base}/v1/metrics`;
+}
+
+function otlpMetricExporter(options: OtlpMetricsOptions): PushMetricExporter {
+  const { endpoint, protocol, headers, grpcMetadata, exportTimeoutMs } = options;
+  if (endpoint === undefined) throw new Error('OtlpMetrics needs an endpoint or an exporter.');
+  if (protocol === 'http')
+    return new ProtoMetricExporter({
+      url: httpMetricsUrl(endpoint),
+      timeoutMillis: exportTimeoutMs,
+      ...(headers === undefined ? {} : { headers }),
+    });
+  return new GrpcMetricExporter({
+    url: endpoint,
+    timeoutMillis: exportTimeoutMs,
+    ...(grpcMetadata === undefined ? {} : { metadata: grpcMetadata }),
+  });
+}
+
+/** Settles when `work` does or when `timeoutMs` has passed, whichever is first; never rejects. */
+async function bounded(work: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.catch(() => undefined),
+    new Promise(resolve => (timer = setTimeout(resolve, Math.max(0, timeoutMs)))),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * The GenAI metrics of {@link GenAiMetrics}, for those with no meter provider of their own: an SDK
+ * `MeterProvider` of the sink's, whose `PeriodicExportingMetricReader` sends them over OTLP to
+ * the sink's collector every `intervalMs` (and on flush and shutdown). Export failures go to
+ * OpenTelemetry's error handler, never to the run.
+ */
+export class OtlpMetrics {
+  readonly #provider: MeterProvider;
+  readonly #recorder: GenAiMetrics;
+
+  constructor(options: OtlpMetricsOptions) {
+    const exporter = options.exporter ?? otlpMetricExporter(options);
+    this.#provider = new MeterProvider({
+      resource: options.resource,
+      readers: [
+        new PeriodicExportingMetricReader({
+          exporter,
+          exportIntervalMillis: options.intervalMs,
+          // The reader refuses a deadline longer than its interval.
+          exportTimeoutMillis: Math.min(options.exportTimeoutMs, options.intervalMs),
+        }),
+      ],
+    });
+    this.#recorder = new GenAiMetrics(this.#provider);
+  }
+
+  /** Records what an end event measures. */
+  record(event: TraceEvent): void {
+    this.#recorder.record(event);
+  }
+
+  /** Sends the metrics now, waiting at most until `deadline`. */
+  flush(deadline: number): Promise<void> {
+    return bounded(this.#provider.forceFlush(), deadline - Date.now());
+  }
+
+  /** Sends the metrics a last time and closes, waiting at most until `deadline`. */
+  shutdown(deadline: number): Promise<void> {
+    return bounded(this.#provider.shutdown(), deadline - Date.now());
+  }
+}

@@ -16,7 +16,9 @@ const subjectOrder: readonly SubjectKey[] = [
   'agent-trace-app-sdk',
   'vercel-ai',
   'vercel-ai-otel',
+  'vercel-ai-otlp',
   'langgraph',
+  'langgraph-langsmith',
   'openai-agents-off',
   'openai-agents-noop',
 ];
@@ -86,6 +88,91 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
       ? ''
       : `\n\nReAct mode / native tool calls at N = ${pivot}, no sink: ${ratio(react.microsecondsPerStep / native.microsecondsPerStep)} per step (the answer parsed, the chunks split, the observation a text message)`;
   return `${perStep}\n\n${ratios}${reactLine}`;
+}
+
+type Framework = 'agent-trace' | 'Vercel AI SDK' | 'LangGraph.js' | 'OpenAI Agents SDK';
+type Mode = 'no telemetry' | 'a trace file' | 'sent to a collector' | "the app's OpenTelemetry SDK";
+
+/** Each subject as a framework in one telemetry mode. */
+const modeOf: Partial<Record<SubjectKey, { framework: Framework; mode: Mode; note?: string }>> = {
+  'agent-trace': { framework: 'agent-trace', mode: 'no telemetry' },
+  'agent-trace-jsonl': { framework: 'agent-trace', mode: 'a trace file', note: 'JSONL' },
+  'agent-trace-otlp': { framework: 'agent-trace', mode: 'sent to a collector', note: 'otlpSink' },
+  'agent-trace-app-sdk': {
+    framework: 'agent-trace',
+    mode: "the app's OpenTelemetry SDK",
+    note: 'otelSink',
+  },
+  'vercel-ai': { framework: 'Vercel AI SDK', mode: 'no telemetry' },
+  'vercel-ai-otlp': {
+    framework: 'Vercel AI SDK',
+    mode: 'sent to a collector',
+    note: 'OTel SDK + OTLP',
+  },
+  'vercel-ai-otel': { framework: 'Vercel AI SDK', mode: "the app's OpenTelemetry SDK" },
+  langgraph: { framework: 'LangGraph.js', mode: 'no telemetry' },
+  'langgraph-langsmith': {
+    framework: 'LangGraph.js',
+    mode: 'sent to a collector',
+    note: 'LangSmith',
+  },
+  'openai-agents-off': { framework: 'OpenAI Agents SDK', mode: 'no telemetry' },
+  'openai-agents-noop': {
+    framework: 'OpenAI Agents SDK',
+    mode: 'sent to a collector',
+    note: 'own tracing, no-op exporter',
+  },
+};
+
+const frameworks: readonly Framework[] = [
+  'agent-trace',
+  'Vercel AI SDK',
+  'LangGraph.js',
+  'OpenAI Agents SDK',
+];
+const modes: readonly Mode[] = [
+  'no telemetry',
+  'a trace file',
+  'sent to a collector',
+  "the app's OpenTelemetry SDK",
+];
+
+/**
+ * Every framework in every telemetry mode at `pivot` steps: µs per step, and for a peer how many
+ * times ours in the same mode. A dash is a mode the framework does not have.
+ */
+export function formatModes(samples: readonly LoopSample[], pivot = 100): string {
+  const cell = (framework: Framework, mode: Mode): LoopSample | undefined => {
+    const entry = Object.entries(modeOf).find(
+      ([, where]) => where.framework === framework && where.mode === mode,
+    );
+    return entry === undefined ? undefined : find(samples, entry[0], pivot);
+  };
+  const rows = modes.map(mode => {
+    const ours = cell('agent-trace', mode);
+    return [
+      mode,
+      ...frameworks.map(framework => {
+        const sample = cell(framework, mode);
+        if (sample === undefined) return '—';
+        const note = Object.values(modeOf).find(
+          where => where.framework === framework && where.mode === mode,
+        )?.note;
+        const times =
+          framework === 'agent-trace' || ours === undefined
+            ? ''
+            : ` (${ratio(sample.microsecondsPerStep / ours.microsecondsPerStep)})`;
+        return `${figure(sample.microsecondsPerStep)}${times}${note === undefined ? '' : ` [${note}]`}`;
+      }),
+    ];
+  });
+  return `${table([[`µs per step at N = ${pivot}`, ...frameworks], ...rows])}
+
+(×) = the peer's µs per step / agent-trace's in the same mode. — = a mode the framework does not
+have: the Vercel AI SDK and the OpenAI Agents SDK write no trace file; LangGraph.js makes no
+OpenTelemetry spans (LangSmith's bridge only annotates spans of \`traceable\` functions); the
+OpenAI Agents SDK has no OpenTelemetry integration of its own. Mastra is not measured: its
+releases since 1.0 need Node ≥ 22.13, and this machine runs Node 20.`;
 }
 
 /** The fastest peer at `steps`, and agent-trace + JSONL's share of its per-step time. */

@@ -6,7 +6,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { formatLoopVsPeers, jsonlShareOfFastestPeer, measureLoopVsPeers } from './loop-vs-peers.js';
+import {
+  formatLoopVsPeers,
+  formatModes,
+  jsonlShareOfFastestPeer,
+  measureLoopVsPeers,
+} from './loop-vs-peers.js';
 import { ratio } from './measure.js';
 import { formatMcpCall, measureMcpCall } from './mcp-call.js';
 import { formatOtelModes, measureOtelModes } from './otel-modes.js';
@@ -33,6 +38,8 @@ const loop = await measureLoopVsPeers(settings.sizes, settings.budgetMs, sample 
   ),
 );
 console.log(formatLoopVsPeers(loop));
+console.log('\nEach framework in each telemetry mode (the same runs):');
+console.log(formatModes(loop));
 
 console.log('\nStep time inside one 1,000-step run, no sink (median µs between model calls)');
 const flatness = await measureStepFlatness();

@@ -6,10 +6,10 @@ import {
   agentTraceOtlp,
   agentTraceReAct,
 } from './agent-trace.js';
-import { langGraph } from './langgraph.js';
+import { langGraph, langGraphLangSmith } from './langgraph.js';
 import { openaiAgents } from './openai-agents.js';
 import type { Subject } from './subject.js';
-import { vercelAi } from './vercel-ai.js';
+import { vercelAi, vercelAiOtlp } from './vercel-ai.js';
 
 export const subjects = {
   'agent-trace': () => Promise.resolve(agentTraceBare()),
@@ -21,7 +21,9 @@ export const subjects = {
   'openai-agents-noop': () => Promise.resolve(openaiAgents('noop')),
   'vercel-ai': () => Promise.resolve(vercelAi()),
   'vercel-ai-otel': () => Promise.resolve(vercelAi('otel')),
+  'vercel-ai-otlp': vercelAiOtlp,
   langgraph: () => Promise.resolve(langGraph()),
+  'langgraph-langsmith': langGraphLangSmith,
 } satisfies Record<string, () => Promise<Subject>>;
 
 /** A key of {@link subjects}. */

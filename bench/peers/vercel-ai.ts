@@ -1,13 +1,16 @@
 /**
  * The Vercel AI SDK under the shared scenario: `generateText` with a step limit on its mock
  * model; with `otel`, its OpenTelemetry integration (`@ai-sdk/otel`) records every span through
- * the same kind of application SDK agent-trace's `otelSink` is measured with.
+ * the same kind of application SDK agent-trace's `otelSink` is measured with; with `otlp`, that
+ * SDK sends them over OTLP/gRPC to a collector on 127.0.0.1, as agent-trace's `otlpSink` does.
  */
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, isStepCount, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { addArguments } from '../scenario.js';
+import { startOtlpReceiver } from '@agent-trace/testing/otlp';
+import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import { appTracerProvider } from './app-sdk.js';
 import { expectDone, type Subject } from './subject.js';
 
@@ -22,15 +25,38 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
+/** The AI SDK with its OpenTelemetry integration, the SDK exporting over OTLP/gRPC to a local collector. */
+export async function vercelAiOtlp(): Promise<Subject> {
+  const receiver = await startOtlpReceiver();
+  const subject = vercelAi('otlp', appTracerProvider(receiver.url));
+  return {
+    ...subject,
+    close: async () => {
+      // The SDK's shutdown sends what is queued all at once, past the OTLP exporter's limit of
+      // requests in flight, and rejects: what it loses is not part of the measurement.
+      await subject.close?.().catch(() => undefined);
+      await receiver.close();
+    },
+  };
+}
+
+const names = {
+  off: 'Vercel AI SDK',
+  otel: 'Vercel AI SDK + OpenTelemetry SDK',
+  otlp: 'Vercel AI SDK + OpenTelemetry SDK + OTLP',
+};
+
 /** The AI SDK's `generateText` loop, with its telemetry off or through an OpenTelemetry SDK. */
-export function vercelAi(mode: 'off' | 'otel' = 'off'): Subject {
-  const tracerProvider = mode === 'otel' ? appTracerProvider() : undefined;
+export function vercelAi(
+  mode: 'off' | 'otel' | 'otlp' = 'off',
+  tracerProvider: TracerProvider | undefined = mode === 'otel' ? appTracerProvider() : undefined,
+): Subject {
   const telemetry =
     tracerProvider === undefined
       ? undefined
       : { integrations: [new OpenTelemetry({ tracer: tracerProvider.getTracer('ai') })] };
   return {
-    name: mode === 'otel' ? 'Vercel AI SDK + OpenTelemetry SDK' : 'Vercel AI SDK',
+    name: names[mode],
     kind: 'peer',
     prepare(steps) {
       let call = 0;

@@ -87,14 +87,18 @@ export interface OtlpSinkStats {
   truncated: number;
 }
 
-/** A sink exporting spans over OTLP: see {@link otlpSink}. */
+/** A sink exporting spans and metrics over OTLP: see {@link otlpSink}. */
 export interface OtlpSink extends TraceSink {
   readonly stats: Readonly<OtlpSinkStats>;
-  /** Sends what is queued and waits (at most `flushTimeoutMs`) for the collector to confirm it. */
+  /**
+   * Sends the queued spans and the metrics, and waits (at most `flushTimeoutMs`) for the collector
+   * to confirm them.
+   */
   forceFlush(): Promise<void>;
   /**
-   * Sends what is left (bounded) and closes the exporter. Spans whose end never came (a torn
-   * trace) are sent ended at the last event, with `error.type` `unfinished`.
+   * Sends what is left (bounded), the metrics a last time, and closes the exporters. Spans whose
+   * end never came (a torn trace) are sent ended at the last event, with `error.type`
+   * `unfinished`. Afterwards every span is counted exported, failed or dropped.
    */
   shutdown(): Promise<void>;
 }
@@ -188,8 +192,9 @@ function sinkMetrics(
  * beside `jsonlSink`, which stays the source of truth: export is best effort. A collector that is
  * down, slow or refusing never fails a run nor slows it: spans are sent in the background (with
  * `awaitAtRunEnd`, a run waits at most `flushTimeoutMs` at its end for confirmation). Dropped and
- * failed spans are counted, reported in `run_end.export` and in `stats`. Call `shutdown()` before
- * the process ends.
+ * failed spans are counted, reported in `run_end.export` and in `stats`. Spans are batched by
+ * OpenTelemetry's own `BatchSpanProcessor`; the GenAI metrics go to the same collector (see
+ * `metrics`). Call `shutdown()` before the process ends.
  *
  * @example
  * ```ts

@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { run } from '@agent-trace/core';
-import { runCli } from '@agent-trace/cli';
+import { processIo, runCli } from '@agent-trace/cli';
 import { jsonlSink } from '@agent-trace/trace';
 import { otlpEndpointFromEnvironment, otlpSinkFromEnvironment } from '@agent-trace/trace/otlp';
 import { reviewDesk } from './document-review/agents.js';
@@ -34,12 +34,7 @@ const result = await run(reviewDesk(modelFor), `Review this draft: ${draft}`, {
 await sink.close();
 await otlp?.shutdown();
 
-const io = {
-  stdout: (text: string) => process.stdout.write(`${text}\n`),
-  stderr: (text: string) => process.stderr.write(`${text}\n`),
-  env: process.env,
-  isTTY: process.stdout.isTTY,
-};
+const io = processIo();
 const agents = new Set(result.steps.map(step => step.agent)).size;
 io.stdout(
   `Ran ${agents} agents: ${result.stopReason} after ${result.steps.length} model calls and ${result.toolCalls.length} tool calls; '${result.agent}' gave the answer.`,

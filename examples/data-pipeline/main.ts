@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { planAndRun, runWorkflow, type LanguageModel } from '@agent-trace/core';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
-import { runCli } from '@agent-trace/cli';
+import { processIo, runCli } from '@agent-trace/cli';
 import { jsonlSink } from '@agent-trace/trace';
 import pipeline from './pipeline.js';
 import { plannerAgent, request } from './planner.js';
@@ -41,12 +41,7 @@ const tracePath =
   `traces/data-pipeline${planning ? '-plan' : ''}.jsonl`;
 rmSync(tracePath, { force: true });
 const sink = jsonlSink(tracePath);
-const io = {
-  stdout: (text: string) => process.stdout.write(`${text}\n`),
-  stderr: (text: string) => process.stderr.write(`${text}\n`),
-  env: process.env,
-  isTTY: process.stdout.isTTY,
-};
+const io = processIo();
 
 /** The report, or why there is none. */
 function describe(output: unknown, detail: string | undefined): string {

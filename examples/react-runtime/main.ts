@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { run, type LanguageModel } from '@agent-trace/core';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
-import { runCli } from '@agent-trace/cli';
+import { processIo, runCli } from '@agent-trace/cli';
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
 import { questions, type Question } from './questions.js';
@@ -73,12 +73,7 @@ const tracePath =
       : 'traces/react-runtime.jsonl';
 rmSync(tracePath, { force: true });
 const sink = jsonlSink(tracePath);
-const io = {
-  stdout: (text: string) => process.stdout.write(`${text}\n`),
-  stderr: (text: string) => process.stderr.write(`${text}\n`),
-  env: process.env,
-  isTTY: process.stdout.isTTY,
-};
+const io = processIo();
 let expected = true;
 for (const question of questions) {
   const model = modelFor?.() ?? fakeLLM(question.script);

@@ -191,7 +191,7 @@ export {
 export type { SpanStartName, TraceEventName, TraceEventOf } from './protocol/trace-event.js';
 export { isTraceEvent } from './trace/is-trace-event.js';
 export { isTraceSink } from './trace/trace-sink.js';
-export type { LiveRun, LiveSpans, SinkHealth, TraceSink } from './trace/trace-sink.js';
+export type { LiveRun, LiveSpanAt, LiveSpans, SinkHealth, TraceSink } from './trace/trace-sink.js';
 
 export { steppingClock, systemClock, virtualClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';

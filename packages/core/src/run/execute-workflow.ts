@@ -76,16 +76,15 @@ export async function executeWorkflow(
   } finally {
     const records = outcome?.records ?? [];
     const count = (status: string) => records.filter(record => record.status === status).length;
+    // The run's abort or timeout, else the first failed step's error.
+    const error =
+      outcome?.error === undefined ? outcome?.failed?.error : toTraceError(outcome.error);
     tracer.end(span, {
       workflow: workflow.name,
       status: outcome?.status ?? 'aborted',
       steps: { completed: count('completed'), failed: count('failed'), skipped: count('skipped') },
       ...(outcome?.status === 'completed' ? { output: outcome.output } : {}),
-      ...(outcome?.error === undefined
-        ? outcome?.failed?.error === undefined
-          ? {}
-          : { error: outcome.failed.error }
-        : { error: toTraceError(outcome.error) }),
+      ...(error === undefined ? {} : { error }),
       ...revision,
     });
   }

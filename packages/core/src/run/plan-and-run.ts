@@ -13,13 +13,7 @@ import {
 } from '../workflow/plan-prompt.js';
 import type { Workflow } from '../workflow/workflow.js';
 import type { AgentOutcome } from './agent-outcome.js';
-import {
-  createRunState,
-  runSinks,
-  runDeadline,
-  runEndFields,
-  type RunEnding,
-} from './create-run-state.js';
+import { openRun, type RunEnding } from './run-frame.js';
 import { executeWorkflow, type WorkflowOutcome } from './execute-workflow.js';
 import type { RunState } from './run-state.js';
 import { workflowEnding, type WorkflowResult, type WorkflowRunOptions } from './run-workflow.js';
@@ -81,25 +75,19 @@ export async function planAndRun(
   options: PlanAndRunOptions = {},
 ): Promise<PlanResult> {
   const limits = planLimits(planner, request, options);
-  const deadline = runDeadline(options);
-  const state = createRunState(
-    planner.name,
-    options,
-    deadline.signal,
-    false,
-    undefined,
-    await runSinks(options),
-  );
-  const runSpan = state.tracer.start('run_start', planner.name, null, { input: request });
+  const {
+    state,
+    span: runSpan,
+    close,
+  } = await openRun(planner.name, options, {
+    input: request,
+  });
   const planning = new Planning(planner, request, runSpan, state, options);
   let ending: RunEnding | undefined;
   try {
     ending = await planning.run(limits);
   } finally {
-    const health = await state.tracer.sinkHealth();
-    state.tracer.end(runSpan, runEndFields(state, ending, health));
-    deadline.clear();
-    await state.tracer.flush();
+    await close(ending);
   }
   return planning.result(ending);
 }

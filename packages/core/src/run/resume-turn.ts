@@ -1,5 +1,6 @@
 import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
 import type { ToolCallRequest } from '../protocol/message.js';
+import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
 import type { PausedTurn } from './agent-outcome.js';
 import type { AgentTurn } from './agent-turn.js';
 import type { ToolStep } from './next-step.js';
@@ -10,19 +11,11 @@ export function requestApprovals(
   turn: AgentTurn,
   { pending, step }: { readonly pending: readonly PendingApproval[]; readonly step: ToolStep },
 ): void {
-  for (const approval of pending) {
-    turn.state.tracer.point('approval_requested', turn.agentSpan, {
-      call_id: approval.callId,
-      tool: approval.toolName,
-      kind: approval.kind,
-      args: approval.args,
-    });
-  }
+  for (const approval of pending)
+    traceApprovalRequested(turn.state.tracer, turn.agentSpan, approval);
   const last = turn.state.steps.at(-1);
   turn.pause(pending, step, last?.index ?? 0, { thought: last?.react?.thought });
 }
-
-const resolved = { approve: 'approved', reject: 'rejected', edit: 'edited' } as const;
 
 /**
  * Goes on from a pause: returns the step to run. A pause inside a delegated agent goes on in that
@@ -101,13 +94,6 @@ function traceDecisions(
 ): void {
   for (const approval of pending) {
     const decision = byCall.get(approval.callId) as ApprovalDecision;
-    turn.state.tracer.point('approval_resolved', turn.agentSpan, {
-      call_id: approval.callId,
-      tool: approval.toolName,
-      decision: resolved[decision.decision],
-      ...(decision.by === undefined ? {} : { by: decision.by }),
-      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-      ...(decision.decision === 'edit' ? { args: decision.args } : {}),
-    });
+    traceApprovalResolved(turn.state.tracer, turn.agentSpan, approval, decision);
   }
 }

@@ -3,6 +3,7 @@ import { RunAbortedError } from '../errors/abort-error.js';
 import { executeToolCall } from '../tool/execute-tool-call.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
 import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
+import { deadline } from '../util/deadline.js';
 import type { Semaphore } from '../util/semaphore.js';
 import {
   stepVerdict,
@@ -12,6 +13,7 @@ import {
 } from '../workflow/step-record.js';
 import type { Workflow, WorkflowStep } from '../workflow/workflow.js';
 import type { RunState } from './run-state.js';
+import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
 import { toTraceError } from './to-trace-error.js';
 
 type StepError = { readonly type: string; readonly message: string };
@@ -109,38 +111,20 @@ function approvalStep(
 ): WorkflowStepRecord {
   const { tracer } = context.state;
   const { decision } = context;
+  const approval: PendingApproval = {
+    callId: step.name,
+    toolName: step.name,
+    kind: 'workflow_step',
+    agent: context.workflow.name,
+    args: { prompt, input },
+  };
   if (decision === undefined) {
-    const args = { prompt, input };
-    tracer.point('approval_requested', span, {
-      call_id: step.name,
-      tool: step.name,
-      kind: 'workflow_step',
-      args,
-    });
-    context.pending.push({
-      callId: step.name,
-      toolName: step.name,
-      kind: 'workflow_step',
-      agent: context.workflow.name,
-      args,
-    });
+    traceApprovalRequested(tracer, span, approval);
+    context.pending.push(approval);
     return { name: step.name, status: 'interrupted', attempts: 0 };
   }
-  const decided =
-    decision.decision === 'approve'
-      ? 'approved'
-      : decision.decision === 'edit'
-        ? 'edited'
-        : 'rejected';
-  tracer.point('approval_resolved', span, {
-    call_id: step.name,
-    tool: step.name,
-    decision: decided,
-    ...(decision.by === undefined ? {} : { by: decision.by }),
-    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-    ...(decision.decision === 'edit' ? { args: decision.args } : {}),
-  });
-  if (decided === 'rejected') {
+  traceApprovalResolved(tracer, span, approval, decision);
+  if (decision.decision === 'reject') {
     const message = `${decision.by ?? 'a person'} rejected step '${step.name}'${decision.reason === undefined ? '' : `: ${decision.reason}`}`;
     return { name: step.name, status: 'failed', error: { type: 'rejected', message }, attempts: 1 };
   }
@@ -235,38 +219,23 @@ async function attemptOnce(
   item: unknown,
   options: AttemptOptions,
 ): Promise<Outcome> {
-  const deadline = stepDeadline(step, options.state.signal);
+  const limit = deadline(
+    options.state.signal,
+    step.timeoutMs,
+    () => `step '${step.name}' timed out`,
+  );
   try {
     return step.runs.kind === 'tool'
-      ? await toolAttempt(step, item, deadline.signal, options)
-      : await agentAttempt(step, item, deadline.signal, options);
+      ? await toolAttempt(step, item, limit.signal, options)
+      : await agentAttempt(step, item, limit.signal, options);
   } catch (error) {
-    if (!(error instanceof RunAbortedError) || !deadline.passed() || options.state.signal?.aborted)
+    if (!(error instanceof RunAbortedError) || !limit.passed() || options.state.signal?.aborted)
       throw error;
     const message = `step '${step.name}' timed out after ${step.timeoutMs} ms`;
     return { ok: false, error: { type: 'timeout', message } };
   } finally {
-    deadline.clear();
+    limit.clear();
   }
-}
-
-/**
- * An attempt's signal: the run's, and the step's timeout when it has one (only then is a timer
- * and a controller made).
- */
-function stepDeadline(
-  step: WorkflowStep,
-  run: AbortSignal | undefined,
-): { signal: AbortSignal | undefined; passed(): boolean; clear(): void } {
-  if (step.timeoutMs === undefined)
-    return { signal: run, passed: () => false, clear: () => undefined };
-  const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(`step '${step.name}' timed out`), step.timeoutMs);
-  return {
-    signal: run === undefined ? timer.signal : AbortSignal.any([run, timer.signal]),
-    passed: () => timer.signal.aborted,
-    clear: () => clearTimeout(timeout),
-  };
 }
 
 /** Registries of the tools workflow steps call, made once per tool. */

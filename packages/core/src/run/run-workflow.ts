@@ -4,14 +4,8 @@ import type { StopReason } from '../protocol/stop-reason.js';
 import type { Usage } from '../protocol/usage.js';
 import type { WorkflowStepRecord } from '../workflow/step-record.js';
 import type { Workflow } from '../workflow/workflow.js';
-import {
-  createRunState,
-  runDeadline,
-  pausedRun,
-  runEndFields,
-  runSinks,
-  type RunEnding,
-} from './create-run-state.js';
+import { pausedRun } from './create-run-state.js';
+import { openRun, type RunEnding } from './run-frame.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
 import type { RunOptions } from './run-options.js';
 import type { RunState } from './run-state.js';
@@ -107,20 +101,16 @@ async function workflowRun(
   options: WorkflowRunOptions | ResumeWorkflowOptions,
   resumed: WorkflowStateSnapshot | undefined,
 ): Promise<WorkflowResult> {
-  const deadline = runDeadline(options);
-  const state = createRunState(
+  const {
+    state,
+    span: runSpan,
+    close,
+  } = await openRun(
     workflow.name,
     options,
-    deadline.signal,
-    false,
-    resumed,
-    await runSinks(options),
+    { input: typeof input === 'string' ? input : JSON.stringify(input) },
+    { resumed },
   );
-  const { tracer } = state;
-  const runSpan = tracer.start('run_start', workflow.name, null, {
-    input: typeof input === 'string' ? input : JSON.stringify(input),
-    ...(resumed === undefined ? {} : { resumed: { after_seq: resumed.run.pausedAtSeq } }),
-  });
   let outcome: WorkflowOutcome | undefined;
   try {
     outcome = await executeWorkflow(workflow, input, runSpan, state, {
@@ -138,9 +128,7 @@ async function workflowRun(
           }),
     });
   } finally {
-    tracer.end(runSpan, runEndFields(state, workflowEnding(outcome), await tracer.sinkHealth()));
-    deadline.clear();
-    await tracer.flush();
+    await close(workflowEnding(outcome));
   }
   const paused =
     outcome.status === 'interrupted'

@@ -14,13 +14,8 @@ import {
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
-import {
-  createRunState,
-  runSinks,
-  pausedRun,
-  runDeadline,
-  runEndFields,
-} from './create-run-state.js';
+import { pausedRun } from './create-run-state.js';
+import { openRun } from './run-frame.js';
 import { runAgent } from './run-agent.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
@@ -180,29 +175,27 @@ async function* runLoop(
 ): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
-  const deadline = runDeadline(options);
-  const state = createRunState(
+  const {
+    state,
+    span: runSpan,
+    close,
+  } = await openRun(
     agent.name,
     options,
-    deadline.signal,
-    streaming,
-    resumed,
-    await runSinks(options),
+    {
+      input,
+      ...(options.forkedFrom === undefined
+        ? {}
+        : {
+            forked_from: {
+              run: options.forkedFrom.run,
+              after_step: options.forkedFrom.afterStep,
+              ...(options.forkedFrom.seq === undefined ? {} : { seq: options.forkedFrom.seq }),
+            },
+          }),
+    },
+    { streaming, resumed },
   );
-  const { tracer } = state;
-  const runSpan = tracer.start('run_start', agent.name, null, {
-    input,
-    ...(resumed === undefined ? {} : { resumed: { after_seq: resumed.run.pausedAtSeq } }),
-    ...(options.forkedFrom === undefined
-      ? {}
-      : {
-          forked_from: {
-            run: options.forkedFrom.run,
-            after_step: options.forkedFrom.afterStep,
-            ...(options.forkedFrom.seq === undefined ? {} : { seq: options.forkedFrom.seq }),
-          },
-        }),
-  });
   let outcome: AgentOutcome | undefined;
   try {
     const [first, start] =
@@ -218,9 +211,7 @@ async function* runLoop(
       yield state.chunks.number(next.value);
     }
   } finally {
-    tracer.end(runSpan, runEndFields(state, outcome, await tracer.sinkHealth()));
-    deadline.clear();
-    await tracer.flush();
+    await close(outcome);
   }
   const paused =
     outcome.paused === undefined

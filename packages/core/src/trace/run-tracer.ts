@@ -10,7 +10,7 @@ import {
   type TraceEventName,
   type TraceEventOf,
 } from '../protocol/trace-event.js';
-import type { LiveRun, LiveSpans, SinkHealth, TraceSink } from './trace-sink.js';
+import type { LiveRun, LiveSpanAt, LiveSpans, SinkHealth, TraceSink } from './trace-sink.js';
 
 type EnvelopeKey =
   | 'v'
@@ -222,7 +222,7 @@ export class RunTracer {
    */
   traceHeaders(span: OpenSpan): Readonly<Record<string, string>> {
     for (const [listener, run] of this.#core.contexts) {
-      const headers = listener.traceHeaders?.({ runId: this.runId, spanId: span.spanId, run });
+      const headers = listener.traceHeaders?.(this.#at(span, run));
       if (headers !== undefined && Object.keys(headers).length > 0) return headers;
     }
     return { traceparent: `00-${this.traceId}-${span.spanId}-01` };
@@ -238,9 +238,13 @@ export class RunTracer {
     let wrapped = work;
     for (const [listener, run] of contexts) {
       const inner = wrapped;
-      wrapped = () => listener.within({ runId: this.runId, spanId: span.spanId, run }, inner);
+      wrapped = () => listener.within(this.#at(span, run), inner);
     }
     return wrapped();
+  }
+
+  #at(span: OpenSpan, run: LiveRun | undefined): LiveSpanAt {
+    return { runId: this.runId, spanId: span.spanId, run };
   }
 
   /** Opens a span with its start event. */

@@ -53,19 +53,19 @@ export interface LiveSpans {
    * Runs `work` inside the span's context: what it calls (HTTP, databases) nests under the span.
    * For a run that is not followed, inside the run's own context.
    */
-  within<T>(
-    span: { readonly runId: string; readonly spanId: string; readonly run: LiveRun | undefined },
-    work: () => T,
-  ): T;
+  within<T>(span: LiveSpanAt, work: () => T): T;
   /**
    * The trace context of the span as headers (W3C `traceparent`, …), for calls that carry it
    * themselves (an MCP request's `_meta`); undefined to leave it to the trace's own ids.
    */
-  traceHeaders?(span: {
-    readonly runId: string;
-    readonly spanId: string;
-    readonly run: LiveRun | undefined;
-  }): Readonly<Record<string, string>> | undefined;
+  traceHeaders?(span: LiveSpanAt): Readonly<Record<string, string>> | undefined;
+}
+
+/** A span a live sink is asked about: its run, its id, and how the sink took the run. */
+export interface LiveSpanAt {
+  readonly runId: string;
+  readonly spanId: string;
+  readonly run: LiveRun | undefined;
 }
 
 /** How a live sink takes a run that starts. */

@@ -1,4 +1,4 @@
-import type { LiveRun, LiveSpans, TraceEvent, TraceSink } from '@agent-trace/core';
+import type { LiveRun, LiveSpanAt, LiveSpans, TraceEvent, TraceSink } from '@agent-trace/core';
 import {
   context,
   metrics,
@@ -209,16 +209,13 @@ class LiveSpanMapping implements LiveSpans {
     if (this.#runs.get(event.run)?.spans === true) this.#builder.accept(event);
   }
 
-  within<T>(at: { readonly spanId: string; readonly run: LiveRun | undefined }, work: () => T): T {
+  within<T>(at: LiveSpanAt, work: () => T): T {
     const live = this.#live(at);
     return live === undefined ? work() : context.with(live.context, work);
   }
 
   /** The span's context as the application's propagators write it (`traceparent`, …). */
-  traceHeaders(at: {
-    readonly spanId: string;
-    readonly run: LiveRun | undefined;
-  }): Record<string, string> | undefined {
+  traceHeaders(at: LiveSpanAt): Record<string, string> | undefined {
     const live = this.#live(at);
     if (live === undefined) return undefined;
     const carrier: Record<string, string> = {};
@@ -227,7 +224,7 @@ class LiveSpanMapping implements LiveSpans {
   }
 
   /** The span followed live, or the run's own when the run's spans are not followed. */
-  #live(at: { readonly spanId: string; readonly run: LiveRun | undefined }): Live | undefined {
+  #live(at: LiveSpanAt): Live | undefined {
     return this.#spans.get(at.spanId) ?? (at.run?.handle as Live | undefined);
   }
 }

@@ -104,3 +104,19 @@ export type RunAgent = (
   parent: OpenSpan,
   state: RunState,
 ) => AsyncGenerator<Chunk, AgentOutcome, undefined>;
+
+/**
+ * Runs an agent's turn under `parent` to its end, for callers that stream nothing (a workflow's
+ * agent step, a planner): its chunks are dropped, its outcome returned.
+ */
+export async function agentOutcome(
+  agent: AnyAgent,
+  start: AgentStart,
+  parent: OpenSpan,
+  state: RunState,
+): Promise<AgentOutcome> {
+  const running = state.runAgent(agent, start, parent, state);
+  let next = await running.next();
+  while (next.done !== true) next = await running.next();
+  return next.value;
+}

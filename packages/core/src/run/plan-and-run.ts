@@ -12,7 +12,7 @@ import {
   type PlanCatalog,
 } from '../workflow/plan-prompt.js';
 import type { Workflow } from '../workflow/workflow.js';
-import type { AgentOutcome } from './agent-outcome.js';
+import { agentOutcome } from './agent-outcome.js';
 import { openRun, type RunEnding } from './run-frame.js';
 import { executeWorkflow, type WorkflowOutcome } from './execute-workflow.js';
 import type { RunState } from './run-state.js';
@@ -172,15 +172,12 @@ class Planning {
 
   /** Asks the planner, carrying its conversation on; its answer, or how it stopped. */
   async #ask(input: string): Promise<RunEnding & { output: string }> {
-    const running = this.state.runAgent(
+    const outcome = await agentOutcome(
       this.planner,
       { input, messages: this.#messages, path: [this.planner.name] },
       this.span,
       this.state,
     );
-    let next = await running.next();
-    while (next.done !== true) next = await running.next();
-    const outcome: AgentOutcome = next.value;
     this.#messages = outcome.conversation.messages;
     const output =
       outcome.decoded?.value === undefined ? outcome.output : JSON.stringify(outcome.decoded.value);

@@ -12,6 +12,7 @@ import {
   type WorkflowStepStatus,
 } from '../workflow/step-record.js';
 import type { Workflow, WorkflowStep } from '../workflow/workflow.js';
+import { agentOutcome } from './agent-outcome.js';
 import type { RunState } from './run-state.js';
 import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
 import { toTraceError } from './to-trace-error.js';
@@ -305,13 +306,10 @@ async function agentAttempt(
   if (step.runs.kind !== 'agent') throw new TypeError('not an agent step');
   const { agent } = step.runs;
   const input = typeof item === 'string' ? item : JSON.stringify(item, null, 2);
-  const running = state.runAgent(agent, { input, messages: [], path: [agent.name] }, span, {
+  const outcome = await agentOutcome(agent, { input, messages: [], path: [agent.name] }, span, {
     ...state,
     signal,
   });
-  let next = await running.next();
-  while (next.done !== true) next = await running.next(); // a workflow run streams no chunks
-  const outcome = next.value;
   if (signal?.aborted === true) throw new RunAbortedError({ reason: signal.reason });
   if (outcome.paused !== undefined)
     return {

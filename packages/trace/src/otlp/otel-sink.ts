@@ -14,7 +14,7 @@ import { emptyResource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { contentCaptureFromEnvironment } from './content-capture.js';
 import { GenAiMetrics, meterProviderRegistered } from './genai-metrics.js';
-import { SpanBuilder, spanHead } from './span-builder.js';
+import { SpanBuilder, spanHead, workflowSpanHead } from './span-builder.js';
 
 /** Options of {@link otelSink}. */
 export interface OtelSinkOptions {
@@ -149,15 +149,10 @@ class LiveSpanMapping implements LiveSpans {
       return { follow: recorder !== undefined };
     }
     const parent = context.active();
+    const head = workflowSpanHead(run.runId, run.name);
     const span = this.#tracer().startSpan(
-      `invoke_workflow ${run.name}`,
-      {
-        attributes: {
-          'gen_ai.operation.name': 'invoke_workflow',
-          'gen_ai.workflow.name': run.name,
-          'agent_trace.run_id': run.runId,
-        },
-      },
+      head.name,
+      { kind: head.kind, attributes: head.attributes },
       parent,
     );
     const live: Live = { span, context: trace.setSpan(parent, span) };

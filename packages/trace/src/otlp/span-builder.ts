@@ -442,13 +442,9 @@ export function spanHead(start: TraceEvent): {
   const attributes: SpanAttributes = { 'agent_trace.run_id': start.run };
   switch (start.event) {
     case 'run_start':
-      attributes['gen_ai.operation.name'] = 'invoke_workflow';
-      attributes['gen_ai.workflow.name'] = start.agent;
-      return { name: `invoke_workflow ${start.agent}`, kind: SpanKind.INTERNAL, attributes };
+      return workflowSpanHead(start.run, start.agent);
     case 'workflow_start':
-      attributes['gen_ai.operation.name'] = 'invoke_workflow';
-      attributes['gen_ai.workflow.name'] = start.workflow;
-      return { name: `invoke_workflow ${start.workflow}`, kind: SpanKind.INTERNAL, attributes };
+      return workflowSpanHead(start.run, start.workflow);
     case 'workflow_step_start':
       attributes['gen_ai.workflow.name'] = start.workflow;
       return { name: `workflow_step ${start.name}`, kind: SpanKind.INTERNAL, attributes };
@@ -478,4 +474,23 @@ export function spanHead(start: TraceEvent): {
     default:
       return { name: start.event, kind: SpanKind.INTERNAL, attributes };
   }
+}
+
+/**
+ * The head of an `invoke_workflow` span: a run's (named after its entry agent, workflow or
+ * planner) or a workflow's. A live sink starts a run's span with it before `run_start` exists.
+ */
+export function workflowSpanHead(
+  runId: string,
+  workflow: string,
+): { name: string; kind: SpanKind; attributes: SpanAttributes } {
+  return {
+    name: `invoke_workflow ${workflow}`,
+    kind: SpanKind.INTERNAL,
+    attributes: {
+      'agent_trace.run_id': runId,
+      'gen_ai.operation.name': 'invoke_workflow',
+      'gen_ai.workflow.name': workflow,
+    },
+  };
 }

@@ -7,7 +7,7 @@ import type {
   ModelStreamPart,
 } from '../model/language-model.js';
 import { partsOfResponse } from '../model/response-parts.js';
-import { requestContent, requestKey } from './request-key.js';
+import { contentKey, requestContent } from './request-key.js';
 
 /** A stored answer: the request it answers (as sent), and the response. */
 export interface CachedAnswer {
@@ -55,20 +55,18 @@ export function cachedModel(
 ): LanguageModel {
   const name = `${model.provider}/${model.modelId}`;
   const lookup = (request: ModelRequest) => {
-    const key = requestKey(model, request);
+    const content = requestContent(model, request);
+    const key = contentKey(content);
     const hit = mode === 'auto' || mode === 'replay' ? cache.get(key) : undefined;
-    if (hit === undefined && mode === 'replay') {
-      const content = requestContent(model, request);
+    if (hit === undefined && mode === 'replay')
       throw new CacheMissError(
         name,
         cache.explainMiss?.(content) ?? 'The cache holds no answers to compare with.',
       );
-    }
-    return { key, hit };
+    return { key, content, hit };
   };
-  const store = (key: string, request: ModelRequest, response: ModelResponse): void => {
-    if (mode === 'auto' || mode === 'record')
-      cache.set({ key, request: requestContent(model, request), response });
+  const store = (key: string, content: Record<string, unknown>, response: ModelResponse): void => {
+    if (mode === 'auto' || mode === 'record') cache.set({ key, request: content, response });
   };
   return {
     specificationVersion: 'v1',
@@ -76,14 +74,14 @@ export function cachedModel(
     modelId: model.modelId,
     ...(model.settings === undefined ? {} : { settings: model.settings }),
     async generate(request) {
-      const { key, hit } = lookup(request);
+      const { key, content, hit } = lookup(request);
       if (hit !== undefined) return { ...hit.response, cacheHit: true };
       const response = await model.generate(request);
-      store(key, request, response);
+      store(key, content, response);
       return response;
     },
     async *stream(request): AsyncGenerator<ModelStreamPart, void, undefined> {
-      const { key, hit } = lookup(request);
+      const { key, content, hit } = lookup(request);
       if (hit !== undefined) {
         yield* partsOfResponse({ ...hit.response, cacheHit: true });
         return;
@@ -93,7 +91,7 @@ export function cachedModel(
         assembler.add(part);
         yield part;
       }
-      store(key, request, assembler.finish());
+      store(key, content, assembler.finish());
     },
   };
 }

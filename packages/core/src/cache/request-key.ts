@@ -28,6 +28,11 @@ export function requestKey(
   model: Pick<LanguageModel, 'provider' | 'modelId' | 'settings'>,
   request: ModelRequest,
 ): string {
-  const text = canonicalJson(requestContent(model, request));
+  return contentKey(requestContent(model, request));
+}
+
+/** The key of a request's content ({@link requestContent}): a hash of its canonical JSON. */
+export function contentKey(content: Record<string, unknown>): string {
+  const text = canonicalJson(content);
   return `${hashString(text)}${hashString(text, 1)}`;
 }

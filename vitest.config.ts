@@ -10,6 +10,7 @@ export default defineConfig({
     ],
     testTimeout: 20_000,
     setupFiles: ['@agent-trace/testing/vitest'],
+    globalSetup: ['test/support/global-setup.ts'],
     pool: 'threads',
   },
 });

@@ -5,11 +5,11 @@
  * (ten rows a frame, for 240 frames). `agent-trace replay` of the same trace is timed beside it:
  * what reading the run in the terminal costs today.
  */
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { run } from '@agent-trace/core';
 import { runCli } from '@agent-trace/cli';
 import { fakeLLM } from '@agent-trace/testing';
@@ -17,6 +17,7 @@ import { jsonlSink } from '@agent-trace/trace';
 import { traceView, viewerHtml } from '@agent-trace/viewer';
 import { median, ratio, table, timeIt } from './measure.js';
 import { adderAgent, addScript } from './scenario.js';
+import { findChromium, launchBrowser } from '../test/support/browser.js';
 
 /** What the viewer benchmark measured for one trace. */
 export interface ViewerSample {
@@ -39,14 +40,13 @@ export interface ViewerSample {
   readonly replayMs: number;
 }
 
-/** The viewer benchmark's result; undefined samples when there is no Chromium. */
+/** The viewer benchmark's result. */
 export interface ViewerResult {
-  readonly chromium: string | undefined;
-  readonly small: ViewerSample | undefined;
-  readonly large: ViewerSample | undefined;
+  readonly chromium: string;
+  readonly small: ViewerSample;
+  readonly large: ViewerSample;
 }
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const frameCount = 240;
 
 /** In the page: when it first painted and when the viewer had drawn it (ms from navigation). */
@@ -118,18 +118,7 @@ async function measure(browser: Browser, folder: string, steps: number): Promise
 
 /** Opens a small and a 100,000-event trace in Chromium and measures both. */
 export async function measureViewer(): Promise<ViewerResult> {
-  if (!existsSync(chromiumPath)) return { chromium: undefined, small: undefined, large: undefined };
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchBrowser(await findChromium());
   const folder = mkdtempSync(join(tmpdir(), 'agent-trace-bench-viewer-'));
   try {
     const small = await measure(browser, folder, 10);
@@ -146,8 +135,6 @@ const ms = (value: number): string => `${value.toFixed(1)} ms`;
 /** The table, large beside small, with the ratios. */
 export function formatViewer(result: ViewerResult): string {
   const { small, large } = result;
-  if (small === undefined || large === undefined)
-    return `skipped: no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
   const row = (name: string, pick: (sample: ViewerSample) => number, format = ms): string[] => [
     name,
     format(pick(small)),
@@ -155,7 +142,7 @@ export function formatViewer(result: ViewerResult): string {
     pick(small) === 0 ? '—' : ratio(pick(large) / pick(small)),
   ];
   return [
-    `Chromium ${result.chromium ?? ''}, 1500×900, scrolling 10 rows a frame for ${large.frames} frames`,
+    `Chromium ${result.chromium}, 1500×900, scrolling 10 rows a frame for ${large.frames} frames`,
     table([
       [
         '',

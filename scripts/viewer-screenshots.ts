@@ -1,19 +1,20 @@
 /**
  * `pnpm screenshots`: the viewer's pictures in docs/images/, made from the demo's desk (and its
- * stricter-guard variant for the diff) in Debian's Chromium. Run it again after changing the
+ * stricter-guard variant for the diff) in the Chromium the viewer's tests use. Run it again after changing the
  * viewer; the README shows the pictures.
  */
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { run } from '@agent-trace/core';
 import { jsonlSink } from '@agent-trace/trace';
 import { diffView, serveTraces, traceView, viewerHtml } from '@agent-trace/viewer';
 import { reviewDesk, type ModelFor } from '../examples/document-review/agents.js';
 import { draft } from '../examples/document-review/draft.js';
 import { strictGuard } from '../examples/document-review/variants.js';
+import { findChromium, launchBrowser } from '../test/support/browser.js';
 
 const out = resolve('docs/images');
 const folder = mkdtempSync(join(tmpdir(), 'agent-trace-screenshots-'));
@@ -35,10 +36,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   process.stdout.write(`wrote docs/images/viewer-${name}.png\n`);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchBrowser(await findChromium());
 try {
   const demo = await record('demo');
   const strict = await record('demo-strict-guard', strictGuard);

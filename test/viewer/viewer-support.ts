@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { z } from 'zod';
 import { agent, run, sequentialIds, tool, type TraceEvent } from '@agent-trace/core';
 import { fakeLLM, rejectTool, runWithApprover } from '@agent-trace/testing';
@@ -13,29 +13,12 @@ import { draft } from '../../examples/document-review/draft.js';
 import { strictGuard } from '../../examples/document-review/variants.js';
 import { questions } from '../../examples/react-runtime/questions.js';
 import { reactRuntime } from '../../examples/react-runtime/runtime.js';
+import { launchBrowser } from '../support/browser.js';
 import { deterministic } from '../support/deterministic.js';
 
-/** Where Debian's chromium package puts the browser; `CHROMIUM_PATH` overrides it. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** A headless Chromium, started as the machine allows (no sandbox as root, no background traffic). */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(chromiumPath))
-    throw new Error(
-      `No Chromium at ${chromiumPath}: the viewer's tests need a real browser. Install Debian's package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH.`,
-    );
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+/** The suite's Chromium (found once by the global setup), started headless. */
+export function launchChromium(): Promise<Browser> {
+  return launchBrowser(inject('chromium'));
 }
 
 /** One Chromium for the tests of a file: started before them, closed after them. */

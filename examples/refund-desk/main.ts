@@ -2,11 +2,12 @@
  * The refund desk, paused for a manager's approval in one process and resumed in another:
  *
  *   pnpm refund-desk start  --state <file> [--trace <file>] [--fake]
- *   pnpm refund-desk resume --state <file> (--approve | --reject <reason> | --amount <n>) [--by <name>] [--trace <file>] [--fake]
+ *   pnpm refund-desk resume --state <file> (--approve | --reject <reason> | --amount <n>) [--by <name>] [--trace <file>] [--fake] [--fork]
  *
  * `start` runs until the refund waits for approval and writes the run's state to the file;
  * `resume` reads it and goes on with the decision. Both append to the same trace, which then
- * holds one run. `--fake` (the default) uses scripted models; `--live` a real one
+ * holds one run. A state goes on once: a second `resume` of it is refused (the trace's ledger,
+ * beside the file, remembers); `--fork` goes on from the same pause as a new run instead. `--fake` (the default) uses scripted models; `--live` a real one
  * (OPENAI_API_KEY or ANTHROPIC_API_KEY).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -73,9 +74,11 @@ if (command === 'start') {
   const result = await resume(refundDesk(model(afterPause)), state, {
     decisions,
     trace: sink,
+    fork: has('fork'),
   }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
   await sink.close();
   process.stdout.write(`${result.stopReason}: ${result.output}\n`);
+  if (has('fork')) process.stdout.write(`(a fork: run ${result.runId})\n`);
 } else {
   fail('Usage: refund-desk start --state <file> | refund-desk resume --state <file> --approve');
 }

@@ -76,6 +76,46 @@ describe('the refund desk, paused in one process and resumed in another', () => 
     expect((await validateTraceFile(trace)).problems).toEqual([]);
   });
 
+  it('resumed twice: the second is refused, naming the run; the refund ran once; --fork goes on as a new run', async () => {
+    const { state, trace } = await start();
+    await desk('resume', '--state', state, '--trace', trace, '--approve');
+    const again = await desk('resume', '--state', state, '--trace', trace, '--approve').catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    const { run } = JSON.parse(readFileSync(state, 'utf8')) as { run: { id: string } };
+    expect(again).toMatchObject({ code: 2 });
+    expect((again as { stderr: string }).stderr).toContain(
+      `The state of run ${run.id} paused at seq`,
+    );
+    expect((again as { stderr: string }).stderr).toContain('was already resumed at');
+    const refunds = async () => {
+      let count = 0;
+      for await (const event of readTrace(trace))
+        if (event.event === 'tool_end' && event.tool === 'refund') count++;
+      return count;
+    };
+    expect(await refunds()).toBe(1);
+    let report = await validateTraceFile(trace);
+    expect(report.problems).toEqual([]);
+    expect(report.runs).toHaveLength(1);
+
+    const forked = await desk(
+      'resume',
+      '--state',
+      state,
+      '--trace',
+      trace,
+      '--reject',
+      'no',
+      '--fork',
+    );
+    expect(forked.stdout).toContain('completed: A manager declined the full refund');
+    report = await validateTraceFile(trace);
+    expect(report.problems).toEqual([]);
+    expect(report.runs).toHaveLength(2);
+    expect(await refunds()).toBe(1);
+  });
+
   it('a state edited by hand is refused, saying so', async () => {
     const { state, trace } = await start();
     writeFileSync(state, readFileSync(state, 'utf8').replace('120.5', '12.5'));

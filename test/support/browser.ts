@@ -33,7 +33,9 @@ export async function findChromium(): Promise<ChromiumBinary> {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv !== undefined && fromEnv !== '') {
     if (!existsSync(fromEnv))
-      throw new Error(`CHROMIUM_PATH is ${fromEnv}, and no file is there: unset it or fix the path.`);
+      throw new Error(
+        `CHROMIUM_PATH is ${fromEnv}, and no file is there: unset it or fix the path.`,
+      );
     return { executablePath: fromEnv, args: quietFlags, source: 'CHROMIUM_PATH' };
   }
   if (existsSync(systemChromium))

@@ -126,6 +126,12 @@ export type {
   NeedsApproval,
   PendingApproval,
 } from './approval/approval.js';
+export {
+  memoryResumeLedger,
+  StateAlreadyResumedError,
+  type ResumeClaim,
+  type ResumeLedger,
+} from './approval/resume-ledger.js';
 export type { RunStream } from './run/run.js';
 export type { Chunk, ChunkData, ChunkType } from './protocol/chunk.js';
 export {
@@ -137,6 +143,7 @@ export {
 } from './run/chunk-sse.js';
 export type { ChunkStreamEnd } from './run/chunk-sse.js';
 export type {
+  ResumeOnceOptions,
   ResumeOptions,
   RunOptions,
   RunOverrides,

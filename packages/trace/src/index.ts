@@ -1,4 +1,5 @@
 export { jsonlSink } from './jsonl/jsonl-sink.js';
+export { fileResumeLedger } from './jsonl/file-resume-ledger.js';
 export type { JsonlSink, JsonlSinkOptions } from './jsonl/jsonl-sink.js';
 export { groupRuns } from './jsonl/group-runs.js';
 export type { TraceRun } from './jsonl/group-runs.js';

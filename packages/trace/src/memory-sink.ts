@@ -1,4 +1,4 @@
-import type { TraceEvent, TraceSink } from '@agent-trace/core';
+import { memoryResumeLedger, type TraceEvent, type TraceSink } from '@agent-trace/core';
 
 /** A sink that keeps events in memory: see {@link memorySink}. */
 export interface MemorySink extends TraceSink {
@@ -9,7 +9,8 @@ export interface MemorySink extends TraceSink {
 }
 
 /**
- * Keeps a run's events in an array: for tests and for inspecting a run in process.
+ * Keeps a run's events in an array: for tests and for inspecting a run in process. It keeps the
+ * ledger of resumed states for its runs too: a state resumed twice into it goes on once.
  *
  * @example
  * ```ts
@@ -22,6 +23,7 @@ export function memorySink(): MemorySink {
   const events: TraceEvent[] = [];
   return {
     events,
+    resumeLedger: memoryResumeLedger(),
     write(event) {
       events.push(event);
     },

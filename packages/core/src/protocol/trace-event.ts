@@ -97,7 +97,13 @@ const RunStartEvent = z.object({
    * Set when the run goes on from a pause (`resume`): the seq of the `run_end` that paused it. The
    * run keeps its id and its seq runs on, so both parts read as one run.
    */
-  resumed: z.object({ after_seq: z.number().int().nonnegative() }).optional(),
+  resumed: z
+    .object({
+      after_seq: z.number().int().nonnegative(),
+      /** The id of the state it went on from: a state is used once. */
+      state_id: z.string().optional(),
+    })
+    .optional(),
   /**
    * Set on a run forked from a recorded one (time travel): the recorded run, the model call after
    * which answers came from elsewhere, and that call's `llm_end` seq in the recording.

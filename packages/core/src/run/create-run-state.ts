@@ -17,6 +17,7 @@ import type { RunOptions } from './run-options.js';
 export type PausedRun = Pick<
   RunStateSnapshot['run'],
   | 'id'
+  | 'stateId'
   | 'session'
   | 'traceId'
   | 'pausedAtSeq'
@@ -33,6 +34,9 @@ export function pausedRun(state: RunState): PausedRun {
   const { tracer } = state;
   return {
     id: tracer.runId,
+    // Random, not from the run's ids: a state's id must differ from every other state's, across
+    // processes and runs with counting ids alike, for a ledger to tell them apart.
+    stateId: globalThis.crypto.randomUUID(),
     session: tracer.session,
     traceId: tracer.traceId,
     pausedAtSeq: tracer.nextSeq - 1,
@@ -49,6 +53,15 @@ export function pausedRun(state: RunState): PausedRun {
   };
 }
 
+/**
+ * Where a run goes on from: a paused run's state, continued as the same run or, with `fork`, as a
+ * new one (its own id, trace id and seq from 0; the totals and records of the paused part kept).
+ */
+export interface ResumedFrom {
+  readonly run: PausedRun;
+  readonly fork?: boolean;
+}
+
 /** What the agents and phases of one run share. */
 export function createRunState(
   /** The entry agent or the workflow: what a live sink names the run. */
@@ -56,29 +69,30 @@ export function createRunState(
   options: RunOptions,
   signal: AbortSignal | undefined,
   streaming: boolean,
-  resumed: { readonly run: PausedRun } | undefined,
+  resumed: ResumedFrom | undefined,
   /** Where the events go: the run's sinks and the environment's export. */
   sinks: readonly TraceSink[],
 ): RunState {
   const { clock = systemClock, ids = randomIds } = options;
-  const runId = resumed?.run.id ?? ids.runId();
+  const continued = resumed?.fork === true ? undefined : resumed;
+  const runId = continued?.run.id ?? ids.runId();
   const totals = { usage: resumed?.run.usage ?? zeroUsage, cost: restoredTally(resumed) };
   const redactor = options.redaction === false ? undefined : new Redactor(options.redaction);
   const tracer = new RunTracer({
     redactor,
     sinks,
     runId,
-    session: resumed?.run.session ?? options.session ?? runId,
+    session: continued?.run.session ?? options.session ?? runId,
     clock,
     ids,
     name,
-    ...(resumed === undefined
+    ...(continued === undefined
       ? {}
       : {
           continues: {
-            traceId: resumed.run.traceId,
-            seq: resumed.run.pausedAtSeq + 1,
-            counts: resumed.run.counts,
+            traceId: continued.run.traceId,
+            seq: continued.run.pausedAtSeq + 1,
+            counts: continued.run.counts,
           },
         }),
   });
@@ -132,7 +146,7 @@ function budgetsOf(options: RunOptions, totals: RunState['totals']): BudgetLimit
 }
 
 /** The cost tally a resumed run starts from: the paused part's. */
-function restoredTally(resumed: { readonly run: PausedRun } | undefined): CostTally {
+function restoredTally(resumed: ResumedFrom | undefined): CostTally {
   const tally = emptyTally();
   if (resumed === undefined) return tally;
   tally.usd = resumed.run.cost.usd;

@@ -5,10 +5,12 @@ import { environmentSinks } from '../trace/environment-export.js';
 import type { OpenSpan, TraceEventFields } from '../trace/run-tracer.js';
 import { isTraceSink, type SinkHealth, type TraceSink } from '../trace/trace-sink.js';
 import type { AgentOutcome } from './agent-outcome.js';
-import { createRunState, type PausedRun } from './create-run-state.js';
-import type { RunOptions } from './run-options.js';
+import { claimResume } from '../approval/resume-ledger.js';
+import { createRunState, type ResumedFrom } from './create-run-state.js';
+import type { ResumeOnceOptions, RunOptions } from './run-options.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
+import { systemClock } from '../util/clock.js';
 import { deadline } from '../util/deadline.js';
 
 /**
@@ -26,20 +28,19 @@ export interface RunFrame {
 }
 
 /**
- * Opens a run named `name` (its entry agent, workflow or planner): finds its sinks, starts its
- * deadline, makes its state and writes `run_start` with `start`, and with where a resumed run
- * goes on from.
+ * Opens a run named `name` (its entry agent, workflow or planner): finds its sinks, claims a
+ * resumed run's state (it goes on once; a fork does not use it up), starts its deadline, makes its
+ * state and writes `run_start` with `start`, and with where a resumed run goes on from.
  */
 export async function openRun(
   name: string,
-  options: RunOptions,
+  options: RunOptions & ResumeOnceOptions,
   start: Omit<TraceEventFields<'run_start'>, 'resumed'>,
-  how: {
-    readonly streaming?: boolean;
-    readonly resumed?: { readonly run: PausedRun } | undefined;
-  } = {},
+  how: { readonly streaming?: boolean; readonly resumed?: ResumedFrom | undefined } = {},
 ): Promise<RunFrame> {
   const sinks = await runSinks(options);
+  const resumed = how.resumed === undefined ? undefined : { ...how.resumed, fork: options.fork };
+
   const limit = deadline(
     options.signal,
     options.timeoutMs,
@@ -47,18 +48,15 @@ export async function openRun(
   );
   let state: RunState;
   try {
-    state = createRunState(name, options, limit.signal, how.streaming ?? false, how.resumed, sinks);
+    state = createRunState(name, options, limit.signal, how.streaming ?? false, resumed, sinks);
+    if (resumed !== undefined && resumed.fork !== true) await claim(resumed, options, sinks);
   } catch (error) {
     limit.clear();
     throw error;
   }
   const { tracer } = state;
   const { input, ...more } = start;
-  const span = tracer.start('run_start', name, null, {
-    input,
-    ...(how.resumed === undefined ? {} : { resumed: { after_seq: how.resumed.run.pausedAtSeq } }),
-    ...more,
-  });
+  const span = tracer.start('run_start', name, null, { input, ...resumedFields(resumed), ...more });
   return {
     state,
     span,
@@ -68,6 +66,32 @@ export async function openRun(
       await tracer.flush();
     },
   };
+}
+
+/** Claims a resumed run's state in its ledgers: it goes on once, or this throws. */
+async function claim(
+  resumed: ResumedFrom,
+  options: RunOptions & ResumeOnceOptions,
+  sinks: readonly TraceSink[],
+): Promise<void> {
+  const { id, stateId, pausedAtSeq } = resumed.run;
+  const at = new Date((options.clock ?? systemClock).now()).toISOString();
+  const ledgers = sinks.flatMap(sink => sink.resumeLedger ?? []);
+  await claimResume({ stateId, runId: id, pausedAtSeq, at }, options.resumeLedger, ledgers);
+}
+
+/**
+ * What `run_start` says of where the run goes on from: the pause it resumes (and the state's id),
+ * or, for a fork, the paused run and step it branched from.
+ */
+function resumedFields(
+  resumed: ResumedFrom | undefined,
+): Pick<TraceEventFields<'run_start'>, 'resumed' | 'forked_from'> {
+  if (resumed === undefined) return {};
+  const { id, stateId, pausedAtSeq, steps } = resumed.run;
+  return resumed.fork === true
+    ? { forked_from: { run: id, after_step: steps.length, seq: pausedAtSeq } }
+    : { resumed: { after_seq: pausedAtSeq, state_id: stateId } };
 }
 
 /** How a run ended, as its `run_end` seal records it. */

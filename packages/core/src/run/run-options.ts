@@ -1,5 +1,6 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { ApprovalDecision } from '../approval/approval.js';
+import type { ResumeLedger } from '../approval/resume-ledger.js';
 import type { ModelPrice, PriceTable } from '../cost/prices.js';
 import type { CostBudget } from '../cost/budget.js';
 import type { RateLimits } from '../rate-limit/rate-limits.js';
@@ -99,8 +100,24 @@ export interface RunOptions {
   forkedFrom?: { readonly run: string; readonly afterStep: number; readonly seq?: number };
 }
 
+/** How a paused state is used: once (recorded in a ledger), or forked into a new run. */
+export interface ResumeOnceOptions {
+  /**
+   * Where the use of paused states is recorded, so each resumes once (a compare-and-set; see
+   * `ResumeLedger`). @defaultValue the ledgers the run's trace sinks keep (beside a `jsonlSink`'s
+   * file, in a `memorySink`), else one per process
+   */
+  resumeLedger?: ResumeLedger;
+  /**
+   * Goes on from the state as a new run (a new run id, its own part of the trace, seq from 0, its
+   * `run_start` `forked_from` the paused run) instead of the paused run itself: for trying another
+   * decision from the same pause. A fork does not use the state up. @defaultValue false
+   */
+  fork?: boolean;
+}
+
 /** Options of `resume`: a decision for every pending call, and the run options. */
-export interface ResumeOptions extends RunOptions {
+export interface ResumeOptions extends RunOptions, ResumeOnceOptions {
   /** One decision per pending call: approve, reject (with a reason the model reads) or edit. */
   decisions: readonly ApprovalDecision[];
 }

@@ -19,6 +19,8 @@ export interface RunStateSnapshot {
   readonly version: typeof RUN_STATE_VERSION;
   readonly run: {
     readonly id: string;
+    /** This state's own id: a ledger records its use, so it resumes once. */
+    readonly stateId: string;
     readonly session: string;
     readonly traceId: string;
     /** The run's input. */
@@ -93,7 +95,8 @@ export async function openState<State extends { readonly integrity: string }>(
   },
 ): Promise<State> {
   const { format, version, what, expected, secret } = sealed;
-  const state = (typeof value === 'string' ? parseState(value, what) : value) as
+  // A copy: the run that goes on appends to what it restores, and the caller's state stays as sealed.
+  const state = (typeof value === 'string' ? parseState(value, what) : copyOf(value, what)) as
     (State & { format?: unknown; version?: unknown }) | null;
   if (typeof state !== 'object' || state === null || state.format !== format)
     refuse(
@@ -135,6 +138,16 @@ export async function openRunState(
   });
   checkDecisions(state.turn.pending, decisions);
   return state;
+}
+
+function copyOf(value: unknown, what: string): unknown {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    return refuse(
+      `The ${what} cannot be copied as plain data (${error instanceof Error ? error.message : String(error)}): pass it as the result gave it, or as its JSON text.`,
+    );
+  }
 }
 
 function parseState(text: string, what: string): unknown {

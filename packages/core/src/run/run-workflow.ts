@@ -7,7 +7,7 @@ import type { Workflow } from '../workflow/workflow.js';
 import { pausedRun } from './create-run-state.js';
 import { openRun, type RunEnding } from './run-frame.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
-import type { RunOptions } from './run-options.js';
+import type { ResumeOnceOptions, RunOptions } from './run-options.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 import {
@@ -25,7 +25,7 @@ export interface WorkflowRunOptions extends Omit<RunOptions, 'history' | 'forked
 }
 
 /** Options of `resumeWorkflow`: one decision per waiting approval step (its name is the call id). */
-export interface ResumeWorkflowOptions extends WorkflowRunOptions {
+export interface ResumeWorkflowOptions extends WorkflowRunOptions, ResumeOnceOptions {
   decisions: readonly ApprovalDecision[];
 }
 
@@ -78,7 +78,8 @@ export function runWorkflow(
  * Goes on with a workflow run paused at approval steps, from its `state`, with a decision per
  * waiting step (`callId` is the step's name): approved or edited steps complete (their output is
  * the decision), rejected ones fail. Steps that ended before the pause are not run again; the
- * run keeps its id and its seq runs on.
+ * run keeps its id and its seq runs on. A state goes on once, as with `resume` (a second use
+ * throws a `StateAlreadyResumedError`; `fork: true` goes on as a new run).
  */
 export async function resumeWorkflow(
   workflow: Workflow,

@@ -146,6 +146,11 @@ async function drainToResult(
  * process: pass the same agent graph (the state names its agents). A state of another version,
  * or one that was changed, is refused with a `ConfigurationError`.
  *
+ * A state goes on once: its use is claimed in a ledger (`resumeLedger`; by default beside the
+ * run's JSONL trace, in its memory sink, or in the process) before anything runs, and a second
+ * resume throws a `StateAlreadyResumedError` naming the first. `fork: true` goes on from the same
+ * pause as a new run instead, without using the state up.
+ *
  * @example
  * ```ts
  * const paused = await run(desk, 'Refund order 42');
@@ -175,6 +180,11 @@ async function* runLoop(
 ): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
+  // Checked before the run opens: a state refused for its agent graph is not used up.
+  const [first, start] =
+    resumed === undefined
+      ? [agent, { input, messages: options.history ?? [], path: [agent.name] }]
+      : resumedStart(agent, resumed, (options as ResumeOptions).decisions);
   const {
     state,
     span: runSpan,
@@ -198,10 +208,6 @@ async function* runLoop(
   );
   let outcome: AgentOutcome | undefined;
   try {
-    const [first, start] =
-      resumed === undefined
-        ? [agent, { input, messages: options.history ?? [], path: [agent.name] }]
-        : resumedStart(agent, resumed, (options as ResumeOptions).decisions);
     const running = runAgent(first, start, runSpan, state);
     for (let next = await running.next(); ; next = await running.next()) {
       if (next.done === true) {

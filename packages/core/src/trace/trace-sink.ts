@@ -1,3 +1,4 @@
+import type { ResumeLedger } from '../approval/resume-ledger.js';
 import type { TraceEvent } from '../protocol/trace-event.js';
 
 /**
@@ -30,6 +31,11 @@ export interface TraceSink {
    * sinks do not write either builds no events at all. @defaultValue true
    */
   readonly writesEvents?: boolean;
+  /**
+   * Set on a sink that records which paused states were resumed (a JSONL file's folder beside it,
+   * memory): a resume whose run writes here claims its state in it, so the state goes on once.
+   */
+  readonly resumeLedger?: ResumeLedger;
 }
 
 /**

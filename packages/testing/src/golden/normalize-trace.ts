@@ -19,8 +19,9 @@ const idPrefix: Record<(typeof idFields)[number], string> = {
 
 /**
  * A trace with what changes between two runs of the same behaviour taken out, for golden files
- * and diffs: ids are renamed by order of first appearance (`run-1`, `span-3`, …), times and
- * durations are checked (valid, not negative) and then replaced. Everything else is kept, in
+ * and diffs: ids are renamed by order of first appearance (`run-1`, `span-3`, …; the random id of
+ * the state a resumed run goes on from, `state-1`), times and durations are checked (valid, not
+ * negative) and then replaced. Everything else is kept, in
  * order: the loop already writes parallel results in the order they were asked for.
  */
 export function normalizeTrace(events: readonly TraceEvent[]): Record<string, unknown>[] {
@@ -54,6 +55,9 @@ export function normalizeTrace(events: readonly TraceEvent[]): Record<string, un
       const value = event[field];
       if (typeof value === 'string') copy[field] = rename(idPrefix[field], value);
     }
+    const resumed = (event as { resumed?: { state_id?: string } }).resumed;
+    if (resumed?.state_id !== undefined)
+      copy.resumed = { ...resumed, state_id: rename('state', resumed.state_id) };
     return copy;
   });
 }

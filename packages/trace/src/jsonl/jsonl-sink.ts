@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { TraceEvent, TraceSink } from '@agent-trace/core';
+import type { ResumeLedger, TraceEvent, TraceSink } from '@agent-trace/core';
+import { fileResumeLedger } from './file-resume-ledger.js';
 import { OpenRunTracker } from './open-run-tracker.js';
 import { registerForShutdown, unregisterForShutdown } from './shutdown-hooks.js';
 import { TraceFileError } from './trace-file-error.js';
@@ -40,6 +41,9 @@ export interface JsonlSink extends TraceSink {
  * stays readable and paired. A torn last line left by an earlier crash is cut off before
  * appending. An unwritable path fails here, with a {@link TraceFileError}, before any run starts.
  *
+ * It keeps the ledger of resumed states for the runs it records, in `<path>.resumed/` beside the
+ * file: a paused run resumed into this trace goes on once, whichever process resumes it.
+ *
  * @example
  * ```ts
  * await run(triage, 'I was charged twice', { trace: jsonlSink('traces/run.jsonl') });
@@ -51,6 +55,7 @@ export function jsonlSink(path: string, options: JsonlSinkOptions = {}): JsonlSi
 
 class JsonlFileSink implements JsonlSink {
   readonly path: string;
+  readonly resumeLedger: ResumeLedger;
   readonly #flushBytes: number;
   readonly #flushIntervalMs: number;
   readonly #tracker = new OpenRunTracker();
@@ -63,6 +68,7 @@ class JsonlFileSink implements JsonlSink {
   constructor(path: string, options: JsonlSinkOptions) {
     const { flushBytes = 65_536, flushIntervalMs = 100, onRepair } = options;
     this.path = path;
+    this.resumeLedger = fileResumeLedger(`${path}.resumed`);
     this.#flushBytes = flushBytes;
     // Room for a flush's worth of lines and the line that crosses it.
     this.#buffer = new LineBuffer(Math.max(flushBytes * 2, 65_536));

@@ -48,6 +48,14 @@ const shapes: Record<string, { text: string; secret: string }> = {
   },
   'OpenAI key': { text: `use sk-proj-${alnum(32, 3)}`, secret: `sk-proj-${alnum(32, 3)}` },
   'bearer token': { text: 'Authorization: Bearer abc.def-ghi_jkl', secret: 'abc.def-ghi_jkl' },
+  'password field in JSON text': {
+    text: 'config {"user": "ana", "password": "hunter2-correct-horse"} end',
+    secret: 'hunter2-correct-horse',
+  },
+  'secret field whose value has spaces': {
+    text: '{"api_key" : "correct horse battery staple"}',
+    secret: 'correct horse battery staple',
+  },
 };
 
 const collector = await startOtlpReceiver();

@@ -11,8 +11,11 @@ const whitespace = /\s/;
  */
 export class DeltaRedactor {
   #held = '';
+  readonly #matchers: readonly RegExp[];
 
-  constructor(private readonly redactor: Redactor) {}
+  constructor(private readonly redactor: Redactor) {
+    this.#matchers = redactor.matchers;
+  }
 
   /** Takes a delta; returns the redacted text that can be shown now (maybe empty). */
   push(delta: string): string {
@@ -52,7 +55,7 @@ export class DeltaRedactor {
       const found = opening.exec(text);
       if (found !== null && found.index < earliest) earliest = found.index;
     }
-    for (const { pattern } of this.redactor.rules) {
+    for (const pattern of this.#matchers) {
       pattern.lastIndex = 0;
       for (const match of text.matchAll(pattern)) {
         const end = match.index + match[0].length;

@@ -122,8 +122,11 @@ export class Redactor {
       ...(names.length === 0
         ? []
         : [
+            // The key with what may follow it before the value ends: the colon, the opening quote
+            // and the value's text so far. A stream cut after the key would show the value alone,
+            // where no field rule can see it any more.
             new RegExp(
-              `\\\\?"(?:${names.join('|')})\\\\?"\\s*:\\s*\\\\?"(?:[^"\\\\]|\\\\(?!"))*$`,
+              `\\\\?"(?:${names.join('|')})\\\\?"\\s*(?::\\s*(?:\\\\?"(?:[^"\\\\]|\\\\(?!"))*)?)?$`,
               'i',
             ),
           ]),
@@ -142,6 +145,15 @@ export class Redactor {
   /** The rules in force. */
   get rules(): readonly RedactionRule[] {
     return this.#rules;
+  }
+
+  /**
+   * Every pattern a match of which is replaced: the rules' and the secret fields written as JSON
+   * text. A stream never cuts through a match of any of them.
+   */
+  get matchers(): readonly RegExp[] {
+    const rules = this.#rules.map(rule => rule.pattern);
+    return this.#fieldText === undefined ? rules : [...rules, this.#fieldText];
   }
 
   /** `text` with every secret replaced. */
@@ -186,6 +198,19 @@ export class Redactor {
       const at = match.lastIndexOf(secret);
       return `${match.slice(0, at)}${placeholderFor(secret)}${match.slice(at + secret.length)}`;
     });
+  }
+
+  /**
+   * What `work` gives, its replacements not counted in {@link Redactor.count}: for what a run
+   * returns (its errors), which the count of the trace's replacements does not cover.
+   */
+  uncounted<T>(work: (redactor: Redactor) => T): T {
+    const before = this.count;
+    try {
+      return work(this);
+    } finally {
+      this.count = before;
+    }
   }
 
   /** `value` with secrets replaced in every string and in the values of secret fields. */

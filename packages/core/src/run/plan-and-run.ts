@@ -16,7 +16,13 @@ import { agentOutcome } from './agent-outcome.js';
 import { openRun, type RunEnding } from './run-frame.js';
 import { executeWorkflow, type WorkflowOutcome } from './execute-workflow.js';
 import type { RunState } from './run-state.js';
-import { workflowEnding, type WorkflowResult, type WorkflowRunOptions } from './run-workflow.js';
+import {
+  redactStepErrors,
+  workflowEnding,
+  type WorkflowResult,
+  type WorkflowRunOptions,
+} from './run-workflow.js';
+import { redactError } from '../redaction/redact-returned.js';
 
 /** Options of `planAndRun`: what plans may use, how many there may be, and the run's options. */
 export interface PlanAndRunOptions extends WorkflowRunOptions {
@@ -235,9 +241,9 @@ class Planning {
         (ending.stopReason === 'aborted' || ending.stopReason === 'timeout' ? 'aborted' : 'failed'),
       stopReason: ending.stopReason,
       output: last?.status === 'completed' ? last.output : undefined,
-      steps: last?.records ?? [],
+      steps: redactStepErrors(last?.records ?? [], this.state.redactor),
       detail: ending.detail,
-      error: ending.error,
+      error: redactError(ending.error, this.state.redactor),
       runId: this.state.tracer.runId,
       usage: this.state.totals.usage,
       traceErrors: this.state.tracer.sinkErrors,

@@ -21,6 +21,7 @@ import type { Conversation } from './conversation.js';
 import type { ToolCallRecord } from '../protocol/records.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
+import { redactMessage } from '../redaction/redact-returned.js';
 
 interface PendingCall {
   readonly call: ToolCallRequest;
@@ -382,7 +383,7 @@ function deliverResults(
       agent: agent.name,
       args: outcome.args,
       result: outcome.ok ? outcome.result : undefined,
-      error: outcome.ok ? undefined : outcome.error.message,
+      error: outcome.ok ? undefined : redactMessage(outcome.error.message, state.redactor),
       durationMs: Math.max(0, endMs - pending.startMs),
       attempts: pending.attempt,
     };

@@ -10,6 +10,8 @@ import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './ex
 import type { ResumeOnceOptions, RunOptions } from './run-options.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
+import { redactError, redactMessage } from '../redaction/redact-returned.js';
+import type { Redactor } from '../redaction/redactor.js';
 import {
   openWorkflowState,
   WORKFLOW_STATE_FORMAT,
@@ -198,15 +200,31 @@ function resultOf(
     status: outcome.status,
     stopReason: ending.stopReason,
     output: outcome.output,
-    steps: outcome.records,
+    steps: redactStepErrors(outcome.records, state.redactor),
     detail: ending.detail,
-    error: outcome.error,
+    error: redactError(outcome.error, state.redactor),
     runId: state.tracer.runId,
     usage: state.totals.usage,
     interruptions: outcome.pending,
     state: paused,
     traceErrors: state.tracer.sinkErrors,
   };
+}
+
+/** Step records as a result returns them: their error messages redacted. */
+export function redactStepErrors(
+  records: readonly WorkflowStepRecord[],
+  redactor: Redactor | undefined,
+): readonly WorkflowStepRecord[] {
+  if (redactor === undefined || records.every(record => record.error === undefined)) return records;
+  return records.map(record =>
+    record.error === undefined
+      ? record
+      : {
+          ...record,
+          error: { ...record.error, message: redactMessage(record.error.message, redactor) },
+        },
+  );
 }
 
 function assertWorkflow(workflow: Workflow, options: WorkflowRunOptions): void {

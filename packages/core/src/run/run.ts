@@ -1,6 +1,7 @@
 import type { Agent, AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { recentMessages } from '../memory/recent-messages.js';
+import { redactError } from '../redaction/redact-returned.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
 import {
@@ -287,7 +288,7 @@ function runResult(
     usage: state.totals.usage,
     runId: state.tracer.runId,
     agent: outcome.agentName,
-    error: outcome.error,
+    error: redactError(outcome.error, state.redactor),
     limit: outcome.limit,
     detail: outcome.detail,
     degradedTools: outcome.degradedTools,

@@ -38,16 +38,29 @@ export async function interleaved<Name extends string>(
 
 /**
  * Runs a worker in a process of its own and returns the JSON it prints last: a TypeScript one
- * through tsx, a `.mjs` one with plain node.
+ * through tsx, a `.mjs` one with plain node. A worker still running after `timeoutMs` is killed
+ * and the call fails, saying so: a cell never holds the benchmark up.
  */
-export async function runWorker<Result>(script: string, args: readonly string[]): Promise<Result> {
+export async function runWorker<Result>(
+  script: string,
+  args: readonly string[],
+  timeoutMs = 10 * 60_000,
+): Promise<Result> {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
   child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+  let capped = false;
+  const cap = setTimeout(() => {
+    capped = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
   const code = await new Promise<number | null>(resolve => child.on('close', resolve));
+  clearTimeout(cap);
+  if (capped)
+    throw new Error(`${script} ${args.join(' ')} ran past its ${timeoutMs / 1000} s cap.`);
   const last = output.trim().split('\n').at(-1) ?? '';
   if (code !== 0 || last === '')
     throw new Error(`${script} ${args.join(' ')} failed (exit ${code}).`);

@@ -218,7 +218,7 @@ const loadedOnUse = ['js-tiktoken'];
  * Bundles a worker into one ES module in `directory`, for plain node. The banner gives the bundled
  * CommonJS dependencies (gRPC, for the CLI's export) the `require` of Node's built-ins.
  */
-async function bundle(entry: string, directory: string): Promise<string> {
+export async function bundle(entry: string, directory: string): Promise<string> {
   const outfile = join(directory, `${entry.split('/').at(-1)?.replace(/\.ts$/, '')}.mjs`);
   await build({
     entryPoints: [entry],

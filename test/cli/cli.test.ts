@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '@agent-trace/core';
@@ -335,6 +335,29 @@ describe('agent-trace stats', () => {
     expect(text.stdout).toMatch(
       /^run run-1 {2}stop: completed\nagent +calls +errors +retries +p50 ms +p95 ms +tok in +tok out +cost\n/,
     );
+  });
+
+  it('writes runs as they end, in the order they began, when runs interleave in the file', async () => {
+    const lines = readFileSync(await demoTrace(), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const as = (run: string) => lines.map(line => line.replaceAll('"run-1"', `"${run}"`));
+    const [a, b, c] = [as('run-a'), as('run-b'), as('run-c')];
+    // run-a begins, run-b begins and ends, run-a ends, then run-c.
+    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-stats-'));
+    const path = join(folder, 'interleaved.jsonl');
+    writeFileSync(path, `${[a[0], ...b, ...a.slice(1), ...c].join('\n')}\n`);
+    const json = await cli(['stats', path, '--json']);
+    expect(json.code).toBe(0);
+    const { runs } = JSON.parse(json.stdout) as { runs: { run: string; stopReason: string }[] };
+    expect(runs.map(run => run.run)).toEqual(['run-a', 'run-b', 'run-c']);
+    expect(runs.every(run => run.stopReason === 'completed')).toBe(true);
+    const text = await cli(['stats', path]);
+    expect([...text.stdout.matchAll(/^run (run-\w)/gm)].map(match => match[1])).toEqual([
+      'run-a',
+      'run-b',
+      'run-c',
+    ]);
   });
 });
 

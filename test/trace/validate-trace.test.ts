@@ -1,5 +1,5 @@
 import { agent, run, tool, type TraceEvent } from '@agent-trace/core';
-import { fakeLLM } from '@agent-trace/testing';
+import { approveAll, fakeLLM, runWithApprover } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -92,5 +92,56 @@ describe('validateTrace', () => {
     const events = (await sampleRun()).slice(1);
     expect(kinds(events)).toContain('missing_run_start');
     expect(kinds(events)).toContain('unknown_parent');
+  });
+});
+
+describe('validateTrace over many runs', () => {
+  /** The run again under `count` other run ids, one after the other. */
+  const many = (events: readonly TraceEvent[], count: number): TraceEvent[] =>
+    Array.from({ length: count }, (_, index) =>
+      events.map(event => ({ ...event, run: `run-${index}` })),
+    ).flat();
+
+  it('keeps finding what breaks a sealed run after it forgot its seqs and spans', async () => {
+    const events = many(await sampleRun(), 50);
+    expect(validateTrace(events)).toMatchObject({ valid: true, events: 500 });
+    expect(validateTrace(events).runs).toHaveLength(50);
+    const first = events.slice(0, 10);
+    // An event of run-0 again at the end: after its seal, its seq seen before.
+    const late = [...events, { ...first[4]!, seq: 3 }];
+    expect(kinds(late)).toEqual(expect.arrayContaining(['event_after_seal', 'seq_duplicate']));
+    expect(kinds(late)).not.toContain('unknown_parent');
+  });
+
+  it('a paused run keeps its spans and seqs: its resumed part is checked against them', async () => {
+    const refund = tool({
+      name: 'refund',
+      description: 'Refund',
+      input: z.object({}),
+      needsApproval: true,
+      execute: () => 'done',
+    });
+    const sink = memorySink();
+    await runWithApprover(
+      agent({
+        name: 'desk',
+        model: fakeLLM([{ toolCalls: [{ name: 'refund', args: {} }] }, { text: 'ok' }]),
+        tools: [refund],
+      }),
+      'go',
+      approveAll(),
+      { trace: sink },
+    );
+    const events = [...many(await sampleRun(), 3), ...sink.events];
+    expect(kinds(events)).toEqual([]);
+    const resumedAt = sink.events.findIndex(
+      event => event.event === 'run_start' && 'resumed' in event && event.resumed !== undefined,
+    );
+    const pausedSeq = sink.events[resumedAt - 1]!.seq;
+    // The resumed part repeats a seq of the paused part.
+    const repeated = sink.events.map((event, index) =>
+      index === resumedAt + 1 ? { ...event, seq: pausedSeq - 2 } : event,
+    );
+    expect(kinds([...many(await sampleRun(), 3), ...repeated])).toContain('seq_duplicate');
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '@agent-trace/cli';
@@ -47,6 +47,35 @@ describe('agent-trace view', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(`${trace}:1`);
     expect(stderr).toContain(`agent-trace validate ${trace}`);
+  });
+
+  it('refuses a trace past the size one page holds, before reading it, and points to --serve', async () => {
+    const folder = scratchFolder();
+    const trace = writeTrace(join(folder, 'big.jsonl'), await deskEvents());
+    const megabytes = statSync(trace).size / 2 ** 20;
+    const limit = String(megabytes / 2);
+    const refused = await cli(['view', trace, '--no-open', '--max-page-mb', limit]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${trace} is ${megabytes.toFixed(2)} MB, more than one page`);
+    expect(refused.stderr).toContain(`agent-trace view --serve ${folder}`);
+    expect(refused.stderr).not.toContain('--out');
+    expect(existsSync(join(folder, 'big.html'))).toBe(false);
+    const diff = await cli([
+      'view',
+      trace,
+      '--diff',
+      trace,
+      '--no-open',
+      '--max-page-mb',
+      String(megabytes * 1.5),
+    ]);
+    expect(diff).toMatchObject({ code: 2, stderr: expect.stringContaining('2 traces are') });
+    expect(
+      (await cli(['view', trace, '--no-open', '--max-page-mb', String(megabytes * 2)])).code,
+    ).toBe(0);
+    expect((await cli(['view', trace, '--no-open', '--max-page-mb', '0'])).stderr).toContain(
+      'Invalid --max-page-mb 0',
+    );
   });
 
   it('exits 2 with advice when given no trace, or two traces and --diff', async () => {

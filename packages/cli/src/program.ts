@@ -9,7 +9,7 @@ import { exitCodes } from './commands/command-result.js';
 import { statsCommand } from './commands/stats.js';
 import { replayCommand } from './commands/replay.js';
 import { validateCommand } from './commands/validate.js';
-import { serveCommand, viewCommand } from './commands/view.js';
+import { pageLimitMb, serveCommand, viewCommand } from './commands/view.js';
 import { createStyle, shouldColor } from './render/style.js';
 
 /** Where the CLI writes and what it knows of its terminal. */
@@ -108,6 +108,12 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
       "serve the folder's traces on 127.0.0.1, updating runs as they are written",
     )
     .option('--port <port>', 'the port for --serve (0: a free one)', Number, 0)
+    .option(
+      '--max-page-mb <megabytes>',
+      'the most trace a single page is made of; past it, view refuses and points to --serve',
+      Number,
+      pageLimitMb,
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  agent-trace view traces/demo.jsonl\n  agent-trace view traces/before.jsonl --diff traces/after.jsonl --out diff.html --no-open\n  agent-trace view --serve traces --port 7400\n\nExit codes: 0 written (or served until stopped), 2 unreadable.',
@@ -121,6 +127,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
           open: boolean;
           serve?: string | true;
           port: number;
+          maxPageMb: number;
         },
       ) => {
         if (options.serve !== undefined) {
@@ -138,6 +145,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
             ...(options.diff === undefined ? {} : { diff: options.diff }),
             ...(options.out === undefined ? {} : { out: options.out }),
             open: options.open,
+            maxPageMb: options.maxPageMb,
             env: io.env,
           }),
         );
@@ -281,7 +289,13 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
       '\nExamples:\n  agent-trace stats traces/demo.jsonl\n\nExit codes: 0, 2 unreadable.',
     )
     .action(async (file: string, options: { json?: boolean }) => {
-      onResult(await statsCommand(file, { json: options.json === true, style }));
+      onResult(
+        await statsCommand(file, {
+          json: options.json === true,
+          style,
+          write: text => io.stdout(text),
+        }),
+      );
     });
 
   program

@@ -2,12 +2,19 @@ import { formatUsd } from '@agent-trace/core';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { TraceInput, unreadableTrace } from './trace-input.js';
-import { TraceStatsCollector, traceStatsJson, type UsageFigures } from './trace-stats.js';
+import {
+  TraceStatsCollector,
+  traceStatsJson,
+  type TraceStats,
+  type UsageFigures,
+} from './trace-stats.js';
 
 /** Options of {@link statsCommand}. */
 export interface StatsCommandOptions {
   readonly json: boolean;
   readonly style: Style;
+  /** Writes a piece of the output (a run's figures); the command waits when it returns a promise. */
+  readonly write: (text: string) => unknown;
 }
 
 function table(
@@ -55,7 +62,9 @@ function table(
 
 /**
  * `agent-trace stats <trace>`: per agent, tool and model: calls, errors, retries, p50/p95 ms,
- * tokens; the stop reason. The trace is aggregated as it is read, never held whole.
+ * tokens; the stop reason. The trace is aggregated as it is read, never held whole, and each run's
+ * figures are written as soon as the run has ended (in the order the runs began), so a trace of
+ * many runs takes the memory of the runs still open.
  */
 export async function statsCommand(
   file: string,
@@ -63,44 +72,58 @@ export async function statsCommand(
 ): Promise<CommandResult> {
   const input = new TraceInput(file);
   const collector = new TraceStatsCollector();
+  let written = 0;
+  const emit = async (runs: readonly TraceStats[]): Promise<void> => {
+    for (const run of runs) {
+      const text = options.json
+        ? JSON.stringify(traceStatsJson(run), null, 2).replace(/^/gm, '    ')
+        : runSection(run, options.style);
+      // Each write ends its line: a comma (JSON) or a blank line (text) goes between runs.
+      await options.write(`${written > 0 ? (options.json ? ',' : '\n') : ''}${text}`);
+      written++;
+    }
+  };
   try {
-    for await (const event of input.events()) collector.add(event);
+    const events = input.events()[Symbol.asyncIterator]();
+    // The first event is read before anything is written: an unreadable file writes no output.
+    let next = await events.next();
+    if (options.json) await options.write(`{\n  "file": ${JSON.stringify(file)},\n  "runs": [`);
+    for (; next.done !== true; next = await events.next()) {
+      collector.add(next.value);
+      if (next.value.event === 'run_end') await emit(collector.ready());
+    }
   } catch (error) {
     return unreadableTrace(error, file);
   }
-  const stats = collector.result();
-  if (options.json)
-    return {
-      exitCode: exitCodes.ok,
-      stdout: JSON.stringify(
-        { file, runs: stats.map(traceStatsJson), warnings: input.warnings },
-        null,
-        2,
-      ),
-      stderr: input.warningText,
-    };
-  const sections = stats.map(run =>
-    [
-      options.style.bold(`run ${run.run}  stop: ${run.stopReason ?? '(no run_end)'}`),
-      ...table('agent', run.agents, true),
-      '',
-      ...table('model', run.models, true),
-      '',
-      ...table('tool', run.tools, false),
-      ...(run.export === undefined ||
-      run.export.failedSpans + run.export.droppedSpans + run.export.pendingSpans === 0
-        ? []
-        : [
-            '',
-            options.style.yellow(
-              `export: ${run.export.failedSpans} spans failed, ${run.export.droppedSpans} dropped, ${run.export.pendingSpans} unconfirmed at the end (the JSONL trace is complete)`,
-            ),
-          ]),
-    ].join('\n'),
-  );
+  await emit(collector.finish());
+  if (options.json) {
+    await options.write(`  ],\n  "warnings": ${JSON.stringify(input.warnings)}\n}`);
+    return { exitCode: exitCodes.ok, stdout: '', stderr: input.warningText };
+  }
   return {
     exitCode: exitCodes.ok,
-    stdout: sections.join('\n\n') || `${file}: no events.`,
+    stdout: written === 0 ? `${file}: no events.` : '',
     stderr: input.warningText,
   };
+}
+
+/** One run's figures as text: its stop reason, the agent, model and tool tables, its export. */
+function runSection(run: TraceStats, style: Style): string {
+  return [
+    style.bold(`run ${run.run}  stop: ${run.stopReason ?? '(no run_end)'}`),
+    ...table('agent', run.agents, true),
+    '',
+    ...table('model', run.models, true),
+    '',
+    ...table('tool', run.tools, false),
+    ...(run.export === undefined ||
+    run.export.failedSpans + run.export.droppedSpans + run.export.pendingSpans === 0
+      ? []
+      : [
+          '',
+          style.yellow(
+            `export: ${run.export.failedSpans} spans failed, ${run.export.droppedSpans} dropped, ${run.export.pendingSpans} unconfirmed at the end (the JSONL trace is complete)`,
+          ),
+        ]),
+  ].join('\n');
 }

@@ -112,11 +112,15 @@ interface RunTally {
 
 /**
  * Figures of every run, gathered event by event: calls, errors, retries, p50/p95 durations,
- * tokens. A run's durations are folded into its figures when it ends, so only open runs keep them.
+ * tokens. A run's durations are folded into its figures when it ends, so only open runs keep them;
+ * `ready()` hands over the runs that ended, in the order they began, and forgets them.
  */
 export class TraceStatsCollector {
   readonly #open = new Map<string, RunTally>();
-  readonly #done = new Map<string, TraceStats>();
+  /** Runs in the order they began: their figures once they ended, undefined while open. */
+  readonly #slots = new Map<string, TraceStats | undefined>();
+  #queue: string[] = [];
+  #head = 0;
   /** `provider/model` by model id, as seen so far: retries name the model id only. */
   readonly #modelKeys = new Map<string, string>();
 
@@ -166,10 +170,31 @@ export class TraceStatsCollector {
     }
   }
 
-  /** Every run's figures, in the order the runs began. */
-  result(): TraceStats[] {
+  /**
+   * The figures of the runs that ended and that every earlier-begun run precedes, in the order
+   * they began; the collector keeps nothing of them after.
+   */
+  ready(): TraceStats[] {
+    const out: TraceStats[] = [];
+    while (this.#head < this.#queue.length) {
+      const run = this.#queue[this.#head] as string;
+      const stats = this.#slots.get(run);
+      if (stats === undefined) break;
+      out.push(stats);
+      this.#slots.delete(run);
+      this.#head++;
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    return out;
+  }
+
+  /** At the end of the trace: closes the runs still open (paused or unsealed) and hands over the rest. */
+  finish(): TraceStats[] {
     for (const [run, tally] of [...this.#open]) this.#close(run, tally.paused);
-    return [...this.#done.values()];
+    return this.ready();
   }
 
   #tallyOf(run: string): RunTally {
@@ -178,14 +203,10 @@ export class TraceStatsCollector {
       tally = { agents: new Tally(), tools: new Tally(), models: new Tally(), export: undefined };
       this.#open.set(run, tally);
       // Reserve the run's place, so runs are listed in the order they began.
-      this.#done.set(run, {
-        run,
-        stopReason: undefined,
-        export: undefined,
-        agents: new Map(),
-        tools: new Map(),
-        models: new Map(),
-      });
+      if (!this.#slots.has(run)) {
+        this.#slots.set(run, undefined);
+        this.#queue.push(run);
+      }
     }
     return tally;
   }
@@ -194,7 +215,7 @@ export class TraceStatsCollector {
     const tally = this.#open.get(run);
     if (tally === undefined) return;
     this.#open.delete(run);
-    this.#done.set(run, {
+    this.#slots.set(run, {
       run,
       stopReason,
       export: tally.export,

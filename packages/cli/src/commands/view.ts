@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { diffView, serveTraces, traceView, viewerHtml, type ViewerData } from '@agent-trace/viewer';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -15,7 +15,16 @@ export interface ViewCommandOptions {
   /** Open the page in the default browser. */
   readonly open: boolean;
   readonly env: NodeJS.ProcessEnv;
+  /** The most trace, in MiB, a single page is made of. @defaultValue {@link pageLimitMb} */
+  readonly maxPageMb?: number;
 }
+
+/**
+ * The most trace (MiB of JSONL) one page is made of by default. A page holds its trace whole, as
+ * one string in Node and as objects in the browser tab: past a few hundred MB neither holds it
+ * (V8's longest string is about 512 MiB), and well before that a tab stops being usable.
+ */
+export const pageLimitMb = 256;
 
 /** The page's default path: the trace's, with `.html`. */
 function defaultOut(file: string, diff: string | undefined): string {
@@ -46,6 +55,18 @@ export async function viewCommand(
       stdout: '',
       stderr: `--diff compares one trace with another: give one trace before it (got ${files.length}).`,
     };
+  const limitMb = options.maxPageMb ?? pageLimitMb;
+  if (!(Number.isFinite(limitMb) && limitMb > 0))
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `Invalid --max-page-mb ${String(options.maxPageMb)}: expected a number of megabytes above 0, e.g. --max-page-mb 512.`,
+    };
+  const tooBig = await pageTooBig(
+    options.diff === undefined ? files : [first, options.diff],
+    limitMb,
+  );
+  if (tooBig !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: tooBig };
   let data: ViewerData;
   try {
     data =
@@ -55,8 +76,15 @@ export async function viewCommand(
     return unreadableTrace(error, typeof file === 'string' ? file : first);
   }
   const out = options.out ?? defaultOut(first, options.diff);
+  let html: string;
   try {
-    await writeFile(out, viewerHtml(data));
+    html = viewerHtml(data);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: tooBigMessage(files, undefined) };
+  }
+  try {
+    await writeFile(out, html);
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,
@@ -68,6 +96,41 @@ export async function viewCommand(
   // The address is printed whether or not a browser opens: an opener can fail after it starts.
   if (options.open && options.env.CI === undefined) openInBrowser(url, options.env);
   return { exitCode: exitCodes.ok, stdout: `wrote ${out}\n${url}`, stderr: '' };
+}
+
+/**
+ * Why the traces are too big for one page, or undefined when they fit. Checked on their size on
+ * disk before anything is read, so a huge trace is refused at once, not after filling memory.
+ */
+async function pageTooBig(files: readonly string[], limitMb: number): Promise<string | undefined> {
+  let bytes = 0;
+  for (const file of files) {
+    try {
+      bytes += (await stat(file)).size;
+    } catch {
+      return undefined; // reading it says what is wrong, with the file's name
+    }
+  }
+  return bytes > limitMb * 2 ** 20 ? tooBigMessage(files, { bytes, limitMb }) : undefined;
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / 2 ** 20;
+  if (mb >= 1024) return `${(mb / 1024).toFixed(2)} GB`;
+  return `${mb < 10 ? mb.toFixed(2) : mb.toFixed(0)} MB`;
+}
+
+function tooBigMessage(
+  files: readonly string[],
+  size: { readonly bytes: number; readonly limitMb: number } | undefined,
+): string {
+  const what = files.length === 1 ? (files[0] as string) : `${files.length} traces`;
+  const measured =
+    size === undefined
+      ? `${what} make a page larger than one page can hold`
+      : `${what} ${files.length === 1 ? 'is' : 'are'} ${megabytes(size.bytes)}, more than one page is made of (${size.limitMb} MB: a page holds its trace whole, in one string and in the browser tab)`;
+  const folder = dirname(files[0] ?? '.');
+  return `${measured}. Serve it instead, and open it from the list: agent-trace view --serve ${folder}. Or raise the limit with --max-page-mb, or view a smaller trace.`;
 }
 
 /** Opens a URL with `$BROWSER` or the platform's opener, if it can; a failure is ignored. */

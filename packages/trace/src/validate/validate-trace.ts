@@ -64,6 +64,8 @@ interface RunCheck {
   readonly run: string;
   readonly agent: string;
   expectedSeq: number;
+  /** Every seq below this was seen: what a sealed run keeps instead of its set of seqs. */
+  seenBelow: number;
   readonly seen: Set<number>;
   readonly open: Map<string, { event: TraceEvent; line: number | undefined }>;
   readonly known: Set<string>;
@@ -126,6 +128,7 @@ export class TraceValidator {
         run: event.run,
         agent: event.agent,
         expectedSeq: 0,
+        seenBelow: 0,
         seen: new Set(),
         open: new Map(),
         known: new Set(),
@@ -188,7 +191,7 @@ export class TraceValidator {
     event: TraceEventEnvelope,
     at: Omit<TraceProblem, 'kind' | 'message'>,
   ): void {
-    if (run.seen.has(event.seq)) {
+    if (event.seq < run.seenBelow || run.seen.has(event.seq)) {
       this.report({
         ...at,
         kind: 'seq_duplicate',
@@ -216,6 +219,8 @@ export class TraceValidator {
     event: TraceEventEnvelope,
     at: Omit<TraceProblem, 'kind' | 'message'>,
   ): void {
+    // After the seal the event is wrong already (event_after_seal); a sealed run keeps no spans.
+    if (run.sealed) return;
     if (event.parent_span_id !== null && !run.known.has(event.parent_span_id)) {
       this.report({
         ...at,
@@ -255,6 +260,7 @@ export class TraceValidator {
   ): void {
     run.sealed = true;
     run.stopReason = event.stop_reason;
+    compact(run);
     if (event.last_seq !== event.seq) {
       this.report({
         ...at,
@@ -270,6 +276,19 @@ export class TraceValidator {
       });
     }
   }
+}
+
+/**
+ * What a sealed run keeps: a count instead of its seqs when they run 0 to the seal without a gap,
+ * and its span ids only when it paused (a resumed part's events may name them). A trace of many
+ * runs is then checked in the memory of its open runs.
+ */
+function compact(run: RunCheck): void {
+  if (run.seenBelow + run.seen.size === run.expectedSeq) {
+    run.seenBelow = run.expectedSeq;
+    run.seen.clear();
+  }
+  if (run.stopReason !== 'interrupted') run.known.clear();
 }
 
 /**

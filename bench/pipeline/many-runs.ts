@@ -1,20 +1,9 @@
 /**
- * A trace of many small runs, as a service that records every request leaves it: the demo's
- * review desk (about 46 events a run), again and again with fresh run, session and trace ids,
- * to a size on disk.
+ * A trace of many small runs, as a service that records every request leaves it: one run's events
+ * again and again with fresh run, session and trace ids, to a size on disk.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { run, type TraceEvent } from '@agent-trace/core';
-import { memorySink } from '@agent-trace/trace';
-import { reviewDesk } from '../../examples/document-review/agents.js';
-import { draft } from '../../examples/document-review/draft.js';
-
-/** One run of the demo desk, on its FakeLLM scripts. */
-export async function deskRun(): Promise<TraceEvent[]> {
-  const sink = memorySink();
-  await run(reviewDesk(), `Review this draft: ${draft}`, { trace: sink, session: 'bench' });
-  return [...sink.events];
-}
+import type { TraceEvent } from '@agent-trace/core';
 
 /** Writes copies of `events` as runs of their own until the file holds `bytes`; returns the counts. */
 export function writeManyRuns(

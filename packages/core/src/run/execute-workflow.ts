@@ -10,7 +10,8 @@ import {
 } from '../workflow/step-record.js';
 import type { Workflow } from '../workflow/workflow.js';
 import type { RunState } from './run-state.js';
-import { runWorkflowStep } from './run-workflow-step.js';
+import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
+import type { PausedTurn } from './agent-outcome.js';
 import { toTraceError } from './to-trace-error.js';
 
 /** How a workflow ended: `interrupted` when a step waits for a person. */
@@ -21,12 +22,21 @@ export interface WorkflowOutcome {
   readonly status: WorkflowStatus;
   readonly records: readonly WorkflowStepRecord[];
   readonly output: unknown;
-  /** The approval steps that wait for a person. */
+  /** The approval steps that wait for a person, and the calls paused agent steps wait for. */
   readonly pending: readonly PendingApproval[];
+  /** The agent steps that wait: each one's paused turn and the attempt that paused. */
+  readonly pausedAgents: readonly PausedAgentStep[];
   /** The first step that failed, in trace order. */
   readonly failed: WorkflowStepRecord | undefined;
   /** Set when the run was aborted or timed out while the workflow ran. */
   readonly error: Error | undefined;
+}
+
+/** An agent step whose agent waits for approval: what a resumed run goes on with. */
+export interface PausedAgentStep {
+  readonly step: string;
+  readonly turn: PausedTurn;
+  readonly attempt: number;
 }
 
 /** How a workflow runs within a run. */
@@ -37,8 +47,10 @@ export interface ExecuteWorkflowOptions {
   readonly planRevision?: number;
   /** Steps that ended in an earlier part of the run (before a pause): not run again. */
   readonly earlier?: readonly WorkflowStepRecord[];
-  /** Decisions on approval steps that waited, by step name. */
+  /** Decisions on approval steps that waited (by step name) and on paused agents' calls (by call id). */
   readonly decisions?: ReadonlyMap<string, ApprovalDecision>;
+  /** Agent steps that paused in an earlier part of the run: they go on where they stopped. */
+  readonly pausedAgents?: readonly PausedAgentStep[];
 }
 
 /**
@@ -101,12 +113,17 @@ async function runSteps(
   const decisions = options.decisions ?? new Map<string, ApprovalDecision>();
   const semaphore = new Semaphore(options.maxConcurrency);
   const pending: PendingApproval[] = [];
+  const paused = new Map<string, { readonly turn: PausedTurn; readonly attempt: number }>();
+  const goingOn = new Map(
+    (options.pausedAgents ?? []).map(agentStep => [agentStep.step, agentStep]),
+  );
   const order = traceOrder(workflow);
   const ended = new Map<string, Promise<unknown>>();
   const views = new Map<string, RunTracer>();
   const errors: unknown[] = [];
   for (const step of order) {
-    if (records.has(step.name) && !decisions.has(step.name)) continue; // ended before a pause
+    // Ended before a pause; approval and agent steps that waited go on.
+    if (records.has(step.name) && !decisions.has(step.name) && !goingOn.has(step.name)) continue;
     const view = state.tracer.capture();
     views.set(step.name, view);
     const context = {
@@ -117,7 +134,9 @@ async function runSteps(
       state: { ...state, tracer: view },
       semaphore,
       pending,
+      paused,
       ...(decisions.has(step.name) ? { decision: decisions.get(step.name) } : {}),
+      ...resumedAgent(goingOn.get(step.name), decisions),
     };
     const ready = Promise.all(step.dependsOn.map(name => ended.get(name) ?? Promise.resolve()));
     ended.set(
@@ -142,18 +161,35 @@ async function runSteps(
     (state.signal?.aborted === true
       ? new RunAbortedError({ reason: state.signal.reason })
       : undefined);
+  const pausedAgents = order.flatMap(step => {
+    const at = paused.get(step.name);
+    return at === undefined ? [] : [{ step: step.name, ...at }];
+  });
   return outcomeOf(
     workflow,
     order.map(step => records.get(step.name)),
     pending,
+    pausedAgents,
     error,
   );
+}
+
+/** A paused agent step's context on resume: its turn, the decisions on its calls, its attempt. */
+function resumedAgent(
+  agentStep: PausedAgentStep | undefined,
+  decisions: ReadonlyMap<string, ApprovalDecision>,
+): Partial<Pick<StepContext, 'resumed'>> {
+  if (agentStep === undefined) return {};
+  const { turn, attempt } = agentStep;
+  const own = turn.pending.flatMap(approval => decisions.get(approval.callId) ?? []);
+  return { resumed: { turn, attempt, decisions: own } };
 }
 
 function outcomeOf(
   workflow: Workflow,
   ordered: readonly (WorkflowStepRecord | undefined)[],
   pending: readonly PendingApproval[],
+  pausedAgents: readonly PausedAgentStep[],
   error: unknown,
 ): WorkflowOutcome {
   const records = ordered.filter(record => record !== undefined);
@@ -171,6 +207,7 @@ function outcomeOf(
     records,
     output: workflowOutput(workflow, new Map(records.map(record => [record.name, record]))),
     pending,
+    pausedAgents,
     failed,
     error:
       error === undefined

@@ -8,7 +8,7 @@ import type { PausedTurn } from './agent-outcome.js';
 
 /** The format name and version a run state carries; a state of another version is refused. */
 export const RUN_STATE_FORMAT = 'agent-trace/run-state' as const;
-export const RUN_STATE_VERSION = 1 as const;
+export const RUN_STATE_VERSION = 2 as const;
 
 /**
  * A run paused for a person's approval, as plain, versioned JSON: store it anywhere (a file, a

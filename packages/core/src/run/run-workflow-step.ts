@@ -12,17 +12,19 @@ import {
   type WorkflowStepStatus,
 } from '../workflow/step-record.js';
 import type { Workflow, WorkflowStep } from '../workflow/workflow.js';
-import { agentOutcome } from './agent-outcome.js';
+import type { PausedTurn } from './agent-outcome.js';
 import type { RunState } from './run-state.js';
 import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
 import { toTraceError } from './to-trace-error.js';
+import {
+  agentAttempt,
+  type AgentStepResume,
+  type AttemptOptions,
+  type Outcome,
+} from './workflow-agent-step.js';
 
-type StepError = { readonly type: string; readonly message: string };
-
-/** How one run of a step's tool or agent ended. */
-type Attempted =
-  | { readonly ok: true; readonly output: unknown; readonly attempts: number }
-  | { readonly ok: false; readonly error: StepError; readonly attempts: number };
+/** How the attempts of a step's tool or agent ended: the last attempt's outcome, and how many. */
+type Attempted = Outcome & { readonly attempts: number };
 
 /** What a step runs in: its workflow and span, the ended steps, the run, the concurrency limit. */
 export interface StepContext {
@@ -35,8 +37,12 @@ export interface StepContext {
   readonly semaphore: Semaphore;
   /** A person's decision on this (approval) step, when the run resumes with one. */
   readonly decision?: ApprovalDecision;
-  /** Where an approval step that waits is reported. */
+  /** Where an approval step that waits is reported, and the calls a paused agent step waits for. */
   readonly pending: PendingApproval[];
+  /** An agent step that paused before, going on: its paused turn and the decisions on its calls. */
+  readonly resumed?: AgentStepResume;
+  /** Where an agent step that pauses leaves its paused turn, by step name. */
+  readonly paused: Map<string, { readonly turn: PausedTurn; readonly attempt: number }>;
 }
 
 /**
@@ -69,7 +75,7 @@ export async function runWorkflowStep(
       record = { name: step.name, status: 'skipped', attempts: 0, reason: verdict.reason };
     else if (step.runs.kind === 'approval')
       record = approvalStep(step, step.runs.prompt, verdict.input, span, context);
-    else record = recordOf(step.name, await runItems(step, verdict.input, span, context));
+    else record = pausedOr(step, await runItems(step, verdict.input, span, context), context);
     return record;
   } catch (error) {
     record = { ...record, error: toTraceError(error) };
@@ -89,6 +95,21 @@ function endStep(tracer: RunTracer, span: OpenSpan, record: WorkflowStepRecord):
     attempts: record.attempts,
     ...(record.reason === undefined ? {} : { reason: record.reason }),
   });
+}
+
+/**
+ * The record of a step's attempts; an agent step whose agent asked for approval waits
+ * (`interrupted`): its calls are reported pending and its paused turn kept for the resume.
+ */
+function pausedOr(
+  step: WorkflowStep,
+  attempted: Attempted,
+  context: StepContext,
+): WorkflowStepRecord {
+  if (attempted.ok || attempted.paused === undefined) return recordOf(step.name, attempted);
+  context.pending.push(...attempted.paused.pending);
+  context.paused.set(step.name, { turn: attempted.paused, attempt: attempted.attempts });
+  return { name: step.name, status: 'interrupted', attempts: attempted.attempts };
 }
 
 function recordOf(name: string, attempted: Attempted): WorkflowStepRecord {
@@ -172,6 +193,11 @@ async function runItems(
   );
   for (const view of views) view.commit();
   const attempts = Math.max(0, ...results.map(result => result.attempts));
+  const pausedAt = results.findIndex(result => !result.ok && result.paused !== undefined);
+  if (pausedAt !== -1) {
+    const message = `item ${pausedAt + 1}: ${(results[pausedAt] as { error: { message: string } }).error.message}, which an item of a parallel step cannot wait for: make the step not parallel, or put an approval step before it.`;
+    return { ok: false, error: { type: 'awaiting_approval', message }, attempts };
+  }
   const failedAt = results.findIndex(result => !result.ok);
   const failed = results[failedAt];
   if (failed !== undefined && !failed.ok)
@@ -192,27 +218,18 @@ async function runWithRetries(
   context: StepContext,
 ): Promise<Attempted> {
   let last: Attempted = { ok: false, error: { type: 'error', message: 'not run' }, attempts: 0 };
-  for (let attempt = 1; attempt <= step.retries + 1; attempt++) {
-    const result = await context.semaphore.run(() =>
-      attemptOnce(step, item, { callId, attempt, span, state, workflow: context.workflow }),
-    );
-    last = result.ok
-      ? { ok: true, output: result.output, attempts: attempt }
-      : { ok: false, error: result.error, attempts: attempt };
-    if (last.ok) return last;
+  // A paused agent step goes on as the attempt that paused.
+  const { resumed } = context;
+  for (let attempt = resumed?.attempt ?? 1; attempt <= step.retries + 1; attempt++) {
+    const goingOn = attempt === resumed?.attempt ? { resumed } : {};
+    const options = { callId, attempt, span, state, workflow: context.workflow, ...goingOn };
+    const result = await context.semaphore.run(() => attemptOnce(step, item, options));
+    last = { ...result, attempts: attempt };
+    // Done, or waiting for a person: a pause is no failure to retry.
+    if (last.ok || last.paused !== undefined) return last;
   }
   return last;
 }
-
-interface AttemptOptions {
-  readonly callId: string;
-  readonly attempt: number;
-  readonly span: OpenSpan;
-  readonly state: RunState;
-  readonly workflow: Workflow;
-}
-
-type Outcome = { ok: true; output: unknown } | { ok: false; error: StepError };
 
 /** One run of the step's tool or agent, under the step's timeout and the run's signal. */
 async function attemptOnce(
@@ -295,40 +312,4 @@ async function toolAttempt(
       attempt,
     });
   }
-}
-
-async function agentAttempt(
-  step: WorkflowStep,
-  item: unknown,
-  signal: AbortSignal | undefined,
-  { span, state }: AttemptOptions,
-): Promise<Outcome> {
-  if (step.runs.kind !== 'agent') throw new TypeError('not an agent step');
-  const { agent } = step.runs;
-  const input = typeof item === 'string' ? item : JSON.stringify(item, null, 2);
-  const outcome = await agentOutcome(agent, { input, messages: [], path: [agent.name] }, span, {
-    ...state,
-    signal,
-  });
-  if (signal?.aborted === true) throw new RunAbortedError({ reason: signal.reason });
-  if (outcome.paused !== undefined)
-    return {
-      ok: false,
-      error: {
-        type: 'awaiting_approval',
-        message: `agent '${agent.name}' asked for approval of ${outcome.paused.pending.map(pending => `'${pending.toolName}'`).join(', ')}, which a workflow's agent step cannot wait for: use an approval step before it instead.`,
-      },
-    };
-  if (outcome.stopReason !== 'completed')
-    return {
-      ok: false,
-      error: {
-        type: outcome.stopReason,
-        message: `agent '${agent.name}' stopped with ${outcome.stopReason}${outcome.detail === undefined ? '' : `: ${outcome.detail}`}`,
-      },
-    };
-  return {
-    ok: true,
-    output: outcome.decoded === undefined ? outcome.output : outcome.decoded.value,
-  };
 }

@@ -77,9 +77,10 @@ export function runWorkflow(
 }
 
 /**
- * Goes on with a workflow run paused at approval steps, from its `state`, with a decision per
- * waiting step (`callId` is the step's name): approved or edited steps complete (their output is
- * the decision), rejected ones fail. Steps that ended before the pause are not run again; the
+ * Goes on with a workflow run paused at approval steps or inside agent steps, from its `state`,
+ * with a decision per waiting step (`callId` is the step's name) and per call a paused agent waits
+ * for (`callId` is the call's): approved or edited approval steps complete (their output is the
+ * decision), rejected ones fail; a paused agent goes on in its turn, as `resume` goes on in a run. Steps that ended before the pause are not run again; the
  * run keeps its id and its seq runs on. A state goes on once, as with `resume` (a second use
  * throws a `StateAlreadyResumedError`; `fork: true` goes on as a new run).
  */
@@ -122,6 +123,7 @@ async function workflowRun(
         ? {}
         : {
             earlier: resumed.records,
+            pausedAgents: resumed.agentSteps,
             decisions: new Map(
               (options as ResumeWorkflowOptions).decisions.map(decision => [
                 decision.callId,
@@ -187,6 +189,7 @@ function pausedBody(
     run,
     records: outcome.records,
     pending: outcome.pending,
+    agentSteps: outcome.pausedAgents,
   };
 }
 

@@ -18,6 +18,7 @@ import type { RunState } from './run-state.js';
 import { pausedRun } from './create-run-state.js';
 import { openRun } from './run-frame.js';
 import { runAgent } from './run-agent.js';
+import { resumedAgentStart } from './resumed-start.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
 export interface RunStream<Output = string> extends AsyncIterable<Chunk> {
@@ -233,25 +234,13 @@ function resumedStart(
   state: RunStateSnapshot,
   decisions: ResumeOptions['decisions'],
 ): [AnyAgent, AgentStart] {
-  const { path } = state.turn;
-  if (path[0] !== entry.name || state.run.entryAgent !== entry.name) {
+  if (state.turn.path[0] !== entry.name || state.run.entryAgent !== entry.name) {
     throw new ConfigurationError({
       option: 'agent',
       message: `The run state was made by a run of agent '${state.run.entryAgent}', not '${entry.name}': resume it with the same entry agent.`,
     });
   }
-  let current = entry;
-  for (const name of path.slice(1)) {
-    const next = current.handoffs().find(handoff => handoff.agent.name === name)?.agent;
-    if (next === undefined) {
-      throw new ConfigurationError({
-        option: 'agent',
-        message: `The run state paused in agent '${state.turn.agent}' (path ${path.join(' → ')}), but agent '${current.name}' has no handoff to '${name}' any more: resume it with the agent graph that paused it.`,
-      });
-    }
-    current = next;
-  }
-  return [current, { messages: [], path, resumed: { turn: state.turn, decisions } }];
+  return resumedAgentStart(entry, state.turn, decisions);
 }
 
 /** What the state of a paused run holds: the run's ids and totals, and the paused turn. */

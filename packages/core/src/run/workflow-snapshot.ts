@@ -3,11 +3,12 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { WorkflowStepRecord } from '../workflow/step-record.js';
 import type { Workflow } from '../workflow/workflow.js';
 import type { PausedRun } from './create-run-state.js';
+import type { PausedAgentStep } from './execute-workflow.js';
 import { checkDecisions, openState } from './run-snapshot.js';
 
 /** The format name and version a workflow state carries; a state of another version is refused. */
 export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;
-export const WORKFLOW_STATE_VERSION = 1 as const;
+export const WORKFLOW_STATE_VERSION = 2 as const;
 
 /**
  * A workflow run paused at approval steps, as plain, versioned JSON: store it anywhere and
@@ -19,8 +20,10 @@ export interface WorkflowStateSnapshot {
   readonly run: PausedRun & { readonly input: unknown; readonly workflow: string };
   /** The steps that ended, those waiting for approval included (`interrupted`). */
   readonly records: readonly WorkflowStepRecord[];
-  /** The approval steps that wait for a decision. */
+  /** The approval steps that wait for a decision, and the calls paused agent steps wait for. */
   readonly pending: readonly PendingApproval[];
+  /** The agent steps that wait: each one's paused turn, resumed where it stopped. */
+  readonly agentSteps: readonly PausedAgentStep[];
   /** SHA-256 (HMAC-SHA-256 with a secret) of everything else, hex: a changed state is refused. */
   readonly integrity: string;
 }
@@ -51,10 +54,19 @@ export async function openWorkflowState(
       `The state was made by workflow '${state.run.workflow}', not '${workflow.name}': resume it with the same workflow.`,
     );
   const names = new Set(workflow.steps.map(step => step.name));
-  const unknown = state.records.find(record => !names.has(record.name));
+  const unknown =
+    state.records.find(record => !names.has(record.name))?.name ??
+    state.agentSteps.find(paused => !names.has(paused.step))?.step;
   if (unknown !== undefined)
     refuse(
-      `The state has step '${unknown.name}', which workflow '${workflow.name}' does not have any more: resume it with the workflow that paused it.`,
+      `The state has step '${unknown}', which workflow '${workflow.name}' does not have any more: resume it with the workflow that paused it.`,
+    );
+  const notAgent = state.agentSteps.find(
+    paused => workflow.steps.find(step => step.name === paused.step)?.runs.kind !== 'agent',
+  );
+  if (notAgent !== undefined)
+    refuse(
+      `The state paused in the agent of step '${notAgent.step}', which no longer runs an agent in workflow '${workflow.name}': resume it with the workflow that paused it.`,
     );
   checkDecisions(state.pending, decisions);
   return state;

@@ -76,8 +76,15 @@ export type { RedactionOptions } from './redaction/redactor.js';
 
 export { resume, run, stream } from './run/run.js';
 export { resumeWorkflow, runWorkflow } from './run/run-workflow.js';
-export { planAndRun } from './run/plan-and-run.js';
-export type { PlanAndRunOptions, PlanRecord, PlanResult } from './run/plan-and-run.js';
+export { planAndRun, resumePlan } from './run/plan-and-run.js';
+export type {
+  PlanAndRunOptions,
+  PlanRecord,
+  PlanResult,
+  ResumePlanOptions,
+} from './run/plan-and-run.js';
+export { PLAN_STATE_FORMAT, PLAN_STATE_VERSION } from './run/plan-snapshot.js';
+export type { PlanStateRecord, PlanStateSnapshot } from './run/plan-snapshot.js';
 export { planRequest, planText } from './workflow/plan-prompt.js';
 export type { PlanCatalog } from './workflow/plan-prompt.js';
 export type {
@@ -85,7 +92,7 @@ export type {
   WorkflowResult,
   WorkflowRunOptions,
 } from './run/run-workflow.js';
-export type { WorkflowStatus } from './run/execute-workflow.js';
+export type { PausedAgentStep, WorkflowStatus } from './run/execute-workflow.js';
 export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './run/workflow-snapshot.js';
 export type { WorkflowStateSnapshot } from './run/workflow-snapshot.js';
 export { workflow } from './workflow/workflow.js';

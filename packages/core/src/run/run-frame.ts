@@ -68,6 +68,15 @@ export async function openRun(
   };
 }
 
+/** `run_start.forked_from` for a run forked from a recorded one (`forkedFrom`), or nothing. */
+export function forkedFromFields(
+  forkedFrom: RunOptions['forkedFrom'],
+): Pick<TraceEventFields<'run_start'>, 'forked_from'> {
+  if (forkedFrom === undefined) return {};
+  const { run, afterStep, seq } = forkedFrom;
+  return { forked_from: { run, after_step: afterStep, ...(seq === undefined ? {} : { seq }) } };
+}
+
 /** Claims a resumed run's state in its ledgers: it goes on once, or this throws. */
 async function claim(
   resumed: ResumedFrom,

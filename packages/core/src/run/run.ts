@@ -16,7 +16,7 @@ import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 import { pausedRun } from './create-run-state.js';
-import { openRun } from './run-frame.js';
+import { forkedFromFields, openRun } from './run-frame.js';
 import { runAgent } from './run-agent.js';
 import { resumedAgentStart } from './resumed-start.js';
 
@@ -194,18 +194,7 @@ async function* runLoop(
   } = await openRun(
     agent.name,
     options,
-    {
-      input,
-      ...(options.forkedFrom === undefined
-        ? {}
-        : {
-            forked_from: {
-              run: options.forkedFrom.run,
-              after_step: options.forkedFrom.afterStep,
-              ...(options.forkedFrom.seq === undefined ? {} : { seq: options.forkedFrom.seq }),
-            },
-          }),
-    },
+    { input, ...forkedFromFields(options.forkedFrom) },
     { streaming, resumed },
   );
   let outcome: AgentOutcome | undefined;

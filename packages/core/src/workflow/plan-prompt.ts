@@ -13,7 +13,7 @@ const format = `workflow:
   name: <a short name>
   steps:
     - name: <a unique step name>
-      tool: <one of the tools below>     # or agent: <one of the agents below>
+      tool: <one of the tools below>     # or agent: <one of the agents below>, or approval: <a question for a person>
       input: <the tool's input>          # "\${steps.<name>.output}" is an earlier step's output, "\${input}" the request
       depends_on: [<the steps it needs>]
       parallel: true                     # optional: run once per item of a list input, all at once

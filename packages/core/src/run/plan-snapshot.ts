@@ -1,0 +1,72 @@
+import type { AnyAgent } from '../agent/agent.js';
+import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { Message } from '../protocol/message.js';
+import type { WorkflowStepRecord } from '../workflow/step-record.js';
+import type { PausedRun } from './create-run-state.js';
+import type { PausedAgentStep } from './execute-workflow.js';
+import { checkDecisions, openState } from './run-snapshot.js';
+
+/** The format name and version a planned run's state carries; another version is refused. */
+export const PLAN_STATE_FORMAT = 'agent-trace/plan-state' as const;
+export const PLAN_STATE_VERSION = 1 as const;
+
+/** A plan as the state keeps it: what the planner wrote and what became of it. */
+export interface PlanStateRecord {
+  readonly revision: number;
+  readonly reason: 'request' | 'refused_plan' | 'step_failed';
+  readonly text: string;
+  readonly verdict: 'accepted' | 'refused';
+  readonly problems: readonly string[];
+}
+
+/**
+ * A planned run (`planAndRun`) paused while its plan's workflow waits for a person (an approval
+ * step, or an agent step's call), as plain, versioned JSON: `resumePlan` goes on from it, in this
+ * process or another, with the same planner, tools and agents.
+ */
+export interface PlanStateSnapshot {
+  readonly format: typeof PLAN_STATE_FORMAT;
+  readonly version: typeof PLAN_STATE_VERSION;
+  readonly run: PausedRun & { readonly request: string; readonly planner: string };
+  /** The planner's conversation so far: a re-plan after the pause carries it on. */
+  readonly messages: readonly Message[];
+  /** Every plan so far; the last one is the workflow that waits. */
+  readonly plans: readonly PlanStateRecord[];
+  /** Re-plans used so far. */
+  readonly replans: number;
+  /** The waiting workflow's steps that ended, those that wait included (`interrupted`). */
+  readonly records: readonly WorkflowStepRecord[];
+  /** The approval steps and paused agents' calls that wait for a decision. */
+  readonly pending: readonly PendingApproval[];
+  /** The agent steps that wait: each one's paused turn. */
+  readonly agentSteps: readonly PausedAgentStep[];
+  /** SHA-256 (HMAC-SHA-256 with a secret) of everything else, hex: a changed state is refused. */
+  readonly integrity: string;
+}
+
+/**
+ * Checks a planned run's state before it goes on: format, version, integrity, the planner, and one
+ * decision per waiting step or call. Throws a `ConfigurationError` saying what is wrong.
+ */
+export async function openPlanState(
+  value: unknown,
+  planner: AnyAgent,
+  decisions: readonly ApprovalDecision[],
+  secret: string | undefined,
+): Promise<PlanStateSnapshot> {
+  const state = await openState<PlanStateSnapshot>(value, {
+    format: PLAN_STATE_FORMAT,
+    version: PLAN_STATE_VERSION,
+    what: 'plan state',
+    expected: "the 'state' of a planAndRun result that stopped with 'interrupted'",
+    secret,
+  });
+  if (state.run.planner !== planner.name)
+    throw new ConfigurationError({
+      option: 'planner',
+      message: `The plan state was made by planner '${state.run.planner}', not '${planner.name}': resume it with the same planner.`,
+    });
+  checkDecisions(state.pending, decisions);
+  return state;
+}

@@ -1,10 +1,4 @@
-import {
-  agent,
-  steppingClock,
-  stopReasons,
-  stream,
-  type Chunk,
-} from '@agent-trace/core';
+import { agent, steppingClock, stopReasons, stream, type Chunk } from '@agent-trace/core';
 import { openai } from '@agent-trace/core/openai';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { openaiHandlers } from '@agent-trace/testing/msw';

@@ -4,54 +4,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { agent, planAndRun, sequentialIds, steppingClock } from '@agent-trace/core';
-import { compareGoldenTrace, fakeLLM, fakeTool } from '@agent-trace/testing';
+import { compareGoldenTrace, fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+
+import { firstPlan, secondPlan, tools } from './sales-plans.js';
 
 const directory = fileURLToPath(new URL('../../golden', import.meta.url));
-
-const firstPlan = `\`\`\`yaml
-workflow:
-  name: weekly-sales
-  steps:
-    - name: fetch
-      tool: fetch_sales
-      input: { week: 47, source: warehouse }
-    - name: summary
-      tool: summarise
-      depends_on: [fetch]
-\`\`\``;
-
-const secondPlan = `workflow:
-  name: weekly-sales-from-backup
-  steps:
-    - name: fetch
-      tool: fetch_sales
-      input: { week: 47, source: backup }
-    - name: summary
-      tool: summarise
-      depends_on: [fetch]
-      condition: steps.fetch.output.rows > 0
-`;
-
-function tools() {
-  return [
-    fakeTool<{ week: number; source: string }>('fetch_sales', {
-      description: 'Fetch a week of sales from a source (warehouse or backup).',
-      input: z.object({ week: z.number(), source: z.enum(['warehouse', 'backup']) }),
-      respond: ({ week, source }) => {
-        if (source === 'warehouse') throw new Error('warehouse is offline');
-        return { week, rows: 3, total: 1200 };
-      },
-    }),
-    fakeTool<{ week: number; rows: number; total: number }>('summarise', {
-      description: 'Summarise fetched sales.',
-      input: z.object({ week: z.number(), rows: z.number(), total: z.number() }),
-      respond: ({ week, total }) => `Week ${week}: ${total} in sales.`,
-    }),
-  ];
-}
 
 async function plan(script: Parameters<typeof fakeLLM>[0], name: string) {
   const model = fakeLLM(script);

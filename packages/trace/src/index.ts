@@ -30,6 +30,7 @@ export {
   compareTraces,
   forkTrace,
   formatDivergence,
+  isPlanTarget,
   rerunTrace,
 } from './rerun/index.js';
 export type {
@@ -39,6 +40,9 @@ export type {
   StepLine,
   Divergence,
   RequestChange,
+  PlanTarget,
   RerunReport,
+  RerunTarget,
   RerunTraceOptions,
+  TargetResult,
 } from './rerun/index.js';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { model } from '@agent-trace/core';
-import { forkTrace, formatDivergence, type ForkReport } from '@agent-trace/trace';
+import { model, type AnyAgent } from '@agent-trace/core';
+import { forkTrace, formatDivergence, type ForkReport, type PlanTarget } from '@agent-trace/trace';
 import { renderRunTree } from '../render/render-trace.js';
 import { buildRunTrees } from '../render/span-tree.js';
 import type { Style } from '../render/style.js';
@@ -36,15 +36,16 @@ export async function forkCommand(
 ): Promise<CommandResult> {
   const loaded = await loadTrace(file);
   if (!loaded.ok) return loaded.result;
-  const module = await loadAgent(options.agentModule);
+  // Agents and planned runs only: workflows are not accepted here, so none comes back.
+  const module = await loadAgent(options.agentModule, { plans: true });
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
-  let report: ForkReport;
+  let report: ForkReport<{ readonly stopReason: string }>;
   try {
     const next = model(
       options.model,
       options.baseUrl === undefined ? {} : { baseURL: options.baseUrl },
     );
-    report = await forkTrace(loaded.events, module.agent, {
+    report = await forkTrace(loaded.events, module.agent as AnyAgent | PlanTarget, {
       afterStep: options.afterStep,
       model: next,
       liveTools: options.liveTools,
@@ -65,7 +66,7 @@ export async function forkCommand(
 }
 
 function describeFork(
-  report: ForkReport,
+  report: ForkReport<{ readonly stopReason: string }>,
   file: string,
   options: ForkCommandOptions,
 ): Omit<CommandResult, 'stderr'> {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyAgent, Workflow } from '@agent-trace/core';
+import type { PlanTarget } from '@agent-trace/trace';
 
 /** The entry agent a module exports, or why it could not be loaded. */
 export type LoadedAgent<Target = AnyAgent> =
@@ -16,6 +17,20 @@ const isWorkflow = (value: unknown): value is Workflow =>
   Array.isArray((value as { steps?: unknown }).steps) &&
   typeof (value as { name?: unknown }).name === 'string';
 
+const isPlan = (value: unknown): value is PlanTarget =>
+  typeof value === 'object' &&
+  value !== null &&
+  !('toolRegistry' in value) &&
+  isAgent((value as { planner?: unknown }).planner);
+
+/** What else a module may export besides an entry agent. */
+export interface Accepted {
+  /** A workflow (`workflow()`, `loadWorkflow()`). */
+  readonly workflows?: boolean;
+  /** A planned run: `{ planner, tools, agents }`, as `planAndRun` takes them. */
+  readonly plans?: boolean;
+}
+
 let registered = false;
 
 function registerOnce(register: () => unknown): void {
@@ -26,18 +41,18 @@ function registerOnce(register: () => unknown): void {
 
 /**
  * Loads the entry agent of a TypeScript or JavaScript module: its default export, an agent or a
- * function that returns one. TypeScript is compiled on the fly (tsx).
+ * function that returns one; with `accept`, a workflow or a planned run instead. TypeScript is
+ * compiled on the fly (tsx).
  */
 export async function loadAgent(modulePath: string): Promise<LoadedAgent>;
-/** With `workflows`: the module may export a workflow (`workflow()`, `loadWorkflow()`) instead. */
 export async function loadAgent(
   modulePath: string,
-  accept: { readonly workflows: true },
-): Promise<LoadedAgent<AnyAgent | Workflow>>;
+  accept: Accepted,
+): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget>>;
 export async function loadAgent(
   modulePath: string,
-  accept: { readonly workflows: boolean } = { workflows: false },
-): Promise<LoadedAgent<AnyAgent | Workflow>> {
+  accept: Accepted = {},
+): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget>> {
   const absolute = resolve(modulePath);
   let module: { default?: unknown };
   try {
@@ -54,11 +69,18 @@ export async function loadAgent(
   }
   const exported =
     typeof module.default === 'function' ? (module.default as () => unknown)() : module.default;
-  if (accept.workflows && isWorkflow(exported)) return { ok: true, agent: exported };
+  if (accept.workflows === true && isWorkflow(exported)) return { ok: true, agent: exported };
+  if (accept.plans === true && isPlan(exported)) return { ok: true, agent: exported };
   if (!isAgent(exported)) {
+    const what = [
+      ...(accept.workflows === true ? ['a workflow: export default loadWorkflow(...)'] : []),
+      ...(accept.plans === true
+        ? ['a planned run: export default { planner, tools, agents }']
+        : []),
+    ];
     return {
       ok: false,
-      message: `Agent module '${modulePath}' has no default export that is an agent${accept.workflows ? ' or a workflow' : ''}. Export the entry agent of the graph: export default agent({ ... })${accept.workflows ? ', or the workflow: export default loadWorkflow(...)' : ''}, or a function that returns it.`,
+      message: `Agent module '${modulePath}' has no default export that is an agent${what.length > 0 ? ` or ${what.map(item => item.split(':')[0]).join(' or ')}` : ''}. Export the entry agent of the graph: export default agent({ ... })${what.map(item => `, or ${item}`).join('')}, or a function that returns it.`,
     };
   }
   return { ok: true, agent: exported };

@@ -25,16 +25,11 @@ export interface RerunOptions {
 export async function rerunCommand(file: string, options: RerunOptions): Promise<CommandResult> {
   const loaded = await loadTrace(file);
   if (!loaded.ok) return loaded.result;
-  const module = await loadAgent(options.agentModule, { workflows: true });
+  const module = await loadAgent(options.agentModule, { workflows: true, plans: true });
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
   let report: RerunReport<{ readonly stopReason: string }>;
   try {
-    const { agent } = module;
-    const rerunOptions = { liveTools: options.liveTools };
-    report =
-      'toolRegistry' in agent
-        ? await rerunTrace(loaded.events, agent, rerunOptions)
-        : await rerunTrace(loaded.events, agent, rerunOptions);
+    report = await rerunTrace(loaded.events, module.agent, { liveTools: options.liveTools });
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,

@@ -1,7 +1,7 @@
 import {
   isTraceSink,
-  run,
   type AnyAgent,
+  type PlanResult,
   type LanguageModel,
   type ModelRequest,
   type RunOptions,
@@ -13,6 +13,7 @@ import { memorySink, readTrace } from '@agent-trace/trace';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedModel } from './recorded-model.js';
 import { Recording } from './recording.js';
+import { runTarget, type PlanTarget } from './rerun-target.js';
 
 /** Options of {@link forkTrace}. */
 export interface ForkTraceOptions {
@@ -33,8 +34,8 @@ export interface ForkTraceOptions {
 }
 
 /** What a fork did. */
-export interface ForkReport {
-  readonly result: RunResult<unknown>;
+export interface ForkReport<Result = RunResult<unknown>> {
+  readonly result: Result;
   /** The fork's trace. Its `run_start.forked_from` names the recorded run and the step. */
   readonly events: readonly TraceEvent[];
   readonly recorded: readonly TraceEvent[];
@@ -88,14 +89,34 @@ class ForkPoint {
  * K + 1". The new run records where it forked from. The report says whether steps 1…K were
  * reproduced and where the fork first differs.
  *
+ * A planned run forks the same way (pass `{ planner, tools, agents }`): the planner's answers count
+ * as steps like any agent's, so a fork can give the planner another answer (another plan) or an
+ * agent step's agent another answer, after the plans and steps before it are rebuilt.
+ *
  * @param trace - the recorded events, or the path of a JSONL trace (its first run is forked)
- * @param agent - the entry agent of the graph, as the code defines it today
+ * @param agent - the entry agent of the graph, or a planned run's planner and catalog, as the code
+ *   defines them today
  */
 export async function forkTrace(
   trace: readonly TraceEvent[] | string,
   agent: AnyAgent,
   options: ForkTraceOptions,
-): Promise<ForkReport> {
+): Promise<ForkReport>;
+export async function forkTrace(
+  trace: readonly TraceEvent[] | string,
+  plan: PlanTarget,
+  options: ForkTraceOptions,
+): Promise<ForkReport<PlanResult>>;
+export async function forkTrace(
+  trace: readonly TraceEvent[] | string,
+  target: AnyAgent | PlanTarget,
+  options: ForkTraceOptions,
+): Promise<ForkReport<RunResult<unknown> | PlanResult>>;
+export async function forkTrace(
+  trace: readonly TraceEvent[] | string,
+  agent: AnyAgent | PlanTarget,
+  options: ForkTraceOptions,
+): Promise<ForkReport<RunResult<unknown> | PlanResult>> {
   const all = typeof trace === 'string' ? await collect(trace) : trace;
   const recording = new Recording(all);
   const recorded = all.filter(event => event.run === recording.runId);
@@ -116,7 +137,8 @@ export async function forkTrace(
     ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra),
   ];
   const forkSeq = answers[options.afterStep - 1]?.seq;
-  const result = await run(agent, recording.input, {
+  // An agent or a planned run: a workflow is not taken here, so no workflow result comes back.
+  const result = (await runTarget(agent, recording, {
     ...options.run,
     trace: sinks,
     forkedFrom: {
@@ -128,7 +150,7 @@ export async function forkTrace(
       model: forkedModels(recording, point, options.model),
       ...(options.liveTools === true ? {} : { tool: recordedTools(recording, point) }),
     },
-  });
+  })) as RunResult<unknown> | PlanResult;
   const differences = compareTraces(recorded, sink.events);
   const firstDivergence = differences[0];
   const answeredInFork = sink.events.filter(

@@ -1,8 +1,7 @@
 import {
   isTraceSink,
-  run,
-  runWorkflow,
   type AnyAgent,
+  type PlanResult,
   type RunOverrides,
   type Workflow,
   type WorkflowResult,
@@ -12,6 +11,7 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import { runTarget, type PlanTarget, type RerunTarget, type TargetResult } from './rerun-target.js';
 import { memorySink, readTrace } from '@agent-trace/trace';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { Recording } from './recording.js';
@@ -49,10 +49,13 @@ export interface RerunReport<Result = RunResult<unknown>> {
  *
  * A workflow run is rerun the same way: pass the workflow (as `workflow()` or `loadWorkflow()`
  * makes it today); it runs on the recorded input, its tool steps answered from the recording
- * and its agent steps' models from their recorded calls.
+ * and its agent steps' models from their recorded calls. A planned run (`planAndRun`) too: pass
+ * `{ planner, tools, agents }`; the planner answers from its recorded calls, so it writes the
+ * recorded plans, which are loaded and run as today's tools and agents define them.
  *
  * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
- * @param target - the entry agent of the graph, or the workflow, as the code defines it today
+ * @param target - the entry agent of the graph, the workflow, or the planner and its catalog, as
+ *   the code defines them today
  */
 export async function rerunTrace(
   trace: readonly TraceEvent[] | string,
@@ -66,9 +69,19 @@ export async function rerunTrace(
 ): Promise<RerunReport<WorkflowResult>>;
 export async function rerunTrace(
   trace: readonly TraceEvent[] | string,
-  target: AnyAgent | Workflow,
+  plan: PlanTarget,
+  options?: RerunTraceOptions,
+): Promise<RerunReport<PlanResult>>;
+export async function rerunTrace(
+  trace: readonly TraceEvent[] | string,
+  target: RerunTarget,
+  options?: RerunTraceOptions,
+): Promise<RerunReport<TargetResult>>;
+export async function rerunTrace(
+  trace: readonly TraceEvent[] | string,
+  target: RerunTarget,
   options: RerunTraceOptions = {},
-): Promise<RerunReport<RunResult<unknown> | WorkflowResult>> {
+): Promise<RerunReport<TargetResult>> {
   const all = typeof trace === 'string' ? await collect(trace) : trace;
   const recording = new Recording(all);
   const recorded = all.filter(event => event.run === recording.runId);
@@ -110,14 +123,7 @@ export async function rerunTrace(
           },
         }),
   };
-  const result =
-    'toolRegistry' in target
-      ? await run(target, recording.input, { ...options.run, trace: sinks, overrides })
-      : await runWorkflow(target, recording.workflowInput, {
-          ...options.run,
-          trace: sinks,
-          overrides,
-        });
+  const result = await runTarget(target, recording, { ...options.run, trace: sinks, overrides });
   const differences = compareTraces(recorded, sink.events);
   return {
     same: differences.length === 0,

@@ -94,7 +94,7 @@ export type {
 } from './run/run-workflow.js';
 export type { PausedAgentStep, WorkflowStatus } from './run/execute-workflow.js';
 export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './run/workflow-snapshot.js';
-export type { WorkflowStateSnapshot } from './run/workflow-snapshot.js';
+export type { PausedWorkflow, WorkflowStateSnapshot } from './run/workflow-snapshot.js';
 export { workflow } from './workflow/workflow.js';
 export type {
   SourcePosition,

@@ -1,22 +1,25 @@
 import type { AnyAgent } from '../agent/agent.js';
-import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
+import type { ApprovalDecision } from '../approval/approval.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Message } from '../protocol/message.js';
-import type { WorkflowStepRecord } from '../workflow/step-record.js';
 import type { PausedRun } from './create-run-state.js';
-import type { PausedAgentStep } from './execute-workflow.js';
 import { checkDecisions, openState } from './run-snapshot.js';
+import type { PausedWorkflow } from './workflow-snapshot.js';
 
 /** The format name and version a planned run's state carries; another version is refused. */
 export const PLAN_STATE_FORMAT = 'agent-trace/plan-state' as const;
 export const PLAN_STATE_VERSION = 1 as const;
 
-/** A plan as the state keeps it: what the planner wrote and what became of it. */
+/** A plan as the state keeps it: what the planner wrote and whether it was accepted. */
 export interface PlanStateRecord {
+  /** 1 for the first plan. */
   readonly revision: number;
+  /** Why it was asked for. */
   readonly reason: 'request' | 'refused_plan' | 'step_failed';
+  /** The plan as written (YAML or JSON text). */
   readonly text: string;
   readonly verdict: 'accepted' | 'refused';
+  /** Why it was refused: file (`plan N`), line, column, and how to fix it. */
   readonly problems: readonly string[];
 }
 
@@ -25,7 +28,7 @@ export interface PlanStateRecord {
  * step, or an agent step's call), as plain, versioned JSON: `resumePlan` goes on from it, in this
  * process or another, with the same planner, tools and agents.
  */
-export interface PlanStateSnapshot {
+export interface PlanStateSnapshot extends PausedWorkflow {
   readonly format: typeof PLAN_STATE_FORMAT;
   readonly version: typeof PLAN_STATE_VERSION;
   readonly run: PausedRun & { readonly request: string; readonly planner: string };
@@ -35,12 +38,6 @@ export interface PlanStateSnapshot {
   readonly plans: readonly PlanStateRecord[];
   /** Re-plans used so far. */
   readonly replans: number;
-  /** The waiting workflow's steps that ended, those that wait included (`interrupted`). */
-  readonly records: readonly WorkflowStepRecord[];
-  /** The approval steps and paused agents' calls that wait for a decision. */
-  readonly pending: readonly PendingApproval[];
-  /** The agent steps that wait: each one's paused turn. */
-  readonly agentSteps: readonly PausedAgentStep[];
   /** SHA-256 (HMAC-SHA-256 with a secret) of everything else, hex: a changed state is refused. */
   readonly integrity: string;
 }

@@ -2,7 +2,7 @@ import type { AnyAgent } from '../agent/agent.js';
 import type { ApprovalDecision } from '../approval/approval.js';
 import type { PlanCatalog } from '../workflow/plan-prompt.js';
 import type { Workflow } from '../workflow/workflow.js';
-import type { PlanStateSnapshot } from './plan-snapshot.js';
+import type { PlanStateRecord, PlanStateSnapshot } from './plan-snapshot.js';
 import type { ResumeOnceOptions, RunOptions } from './run-options.js';
 import type { WorkflowResult, WorkflowRunOptions } from './run-workflow.js';
 
@@ -27,16 +27,7 @@ export interface ResumePlanOptions extends PlanAndRunOptions, ResumeOnceOptions 
 }
 
 /** One plan the planner wrote: checked, and run when accepted. */
-export interface PlanRecord {
-  /** 1 for the first plan. */
-  readonly revision: number;
-  /** Why it was asked for. */
-  readonly reason: 'request' | 'refused_plan' | 'step_failed';
-  /** The plan as written (YAML or JSON text). */
-  readonly text: string;
-  readonly verdict: 'accepted' | 'refused';
-  /** Why it was refused: file (`plan N`), line, column, and how to fix it. */
-  readonly problems: readonly string[];
+export interface PlanRecord extends PlanStateRecord {
   /** The workflow an accepted plan became. */
   readonly workflow?: Workflow;
   /** How its workflow ran: each step's record. */

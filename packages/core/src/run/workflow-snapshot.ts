@@ -10,20 +10,24 @@ import { checkDecisions, openState } from './run-snapshot.js';
 export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;
 export const WORKFLOW_STATE_VERSION = 2 as const;
 
-/**
- * A workflow run paused at approval steps, as plain, versioned JSON: store it anywhere and
- * `resumeWorkflow` from it, in this process or another one.
- */
-export interface WorkflowStateSnapshot {
-  readonly format: typeof WORKFLOW_STATE_FORMAT;
-  readonly version: typeof WORKFLOW_STATE_VERSION;
-  readonly run: PausedRun & { readonly input: unknown; readonly workflow: string };
+/** What a state keeps of a workflow that waits: what a resumed run goes on with. */
+export interface PausedWorkflow {
   /** The steps that ended, those waiting for approval included (`interrupted`). */
   readonly records: readonly WorkflowStepRecord[];
   /** The approval steps that wait for a decision, and the calls paused agent steps wait for. */
   readonly pending: readonly PendingApproval[];
   /** The agent steps that wait: each one's paused turn, resumed where it stopped. */
   readonly agentSteps: readonly PausedAgentStep[];
+}
+
+/**
+ * A workflow run paused at approval steps or inside agent steps, as plain, versioned JSON: store
+ * it anywhere and `resumeWorkflow` from it, in this process or another one.
+ */
+export interface WorkflowStateSnapshot extends PausedWorkflow {
+  readonly format: typeof WORKFLOW_STATE_FORMAT;
+  readonly version: typeof WORKFLOW_STATE_VERSION;
+  readonly run: PausedRun & { readonly input: unknown; readonly workflow: string };
   /** SHA-256 (HMAC-SHA-256 with a secret) of everything else, hex: a changed state is refused. */
   readonly integrity: string;
 }

@@ -12,16 +12,17 @@ import type { CommandSample } from './pipeline/command-worker.js';
 import { writeManyRuns } from './pipeline/many-runs.js';
 import { sampleEvents } from './pipeline/sample-events.js';
 import { bundle } from './trace-pipeline.js';
+import { pageLimitMb } from '@agent-trace/cli';
 
-/** A command's sample, or why there is none (it ran past its cap). */
-export type CappedSample = CommandSample | { readonly command: string; readonly capped: string };
+/** A command's sample, or why there is none (it failed, or ran past its cap). */
+export type CommandOutcome = CommandSample | { readonly command: string; readonly failed: string };
 
 /** What the many-runs benchmark measured. */
 export interface ManyRunsResult {
   readonly runs: number;
   readonly events: number;
   readonly bytes: number;
-  readonly commands: readonly CappedSample[];
+  readonly commands: readonly CommandOutcome[];
 }
 
 /** The RSS each command should stay under on such a trace. */
@@ -34,18 +35,27 @@ export async function measureManyRuns(megabytes: number): Promise<ManyRunsResult
     const file = join(directory, 'many-runs.jsonl');
     const written = writeManyRuns(file, await sampleEvents(10), megabytes * 2 ** 20);
     const worker = await bundle('bench/pipeline/command-worker.ts', directory);
-    const commands: CappedSample[] = [];
+    const commands: CommandOutcome[] = [];
     for (const args of [
       ['validate', file],
       ['stats', file],
       ['diff', file, file],
       ['replay', file],
-      ['view', file, '--no-open', '--out', join(directory, 'page.html')],
+      // Past the page limit: the default one for a full-size trace, half the trace for a small one.
+      [
+        'view',
+        file,
+        '--no-open',
+        '--out',
+        join(directory, 'page.html'),
+        '--max-page-mb',
+        String(Math.min(pageLimitMb, Math.floor(megabytes / 2))),
+      ],
     ])
       commands.push(
         await runWorker<CommandSample>(worker, args, 5 * 60_000).catch((error: unknown) => ({
           command: args[0] as string,
-          capped: error instanceof Error ? error.message : String(error),
+          failed: error instanceof Error ? error.message : String(error),
         })),
       );
     return { runs: written.runs, events: written.events, bytes: written.bytes, commands };
@@ -62,8 +72,8 @@ export function formatManyRuns(result: ManyRunsResult): string {
     table([
       ['command', 'seconds', 'peak RSS MB', `÷ ${manyRunsRssTargetMb} MB`, 'exit'],
       ...result.commands.map(sample =>
-        'capped' in sample
-          ? [sample.command, 'capped', '—', '—', sample.capped]
+        'failed' in sample
+          ? [sample.command, '—', '—', '—', sample.failed]
           : [
               sample.command,
               figure(sample.milliseconds / 1000),

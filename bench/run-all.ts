@@ -133,7 +133,7 @@ const targets = [
     const what = refuses
       ? `agent-trace view refuses the ${(manyRuns.bytes / 2 ** 30).toFixed(2)} GB trace of many runs (exit 2) under ${manyRunsRssTargetMb} MB RSS`
       : `agent-trace ${sample.command} of the trace of many runs under ${manyRunsRssTargetMb} MB RSS`;
-    if ('capped' in sample) return [what, false, 'capped'] as const;
+    if ('failed' in sample) return [what, false, sample.failed] as const;
     const met = sample.peakRssMb < manyRunsRssTargetMb && sample.exitCode === (refuses ? 2 : 0);
     return [what, met, `${sample.peakRssMb.toFixed(0)} MB, exit ${sample.exitCode}`] as const;
   }),

@@ -1,3 +1,4 @@
+export { pageLimitMb } from './commands/view.js';
 export { followCommand } from './commands/follow.js';
 export type { FollowOptions } from './commands/follow.js';
 export { createStyle } from './render/style.js';

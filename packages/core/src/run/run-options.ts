@@ -104,8 +104,8 @@ export interface RunOptions {
 export interface ResumeOnceOptions {
   /**
    * Where the use of paused states is recorded, so each resumes once (a compare-and-set; see
-   * `ResumeLedger`). @defaultValue the ledgers the run's trace sinks keep (beside a `jsonlSink`'s
-   * file, in a `memorySink`), else one per process
+   * `ResumeLedger`); when given, it alone decides. @defaultValue the ledgers the run's trace
+   * sinks keep (beside a `jsonlSink`'s file, in a `memorySink`) and the process's own
    */
   resumeLedger?: ResumeLedger;
   /**

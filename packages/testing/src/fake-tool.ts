@@ -93,17 +93,7 @@ export function fakeTool<Input = Record<string, unknown>>(
       const waitMs = step?.latencyMs ?? latencyMs;
       if (waitMs > 0) await sleepOn(context.clock, waitMs, context.abortSignal);
       try {
-        let result: unknown;
-        if (step !== undefined) {
-          if ('error' in step) throw new Error(step.error);
-          result = step.result;
-        } else if (respond !== undefined) {
-          result = await respond(args, context);
-        } else {
-          throw new Error(
-            `FakeTool '${name}' was called ${index} times but has ${steps.length} scripted step${steps.length === 1 ? '' : 's'} and no 'respond' function. Add a step or a respond function.`,
-          );
-        }
+        const result = await answer({ name, steps, respond }, step, args, context, calls.length);
         calls.push({ ...record, result, error: undefined, endedAtMs: context.clock.now() });
         return result;
       } catch (error) {
@@ -139,4 +129,26 @@ export function fakeTool<Input = Record<string, unknown>>(
   };
   if (options.allowUnusedSteps !== true) trackFake(fake);
   return fake;
+}
+
+/** What a call answers: its scripted step, else `respond`, else a failure saying what to add. */
+function answer<Input>(
+  fake: Pick<FakeToolOptions<Input>, 'respond'> & {
+    readonly name: string;
+    readonly steps: readonly FakeToolStep[];
+  },
+  step: FakeToolStep | undefined,
+  args: Input,
+  context: ToolContext,
+  earlierCalls: number,
+): unknown {
+  if (step !== undefined) {
+    if ('error' in step) throw new Error(step.error);
+    return step.result;
+  }
+  if (fake.respond !== undefined) return fake.respond(args, context);
+  const { name, steps } = fake;
+  throw new Error(
+    `FakeTool '${name}' was called ${earlierCalls + 1} times but has ${steps.length} scripted step${steps.length === 1 ? '' : 's'} and no 'respond' function. Add a step or a respond function.`,
+  );
 }

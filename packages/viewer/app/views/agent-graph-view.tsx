@@ -104,21 +104,26 @@ export function AgentGraphView({ graph }: { graph: AgentGraph }) {
             </g>
           );
         })}
-        {graph.nodes.map(node => {
-          const { x, y } = position(node);
-          return (
-            <g class="node" data-agent={node.agent}>
-              <rect x={x} y={y} width={nodeWidth} height={nodeHeight} rx="8" />
-              <text x={x + nodeWidth / 2} y={y + 19} text-anchor="middle" class="node-name">
-                {node.agent.length > 22 ? `${node.agent.slice(0, 21)}…` : node.agent}
-              </text>
-              <text x={x + nodeWidth / 2} y={y + 36} text-anchor="middle" class="node-count">
-                {node.starts} start{node.starts === 1 ? '' : 's'}
-              </text>
-            </g>
-          );
-        })}
+        {graph.nodes.map(node => (
+          <AgentNode node={node} />
+        ))}
       </svg>
     </section>
+  );
+}
+
+/** An agent's box: its name and how many times it started. */
+function AgentNode({ node }: { node: GraphNode }) {
+  const { x, y } = position(node);
+  return (
+    <g class="node" data-agent={node.agent}>
+      <rect x={x} y={y} width={nodeWidth} height={nodeHeight} rx="8" />
+      <text x={x + nodeWidth / 2} y={y + 19} text-anchor="middle" class="node-name">
+        {node.agent.length > 22 ? `${node.agent.slice(0, 21)}…` : node.agent}
+      </text>
+      <text x={x + nodeWidth / 2} y={y + 36} text-anchor="middle" class="node-count">
+        {node.starts} start{node.starts === 1 ? '' : 's'}
+      </text>
+    </g>
   );
 }

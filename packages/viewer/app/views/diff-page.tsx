@@ -114,30 +114,16 @@ export function DiffPage({ data }: { data: DiffData }) {
       </header>
       <div class="columns">
         <nav class="left runs" aria-label="Run pairs">
-          {data.runs.map((each, index) => {
-            const differences = each.steps.filter(s => s.kind !== 'same').length;
-            return (
-              <button
-                type="button"
-                class={`run-item static ${index === pairIndex ? 'selected' : ''}`}
-                onClick={() => {
-                  setPairIndex(index);
-                  setChosen(undefined);
-                }}
-              >
-                <span class="run-line">
-                  <span class={`badge ${differences === 0 ? 'stop-ok' : 'stop-warn'}`}>
-                    {differences === 0 ? 'same' : `${differences} differ`}
-                  </span>
-                  <strong>run {each.index}</strong>
-                </span>
-                <span class="run-line muted">
-                  {(each.expectedRun ?? 'none').slice(0, 8)} →{' '}
-                  {(each.actualRun ?? 'none').slice(0, 8)}
-                </span>
-              </button>
-            );
-          })}
+          {data.runs.map((each, index) => (
+            <PairItem
+              pair={each}
+              selected={index === pairIndex}
+              onSelect={() => {
+                setPairIndex(index);
+                setChosen(undefined);
+              }}
+            />
+          ))}
         </nav>
         <main class="main">
           <p class="diff-summary" data-testid="diff-summary">
@@ -159,23 +145,15 @@ export function DiffPage({ data }: { data: DiffData }) {
             {...(selected === undefined ? {} : { revealIndex: selected })}
             renderRow={(index, top) => {
               const each = steps[index];
-              if (each === undefined) return null;
-              return (
-                <div
+              return each === undefined ? null : (
+                <StepRow
                   key={index}
-                  role="listitem"
-                  class={`diff-row diff-${each.kind}${index === first ? ' first-divergence' : ''}${index === selected ? ' selected' : ''}`}
-                  style={{ top: `${top}px` }}
-                  data-kind={each.kind}
-                  data-expected-seq={each.expected?.seq}
-                  data-actual-seq={each.actual?.seq}
-                  onClick={() => setChosen(index)}
-                >
-                  <span class="seq">{each.expected?.seq ?? ''}</span>
-                  <span class="step-text">{each.expected?.text ?? ''}</span>
-                  <span class="seq">{each.actual?.seq ?? ''}</span>
-                  <span class="step-text">{each.actual?.text ?? ''}</span>
-                </div>
+                  step={each}
+                  top={top}
+                  first={index === first}
+                  selected={index === selected}
+                  onSelect={() => setChosen(index)}
+                />
               );
             }}
           />
@@ -184,6 +162,68 @@ export function DiffPage({ data }: { data: DiffData }) {
           <StepDetails step={step} pair={pair} data={data} />
         )}
       </div>
+    </div>
+  );
+}
+
+/** A pair of runs in the list: whether they differ, and their ids. */
+function PairItem({
+  pair,
+  selected,
+  onSelect,
+}: {
+  readonly pair: RunDiffData;
+  readonly selected: boolean;
+  readonly onSelect: () => void;
+}) {
+  const differences = pair.steps.filter(s => s.kind !== 'same').length;
+  return (
+    <button
+      type="button"
+      class={`run-item static ${selected ? 'selected' : ''}`}
+      onClick={onSelect}
+    >
+      <span class="run-line">
+        <span class={`badge ${differences === 0 ? 'stop-ok' : 'stop-warn'}`}>
+          {differences === 0 ? 'same' : `${differences} differ`}
+        </span>
+        <strong>run {pair.index}</strong>
+      </span>
+      <span class="run-line muted">
+        {(pair.expectedRun ?? 'none').slice(0, 8)} → {(pair.actualRun ?? 'none').slice(0, 8)}
+      </span>
+    </button>
+  );
+}
+
+/** One aligned step: the recording's side and the other's, by seq. */
+function StepRow({
+  step,
+  top,
+  first,
+  selected,
+  onSelect,
+}: {
+  readonly step: AlignedStep;
+  readonly top: number;
+  readonly first: boolean;
+  readonly selected: boolean;
+  readonly onSelect: () => void;
+}) {
+  return (
+    <div
+      role="listitem"
+      class={`diff-row diff-${step.kind}${first ? ' first-divergence' : ''}${selected ? ' selected' : ''}`}
+      style={{ top: `${top}px` }}
+      data-kind={step.kind}
+      data-expected-seq={step.expected?.seq}
+      data-actual-seq={step.actual?.seq}
+      onClick={onSelect}
+    >
+      <span class="seq">{step.expected?.seq ?? ''}</span>
+      <span class="step-text">{step.expected?.text ?? ''}</span>
+      <span class="seq">{step.actual?.seq ?? ''}</span>
+      <span class="step-text">{step.actual?.text ?? ''}</span>
     </div>
   );
 }

@@ -91,12 +91,34 @@ export function LivePage({ title }: { title: string }) {
       cancelAnimationFrame(frame);
     };
   }, [file]);
-  const picker = (
+  const picker = <FilePicker files={files} file={file} onPick={setFile} />;
+  return (
+    <TracePage
+      title={file === undefined ? title : `${title}/${file}`}
+      runs={runs}
+      warnings={problems}
+      aside={picker}
+      empty={file === undefined ? 'No trace file chosen.' : 'Waiting for events…'}
+    />
+  );
+}
+
+/** The served folder's trace files, newest first, to choose one to follow. */
+function FilePicker({
+  files,
+  file,
+  onPick,
+}: {
+  readonly files: readonly ServedTraceFile[];
+  readonly file: string | undefined;
+  readonly onPick: (file: string) => void;
+}) {
+  return (
     <div class="files" aria-label="Trace files">
       <select
         aria-label="Trace file"
         value={file ?? ''}
-        onChange={event => setFile(event.currentTarget.value)}
+        onChange={event => onPick(event.currentTarget.value)}
       >
         {files.length === 0 ? <option value="">no .jsonl files yet</option> : null}
         {files.map(each => (
@@ -110,14 +132,5 @@ export function LivePage({ title }: { title: string }) {
         live
       </span>
     </div>
-  );
-  return (
-    <TracePage
-      title={file === undefined ? title : `${title}/${file}`}
-      runs={runs}
-      warnings={problems}
-      aside={picker}
-      empty={file === undefined ? 'No trace file chosen.' : 'Waiting for events…'}
-    />
   );
 }

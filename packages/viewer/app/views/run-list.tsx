@@ -79,38 +79,58 @@ export function RunList({ runs, shown, filter, onFilter, selected, onSelect }: R
         {...(selectedIndex === -1 ? {} : { revealIndex: selectedIndex })}
         renderRow={(index, top) => {
           const run = shown[index];
-          if (run === undefined) return null;
-          const reason = run.stopReason ?? 'running';
-          return (
-            <button
+          return run === undefined ? null : (
+            <RunItem
               key={run.id}
-              type="button"
-              class={`run-item ${run.id === selected ? 'selected' : ''}`}
-              style={{ top: `${top}px` }}
-              data-run={run.id}
-              onClick={() => onSelect(run.id)}
-            >
-              <span class="run-line">
-                <span
-                  class={`badge stop-${reason === 'completed' ? 'ok' : reason === 'running' ? 'open' : 'warn'}`}
-                >
-                  {reason}
-                </span>
-                <strong>{run.entryAgent}</strong>
-                <span class="muted right">{duration(run.totals.durationMs)}</span>
-              </span>
-              <span class="run-line muted">
-                {new Date(run.startedAt).toISOString().replace('T', ' ').slice(0, 19)} ·{' '}
-                {count(run.totals.tokensIn + run.totals.tokensOut)} tok · {run.totals.toolCalls}{' '}
-                tools
-                {run.totals.errors > 0 ? (
-                  <span class="error-text"> · {run.totals.errors} errors</span>
-                ) : null}
-              </span>
-            </button>
+              run={run}
+              top={top}
+              selected={run.id === selected}
+              onSelect={onSelect}
+            />
           );
         }}
       />
     </nav>
+  );
+}
+
+/** One run in the list: its stop reason, entry agent, duration, start, tokens, tools, errors. */
+function RunItem({
+  run,
+  top,
+  selected,
+  onSelect,
+}: {
+  readonly run: RunModel;
+  readonly top: number;
+  readonly selected: boolean;
+  readonly onSelect: (run: string) => void;
+}) {
+  const reason = run.stopReason ?? 'running';
+  return (
+    <button
+      type="button"
+      class={`run-item ${selected ? 'selected' : ''}`}
+      style={{ top: `${top}px` }}
+      data-run={run.id}
+      onClick={() => onSelect(run.id)}
+    >
+      <span class="run-line">
+        <span
+          class={`badge stop-${reason === 'completed' ? 'ok' : reason === 'running' ? 'open' : 'warn'}`}
+        >
+          {reason}
+        </span>
+        <strong>{run.entryAgent}</strong>
+        <span class="muted right">{duration(run.totals.durationMs)}</span>
+      </span>
+      <span class="run-line muted">
+        {new Date(run.startedAt).toISOString().replace('T', ' ').slice(0, 19)} ·{' '}
+        {count(run.totals.tokensIn + run.totals.tokensOut)} tok · {run.totals.toolCalls} tools
+        {run.totals.errors > 0 ? (
+          <span class="error-text"> · {run.totals.errors} errors</span>
+        ) : null}
+      </span>
+    </button>
   );
 }

@@ -84,13 +84,7 @@ export function TracePage({ title, runs, warnings, aside, empty }: TracePageProp
         </h1>
         <Totals runs={shown} />
       </header>
-      {warnings.length === 0 ? null : (
-        <ul class="warnings" aria-label="Warnings">
-          {warnings.map(warning => (
-            <li>{warning}</li>
-          ))}
-        </ul>
-      )}
+      <Warnings warnings={warnings} />
       <div class="columns">
         <div class="left">
           {aside}
@@ -116,22 +110,7 @@ export function TracePage({ title, runs, warnings, aside, empty }: TracePageProp
           ) : (
             <>
               <div class="tabs" role="tablist">
-                <button
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === 'waterfall'}
-                  onClick={() => setTab('waterfall')}
-                >
-                  Waterfall
-                </button>
-                <button
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === 'graph'}
-                  onClick={() => setTab('graph')}
-                >
-                  Agent graph
-                </button>
+                <Tabs tab={tab} onTab={setTab} />
                 <span class="muted run-title">
                   run {run.id} · session {run.session}
                   {run.file === '' ? '' : ` · ${run.file}`}
@@ -160,5 +139,47 @@ export function TracePage({ title, runs, warnings, aside, empty }: TracePageProp
         {run === undefined ? null : <Inspector row={row} run={run} />}
       </div>
     </div>
+  );
+}
+
+/** The main view's tabs: the waterfall and the agent graph. */
+function Tabs({
+  tab,
+  onTab,
+}: {
+  readonly tab: 'waterfall' | 'graph';
+  readonly onTab: (tab: 'waterfall' | 'graph') => void;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        role="tab"
+        aria-selected={tab === 'waterfall'}
+        onClick={() => onTab('waterfall')}
+      >
+        Waterfall
+      </button>
+      <button
+        type="button"
+        role="tab"
+        aria-selected={tab === 'graph'}
+        onClick={() => onTab('graph')}
+      >
+        Agent graph
+      </button>
+    </>
+  );
+}
+
+/** What the reader warned about (a torn tail, newer content), when anything. */
+function Warnings({ warnings }: { readonly warnings: readonly string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul class="warnings" aria-label="Warnings">
+      {warnings.map(warning => (
+        <li>{warning}</li>
+      ))}
+    </ul>
   );
 }

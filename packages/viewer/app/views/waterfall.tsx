@@ -86,7 +86,70 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
     }
     setZoom(next);
   };
-  const onKeyDown = (event: KeyboardEvent): void => {
+  const width = labelWidth + trackWidth + 16;
+  const line = { width, x, collapsed, toggle, onSelect, drag: panByDragging(scroller) };
+  const onWheel = (event: WheelEvent): void => {
+    if (!event.ctrlKey && !event.metaKey) return;
+    event.preventDefault();
+    const left = scroller.current?.getBoundingClientRect().left ?? 0;
+    zoomTo(zoom * (event.deltaY < 0 ? 1.5 : 1 / 1.5), event.clientX - left);
+  };
+  return (
+    <section class="waterfall" aria-label="Waterfall">
+      <Toolbar
+        run={run}
+        shownRows={rows.length}
+        totalMs={totalMs}
+        zoom={zoom}
+        zoomTo={zoomTo}
+        collapse={setCollapsed}
+      />
+      <VirtualList
+        label="Spans"
+        className="waterfall-rows"
+        count={rows.length}
+        rowHeight={rowHeight}
+        width={width}
+        headerHeight={axisHeight}
+        scrollerRef={scroller}
+        onKeyDown={keyboard(rows, selectedIndex, onSelect, toggle)}
+        onWidth={setListWidth}
+        {...(selectedIndex === -1 ? {} : { revealIndex: selectedIndex })}
+        header={<Axis ticks={ticksOf(totalMs, zoom, viewWidth)} width={width} x={x} />}
+        renderRow={(index, top) => {
+          const row = rows[index];
+          return row === undefined ? null : (
+            <SpanRow
+              key={row.seq}
+              row={row}
+              top={top}
+              selected={row.seq === selected}
+              line={line}
+              onWheel={onWheel}
+            />
+          );
+        }}
+      />
+    </section>
+  );
+}
+
+/** Where the axis has a tick: every 1, 2 or 5 × 10^n ms, about one per 110 pixels. */
+function ticksOf(totalMs: number, zoom: number, viewWidth: number): number[] {
+  const step = tickStep(totalMs / zoom, viewWidth / 110);
+  const ticks: number[] = [];
+  for (let at = 0; at <= totalMs && ticks.length < 5000; at += step) ticks.push(at);
+  return ticks;
+}
+
+/** ↑ and ↓ move the selection; ← and → collapse and open the selected span. */
+function keyboard(
+  rows: readonly Row[],
+  selectedIndex: number,
+  onSelect: (seq: number) => void,
+  toggle: (row: Row, open?: boolean) => void,
+): (event: KeyboardEvent) => void {
+  return event => {
     const row = rows[selectedIndex];
     const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
     if (step !== undefined) {
@@ -98,124 +161,144 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
       event.preventDefault();
     }
   };
-  const step = tickStep(totalMs / zoom, viewWidth / 110);
-  const ticks: number[] = [];
-  for (let at = 0; at <= totalMs && ticks.length < 5000; at += step) ticks.push(at);
-  const drag = panByDragging(scroller);
+}
+
+/** Zoom, fit, expand and collapse, and what is shown. */
+function Toolbar({
+  run,
+  shownRows,
+  totalMs,
+  zoom,
+  zoomTo,
+  collapse,
+}: {
+  readonly run: RunModel;
+  readonly shownRows: number;
+  readonly totalMs: number;
+  readonly zoom: number;
+  readonly zoomTo: (factor: number) => void;
+  readonly collapse: (seqs: ReadonlySet<number>) => void;
+}) {
+  const nestedAgents = () =>
+    new Set(run.rows.filter(row => row.kind === 'agent' && row.depth > 1).map(row => row.seq));
   return (
-    <section class="waterfall" aria-label="Waterfall">
-      <div class="toolbar">
-        <button type="button" onClick={() => zoomTo(zoom * 2)} aria-label="Zoom in">
-          +
-        </button>
-        <button type="button" onClick={() => zoomTo(zoom / 2)} aria-label="Zoom out">
-          −
-        </button>
-        <button type="button" onClick={() => zoomTo(1)}>
-          fit
-        </button>
-        <button type="button" onClick={() => setCollapsed(new Set())}>
-          expand all
-        </button>
-        <button
-          type="button"
-          onClick={() =>
-            setCollapsed(
-              new Set(
-                run.rows.filter(row => row.kind === 'agent' && row.depth > 1).map(row => row.seq),
-              ),
-            )
-          }
+    <div class="toolbar">
+      <button type="button" onClick={() => zoomTo(zoom * 2)} aria-label="Zoom in">
+        +
+      </button>
+      <button type="button" onClick={() => zoomTo(zoom / 2)} aria-label="Zoom out">
+        −
+      </button>
+      <button type="button" onClick={() => zoomTo(1)}>
+        fit
+      </button>
+      <button type="button" onClick={() => collapse(new Set())}>
+        expand all
+      </button>
+      <button type="button" onClick={() => collapse(nestedAgents())}>
+        collapse agents
+      </button>
+      <span class="muted">
+        {shownRows} of {run.rows.length} rows · {duration(totalMs)} · zoom {zoom}×
+      </span>
+    </div>
+  );
+}
+
+/** The time axis above the bars. */
+function Axis({
+  ticks,
+  width,
+  x,
+}: {
+  readonly ticks: readonly number[];
+  readonly width: number;
+  readonly x: (ms: number) => number;
+}) {
+  return (
+    <div class="axis" style={{ width: `${width}px` }}>
+      <div class="axis-label" style={{ width: `${labelWidth}px` }}>
+        span
+      </div>
+      {ticks.map(at => (
+        <span class="tick" style={{ left: `${labelWidth + x(at)}px` }}>
+          {duration(at)}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** What every row of the waterfall shares: its width, the time scale, and what a row can do. */
+interface RowLine {
+  readonly width: number;
+  readonly x: (ms: number) => number;
+  readonly collapsed: ReadonlySet<number>;
+  readonly toggle: (row: Row) => void;
+  readonly onSelect: (seq: number) => void;
+  readonly drag: (event: MouseEvent) => void;
+}
+
+/** One span: its label (twisty, icon, title, summary) and its bar or marker on the time axis. */
+function SpanRow({
+  row,
+  top,
+  selected,
+  line,
+  onWheel,
+}: {
+  readonly row: Row;
+  readonly top: number;
+  readonly selected: boolean;
+  readonly line: RowLine;
+  readonly onWheel: (event: WheelEvent) => void;
+}) {
+  const { width, x, collapsed, toggle, onSelect, drag } = line;
+  const parent = row.subtreeEnd > row.index + 1;
+  const left = x(row.startMs);
+  const isPoint = pointKinds.has(row.kind);
+  return (
+    <div
+      role="listitem"
+      class={`row kind-${row.kind} status-${row.status}${selected ? ' selected' : ''}`}
+      style={{ top: `${top}px`, width: `${width}px` }}
+      data-seq={row.seq}
+      data-kind={row.kind}
+      onClick={() => onSelect(row.seq)}
+      onWheel={onWheel}
+    >
+      <div
+        class="label"
+        style={{ paddingLeft: `${6 + row.depth * 14}px`, width: `${labelWidth}px` }}
+      >
+        <span
+          class="twisty"
+          onClick={event => {
+            event.stopPropagation();
+            toggle(row);
+          }}
         >
-          collapse agents
-        </button>
-        <span class="muted">
-          {rows.length} of {run.rows.length} rows · {duration(totalMs)} · zoom {zoom}×
+          {parent ? (collapsed.has(row.seq) ? '▸' : '▾') : ''}
+        </span>
+        <span class="icon">{icons[row.kind]}</span>
+        <span class="title">{row.title}</span>
+        <span class="summary">{row.summary}</span>
+      </div>
+      <div class="track" onMouseDown={drag}>
+        {isPoint ? (
+          <span class="marker" style={{ left: `${left - 5}px` }} title={row.title} />
+        ) : (
+          <span
+            class="bar"
+            style={{ left: `${left}px`, width: `${Math.max(2, x(row.endMs) - left)}px` }}
+          />
+        )}
+        <span class="bar-text" style={{ left: `${Math.max(left, x(row.endMs)) + 6}px` }}>
+          {isPoint ? row.summary : duration(row.endMs - row.startMs)}
+          {row.status === 'open' ? ' · not ended' : ''}
         </span>
       </div>
-      <VirtualList
-        label="Spans"
-        className="waterfall-rows"
-        count={rows.length}
-        rowHeight={rowHeight}
-        width={labelWidth + trackWidth + 16}
-        headerHeight={axisHeight}
-        scrollerRef={scroller}
-        onKeyDown={onKeyDown}
-        onWidth={setListWidth}
-        {...(selectedIndex === -1 ? {} : { revealIndex: selectedIndex })}
-        header={
-          <div class="axis" style={{ width: `${labelWidth + trackWidth + 16}px` }}>
-            <div class="axis-label" style={{ width: `${labelWidth}px` }}>
-              span
-            </div>
-            {ticks.map(at => (
-              <span class="tick" style={{ left: `${labelWidth + x(at)}px` }}>
-                {duration(at)}
-              </span>
-            ))}
-          </div>
-        }
-        renderRow={(index, top) => {
-          const row = rows[index];
-          if (row === undefined) return null;
-          const parent = row.subtreeEnd > row.index + 1;
-          const left = x(row.startMs);
-          const isPoint = pointKinds.has(row.kind);
-          return (
-            <div
-              key={row.seq}
-              role="listitem"
-              class={`row kind-${row.kind} status-${row.status}${row.seq === selected ? ' selected' : ''}`}
-              style={{ top: `${top}px`, width: `${labelWidth + trackWidth + 16}px` }}
-              data-seq={row.seq}
-              data-kind={row.kind}
-              onClick={() => onSelect(row.seq)}
-              onWheel={event => {
-                if (!event.ctrlKey && !event.metaKey) return;
-                event.preventDefault();
-                zoomTo(
-                  zoom * (event.deltaY < 0 ? 1.5 : 1 / 1.5),
-                  event.clientX - (scroller.current?.getBoundingClientRect().left ?? 0),
-                );
-              }}
-            >
-              <div
-                class="label"
-                style={{ paddingLeft: `${6 + row.depth * 14}px`, width: `${labelWidth}px` }}
-              >
-                <span
-                  class="twisty"
-                  onClick={event => {
-                    event.stopPropagation();
-                    toggle(row);
-                  }}
-                >
-                  {parent ? (collapsed.has(row.seq) ? '▸' : '▾') : ''}
-                </span>
-                <span class="icon">{icons[row.kind]}</span>
-                <span class="title">{row.title}</span>
-                <span class="summary">{row.summary}</span>
-              </div>
-              <div class="track" onMouseDown={drag}>
-                {isPoint ? (
-                  <span class="marker" style={{ left: `${left - 5}px` }} title={row.title} />
-                ) : (
-                  <span
-                    class="bar"
-                    style={{ left: `${left}px`, width: `${Math.max(2, x(row.endMs) - left)}px` }}
-                  />
-                )}
-                <span class="bar-text" style={{ left: `${Math.max(left, x(row.endMs)) + 6}px` }}>
-                  {isPoint ? row.summary : duration(row.endMs - row.startMs)}
-                  {row.status === 'open' ? ' · not ended' : ''}
-                </span>
-              </div>
-            </div>
-          );
-        }}
-      />
-    </section>
+    </div>
   );
 }
 

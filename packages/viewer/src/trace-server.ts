@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
@@ -44,16 +44,7 @@ export async function serveTraces(
   folder: string,
   options: ServeTracesOptions = {},
 ): Promise<TraceServer> {
-  const root = resolve(folder);
-  const found = await stat(root).catch(() => undefined);
-  if (found === undefined)
-    throw new Error(
-      `Cannot serve '${folder}': there is no such folder. Give the folder of the traces, e.g. agent-trace view --serve traces.`,
-    );
-  if (!found.isDirectory())
-    throw new Error(
-      `Cannot serve '${folder}': it is not a folder. Give the folder of the traces, e.g. agent-trace view --serve traces.`,
-    );
+  const root = await servedFolder(folder);
   const follows = new Set<AbortController>();
   const page = viewerHtml({ mode: 'serve', title: relative(process.cwd(), root) || '.' });
   const server = createServer((request, response) => {
@@ -104,18 +95,7 @@ export async function serveTraces(
       response.end();
     }
   }
-  await new Promise<void>((ready, fail) => {
-    server.once('error', error =>
-      fail(
-        new Error(
-          `Cannot serve on 127.0.0.1:${options.port ?? 0}: ${error.message}. Choose another port, or 0 for a free one.`,
-          { cause: error },
-        ),
-      ),
-    );
-    server.listen(options.port ?? 0, '127.0.0.1', () => ready());
-  });
-  port = (server.address() as AddressInfo).port;
+  port = await listenLocally(server, options.port ?? 0);
   return {
     url: `http://127.0.0.1:${port}/`,
     close: () =>
@@ -125,6 +105,38 @@ export async function serveTraces(
         server.closeAllConnections();
       }),
   };
+}
+
+/** The folder to serve, resolved; throws saying what to give when it is not a folder. */
+async function servedFolder(folder: string): Promise<string> {
+  const root = resolve(folder);
+  const found = await stat(root).catch(() => undefined);
+  const problem =
+    found === undefined
+      ? 'there is no such folder'
+      : found.isDirectory()
+        ? undefined
+        : 'it is not a folder';
+  if (problem !== undefined)
+    throw new Error(
+      `Cannot serve '${folder}': ${problem}. Give the folder of the traces, e.g. agent-trace view --serve traces.`,
+    );
+  return root;
+}
+
+/** Listens on 127.0.0.1 and gives the port; a port taken fails saying what to do. */
+function listenLocally(server: Server, port: number): Promise<number> {
+  return new Promise<number>((ready, fail) => {
+    server.once('error', error =>
+      fail(
+        new Error(
+          `Cannot serve on 127.0.0.1:${port}: ${error.message}. Choose another port, or 0 for a free one.`,
+          { cause: error },
+        ),
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => ready((server.address() as AddressInfo).port));
+  });
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {

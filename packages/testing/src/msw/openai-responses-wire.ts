@@ -150,87 +150,84 @@ export function responsesEvents(
 ): SseFrame[] {
   let sequence = 0;
   const frames: SseFrame[] = [];
-  const emit = (type: string, fields: Record<string, unknown>) =>
+  const emit: Emit = (type, fields) =>
     frames.push({ event: type, data: { type, sequence_number: sequence++, ...fields } });
   emit('response.created', { response: responsesObject(response, model, id, 'in_progress') });
   let outputIndex = 0;
   if (response.text !== '' || step.cutAfterDeltas !== undefined) {
-    emit('response.output_item.added', {
-      output_index: outputIndex,
-      item: { type: 'message', id: 'msg_1', status: 'in_progress', role: 'assistant', content: [] },
-    });
-    emit('response.content_part.added', {
-      item_id: 'msg_1',
-      output_index: outputIndex,
-      content_index: 0,
-      part: { type: 'output_text', text: '', annotations: [] },
-    });
-    for (const [index, piece] of splitText(response.text, step.deltas).entries()) {
-      if (step.cutAfterDeltas !== undefined && index === step.cutAfterDeltas) return frames;
-      emit('response.output_text.delta', {
-        item_id: 'msg_1',
-        output_index: outputIndex,
-        content_index: 0,
-        delta: piece,
-      });
-    }
-    if (step.cutAfterDeltas !== undefined) return frames;
-    emit('response.output_text.done', {
-      item_id: 'msg_1',
-      output_index: outputIndex,
-      content_index: 0,
-      text: response.text,
-    });
-    emit('response.output_item.done', { output_index: outputIndex, item: output(response)[0] });
+    if (messageEvents(response, step, emit, outputIndex) === 'cut') return frames;
     outputIndex++;
   }
-  response.toolCalls.forEach((call, index) => {
-    const itemId = `fc_${index + 1}`;
-    emit('response.output_item.added', {
-      output_index: outputIndex,
-      item: {
-        type: 'function_call',
-        id: itemId,
-        call_id: call.callId,
-        name: call.toolName,
-        arguments: '',
-        status: 'in_progress',
-      },
-    });
-    const middle = Math.ceil(call.argumentsText.length / 2);
-    for (const fragment of [
-      call.argumentsText.slice(0, middle),
-      call.argumentsText.slice(middle),
-    ]) {
-      if (fragment !== '')
-        emit('response.function_call_arguments.delta', {
-          item_id: itemId,
-          output_index: outputIndex,
-          delta: fragment,
-        });
-    }
-    emit('response.function_call_arguments.done', {
-      item_id: itemId,
-      output_index: outputIndex,
-      name: call.toolName,
-      arguments: call.argumentsText,
-    });
-    emit('response.output_item.done', {
-      output_index: outputIndex,
-      item: {
-        type: 'function_call',
-        id: itemId,
-        call_id: call.callId,
-        name: call.toolName,
-        arguments: call.argumentsText,
-        status: 'completed',
-      },
-    });
-    outputIndex++;
-  });
+  response.toolCalls.forEach((call, index) => functionCallEvents(call, index, emit, outputIndex++));
   const done = responsesObject(response, model, id);
   emit(done.status === 'incomplete' ? 'response.incomplete' : 'response.completed', {
     response: done,
   });
   return frames;
+}
+
+/** Adds one event of the stream. */
+type Emit = (type: string, fields: Record<string, unknown>) => void;
+
+/** The message item with its text deltas; `cut` when a `cutAfterDeltas` step stops it. */
+function messageEvents(
+  response: ModelResponse,
+  step: FakeAnswerStep,
+  emit: Emit,
+  outputIndex: number,
+): 'cut' | 'done' {
+  emit('response.output_item.added', {
+    output_index: outputIndex,
+    item: { type: 'message', id: 'msg_1', status: 'in_progress', role: 'assistant', content: [] },
+  });
+  const at = { item_id: 'msg_1', output_index: outputIndex, content_index: 0 };
+  emit('response.content_part.added', {
+    ...at,
+    part: { type: 'output_text', text: '', annotations: [] },
+  });
+  for (const [index, piece] of splitText(response.text, step.deltas).entries()) {
+    if (step.cutAfterDeltas !== undefined && index === step.cutAfterDeltas) return 'cut';
+    emit('response.output_text.delta', { ...at, delta: piece });
+  }
+  if (step.cutAfterDeltas !== undefined) return 'cut';
+  emit('response.output_text.done', { ...at, text: response.text });
+  emit('response.output_item.done', { output_index: outputIndex, item: output(response)[0] });
+  return 'done';
+}
+
+/** A function call item with its argument deltas (its own item `id` beside the `call_id`). */
+function functionCallEvents(
+  call: ModelResponse['toolCalls'][number],
+  index: number,
+  emit: Emit,
+  outputIndex: number,
+): void {
+  const item = {
+    type: 'function_call',
+    id: `fc_${index + 1}`,
+    call_id: call.callId,
+    name: call.toolName,
+  };
+  emit('response.output_item.added', {
+    output_index: outputIndex,
+    item: { ...item, arguments: '', status: 'in_progress' },
+  });
+  const middle = Math.ceil(call.argumentsText.length / 2);
+  for (const fragment of [call.argumentsText.slice(0, middle), call.argumentsText.slice(middle)])
+    if (fragment !== '')
+      emit('response.function_call_arguments.delta', {
+        item_id: item.id,
+        output_index: outputIndex,
+        delta: fragment,
+      });
+  emit('response.function_call_arguments.done', {
+    item_id: item.id,
+    output_index: outputIndex,
+    name: call.toolName,
+    arguments: call.argumentsText,
+  });
+  emit('response.output_item.done', {
+    output_index: outputIndex,
+    item: { ...item, arguments: call.argumentsText, status: 'completed' },
+  });
 }

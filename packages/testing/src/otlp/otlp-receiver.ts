@@ -6,7 +6,12 @@ import {
   type ServerUnaryCall,
   type ServiceDefinition,
 } from '@grpc/grpc-js';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeMetricsRequest, type ReceivedMetric } from './otlp-metrics.js';
 import { exportTraceServiceRequest } from './otlp-proto.js';
@@ -169,118 +174,14 @@ const httpStatus: Record<ReceiverBehaviour['kind'], number> = {
 export async function startOtlpReceiver(
   options: { behaviour?: ReceiverBehaviour } = {},
 ): Promise<OtlpReceiver> {
-  const spans: ReceivedSpan[] = [];
-  const metrics: ReceivedMetric[] = [];
-  let behaviour: ReceiverBehaviour = options.behaviour ?? { kind: 'accept' };
-  let lastHeaders: Record<string, string> = {};
-  /** Answers held back by the `slow` behaviour, dropped on close. */
-  const held = new Set<ReturnType<typeof setTimeout>>();
-  const later = (answer: () => void, delayMs: number): void => {
-    const timer = setTimeout(() => {
-      held.delete(timer);
-      answer();
-    }, delayMs);
-    held.add(timer);
-  };
-  const waiters = new Set<() => void>();
-  const wake = (): void => {
-    for (const waiter of waiters) waiter();
-  };
-  const traces: Signal = {
-    requests: 0,
-    receive: bytes => spans.push(...decodeTraceRequest(bytes)),
-  };
-  const metricSignal: Signal = {
-    requests: 0,
-    receive: bytes => metrics.push(...decodeMetricsRequest(bytes)),
-  };
-  const grpcExport =
-    (signal: Signal) =>
-    (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
-      signal.requests++;
-      lastHeaders = Object.fromEntries(
-        Object.entries(call.metadata.getMap()).map(([key, value]) => [key, value.toString()]),
-      );
-      const current = behaviour;
-      if (current.kind === 'unavailable')
-        return callback({ code: status.UNAVAILABLE, details: 'receiver is down (scripted)' });
-      if (current.kind === 'resource_exhausted')
-        return callback({
-          code: status.RESOURCE_EXHAUSTED,
-          details: 'message too large (scripted)',
-        });
-      const accept = (): void => {
-        signal.receive(call.request);
-        wake();
-        callback(null, Buffer.alloc(0));
-      };
-      if (current.kind === 'slow') later(accept, current.delayMs);
-      else accept();
-      return undefined;
-    };
-  const server = new Server();
-  server.addService(exportService('trace', 'TraceService'), { export: grpcExport(traces) });
-  server.addService(exportService('metrics', 'MetricsService'), {
-    export: grpcExport(metricSignal),
-  });
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-      error === null ? resolve(bound) : reject(error),
-    ),
-  );
-  const httpSignals: Record<string, Signal> = { '/v1/traces': traces, '/v1/metrics': metricSignal };
-  const http = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const signal = httpSignals[request.url ?? ''];
-      if (request.method !== 'POST' || signal === undefined) {
-        response.writeHead(404).end();
-        return;
-      }
-      signal.requests++;
-      lastHeaders = Object.fromEntries(
-        Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
-      );
-      const current = behaviour;
-      const answer = (): void => {
-        if (httpStatus[current.kind] === 200) {
-          signal.receive(Buffer.concat(chunks));
-          wake();
-        }
-        response
-          .writeHead(httpStatus[current.kind], { 'content-type': 'application/x-protobuf' })
-          .end();
-      };
-      if (current.kind === 'slow') later(answer, current.delayMs);
-      else answer();
-    });
-  });
-  await new Promise<void>(resolve => http.listen(0, '127.0.0.1', resolve));
-  const httpPort = (http.address() as AddressInfo).port;
-  /** Resolves with `found()` once it is defined; rejects with `failure()` after `timeoutMs`. */
-  const waitFor = <T>(found: () => T | undefined, failure: () => string, timeoutMs: number) => {
-    const now = found();
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(failure()));
-      }, timeoutMs);
-      const check = (): void => {
-        const value = found();
-        if (value === undefined) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve(value);
-      };
-      waiters.add(check);
-    });
-  };
+  const state = new ReceiverState(options.behaviour ?? { kind: 'accept' });
+  const { spans, metrics, traces, metricSignal } = state;
+  const grpc = await startGrpc(state);
+  const http = await startHttp(state);
   return {
-    url: `http://127.0.0.1:${port}`,
-    httpUrl: `http://127.0.0.1:${httpPort}/v1/traces`,
-    httpMetricsUrl: `http://127.0.0.1:${httpPort}/v1/metrics`,
+    url: `http://127.0.0.1:${grpc.port}`,
+    httpUrl: `http://127.0.0.1:${http.port}/v1/traces`,
+    httpMetricsUrl: `http://127.0.0.1:${http.port}/v1/metrics`,
     spans,
     metrics,
     get requests() {
@@ -290,31 +191,165 @@ export async function startOtlpReceiver(
       return metricSignal.requests;
     },
     get lastHeaders() {
-      return lastHeaders;
+      return state.lastHeaders;
     },
     setBehaviour(next) {
-      behaviour = next;
+      state.behaviour = next;
     },
     waitForSpans: async (count, timeoutMs = 5000) => {
-      await waitFor(
+      await state.waitFor(
         () => (spans.length >= count ? true : undefined),
         () => `OTLP receiver got ${spans.length} spans within ${timeoutMs} ms; expected ${count}.`,
         timeoutMs,
       );
     },
     waitForMetric: (name, timeoutMs = 5000) =>
-      waitFor(
+      state.waitFor(
         () => metrics.findLast(metric => metric.name === name),
         () =>
           `OTLP receiver got no metric '${name}' within ${timeoutMs} ms; it got: ${[...new Set(metrics.map(metric => metric.name))].join(', ') || 'none'}.`,
         timeoutMs,
       ),
     close: async () => {
-      for (const timer of held) clearTimeout(timer);
-      held.clear();
-      server.forceShutdown();
-      http.closeAllConnections();
-      await new Promise<void>(resolve => http.close(() => resolve()));
+      state.dropHeld();
+      grpc.server.forceShutdown();
+      http.server.closeAllConnections();
+      await new Promise<void>(resolve => http.server.close(() => resolve()));
     },
   };
+}
+
+/** What the receiver's two servers share: what came in, how to answer, and who waits for what. */
+class ReceiverState {
+  readonly spans: ReceivedSpan[] = [];
+  readonly metrics: ReceivedMetric[] = [];
+  lastHeaders: Record<string, string> = {};
+  readonly traces: Signal = {
+    requests: 0,
+    receive: bytes => this.spans.push(...decodeTraceRequest(bytes)),
+  };
+  readonly metricSignal: Signal = {
+    requests: 0,
+    receive: bytes => this.metrics.push(...decodeMetricsRequest(bytes)),
+  };
+  /** Answers held back by the `slow` behaviour, dropped on close. */
+  readonly #held = new Set<ReturnType<typeof setTimeout>>();
+  readonly #waiters = new Set<() => void>();
+
+  constructor(public behaviour: ReceiverBehaviour) {}
+
+  /** Answers after `delayMs`, unless the receiver closes first. */
+  later(answer: () => void, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.#held.delete(timer);
+      answer();
+    }, delayMs);
+    this.#held.add(timer);
+  }
+
+  dropHeld(): void {
+    for (const timer of this.#held) clearTimeout(timer);
+    this.#held.clear();
+  }
+
+  /** Something came in: those who wait look again. */
+  wake(): void {
+    for (const waiter of this.#waiters) waiter();
+  }
+
+  /** Resolves with `found()` once it is defined; rejects with `failure()` after `timeoutMs`. */
+  waitFor<T>(found: () => T | undefined, failure: () => string, timeoutMs: number): Promise<T> {
+    const now = found();
+    if (now !== undefined) return Promise.resolve(now);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(failure()));
+      }, timeoutMs);
+      const check = (): void => {
+        const value = found();
+        if (value === undefined) return;
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve(value);
+      };
+      this.#waiters.add(check);
+    });
+  }
+}
+
+/** The gRPC TraceService and MetricsService on a free port of 127.0.0.1. */
+async function startGrpc(state: ReceiverState): Promise<{ server: Server; port: number }> {
+  const grpcExport =
+    (signal: Signal) =>
+    (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
+      signal.requests++;
+      state.lastHeaders = Object.fromEntries(
+        Object.entries(call.metadata.getMap()).map(([key, value]) => [key, value.toString()]),
+      );
+      const current = state.behaviour;
+      if (current.kind === 'unavailable')
+        return callback({ code: status.UNAVAILABLE, details: 'receiver is down (scripted)' });
+      if (current.kind === 'resource_exhausted')
+        return callback({
+          code: status.RESOURCE_EXHAUSTED,
+          details: 'message too large (scripted)',
+        });
+      const accept = (): void => {
+        signal.receive(call.request);
+        state.wake();
+        callback(null, Buffer.alloc(0));
+      };
+      if (current.kind === 'slow') state.later(accept, current.delayMs);
+      else accept();
+      return undefined;
+    };
+  const server = new Server();
+  server.addService(exportService('trace', 'TraceService'), { export: grpcExport(state.traces) });
+  server.addService(exportService('metrics', 'MetricsService'), {
+    export: grpcExport(state.metricSignal),
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
+      error === null ? resolve(bound) : reject(error),
+    ),
+  );
+  return { server, port };
+}
+
+/** `POST /v1/traces` and `POST /v1/metrics` (protobuf) on a free port of 127.0.0.1. */
+async function startHttp(state: ReceiverState): Promise<{ server: HttpServer; port: number }> {
+  const signals: Record<string, Signal> = {
+    '/v1/traces': state.traces,
+    '/v1/metrics': state.metricSignal,
+  };
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const signal = signals[request.url ?? ''];
+      if (request.method !== 'POST' || signal === undefined) {
+        response.writeHead(404).end();
+        return;
+      }
+      signal.requests++;
+      state.lastHeaders = Object.fromEntries(
+        Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
+      );
+      const current = state.behaviour;
+      const answer = (): void => {
+        if (httpStatus[current.kind] === 200) {
+          signal.receive(Buffer.concat(chunks));
+          state.wake();
+        }
+        response
+          .writeHead(httpStatus[current.kind], { 'content-type': 'application/x-protobuf' })
+          .end();
+      };
+      if (current.kind === 'slow') state.later(answer, current.delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
 }

@@ -1,10 +1,21 @@
-import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 
 /** A tool call as `llm_end` and assistant messages record it. */
 type TraceToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
+import {
+  agentEndAttributes,
+  handoffAttributes,
+  hrTime,
+  llmEndAttributes,
+  readableSpan,
+  runEndAttributes,
+  stepEndAttributes,
+  toolEndAttributes,
+  workflowEndAttributes,
+} from './span-end-attributes.js';
 import {
   finishReason,
   ownAttributes,
@@ -20,21 +31,6 @@ export interface SpanMappingOptions {
   /** The most characters of one content attribute; longer ones are cut with a marker. */
   readonly maxAttributeLength: number;
   readonly resource: Resource;
-}
-
-function hrTime(iso: string): HrTime {
-  const milliseconds = Date.parse(iso);
-  return [Math.floor(milliseconds / 1000), (milliseconds % 1000) * 1_000_000];
-}
-
-function hrDuration(start: HrTime, end: HrTime): HrTime {
-  let seconds = end[0] - start[0];
-  let nanos = end[1] - start[1];
-  if (nanos < 0) {
-    seconds--;
-    nanos += 1_000_000_000;
-  }
-  return seconds < 0 ? [0, 0] : [seconds, nanos];
 }
 
 /** An assistant turn in the conventions' message shape: its text, then its tool calls. */
@@ -244,154 +240,60 @@ export class SpanBuilder {
   #span(pending: PendingSpan, end: TraceEvent): ReadableSpan {
     const { start } = pending;
     // The name, kind and sampling attributes are the start's (what a live span starts with); the
-    // rest are added here. Literal keys, assigned one by one: computed keys and spreads in object
-    // literals take V8's slow path, and this runs twice per step. `SpanAttributes` checks every name.
+    // rest are added at the end. Literal keys, assigned one by one: computed keys and spreads in
+    // object literals take V8's slow path, and this runs twice per step. `SpanAttributes` checks
+    // every name.
     const head = spanHead(start);
-    const { attributes, kind } = head;
-    let { name } = head;
+    const { attributes } = head;
     attributes['gen_ai.conversation.id'] = start.session;
     // A span followed live has no seq yet (-1): the trace gives it when the event is written.
     if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
-    const content = this.#options.captureContent;
+    const name = this.#endAttributes(start, end, attributes) ?? head.name;
     const error = (end as { error?: { type: string; message: string } }).error;
+    if (error !== undefined) attributes['error.type'] = error.type;
+    return readableSpan({ ...head, name }, pending, end, error, this.#options.resource);
+  }
+
+  /** The attributes a span gets at its end, by kind; a handoff's span name, which it renames. */
+  #endAttributes(
+    start: TraceEvent,
+    end: TraceEvent,
+    attributes: SpanAttributes,
+  ): string | undefined {
+    const content = this.#options.captureContent
+      ? (value: unknown) => this.#content(value)
+      : undefined;
     switch (start.event) {
-      case 'run_start': {
-        const runEnd = end as TraceEventOf<'run_end'>;
-        attributes['agent_trace.stop_reason'] = runEnd.stop_reason;
-        attributes['gen_ai.usage.input_tokens'] = runEnd.tok_prompt;
-        attributes['gen_ai.usage.output_tokens'] = runEnd.tok_completion;
-        if (runEnd.cost !== undefined) {
-          attributes['agent_trace.cost_usd'] = runEnd.cost.usd;
-          attributes['agent_trace.cost.unpriced_calls'] = runEnd.cost.unpriced_calls;
-        }
-        break;
-      }
-      case 'agent_start': {
-        const agentEnd = end as TraceEventOf<'agent_end'>;
-        attributes['gen_ai.usage.input_tokens'] = agentEnd.tok_prompt;
-        attributes['gen_ai.usage.output_tokens'] = agentEnd.tok_completion;
-        attributes['agent_trace.stop_reason'] = agentEnd.stop_reason;
-        if (agentEnd.cost !== undefined) {
-          attributes['agent_trace.cost_usd'] = agentEnd.cost.usd;
-          attributes['agent_trace.cost.unpriced_calls'] = agentEnd.cost.unpriced_calls;
-        }
-        if (start.tool_calling !== undefined)
-          attributes['agent_trace.tool_calling'] = start.tool_calling;
-        if (content && start.instructions !== '')
-          attributes['gen_ai.system_instructions'] = this.#content([
-            { type: 'text', content: start.instructions },
-          ]);
-        break;
-      }
+      case 'run_start':
+        return runEndAttributes(end as TraceEventOf<'run_end'>, attributes);
+      case 'agent_start':
+        return agentEndAttributes(start, end as TraceEventOf<'agent_end'>, attributes, content);
       case 'llm_start': {
         const llmEnd = end as TraceEventOf<'llm_end'>;
-        attributes['gen_ai.usage.input_tokens'] = llmEnd.tok_prompt;
-        attributes['gen_ai.usage.output_tokens'] = llmEnd.tok_completion;
-        attributes['agent_trace.step'] = start.step;
-        if (llmEnd.tok_cache_read !== undefined)
-          attributes['gen_ai.usage.cache_read.input_tokens'] = llmEnd.tok_cache_read;
-        if (llmEnd.tok_cache_write !== undefined)
-          attributes['gen_ai.usage.cache_creation.input_tokens'] = llmEnd.tok_cache_write;
-        if (llmEnd.finish_reason !== undefined)
-          attributes['gen_ai.response.finish_reasons'] = [finishReason(llmEnd.finish_reason)];
-        if (start.attempt !== undefined) attributes['agent_trace.attempt'] = start.attempt;
-        if (llmEnd.cost_usd !== undefined) attributes['agent_trace.cost_usd'] = llmEnd.cost_usd;
-        if (llmEnd.cache_hit === true) attributes['agent_trace.cache_hit'] = true;
-        if (content) {
+        llmEndAttributes(start, llmEnd, attributes);
+        if (content !== undefined) {
           const { input, output } = this.#messages(start, llmEnd);
           attributes['gen_ai.input.messages'] = input;
           attributes['gen_ai.output.messages'] = output;
         }
-        break;
+        return undefined;
       }
-      case 'tool_start': {
-        const toolEnd = end as TraceEventOf<'tool_end'>;
-        attributes['gen_ai.tool.call.id'] = start.call_id;
-        attributes['gen_ai.tool.type'] = 'function';
-        attributes['gen_ai.agent.name'] = start.agent;
-        attributes['agent_trace.attempt'] = toolEnd.attempt;
-        if (start.mcp_server !== undefined) {
-          // The OpenTelemetry MCP conventions: the method, and the transport as a network one.
-          attributes['mcp.method.name'] = 'tools/call';
-          attributes['network.transport'] = mcpNetworkTransport(start.mcp_server.transport);
-          attributes['agent_trace.mcp.server'] = start.mcp_server.name;
-        }
-        if (content) {
-          attributes['gen_ai.tool.call.arguments'] = this.#content(start.args);
-          if (toolEnd.result !== undefined)
-            attributes['gen_ai.tool.call.result'] = this.#content(toolEnd.result);
-          if (start.thought !== undefined)
-            attributes['agent_trace.react.thought'] = this.#content(start.thought);
-        }
-        break;
-      }
-      case 'workflow_start': {
-        const workflowEnd = end as TraceEventOf<'workflow_end'>;
-        attributes['agent_trace.workflow.status'] = workflowEnd.status;
-        if (start.plan_revision !== undefined)
-          attributes['agent_trace.plan.revision'] = start.plan_revision;
-        break;
-      }
-      case 'workflow_step_start': {
-        const stepEnd = end as TraceEventOf<'workflow_step_end'>;
-        attributes['agent_trace.workflow.step'] = start.name;
-        attributes['agent_trace.workflow.step.status'] = stepEnd.status;
-        attributes['agent_trace.workflow.step.attempts'] = stepEnd.attempts;
-        if (start.items !== undefined) attributes['agent_trace.workflow.step.items'] = start.items;
-        break;
-      }
+      case 'tool_start':
+        return toolEndAttributes(start, end as TraceEventOf<'tool_end'>, attributes, content);
+      case 'workflow_start':
+        return workflowEndAttributes(start, end as TraceEventOf<'workflow_end'>, attributes);
+      case 'workflow_step_start':
+        return stepEndAttributes(start, end as TraceEventOf<'workflow_step_end'>, attributes);
       default: {
         const handoff = start as TraceEventOf<'handoff_start'>;
-        const tool =
-          (handoff.parent_span_id === null
-            ? undefined
-            : this.#toolNames.get(handoff.parent_span_id)) ?? `transfer_to_${handoff.to}`;
-        name = `execute_tool ${tool} ${handoff.to}`;
-        attributes['gen_ai.tool.name'] = tool;
-        attributes['gen_ai.tool.type'] = 'function';
-        attributes['gen_ai.transfer.mode'] = handoff.mode;
-        attributes['gen_ai.transfer.target.name'] = handoff.to;
-        attributes['agent_trace.handoff.depth'] = handoff.depth;
-        if (handoff.call_id !== undefined) attributes['gen_ai.tool.call.id'] = handoff.call_id;
+        const parent = handoff.parent_span_id;
+        return handoffAttributes(
+          handoff,
+          parent === null ? undefined : this.#toolNames.get(parent),
+          attributes,
+        );
       }
     }
-    if (error !== undefined) attributes['error.type'] = error.type;
-    const startTime = hrTime(start.time);
-    const endTime = hrTime(end.time);
-    const spanContext = {
-      traceId: start.trace_id,
-      spanId: start.span_id,
-      traceFlags: TraceFlags.SAMPLED,
-    };
-    return {
-      name,
-      kind,
-      spanContext: () => spanContext,
-      parentSpanContext:
-        start.parent_span_id === null
-          ? undefined
-          : {
-              traceId: start.trace_id,
-              spanId: start.parent_span_id,
-              traceFlags: TraceFlags.SAMPLED,
-            },
-      startTime,
-      endTime,
-      duration: hrDuration(startTime, endTime),
-      status:
-        error === undefined
-          ? { code: SpanStatusCode.OK }
-          : { code: SpanStatusCode.ERROR, message: error.message },
-      attributes,
-      links: [],
-      events: pending.events,
-      ended: true,
-      resource: this.#options.resource,
-      instrumentationScope: { name: '@agent-trace/trace', version: '0.1.0' },
-      droppedAttributesCount: 0,
-      droppedEventsCount: 0,
-      droppedLinksCount: 0,
-    };
   }
 
   #messages(
@@ -420,13 +322,6 @@ export class SpanBuilder {
         : [];
     return { input: this.#content(input), output: this.#content(output) };
   }
-}
-
-/** `network.transport` of an MCP transport: stdio is a pipe, Streamable HTTP runs over TCP. */
-function mcpNetworkTransport(transport: string): string {
-  if (transport === 'stdio') return 'pipe';
-  if (transport === 'http') return 'tcp';
-  return 'inproc';
 }
 
 /**

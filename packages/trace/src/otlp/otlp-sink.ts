@@ -186,24 +186,14 @@ function sinkMetrics(
   });
 }
 
-/**
- * Exports a run's agents, model calls, tool calls and handoffs as OpenTelemetry spans (GenAI
- * semantic conventions) over OTLP/gRPC (or HTTP/protobuf), to Jaeger or any collector. Works
- * beside `jsonlSink`, which stays the source of truth: export is best effort. A collector that is
- * down, slow or refusing never fails a run nor slows it: spans are sent in the background (with
- * `awaitAtRunEnd`, a run waits at most `flushTimeoutMs` at its end for confirmation). Dropped and
- * failed spans are counted, reported in `run_end.export` and in `stats`. Spans are batched by
- * OpenTelemetry's own `BatchSpanProcessor`; the GenAI metrics go to the same collector (see
- * `metrics`). Call `shutdown()` before the process ends.
- *
- * @example
- * ```ts
- * const otlp = otlpSink({ endpoint: 'http://127.0.0.1:4317' });
- * await run(desk, input, { trace: [jsonlSink('traces/run.jsonl'), otlp] });
- * await otlp.shutdown();
- * ```
- */
-export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
+/** What an OTLP sink is made of: its span builder, its metrics, its export pipeline, its timing. */
+function sinkParts(options: OtlpSinkOptions): {
+  builder: SpanBuilder;
+  metrics: ReturnType<typeof sinkMetrics>;
+  pipeline: ExportPipeline;
+  awaitAtRunEnd: boolean;
+  flushTimeoutMs: number;
+} {
   const environment = process.env;
   const endpoint = options.endpoint ?? otlpEndpointFromEnvironment(environment);
   if (endpoint === undefined && options.exporter === undefined) {
@@ -244,6 +234,28 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       maxConcurrentExports,
     },
   );
+  return { builder, metrics, pipeline, awaitAtRunEnd, flushTimeoutMs };
+}
+
+/**
+ * Exports a run's agents, model calls, tool calls and handoffs as OpenTelemetry spans (GenAI
+ * semantic conventions) over OTLP/gRPC (or HTTP/protobuf), to Jaeger or any collector. Works
+ * beside `jsonlSink`, which stays the source of truth: export is best effort. A collector that is
+ * down, slow or refusing never fails a run nor slows it: spans are sent in the background (with
+ * `awaitAtRunEnd`, a run waits at most `flushTimeoutMs` at its end for confirmation). Dropped and
+ * failed spans are counted, reported in `run_end.export` and in `stats`. Spans are batched by
+ * OpenTelemetry's own `BatchSpanProcessor`; the GenAI metrics go to the same collector (see
+ * `metrics`). Call `shutdown()` before the process ends.
+ *
+ * @example
+ * ```ts
+ * const otlp = otlpSink({ endpoint: 'http://127.0.0.1:4317' });
+ * await run(desk, input, { trace: [jsonlSink('traces/run.jsonl'), otlp] });
+ * await otlp.shutdown();
+ * ```
+ */
+export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
+  const { builder, metrics, pipeline, awaitAtRunEnd, flushTimeoutMs } = sinkParts(options);
   let closed = false;
   const currentStats = (): OtlpSinkStats => ({
     ...pipeline.counts(),

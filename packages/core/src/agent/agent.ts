@@ -284,7 +284,61 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       message: `Agent '${name}' has no usable model: 'model' must be a LanguageModel such as openai('gpt-4o-mini') or fakeLLM([...]).`,
     });
   }
-  const resolved: ResolvedAgentLimits = Object.freeze({
+  const resolved = resolveLimits(name, limits);
+  if (options.output !== undefined && !(options.output instanceof z.ZodType)) {
+    throw new ConfigurationError({
+      option: 'output',
+      message: `Invalid output for agent '${name}': expected a zod schema such as z.object({ answer: z.string() }).`,
+    });
+  }
+  const { fallbackModel, retry = {}, circuitBreaker = {} } = options;
+  if (fallbackModel !== undefined && !isLanguageModel(fallbackModel)) {
+    throw new ConfigurationError({
+      option: 'fallbackModel',
+      message: `Agent '${name}' has an unusable fallbackModel: it must be a LanguageModel such as openai('gpt-4o-mini').`,
+    });
+  }
+  const resilience = resolveResilience(name, retry, circuitBreaker);
+  const toolCalling = resolveToolCalling(name, options.toolCalling);
+  const conditions = resolveStopWhen(name, stopWhen);
+  const handoffs = lazyHandoffs(name, options.handoffs ?? [], tools);
+  // Resolve now unless a target is given as a function (agents that hand off to each other):
+  // a misconfigured handoff then fails here, not in the middle of a run.
+  if (
+    !(options.handoffs ?? []).some(
+      entry =>
+        typeof entry === 'function' || (isHandoff(entry) && typeof entry.target === 'function'),
+    )
+  ) {
+    handoffs();
+  }
+  const made: Agent<Output> = {
+    name,
+    instructions,
+    description: options.description ?? '',
+    router: options.router,
+    model,
+    tools,
+    toolCalling,
+    limits: resolved,
+    stopWhen: conditions,
+    terminationPolicy: options.terminationPolicy ?? createTerminationPolicy(resolved),
+    fallbackModel,
+    resilience,
+    guardrails: resolveGuardrails(name, options.guardrails ?? {}),
+    output: options.output,
+    handoffs,
+    onHandoffCycle: options.onHandoffCycle ?? 'stop',
+    asTool: asToolOptions => agentAsTool(made, asToolOptions),
+    memory: resolveMemory(name, options.memory),
+    toolRegistry: new ToolRegistry(tools, { owner: name }),
+  };
+  return made;
+}
+
+/** The agent's limits, checked, with the defaults filled in. */
+function resolveLimits(name: string, limits: AgentLimits): ResolvedAgentLimits {
+  return Object.freeze({
     maxSteps: positiveInteger(name, 'maxSteps', limits.maxSteps ?? defaults.maxSteps),
     maxDuplicateToolCalls: positiveInteger(
       name,
@@ -330,20 +384,15 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       limits.maxHandoffDepth ?? defaults.maxHandoffDepth,
     ),
   });
-  if (options.output !== undefined && !(options.output instanceof z.ZodType)) {
-    throw new ConfigurationError({
-      option: 'output',
-      message: `Invalid output for agent '${name}': expected a zod schema such as z.object({ answer: z.string() }).`,
-    });
-  }
-  const { fallbackModel, retry = {}, circuitBreaker = {} } = options;
-  if (fallbackModel !== undefined && !isLanguageModel(fallbackModel)) {
-    throw new ConfigurationError({
-      option: 'fallbackModel',
-      message: `Agent '${name}' has an unusable fallbackModel: it must be a LanguageModel such as openai('gpt-4o-mini').`,
-    });
-  }
-  const resilience: ResolvedResilience = Object.freeze({
+}
+
+/** The agent's retries and circuit breaker, checked, with the defaults filled in. */
+function resolveResilience(
+  name: string,
+  retry: NonNullable<AgentOptions<unknown>['retry']>,
+  circuitBreaker: NonNullable<AgentOptions<unknown>['circuitBreaker']>,
+): ResolvedResilience {
+  return Object.freeze({
     modelAttempts: positiveInteger(
       name,
       'modelAttempts',
@@ -355,13 +404,27 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     toolRetries: nonNegative(name, 'toolRetries', retry.toolRetries ?? defaults.toolRetries),
     circuitBreaker: circuitBreaker === false ? undefined : breakerSettings(name, circuitBreaker),
   });
-  const toolCalling = options.toolCalling ?? 'native';
+}
+
+/** How the agent calls tools: natively (the default) or in ReAct text. */
+function resolveToolCalling(
+  name: string,
+  toolCalling: AgentOptions<unknown>['toolCalling'] = 'native',
+): NonNullable<AgentOptions<unknown>['toolCalling']> {
   if (toolCalling !== 'native' && toolCalling !== 'react') {
     throw new ConfigurationError({
       option: 'toolCalling',
       message: `Invalid toolCalling for agent '${name}': expected 'native' or 'react' (actual: ${JSON.stringify(toolCalling)}).`,
     });
   }
+  return toolCalling;
+}
+
+/** The agent's stop conditions, as a list of functions. */
+function resolveStopWhen(
+  name: string,
+  stopWhen: NonNullable<AgentOptions<unknown>['stopWhen']>,
+): StopCondition[] {
   const conditions = typeof stopWhen === 'function' ? [stopWhen] : [...stopWhen];
   if (!conditions.every(condition => typeof condition === 'function')) {
     throw new ConfigurationError({
@@ -369,48 +432,21 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       message: `Invalid stopWhen for agent '${name}': expected a function (state) => boolean or an array of them.`,
     });
   }
-  const handoffs = lazyHandoffs(name, options.handoffs ?? [], tools);
-  // Resolve now unless a target is given as a function (agents that hand off to each other):
-  // a misconfigured handoff then fails here, not in the middle of a run.
-  if (
-    !(options.handoffs ?? []).some(
-      entry =>
-        typeof entry === 'function' || (isHandoff(entry) && typeof entry.target === 'function'),
-    )
-  ) {
-    handoffs();
-  }
-  const made: Agent<Output> = {
-    name,
-    instructions,
-    description: options.description ?? '',
-    router: options.router,
-    model,
-    tools,
-    toolCalling,
-    limits: resolved,
-    stopWhen: conditions,
-    terminationPolicy: options.terminationPolicy ?? createTerminationPolicy(resolved),
-    fallbackModel,
-    resilience,
-    guardrails: resolveGuardrails(name, options.guardrails ?? {}),
-    output: options.output,
-    handoffs,
-    onHandoffCycle: options.onHandoffCycle ?? 'stop',
-    asTool: asToolOptions => agentAsTool(made, asToolOptions),
-    memory: Object.freeze({
-      window:
-        options.memory?.window === undefined
-          ? undefined
-          : positiveInteger(name, 'window', options.memory.window, 'memory'),
-      maxItems:
-        options.memory?.maxItems === undefined
-          ? undefined
-          : positiveInteger(name, 'maxItems', options.memory.maxItems, 'memory'),
-    }),
-    toolRegistry: new ToolRegistry(tools, { owner: name }),
-  };
-  return made;
+  return conditions;
+}
+
+/** The agent's memory window and size, checked. */
+function resolveMemory(name: string, memory: AgentOptions<unknown>['memory']): Agent['memory'] {
+  return Object.freeze({
+    window:
+      memory?.window === undefined
+        ? undefined
+        : positiveInteger(name, 'window', memory.window, 'memory'),
+    maxItems:
+      memory?.maxItems === undefined
+        ? undefined
+        : positiveInteger(name, 'maxItems', memory.maxItems, 'memory'),
+  });
 }
 
 function positiveInteger(

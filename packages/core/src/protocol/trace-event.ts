@@ -3,26 +3,19 @@ import { finishReasons } from './finish-reason.js';
 import { malformedAnswerProblems } from './malformed-answer.js';
 import { stopReasons } from './stop-reason.js';
 
-/**
- * The trace schema's major version, written in every event's `v`. It changes only when a field is
- * removed, renamed or retyped, or a meaning changes: readers refuse a major they do not know.
- * New event kinds and new optional fields keep it (a minor change): readers skip what they do
- * not know, with a warning.
- */
-export const TRACE_SCHEMA_VERSION = 1 as const;
-
-/** Schema (major) versions this package can read. */
-export const SUPPORTED_TRACE_SCHEMA_VERSIONS: readonly number[] = [1];
-
-const hex = (length: number) =>
-  z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`), `expected ${length} lower-case hex digits`);
-
-/** A failure as the trace records it: `type` is the error kind, e.g. `rate_limit`, `unknown_tool`. */
-export const TraceError = z.object({
-  type: z.string(),
-  message: z.string(),
-});
-export type TraceError = z.infer<typeof TraceError>;
+export {
+  SUPPORTED_TRACE_SCHEMA_VERSIONS,
+  TRACE_SCHEMA_VERSION,
+  TraceError,
+} from './trace-envelope.js';
+import { envelope, TraceError } from './trace-envelope.js';
+import {
+  PlanEvent,
+  WorkflowEndEvent,
+  WorkflowStartEvent,
+  WorkflowStepEndEvent,
+  WorkflowStepStartEvent,
+} from './workflow-trace-events.js';
 
 /** A conversation message as `llm_start` records it. */
 export const TraceMessage = z.discriminatedUnion('role', [
@@ -41,26 +34,6 @@ export const TraceMessage = z.discriminatedUnion('role', [
   }),
 ]);
 export type TraceMessage = z.infer<typeof TraceMessage>;
-
-const envelope = {
-  /** Schema version. */
-  v: z.literal(TRACE_SCHEMA_VERSION),
-  /** 0-based, contiguous per run. */
-  seq: z.number().int().nonnegative(),
-  /** ISO-8601. */
-  time: z.iso.datetime(),
-  /** The run id. */
-  run: z.string().min(1),
-  session: z.string().min(1),
-  trace_id: hex(32),
-  span_id: hex(16),
-  parent_span_id: hex(16).nullable(),
-  /**
-   * The agent the event belongs to (for run events: the entry agent, or the workflow of a workflow
-   * run; for workflow events: the workflow).
-   */
-  agent: z.string(),
-};
 
 const tokens = {
   tok_prompt: z.number().int().nonnegative(),
@@ -328,98 +301,6 @@ const MalformedAnswerEvent = z.object({
   count: z.number().int().positive(),
   /** The agent's model call that gave the answer. */
   step: z.number().int().positive(),
-});
-
-/** How a workflow step ran: a tool, an agent, or a person's approval. */
-const workflowRuns = z.object({
-  kind: z.enum(['tool', 'agent', 'approval']),
-  /** The tool or agent; absent for an approval. */
-  name: z.string().optional(),
-});
-
-/**
- * A workflow starts: its steps as declared. The envelope's `agent` is the workflow's name. A
- * workflow made by a planner carries the plan's revision (1 for the first plan).
- */
-const WorkflowStartEvent = z.object({
-  ...envelope,
-  event: z.literal('workflow_start'),
-  workflow: z.string(),
-  input: z.unknown(),
-  steps: z.array(
-    z.object({
-      name: z.string(),
-      runs: workflowRuns,
-      depends_on: z.array(z.string()),
-      condition: z.string().optional(),
-      parallel: z.boolean().optional(),
-    }),
-  ),
-  plan_revision: z.number().int().positive().optional(),
-});
-
-/** How a workflow step ended. */
-const workflowStepStatus = z.enum(['completed', 'failed', 'skipped', 'interrupted']);
-
-const WorkflowEndEvent = z.object({
-  ...envelope,
-  event: z.literal('workflow_end'),
-  workflow: z.string(),
-  /** `failed` when a step failed, `interrupted` when one waits for a person. */
-  status: z.enum(['completed', 'failed', 'interrupted', 'aborted']),
-  /** How many steps ended each way. */
-  steps: z.object({
-    completed: z.number().int().nonnegative(),
-    failed: z.number().int().nonnegative(),
-    skipped: z.number().int().nonnegative(),
-  }),
-  output: z.unknown().optional(),
-  error: TraceError.optional(),
-  plan_revision: z.number().int().positive().optional(),
-  duration_ms: z.number().nonnegative(),
-});
-
-/** A workflow step starts: what it runs, on what input (earlier outputs filled in). */
-const WorkflowStepStartEvent = z.object({
-  ...envelope,
-  event: z.literal('workflow_step_start'),
-  workflow: z.string(),
-  name: z.string(),
-  runs: workflowRuns,
-  input: z.unknown(),
-  /** A parallel step: how many items of its input run at once. */
-  items: z.number().int().nonnegative().optional(),
-});
-
-const WorkflowStepEndEvent = z.object({
-  ...envelope,
-  event: z.literal('workflow_step_end'),
-  workflow: z.string(),
-  name: z.string(),
-  status: workflowStepStatus,
-  output: z.unknown().optional(),
-  error: TraceError.optional(),
-  /** How many times it ran (a parallel step: the most any item took; 0 when skipped). */
-  attempts: z.number().int().nonnegative(),
-  /** Why it was skipped: its condition, or a dependency that did not complete. */
-  reason: z.string().optional(),
-  duration_ms: z.number().nonnegative(),
-});
-
-/**
- * A plan a planner agent proposed, checked: accepted and run as a workflow, or refused with the
- * problems the planner is told. `revision` counts the plans of the run, refused ones included.
- */
-const PlanEvent = z.object({
-  ...envelope,
-  event: z.literal('plan'),
-  revision: z.number().int().positive(),
-  /** The plan as the planner wrote it. */
-  plan: z.unknown(),
-  verdict: z.enum(['accepted', 'refused']),
-  problems: z.array(z.string()).optional(),
-  /** Why this plan was asked for: the first plan, a refused plan, or a failed step. */
-  reason: z.enum(['request', 'refused_plan', 'step_failed']),
 });
 
 const AgentEndEvent = z.object({

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * The trace schema's major version, written in every event's `v`. It changes only when a field is
+ * removed, renamed or retyped, or a meaning changes: readers refuse a major they do not know.
+ * New event kinds and new optional fields keep it (a minor change): readers skip what they do
+ * not know, with a warning.
+ */
+export const TRACE_SCHEMA_VERSION = 1 as const;
+
+/** Schema (major) versions this package can read. */
+export const SUPPORTED_TRACE_SCHEMA_VERSIONS: readonly number[] = [1];
+
+/** A string of `length` lower-case hex digits (W3C trace and span ids). */
+export const hex = (length: number) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`), `expected ${length} lower-case hex digits`);
+
+/** A failure as the trace records it: `type` is the error kind, e.g. `rate_limit`, `unknown_tool`. */
+export const TraceError = z.object({
+  type: z.string(),
+  message: z.string(),
+});
+export type TraceError = z.infer<typeof TraceError>;
+
+/** The fields every event carries: its place in the run, its ids, its time and its agent. */
+export const envelope = {
+  /** Schema version. */
+  v: z.literal(TRACE_SCHEMA_VERSION),
+  /** 0-based, contiguous per run. */
+  seq: z.number().int().nonnegative(),
+  /** ISO-8601. */
+  time: z.iso.datetime(),
+  /** The run id. */
+  run: z.string().min(1),
+  session: z.string().min(1),
+  trace_id: hex(32),
+  span_id: hex(16),
+  parent_span_id: hex(16).nullable(),
+  /**
+   * The agent the event belongs to (for run events: the entry agent, or the workflow of a workflow
+   * run; for workflow events: the workflow).
+   */
+  agent: z.string(),
+};

@@ -1,8 +1,7 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
-import { ToolCallError, type ToolCallErrorKind } from '../errors/tool-call-error.js';
-import type { AgentStart, FinishedCall, PausedTurn } from './agent-outcome.js';
-import type { Message, ToolCallRequest } from '../protocol/message.js';
+import { ToolCallError } from '../errors/tool-call-error.js';
+import type { ToolCallRequest } from '../protocol/message.js';
 import { runGuardrails } from '../guardrail/run-guardrails.js';
 import { delegationOf } from '../handoff/as-tool.js';
 import { runDelegate } from './run-delegate.js';
@@ -11,61 +10,26 @@ import { canonicalJson } from '../util/canonical-json.js';
 import {
   executeToolCall,
   parseToolArguments,
-  type ParsedToolArguments,
   type ToolCallOutcome,
 } from '../tool/execute-tool-call.js';
-import type { OpenSpan, RunTracer, TraceEventFields } from '../trace/run-tracer.js';
-import type { Writable } from '../util/writable.js';
+import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
-import type { Conversation } from './conversation.js';
 import type { ToolCallRecord } from '../protocol/records.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 import { redactMessage } from '../redaction/redact-returned.js';
+import { finishedCall, restoreFinished } from './paused-tool-calls.js';
+import { toolEndFields, toolStartFields } from './tool-call-fields.js';
+import type {
+  Attempt,
+  PendingCall,
+  ResumedPhase,
+  SettledCall,
+  ToolPhase,
+  ToolPhaseResult,
+} from './tool-phase.js';
 
-interface PendingCall {
-  readonly call: ToolCallRequest;
-  /** The MCP server of the tool, for the trace. */
-  readonly server: { readonly name: string; readonly transport: string } | undefined;
-  readonly parsed: ParsedToolArguments;
-  readonly args: unknown;
-  startMs: number;
-  /** In ReAct mode: the model's Thought before the call. */
-  readonly thought: string | undefined;
-  attempt: number;
-}
-
-interface SettledCall {
-  readonly pending: PendingCall;
-  readonly outcome: ToolCallOutcome;
-  readonly endMs: number;
-  /** Chunks of a delegated agent, streamed before the call's `tool_response`. */
-  readonly chunks: readonly Chunk[];
-  /** Set when the call is a delegated agent that paused for approval. */
-  readonly paused?: PausedTurn;
-}
-
-/** What one attempt of a call gave. */
-interface Attempt {
-  readonly outcome: ToolCallOutcome;
-  readonly chunks: readonly Chunk[];
-  readonly paused?: PausedTurn | undefined;
-}
-
-/** A paused step as a resumed run goes on with it: finished calls handed back, a delegate resumed. */
-export interface ResumedPhase {
-  readonly finished: readonly FinishedCall[];
-  readonly delegate: {
-    readonly callId: string;
-    readonly resumed: NonNullable<AgentStart['resumed']>;
-  };
-}
-
-/** What the tool phase gave: the records, or the pause of a delegated agent. */
-export interface ToolPhaseResult {
-  readonly records: ToolCallRecord[];
-  readonly paused?: NonNullable<PausedTurn['delegate']>;
-}
+export type { ResumedPhase, ToolPhaseResult } from './tool-phase.js';
 
 /** Failures that make a tool unavailable at once: its breaker is open, or its server is gone. */
 function gone(outcome: ToolCallOutcome): boolean {
@@ -79,24 +43,6 @@ function isRetryable(outcome: ToolCallOutcome): boolean {
   return (
     !outcome.ok && (outcome.error.kind === 'execution_failed' || outcome.error.kind === 'timeout')
   );
-}
-
-/** What the tool phase of one agent turn works with. */
-interface ToolPhase {
-  readonly agent: AnyAgent;
-  readonly conversation: Conversation;
-  /** The message that gives the LLM a call's result: a tool message, or a ReAct observation. */
-  readonly resultMessage: (call: ToolCallRequest, content: string, isError: boolean) => Message;
-  /** In ReAct mode: the Thought before the call, recorded on its `tool_start`. */
-  readonly thought?: string | undefined;
-  readonly agentSpan: OpenSpan;
-  readonly state: RunState;
-  /** Tools declared unavailable so far; failing tools are added. */
-  readonly unavailableTools: Set<string>;
-  /** The handoff path, for agents used as tools. */
-  readonly path: readonly string[];
-  /** Set when the step goes on from a pause inside a delegated agent. */
-  readonly resumed?: ResumedPhase | undefined;
 }
 
 /**
@@ -138,51 +84,6 @@ export async function* runToolCalls(
   const { records, chunks } = deliverResults(phase, inOrder, finished);
   for (const chunk of chunks) yield chunk;
   return { records };
-}
-
-/** The calls a resumed step had finished before the pause, with their outcomes, not run again. */
-function restoreFinished(
-  { resumed, state }: ToolPhase,
-  inOrder: readonly PendingCall[],
-): Map<PendingCall, SettledCall> {
-  const finished = new Map<PendingCall, SettledCall>();
-  if (resumed === undefined) return finished;
-  const byCall = new Map(resumed.finished.map(call => [call.callId, call]));
-  const now = state.clock.now();
-  for (const pending of inOrder) {
-    const done = byCall.get(pending.call.callId);
-    if (done === undefined) continue;
-    pending.attempt = done.attempts;
-    pending.startMs = now - done.durationMs;
-    finished.set(pending, { pending, outcome: outcomeOf(done), endMs: now, chunks: [] });
-  }
-  return finished;
-}
-
-function outcomeOf(done: FinishedCall): ToolCallOutcome {
-  if (done.error === undefined)
-    return { ok: true, args: done.args, result: done.result, content: done.content };
-  const error = new ToolCallError({
-    kind: done.error.kind as ToolCallErrorKind,
-    toolName: done.toolName,
-    message: done.error.message,
-  });
-  return { ok: false, args: done.args, error, content: done.content };
-}
-
-/** A settled call as a paused run's state keeps it. */
-function finishedCall({ pending, outcome, endMs }: SettledCall): FinishedCall {
-  return {
-    callId: pending.call.callId,
-    toolName: pending.call.toolName,
-    args: outcome.args,
-    ...(outcome.ok
-      ? { result: outcome.result }
-      : { error: { kind: outcome.error.kind, message: outcome.error.message } }),
-    content: outcome.content,
-    attempts: pending.attempt,
-    durationMs: Math.max(0, endMs - pending.startMs),
-  };
 }
 
 /** Each call with its arguments parsed, first attempt. */
@@ -509,34 +410,4 @@ function unavailable(outcome: ToolCallOutcome, attempts: number): ToolCallOutcom
     }),
     content: message,
   };
-}
-
-/** The fields of `tool_start`, built without spreads (a hot path: see llm-event-fields.ts). */
-function toolStartFields(pending: PendingCall): TraceEventFields<'tool_start'> {
-  const fields: Writable<TraceEventFields<'tool_start'>> = {
-    tool: pending.call.toolName,
-    call_id: pending.call.callId,
-    args: pending.args,
-  };
-  if (pending.attempt > 1) fields.attempt = pending.attempt;
-  if (pending.server !== undefined) fields.mcp_server = pending.server;
-  if (pending.thought !== undefined) fields.thought = pending.thought;
-  return fields;
-}
-
-/** The fields of `tool_end`: the result, or the error. */
-function toolEndFields(
-  pending: PendingCall,
-  outcome: ToolCallOutcome,
-): Omit<TraceEventFields<'tool_end'>, 'duration_ms'> {
-  const fields: Writable<Omit<TraceEventFields<'tool_end'>, 'duration_ms'>> = {
-    tool: pending.call.toolName,
-    call_id: pending.call.callId,
-    args: outcome.args,
-  } as Writable<Omit<TraceEventFields<'tool_end'>, 'duration_ms'>>;
-  if (outcome.ok) fields.result = outcome.result;
-  else fields.error = toTraceError(outcome.error);
-  fields.attempt = pending.attempt; // after the result, as the golden traces have it
-  if (pending.server !== undefined) fields.mcp_server = pending.server;
-  return fields;
 }

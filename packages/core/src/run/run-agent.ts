@@ -16,7 +16,8 @@ import { AgentTurn } from './agent-turn.js';
 import { callModel, type ModelCallInput } from './call-model.js';
 import { chooseRoute } from './choose-route.js';
 import { decodeRetryRequest, finalOutputRequest } from './decode-output.js';
-import { runHandoff, type HandoffResult } from './run-handoff.js';
+import { runHandoff } from './run-handoff.js';
+import { actOnHandoff, handoffInput, takeHandoffResult } from './act-on-handoff.js';
 import {
   decideNextStep,
   stepLimitStop,
@@ -389,60 +390,6 @@ function pauseInDelegate(
     reason: 'interrupted',
     detail: `the run waits: agent '${delegate.turn.agent}' needs a person's approval of ${names}`,
   });
-}
-
-/** Takes the first handoff of the step; the others are answered "ignored". */
-async function* actOnHandoff(
-  turn: AgentTurn,
-  { call, ignored }: NonNullable<Extract<NextStep, { kind: 'run_tools' }>['handoff']>,
-): AsyncGenerator<Chunk, void, undefined> {
-  for (const other of ignored) {
-    turn.conversation.append(
-      turn.mode.resultMessage(
-        other,
-        `Ignored: only one handoff per turn, and '${call.toolName}' was taken.`,
-        true,
-      ),
-    );
-  }
-  const handoff = turn.agent.handoffs().find(candidate => candidate.toolName === call.toolName);
-  takeHandoffResult(
-    turn,
-    yield* runHandoff(handoffInput(turn, handoff as ResolvedHandoff, { call })),
-  );
-}
-
-function handoffInput(
-  turn: AgentTurn,
-  handoff: ResolvedHandoff,
-  how: Pick<Parameters<typeof runHandoff>[0], 'call' | 'route'>,
-): Parameters<typeof runHandoff>[0] {
-  return {
-    from: turn.agent,
-    handoff,
-    ...how,
-    conversation: turn.conversation,
-    resultMessage: turn.mode.resultMessage,
-    path: turn.start.path,
-    agentSpan: turn.agentSpan,
-    state: turn.state,
-  };
-}
-
-/** Ends the turn with what came of a handoff; a refused one lets the turn go on. */
-function takeHandoffResult(turn: AgentTurn, result: HandoffResult): void {
-  if (result.kind === 'refused') return;
-  if (result.kind === 'stopped') {
-    turn.stop(result);
-    return;
-  }
-  const outcome = result.outcome;
-  turn.handedOff = outcome;
-  turn.stopReason = outcome.stopReason;
-  turn.output = outcome.output;
-  turn.error = outcome.error;
-  turn.limit = outcome.limit;
-  turn.detail = `handed off to '${outcome.agentName}'${outcome.detail === undefined ? '' : `: ${outcome.detail}`}`;
 }
 
 /** A failure or an abort ends the turn: `error`, `aborted` or `timeout`, with an `error` chunk. */

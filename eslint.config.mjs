@@ -65,6 +65,30 @@ export default tseslint.config(
     },
   },
   {
+    // No hidden arrows: core depends on no other agent-trace package, not even through a computed
+    // import, and reads no environment (the adapters read their API keys, as the vendors' SDKs do).
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['packages/core/src/providers/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'Use explicit named exports.' },
+        {
+          selector: "ImportDeclaration[source.value=/^@agent-trace\\//]",
+          message: 'Core depends on no other agent-trace package: they depend on it.',
+        },
+        {
+          selector: 'ImportExpression[source.type!="Literal"]',
+          message: 'Import by a literal specifier, so the import graph shows the dependency.',
+        },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Core reads no environment: the application or the trace package registers it.',
+        },
+      ],
+    },
+  },
+  {
     // The vocabulary (stop reasons, records, chunks, the trace event schema) sits at the bottom of
     // core: it imports nothing else from core.
     files: ['packages/core/src/protocol/**/*.ts'],

@@ -206,6 +206,8 @@ export type { SpanStartName, TraceEventName, TraceEventOf } from './protocol/tra
 export { isTraceEvent } from './trace/is-trace-event.js';
 export { isTraceSink } from './trace/trace-sink.js';
 export type { LiveRun, LiveSpanAt, LiveSpans, SinkHealth, TraceSink } from './trace/trace-sink.js';
+export { setDefaultExport } from './trace/default-export.js';
+export type { DefaultExport } from './trace/default-export.js';
 
 export { steppingClock, systemClock, virtualClock } from './util/clock.js';
 export type { Clock } from './util/clock.js';

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { costSummary } from '../cost/cost.js';
-import { environmentSinks } from '../trace/environment-export.js';
+import { defaultExportSinks } from '../trace/default-export.js';
 import type { OpenSpan, TraceEventFields } from '../trace/run-tracer.js';
 import { isTraceSink, type SinkHealth, type TraceSink } from '../trace/trace-sink.js';
 import type { AgentOutcome } from './agent-outcome.js';
@@ -38,7 +38,7 @@ export async function openRun(
   start: Omit<TraceEventFields<'run_start'>, 'resumed'>,
   how: { readonly streaming?: boolean; readonly resumed?: ResumedFrom | undefined } = {},
 ): Promise<RunFrame> {
-  const sinks = await runSinks(options);
+  const sinks = runSinks(options);
   const resumed = how.resumed === undefined ? undefined : { ...how.resumed, fork: options.fork };
 
   const limit = deadline(
@@ -110,12 +110,12 @@ export type RunEnding = Pick<
 >;
 
 /**
- * Where a run's events go: its `trace` option's sinks, and the OTLP export the environment asks
- * for (see `environmentSinks`).
+ * Where a run's events go: its `trace` option's sinks, and the default export registered for the
+ * process (see `setDefaultExport`).
  */
-async function runSinks(options: RunOptions): Promise<readonly TraceSink[]> {
+function runSinks(options: RunOptions): readonly TraceSink[] {
   const own = toSinks(options.trace);
-  const exporting = await environmentSinks(own, options.autoExport);
+  const exporting = defaultExportSinks(own, options.autoExport);
   return exporting.length === 0 ? own : [...own, ...exporting];
 }
 

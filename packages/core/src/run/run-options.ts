@@ -36,10 +36,10 @@ export interface RunOptions {
   /** Where the trace events go: one sink or several. @defaultValue no tracing */
   trace?: TraceSink | readonly TraceSink[];
   /**
-   * With an OTLP endpoint in the environment (`TRACE_OTLP_ENDPOINT`, or
-   * `OTEL_EXPORTER_OTLP_ENDPOINT`), the run also exports its spans there through one OTLP sink
-   * per process (`@agent-trace/trace` must be installed), unless its own sinks already export (an
-   * `otlpSink` or `otelSink`). `false` turns that off. @defaultValue true
+   * With a default export registered for the process (`node --import @agent-trace/trace/register`
+   * with `TRACE_OTLP_ENDPOINT` set, or `setDefaultExport()`), the run also exports there, unless
+   * its own sinks already export (an `otlpSink` or `otelSink`). `false` turns that off.
+   * @defaultValue true
    */
   autoExport?: boolean;
   /** Aborts the run: it stops with `aborted`, and its trace is still complete and paired. */

@@ -1,4 +1,4 @@
-import type { TraceSink } from '@agent-trace/core';
+import { setDefaultExport, type TraceSink } from '@agent-trace/core';
 import { otlpEndpointFromEnvironment, otlpSink, type OtlpSink } from './otlp-sink.js';
 
 let shared: { endpoint: string; sink: OtlpSink } | undefined;
@@ -25,4 +25,14 @@ export function environmentOtlpSink(
 export function environmentSinks(): TraceSink[] {
   const sink = environmentOtlpSink();
   return sink === undefined ? [] : [sink];
+}
+
+/**
+ * Makes the environment's OTLP endpoint the process's default export: every run, workflow run and
+ * planned run then also exports there (unless it exports itself or says `autoExport: false`). The
+ * endpoint is read when each run starts, so setting it later takes effect. What
+ * `@agent-trace/trace/register` does on import.
+ */
+export function registerEnvironmentExport(): void {
+  setDefaultExport({ sinks: environmentSinks });
 }

@@ -16,4 +16,8 @@ export {
   operationDurationBuckets,
   tokenUsageBuckets,
 } from './genai-metrics.js';
-export { environmentOtlpSink, environmentSinks } from './environment-sink.js';
+export {
+  environmentOtlpSink,
+  environmentSinks,
+  registerEnvironmentExport,
+} from './environment-sink.js';

@@ -9,7 +9,8 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
-import { memorySink, readTrace } from '@agent-trace/trace';
+import { readTrace } from '../jsonl/read-trace.js';
+import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedModel } from './recorded-model.js';
 import { Recording } from './recording.js';

@@ -12,7 +12,8 @@ import {
   type TraceSink,
 } from '@agent-trace/core';
 import { runTarget, type PlanTarget, type RerunTarget, type TargetResult } from './rerun-target.js';
-import { memorySink, readTrace } from '@agent-trace/trace';
+import { readTrace } from '../jsonl/read-trace.js';
+import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { Recording } from './recording.js';
 import { recordedModel } from './recorded-model.js';

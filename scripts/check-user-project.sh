@@ -43,6 +43,13 @@ check_project() {
   npx agent-trace view traces/user.jsonl --no-open --out "$project/user.html"
   grep -q 'id="agent-trace-data"' "$project/user.html"
 
+  echo "== the register entry loads from the installed package"
+  node --import @agent-trace/trace/register --input-type=module -e "
+    import { agent, run } from '@agent-trace/core';
+    import { fakeLLM } from '@agent-trace/testing';
+    const result = await run(agent({ name: 'registered', model: fakeLLM([{ text: 'ok' }]) }), 'hi');
+    if (result.stopReason !== 'completed') process.exit(1);"
+
   echo "== a missing optional peer says what to install"
   node check-missing-peers.mjs
   cd "$root"

@@ -179,6 +179,38 @@ describe('openai() served from a script', () => {
     }
   });
 
+  it('turns a Responses stream that fails mid-way into a retryable server error', async () => {
+    const events = [
+      {
+        type: 'response.created',
+        sequence_number: 0,
+        response: { id: 'resp_1', status: 'in_progress' },
+      },
+      {
+        type: 'response.failed',
+        sequence_number: 1,
+        response: {
+          id: 'resp_1',
+          status: 'failed',
+          error: { code: 'server_error', message: 'the model crashed' },
+        },
+      },
+    ];
+    server.use(
+      http.post(`${baseURL}/responses`, () =>
+        sseResponse(
+          events.map(event => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''),
+        ),
+      ),
+    );
+    await expect(streamed(responses())).rejects.toMatchObject({
+      name: 'ModelCallError',
+      kind: 'server',
+      isRetryable: true,
+      message: 'OpenAI failed mid-stream: the model crashed',
+    });
+  });
+
   it('maps provider errors to typed errors, without SDK retries', async () => {
     server.use(
       ...openaiHandlers([

@@ -13,6 +13,7 @@ import { readSseJson } from '../sse-json.js';
 import { appendChatMessage, toChatTools } from './convert-to-openai-chat.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { lazyOpenAIClient } from './openai-client.js';
+import { jsonSchemaFormat, samplingParams } from './openai-request.js';
 import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
 
@@ -43,17 +44,10 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
         : {
             response_format: {
               type: 'json_schema',
-              json_schema: {
-                name: request.responseFormat.name,
-                schema: { ...request.responseFormat.schema },
-                strict: false,
-              },
+              json_schema: jsonSchemaFormat(request.responseFormat),
             },
           }),
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(options.maxOutputTokens === undefined
-        ? {}
-        : { max_completion_tokens: options.maxOutputTokens }),
+      ...samplingParams(options, 'max_completion_tokens'),
     };
   }
 

@@ -9,10 +9,12 @@ import type {
 import type { ToolCallRequest } from '../../protocol/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { modelSettings } from '../model-settings.js';
+import { ModelCallError } from '../../errors/model-call-error.js';
 import { toModelCallError } from '../provider-error.js';
 import { readSseJson } from '../sse-json.js';
 import { appendResponsesItems, toResponsesTools } from './convert-to-openai-responses.js';
 import { lazyOpenAIClient } from './openai-client.js';
+import { jsonSchemaFormat, samplingParams } from './openai-request.js';
 import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
 
@@ -50,19 +52,9 @@ export function openaiResponsesModel(
       ...(request.responseFormat === undefined
         ? {}
         : {
-            text: {
-              format: {
-                type: 'json_schema',
-                name: request.responseFormat.name,
-                schema: { ...request.responseFormat.schema },
-                strict: false,
-              },
-            },
+            text: { format: { type: 'json_schema', ...jsonSchemaFormat(request.responseFormat) } },
           }),
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(options.maxOutputTokens === undefined
-        ? {}
-        : { max_output_tokens: options.maxOutputTokens }),
+      ...samplingParams(options, 'max_output_tokens'),
     };
   }
 
@@ -151,17 +143,11 @@ async function* streamResponses(
           break;
         case 'response.failed':
         case 'error':
-          throw Object.assign(
-            new Error(
-              event.type === 'error'
-                ? event.message
-                : (event.response.error?.message ?? 'response failed'),
-            ),
-            {
-              name: 'APIError',
-              error: event,
-            },
-          );
+          // A failure inside the stream has no status: a server failure, worth trying again.
+          throw new ModelCallError({
+            kind: 'server',
+            message: `OpenAI failed mid-stream: ${event.type === 'error' ? event.message : (event.response.error?.message ?? 'response failed')}`,
+          });
         default:
           break;
       }

@@ -22,5 +22,5 @@ export function samplingParams<Limit extends string>(
   const params: { temperature?: number } & Partial<Record<string, number>> = {};
   if (options.temperature !== undefined) params.temperature = options.temperature;
   if (options.maxOutputTokens !== undefined) params[limit] = options.maxOutputTokens;
-  return params as { temperature?: number } & Partial<Record<Limit, number>>;
+  return params;
 }

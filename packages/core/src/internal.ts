@@ -12,6 +12,7 @@ export { ToolRegistry } from './tool/tool-registry.js';
 export { compileSchemaCheck } from './trace/compile-schema-check.js';
 export type { SchemaCheck } from './trace/compile-schema-check.js';
 export { canonicalJson } from './util/canonical-json.js';
+export { defined } from './util/defined.js';
 export { sleepOn } from './util/clock.js';
 export { importPeer } from './util/import-peer.js';
 export { ordinal } from './util/ordinal.js';

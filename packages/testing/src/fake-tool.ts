@@ -1,5 +1,5 @@
 import { tool, type Tool, type ToolContext } from '@agent-trace/core';
-import { sleepOn } from '@agent-trace/core/internal';
+import { sleepOn, defined } from '@agent-trace/core/internal';
 import { z } from 'zod';
 import { trackFake } from './fake-registry.js';
 
@@ -77,7 +77,7 @@ export function fakeTool<Input = Record<string, unknown>>(
     name,
     description,
     input,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...defined('timeoutMs', timeoutMs),
     execute: async (args, context) => {
       const index = calls.length + 1;
       const startedAtMs = context.clock.now();

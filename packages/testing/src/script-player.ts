@@ -13,6 +13,7 @@ import {
   type FakeLLMStep,
   type FakeScriptedStep,
 } from './fake-llm-step.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** What one scripted call comes to. */
 export type PlayedStep =
@@ -136,7 +137,7 @@ export function toModelCallError(step: FakeErrorStep, message: string): ModelCal
   return new ModelCallError({
     kind: ModelCallError.kindForStatus(status),
     status,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...defined('retryAfterMs', retryAfterMs),
     message: step.error.message ?? message,
   });
 }

@@ -5,6 +5,7 @@ import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
 import { loadTrace } from './trace-input.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** Options of {@link rerunCommand}. */
 export interface RerunOptions {
@@ -67,7 +68,7 @@ function describeReport(
       stdout: JSON.stringify(
         {
           file,
-          ...(options.html === undefined ? {} : { html: options.html }),
+          ...defined('html', options.html),
           agentModule: options.agentModule,
           same: report.same,
           firstDivergence: report.firstDivergence ?? null,

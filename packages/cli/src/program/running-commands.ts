@@ -3,6 +3,7 @@ import { rerunCommand } from '../commands/rerun.js';
 import { forkCommand } from '../commands/fork.js';
 import { exitCodes } from '../commands/command-result.js';
 import type { AddCommand } from './command-context.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** `agent-trace rerun`: today's code against a recording. */
 export const addRerun: AddCommand = (program, { style, onResult }) => {
@@ -37,7 +38,7 @@ export const addRerun: AddCommand = (program, { style, onResult }) => {
             liveTools: options.liveTools === true,
             json: options.json === true,
             style,
-            ...(options.html === undefined ? {} : { html: options.html }),
+            ...defined('html', options.html),
           }),
         );
       },
@@ -96,8 +97,8 @@ export const addFork: AddCommand = (program, { style, onResult }) => {
             model: options.model,
             liveTools: options.liveTools === true,
             style,
-            ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-            ...(options.out === undefined ? {} : { out: options.out }),
+            ...defined('baseUrl', options.baseUrl),
+            ...defined('out', options.out),
           }),
         );
       },

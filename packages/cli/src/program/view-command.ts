@@ -1,6 +1,7 @@
 /** The view command: pages of traces and the served folder. */
 import { pageLimitMb, serveCommand, viewCommand } from '../commands/view.js';
 import type { AddCommand } from './command-context.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** `agent-trace view`: a page of traces, a comparison, or a served folder. */
 export const addView: AddCommand = (program, { io, onResult }) => {
@@ -52,8 +53,8 @@ export const addView: AddCommand = (program, { io, onResult }) => {
         }
         onResult(
           await viewCommand(files, {
-            ...(options.diff === undefined ? {} : { diff: options.diff }),
-            ...(options.out === undefined ? {} : { out: options.out }),
+            ...defined('diff', options.diff),
+            ...defined('out', options.out),
             open: options.open,
             maxPageMb: options.maxPageMb,
             env: io.env,

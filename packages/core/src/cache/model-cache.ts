@@ -8,6 +8,7 @@ import type {
 } from '../model/language-model.js';
 import { partsOfResponse } from '../model/response-parts.js';
 import { contentKey, requestContent } from './request-key.js';
+import { defined } from '../util/defined.js';
 
 /** A stored answer: the request it answers (as sent), and the response. */
 export interface CachedAnswer {
@@ -72,7 +73,7 @@ export function cachedModel(
     specificationVersion: 'v1',
     provider: model.provider,
     modelId: model.modelId,
-    ...(model.settings === undefined ? {} : { settings: model.settings }),
+    ...defined('settings', model.settings),
     async generate(request) {
       const { key, content, hit } = lookup(request);
       if (hit !== undefined) return { ...hit.response, cacheHit: true };

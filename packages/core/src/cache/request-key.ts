@@ -1,6 +1,7 @@
 import type { LanguageModel, ModelRequest } from '../model/language-model.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { hashString } from '../util/hash.js';
+import { defined } from '../util/defined.js';
 
 /** What a model request sends, as a cache keys it: the model and everything in the request. */
 export function requestContent(
@@ -15,8 +16,8 @@ export function requestContent(
     instructions: request.instructions,
     tools: request.tools,
     messages: request.messages,
-    ...(request.responseFormat === undefined ? {} : { responseFormat: request.responseFormat }),
-    ...(request.stopSequences === undefined ? {} : { stopSequences: request.stopSequences }),
+    ...defined('responseFormat', request.responseFormat),
+    ...defined('stopSequences', request.stopSequences),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Guardrail, GuardrailCheck } from './guardrail.js';
+import { defined } from '../util/defined.js';
 
 /** A guardrail verdict that was not `allow`. */
 export interface GuardrailFinding {
@@ -33,7 +34,7 @@ export async function runGuardrails(
           stage: check.stage,
           verdict: verdict.verdict,
           reason: verdict.reason,
-          ...(verdict.details === undefined ? {} : { details: verdict.details }),
+          ...defined('details', verdict.details),
         };
       }
     } catch (error) {
@@ -51,7 +52,7 @@ export async function runGuardrails(
       stage: finding.stage,
       verdict: finding.verdict,
       reason: finding.reason,
-      ...(finding.details === undefined ? {} : { details: finding.details }),
+      ...defined('details', finding.details),
     });
     if (finding.verdict === 'block') return finding;
   }

@@ -4,6 +4,7 @@ import type { AnyAgent } from '../agent/agent.js';
 import type { StopReason } from '../protocol/stop-reason.js';
 import { tool, type Tool } from '../tool/tool.js';
 import type { NeedsApproval } from '../approval/approval.js';
+import { defined } from '../util/defined.js';
 
 /** What a delegated agent came back with. */
 export interface DelegateResult {
@@ -61,7 +62,7 @@ export function agentAsTool(
     name: options.name ?? `ask_${agent.name}`,
     description: options.description ?? `Ask agent '${agent.name}' and get its answer back.`,
     input: z.object({ input: z.string().describe(`What to ask agent '${agent.name}'`) }),
-    ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
+    ...defined('needsApproval', options.needsApproval),
     execute: () => {
       throw new AgentTraceError({
         message: `Agent tool '${agent.name}' can only run inside an agent-trace run: the loop runs the delegated agent. Give the tool to an agent and call run() or stream(); to call the agent directly, run(${agent.name}, input).`,

@@ -13,6 +13,7 @@ import {
   type McpServerConfig,
 } from './mcp-config.js';
 import { mcpTool, type ListedMcpTool, type McpServerLink, type McpToolOrigin } from './mcp-tool.js';
+import { defined } from '../util/defined.js';
 
 /** Options of {@link connectMcp}. */
 export interface ConnectMcpOptions {
@@ -203,7 +204,7 @@ function transportFor(server: McpServerConfig): Transport {
       command: server.command,
       args: [...(server.args ?? [])],
       ...(server.env === undefined ? {} : { env: { ...server.env } }),
-      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      ...defined('cwd', server.cwd),
       stderr: 'pipe',
     });
   }

@@ -1,4 +1,5 @@
 import { ModelCallError } from '../errors/model-call-error.js';
+import { defined } from '../util/defined.js';
 
 interface SdkErrorShape {
   name?: unknown;
@@ -70,7 +71,7 @@ export function toModelCallError(error: unknown, provider: string): unknown {
     return new ModelCallError({
       kind,
       status,
-      ...(wait === undefined ? {} : { retryAfterMs: wait }),
+      ...defined('retryAfterMs', wait),
       message: `${provider} answered ${status}: ${message}`,
       cause: error,
     });

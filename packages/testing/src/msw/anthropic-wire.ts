@@ -2,6 +2,7 @@ import type { Message, ModelRequest, ModelResponse, ToolDefinition } from '@agen
 import type { FakeAnswerStep } from '../fake-llm-step.js';
 import { splitText } from '../script-player.js';
 import type { SseFrame } from './sse.js';
+import { defined } from '@agent-trace/core/internal';
 
 type Block = {
   type: string;
@@ -83,7 +84,7 @@ export function fromMessagesBody(body: MessagesBody): ModelRequest {
     messages,
     tools,
     agentName: 'http',
-    ...(body.stop_sequences === undefined ? {} : { stopSequences: body.stop_sequences }),
+    ...defined('stopSequences', body.stop_sequences),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Message, ModelRequest, ModelResponse, ToolDefinition } from '@agen
 import type { FakeAnswerStep } from '../fake-llm-step.js';
 import { splitText } from '../script-player.js';
 import type { SseFrame } from './sse.js';
+import { defined } from '@agent-trace/core/internal';
 
 const finish: Record<ModelResponse['finishReason'], string> = {
   stop: 'stop',
@@ -66,7 +67,7 @@ export function fromChatBody(body: ChatBody): ModelRequest {
     messages,
     tools,
     agentName: 'http',
-    ...(stop === undefined ? {} : { stopSequences: stop }),
+    ...defined('stopSequences', stop),
   };
 }
 

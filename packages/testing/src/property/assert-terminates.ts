@@ -12,6 +12,7 @@ import type { FakeAnswerStep, FakeErrorStep } from '../fake-llm-step.js';
 import { fakeLLM } from '../fake-llm.js';
 import { behaviourArbitrary, type BehaviourVocabulary } from './arbitraries.js';
 import { formatBehaviour, stepAt, type Behaviour } from './behaviour.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** The bounds every run must stay within. */
 export interface TerminationBounds {
@@ -79,7 +80,7 @@ export async function assertTerminates(
   });
   const details = await fc.check(property, {
     numRuns,
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...defined('seed', options.seed),
   });
   if (!details.failed || details.counterexample === null) return;
   const [behaviours] = details.counterexample;

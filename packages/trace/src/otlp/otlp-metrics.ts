@@ -9,6 +9,7 @@ import {
   type PushMetricExporter,
 } from '@opentelemetry/sdk-metrics';
 import { GenAiMetrics } from './genai-metrics.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** Where and how {@link OtlpMetrics} sends. */
 export interface OtlpMetricsOptions {
@@ -39,12 +40,12 @@ function otlpMetricExporter(options: OtlpMetricsOptions): PushMetricExporter {
     return new ProtoMetricExporter({
       url: httpMetricsUrl(endpoint),
       timeoutMillis: exportTimeoutMs,
-      ...(headers === undefined ? {} : { headers }),
+      ...defined('headers', headers),
     });
   return new GrpcMetricExporter({
     url: endpoint,
     timeoutMillis: exportTimeoutMs,
-    ...(grpcMetadata === undefined ? {} : { metadata: grpcMetadata }),
+    ...defined('metadata', grpcMetadata),
   });
 }
 

@@ -14,6 +14,7 @@ import { ExportPipeline } from './export-pipeline.js';
 import { OtlpMetrics } from './otlp-metrics.js';
 import { contentCaptureFromEnvironment } from './content-capture.js';
 import { SpanBuilder } from './span-builder.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** Options of {@link otlpSink}. */
 export interface OtlpSinkOptions {
@@ -154,7 +155,7 @@ function otlpExporter(
     return new ProtoTraceExporter({
       url: `${endpoint.replace(/\/$/, '')}${endpoint.endsWith('/v1/traces') ? '' : '/v1/traces'}`,
       timeoutMillis: exportTimeoutMs,
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
+      ...defined('headers', options.headers),
     });
   return new GrpcTraceExporter({
     url: endpoint,
@@ -182,7 +183,7 @@ function sinkMetrics(
       ? {}
       : { headers: options.headers, grpcMetadata: grpcMetadata(options.headers) }),
     intervalMs: options.metricsIntervalMs ?? (fromEnvironment > 0 ? fromEnvironment : 60_000),
-    ...(options.metricExporter === undefined ? {} : { exporter: options.metricExporter }),
+    ...defined('exporter', options.metricExporter),
   });
 }
 

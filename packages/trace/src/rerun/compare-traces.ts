@@ -1,5 +1,5 @@
 import { type TraceEvent } from '@agent-trace/core';
-import { canonicalJson } from '@agent-trace/core/internal';
+import { canonicalJson, defined } from '@agent-trace/core/internal';
 import { explainRequest, type RequestChange } from './explain-request.js';
 import { requestContexts, type RequestContext } from './request-context.js';
 
@@ -188,7 +188,7 @@ export function compareTraces(
         agent: where.agent,
         expected: step.expected?.text,
         actual: step.actual?.text,
-        ...(step.explanation === undefined ? {} : { explanation: step.explanation }),
+        ...defined('explanation', step.explanation),
       },
     ];
   });

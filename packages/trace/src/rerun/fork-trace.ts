@@ -15,6 +15,7 @@ import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedModel } from './recorded-model.js';
 import { Recording } from './recording.js';
 import { runTarget, type PlanTarget } from './rerun-target.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** Options of {@link forkTrace}. */
 export interface ForkTraceOptions {
@@ -145,7 +146,7 @@ export async function forkTrace(
     forkedFrom: {
       run: recording.runId,
       afterStep: options.afterStep,
-      ...(forkSeq === undefined ? {} : { seq: forkSeq }),
+      ...defined('seq', forkSeq),
     },
     overrides: {
       model: forkedModels(recording, point, options.model),

@@ -6,7 +6,7 @@ import {
   type ModelResponse,
   type ModelStreamPart,
 } from '@agent-trace/core';
-import { partsOfResponse } from '@agent-trace/core/internal';
+import { partsOfResponse, defined } from '@agent-trace/core/internal';
 import type { RecordedCall, Recording } from './recording.js';
 
 const retryable = new Set(['rate_limit', 'timeout', 'server', 'stream_interrupted']);
@@ -31,8 +31,8 @@ function answerOf(recorded: RecordedCall): ModelResponse {
     usage: {
       promptTokens: end.tok_prompt,
       completionTokens: end.tok_completion,
-      ...(end.tok_cache_read === undefined ? {} : { cacheReadTokens: end.tok_cache_read }),
-      ...(end.tok_cache_write === undefined ? {} : { cacheWriteTokens: end.tok_cache_write }),
+      ...defined('cacheReadTokens', end.tok_cache_read),
+      ...defined('cacheWriteTokens', end.tok_cache_write),
     },
   };
 }
@@ -63,7 +63,7 @@ export function recordedModel(
     specificationVersion: 'v1',
     provider: model.provider,
     modelId: model.modelId,
-    ...(model.settings === undefined ? {} : { settings: model.settings }),
+    ...defined('settings', model.settings),
     generate: () => Promise.resolve().then(take),
     stream: () => stream(take),
   };

@@ -15,6 +15,7 @@ import { readSseJson } from '../sse-json.js';
 import { appendAnthropicMessage, toAnthropicTools } from './convert-to-anthropic.js';
 import type { AnthropicModelOptions } from './anthropic-options.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+import { defined } from '../../util/defined.js';
 
 type MessageParams = Omit<Anthropic.MessageCreateParamsNonStreaming, 'stream'>;
 
@@ -52,8 +53,8 @@ export function anthropicMessagesModel(
         factory: 'anthropic',
       }),
       maxRetries: 0,
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...defined('baseURL', options.baseURL),
+      ...defined('fetch', options.fetch),
     });
     return client;
   };
@@ -68,7 +69,7 @@ export function anthropicMessagesModel(
     ...(request.stopSequences === undefined || request.stopSequences.length === 0
       ? {}
       : { stop_sequences: [...request.stopSequences] }),
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...defined('temperature', options.temperature),
   });
 
   return {

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { loadApiKey } from '../load-api-key.js';
 import type { OpenAIModelOptions } from './openai-options.js';
+import { defined } from '../../util/defined.js';
 
 /**
  * A client made on first use (so a missing key fails the first call, not the import). Retries are
@@ -17,9 +18,9 @@ export function lazyOpenAIClient(options: OpenAIModelOptions, factory: string): 
         factory,
       }),
       maxRetries: 0,
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.organization === undefined ? {} : { organization: options.organization }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...defined('baseURL', options.baseURL),
+      ...defined('organization', options.organization),
+      ...defined('fetch', options.fetch),
     });
     return client;
   };

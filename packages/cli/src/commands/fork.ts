@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { model, type AnyAgent } from '@agent-trace/core';
 import { forkTrace, formatDivergence, type ForkReport, type PlanTarget } from '@agent-trace/trace';
 import { renderRunTree } from '../render/render-trace.js';
-import { buildRunTrees } from '../render/span-tree.js';
+import { buildRunTrees } from '@agent-trace/trace/model';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';

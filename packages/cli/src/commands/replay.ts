@@ -1,4 +1,4 @@
-import { buildRunTrees } from '../render/span-tree.js';
+import { buildRunTrees } from '@agent-trace/trace/model';
 import { renderRunTree } from '../render/render-trace.js';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';

@@ -1,6 +1,6 @@
 import { describeCost, formatUsd, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
 import { planReasons } from './event-line.js';
-import { isSpanNode, type RunTree, type SpanNode } from './span-tree.js';
+import { isSpanNode, type RunTree, type SpanNode } from '@agent-trace/trace/model';
 import type { Style } from './style.js';
 
 /** Options of {@link renderRunTree}. */

@@ -1,4 +1,11 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import {
+  buildRunTrees,
+  isSpanNode,
+  runTotals,
+  type RunTotals,
+  type SpanNode,
+} from '@agent-trace/trace/model';
 import { compact, count, cut } from './format.js';
 
 /** What a waterfall row stands for: a span (run, agent, model call, tool call, handoff) or a point event. */
@@ -52,18 +59,8 @@ export interface Row {
   readonly subtreeEnd: number;
 }
 
-/** Totals of a run (or of several). */
-export interface Totals {
-  readonly tokensIn: number;
-  readonly tokensOut: number;
-  /** US dollars of the priced model calls. */
-  readonly costUsd: number;
-  /** Answered model calls of models with no price: their cost is unknown. */
-  readonly unpricedCalls: number;
-  readonly llmCalls: number;
-  readonly toolCalls: number;
-  /** Failed model calls, tool calls and handoffs. */
-  readonly errors: number;
+/** Totals of a run (or of several): what its calls add up to, and how long it took. */
+export interface Totals extends RunTotals {
   readonly durationMs: number;
 }
 
@@ -86,12 +83,6 @@ export interface RunModel {
   readonly events: readonly TraceEvent[];
 }
 
-interface Node {
-  readonly start: TraceEvent;
-  end: TraceEvent | undefined;
-  readonly children: (Node | TraceEvent)[];
-}
-
 const spanKinds: Readonly<Record<string, RowKind>> = {
   run_start: 'run',
   agent_start: 'agent',
@@ -101,8 +92,6 @@ const spanKinds: Readonly<Record<string, RowKind>> = {
   workflow_start: 'workflow',
   workflow_step_start: 'step',
 };
-
-const isNode = (value: Node | TraceEvent): value is Node => 'children' in value;
 
 function pointKindOf(event: string): RowKind {
   if (event === 'approval_requested' || event === 'approval_resolved') return 'approval';
@@ -130,7 +119,8 @@ export function buildRuns(events: readonly TraceEvent[], file = ''): RunModel[] 
 export function buildRun(events: readonly TraceEvent[], file = ''): RunModel {
   const first = events[0];
   if (first === undefined) throw new Error('A run has at least one event.');
-  const roots = tree(events);
+  // Each part of the run (a resumed run has two) is a root of its own.
+  const roots = buildRunTrees(events).map(part => part.root);
   const startedAt = Date.parse(first.time);
   const lastAt = latestTime(events, startedAt);
   const rows: Row[] = [];
@@ -160,47 +150,22 @@ function latestTime(events: readonly TraceEvent[], from: number): number {
   return latest;
 }
 
-function tree(events: readonly TraceEvent[]): Node[] {
-  const nodes = new Map<string, Node>();
-  const roots: Node[] = [];
-  for (const event of events) {
-    const parent = event.parent_span_id === null ? undefined : nodes.get(event.parent_span_id);
-    if (spanKinds[event.event] !== undefined) {
-      const node: Node = { start: event, end: undefined, children: [] };
-      nodes.set(event.span_id, node);
-      if (parent !== undefined) parent.children.push(node);
-      // A run resumed after a pause has a second run_start: a root of its own.
-      else if (roots[0] === undefined || event.event === 'run_start') roots.push(node);
-      else roots[0].children.push(node);
-      continue;
-    }
-    const own = nodes.get(event.span_id);
-    if (own !== undefined && own.end === undefined && event.event.endsWith('_end')) {
-      own.end = event;
-      continue;
-    }
-    const holder = parent ?? roots[0];
-    if (holder !== undefined) holder.children.push(event);
-  }
-  return roots;
-}
-
 function flatten(
-  item: Node | TraceEvent,
+  item: SpanNode | TraceEvent,
   depth: number,
   rows: Row[],
   runStart: number,
   lastAt: number,
 ): void {
   const index = rows.length;
-  const start = isNode(item) ? item.start : item;
-  const end = isNode(item) ? item.end : undefined;
+  const start = isSpanNode(item) ? item.start : item;
+  const end = isSpanNode(item) ? item.end : undefined;
   const kind = spanKinds[start.event] ?? pointKindOf(start.event);
   const startMs = Date.parse(start.time) - runStart;
   const endMs =
     end !== undefined
       ? Date.parse(end.time) - runStart
-      : isNode(item)
+      : isSpanNode(item)
         ? Math.max(startMs, lastAt - runStart)
         : startMs;
   const row = {
@@ -212,13 +177,13 @@ function flatten(
     end,
     startMs,
     endMs,
-    status: statusOf(start, end, isNode(item)),
+    status: statusOf(start, end, isSpanNode(item)),
     title: titleOf(start, end),
     summary: summaryOf(start, end),
     subtreeEnd: index + 1,
   };
   rows.push(row);
-  if (isNode(item))
+  if (isSpanNode(item))
     for (const child of item.children) flatten(child, depth + 1, rows, runStart, lastAt);
   row.subtreeEnd = rows.length;
 }
@@ -370,29 +335,7 @@ function llmSummary(end: TraceEventOf<'llm_end'>): string {
 
 /** Tokens, calls, errors and duration of a run's events. */
 export function totalsOf(events: readonly TraceEvent[], durationMs: number): Totals {
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let costUsd = 0;
-  let unpricedCalls = 0;
-  let llmCalls = 0;
-  let toolCalls = 0;
-  let errors = 0;
-  for (const event of events) {
-    if (event.event === 'llm_end') {
-      tokensIn += event.tok_prompt;
-      tokensOut += event.tok_completion;
-      if (event.cost_usd !== undefined) costUsd += event.cost_usd;
-      else if (event.error === undefined) unpricedCalls++;
-      llmCalls++;
-    }
-    if (event.event === 'tool_end') toolCalls++;
-    if (
-      (event.event === 'llm_end' || event.event === 'tool_end' || event.event === 'handoff_end') &&
-      event.error !== undefined
-    )
-      errors++;
-  }
-  return { tokensIn, tokensOut, costUsd, unpricedCalls, llmCalls, toolCalls, errors, durationMs };
+  return { ...runTotals(events), durationMs };
 }
 
 /** The sum of several runs' totals. */

@@ -1,0 +1,6 @@
+/**
+ * `@agent-trace/core/spans`: which events open and close spans, with no schema and no runtime
+ * beside it, for code that must stay small (the viewer's page bundles it).
+ */
+export { isSpanEnd, isSpanStart, spanEndFor } from './protocol/span-kinds.js';
+export type { SpanStartName } from './protocol/span-kinds.js';

@@ -1,0 +1,8 @@
+/**
+ * `@agent-trace/trace/model`: the one model of a trace that the CLI, the viewer's page and the
+ * exporters share, free of Node's modules so the page can bundle it.
+ */
+export { buildRunTrees, isSpanNode } from './span-tree.js';
+export type { RunTree, SpanNode } from './span-tree.js';
+export { runTotals } from './run-totals.js';
+export type { RunTotals } from './run-totals.js';

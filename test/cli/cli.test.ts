@@ -252,21 +252,6 @@ describe('agent-trace rerun', () => {
       "Agent module 'test/fixtures/agents/not-an-agent.ts' has no default export that is an agent or a workflow or a planned run. Export the entry agent of the graph: export default agent({ ... }), or a workflow: export default loadWorkflow(...), or a planned run: export default { planner, tools, agents }, or a function that returns it.",
     );
   });
-
-  it("still answers as 'replay --agent', with a note of the new name", async () => {
-    const path = await recordSmallDesk();
-    const { code, stdout, stderr } = await cli([
-      'replay',
-      path,
-      '--agent',
-      'test/fixtures/agents/small-desk.ts',
-    ]);
-    expect(code).toBe(0);
-    expect(stdout).toContain('✓ same behaviour');
-    expect(stderr).toBe(
-      `note: 'replay --agent' is now 'agent-trace rerun ${path} --agent test/fixtures/agents/small-desk.ts'; replay only renders.`,
-    );
-  });
 });
 
 describe('agent-trace diff', () => {

@@ -199,11 +199,3 @@ describe('rerunTrace', () => {
     );
   });
 });
-
-describe('replayTrace (deprecated)', () => {
-  it('is rerunTrace under its old name', async () => {
-    const { replayTrace } = await import('@agent-trace/testing');
-    const { rerunTrace: fromTrace } = await import('@agent-trace/trace');
-    expect(replayTrace).toBe(fromTrace);
-  });
-});

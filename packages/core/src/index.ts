@@ -66,8 +66,8 @@ export type {
 export { addUsage, zeroUsage } from './protocol/usage.js';
 export type { Usage } from './protocol/usage.js';
 
-export { llmRouter, modelRouter } from './router/model-router.js';
-export type { LlmRouterOptions, ModelRouterOptions } from './router/model-router.js';
+export { modelRouter } from './router/model-router.js';
+export type { ModelRouterOptions } from './router/model-router.js';
 export { ruleRouter } from './router/rule-router.js';
 export type { RouteChoice, RouteRule, RouterOptions, RouterSpec } from './router/router.js';
 
@@ -175,7 +175,7 @@ export type { StopLimit, StopReason } from './protocol/stop-reason.js';
 
 export { createTerminationPolicy } from './termination/create-termination-policy.js';
 export { duplicateToolCallPolicy } from './termination/duplicate-tool-call-policy.js';
-export { hasToolCall, isStepCount, stepCountIs } from './termination/stop-condition.js';
+export { hasToolCall, stepCountIs } from './termination/stop-condition.js';
 export type { StopCondition, StopConditionState } from './termination/stop-condition.js';
 export { standardPolicy } from './termination/termination-policy.js';
 export type {

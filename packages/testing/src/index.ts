@@ -30,5 +30,3 @@ export type {
   RerunReport,
   RerunTraceOptions,
 } from '@agent-trace/trace';
-export { replayTrace } from './deprecated.js';
-export type { ReplayReport, ReplayTraceOptions } from './deprecated.js';

@@ -1,6 +1,5 @@
 /** The commands that read traces: replay, validate, diff, stats and export. */
 import { followCommand, playbackCommand } from '../commands/follow.js';
-import { rerunCommand } from '../commands/rerun.js';
 import { replayCommand } from '../commands/replay.js';
 import { validateCommand } from '../commands/validate.js';
 import { diffCommand } from '../commands/diff.js';
@@ -17,8 +16,6 @@ export const addReplay: AddCommand = (program, { io, style, onResult }) => {
     )
     .argument('<trace>', 'a JSONL trace file, e.g. traces/demo.jsonl')
     .option('--json', 'print the span trees as JSON')
-    .option('--agent <module>', 'deprecated: use agent-trace rerun <trace> --agent <module>')
-    .option('--live-tools', 'deprecated, with --agent: see agent-trace rerun')
     .option('--follow', 'print the events of a trace still being written, live, until its runs end')
     .option(
       '--speed <factor>',
@@ -32,28 +29,12 @@ export const addReplay: AddCommand = (program, { io, style, onResult }) => {
     .action(
       async (
         file: string,
-        options: {
-          json?: boolean;
-          agent?: string;
-          liveTools?: boolean;
-          follow?: boolean;
-          speed?: number;
-        },
+        options: { json?: boolean; follow?: boolean; speed?: number },
       ) => {
         const timeline = { style, write: (line: string) => void io.stdout(line) };
         if (options.follow === true) return onResult(await followCommand(file, timeline));
         if (options.speed !== undefined) {
           return onResult(await playbackCommand(file, options.speed, timeline));
-        }
-        if (options.agent !== undefined) {
-          const result = await rerunCommand(file, {
-            agentModule: options.agent,
-            liveTools: options.liveTools === true,
-            json: options.json === true,
-            style,
-          });
-          const note = `note: 'replay --agent' is now 'agent-trace rerun ${file} --agent ${options.agent}'; replay only renders.`;
-          return onResult({ ...result, stderr: [note, result.stderr].filter(Boolean).join('\n') });
         }
         return onResult(
           await replayCommand(file, {

@@ -32,8 +32,3 @@ export function modelRouter(options: ModelRouterOptions): Agent {
     router: { kind: 'llm', rules: options.rules ?? [], fallback: options.fallback },
   });
 }
-
-/** @deprecated Renamed {@link modelRouter}: one spelling of "LLM" across the API (`fakeLLM`). */
-export const llmRouter: typeof modelRouter = modelRouter;
-/** @deprecated Renamed {@link ModelRouterOptions}. */
-export type LlmRouterOptions = ModelRouterOptions;

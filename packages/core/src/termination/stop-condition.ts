@@ -24,6 +24,3 @@ export function hasToolCall(...toolNames: string[]): StopCondition {
 export function stepCountIs(count: number): StopCondition {
   return ({ steps }) => steps.length >= count;
 }
-
-/** @deprecated Renamed {@link stepCountIs}, as the Vercel AI SDK names it. */
-export const isStepCount: typeof stepCountIs = stepCountIs;

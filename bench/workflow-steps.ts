@@ -4,7 +4,8 @@
  * items), without a trace and with an in-memory one. The tool is `add`, so what is measured is
  * the engine: deciding, filling inputs, the step and tool spans, ordering the trace.
  */
-import { runWorkflow, tool, workflow, type Workflow } from '@agent-trace/core';
+import { tool } from '@agent-trace/core';
+import { runWorkflow, workflow, type Workflow } from '@agent-trace/core/workflow';
 import { memorySink } from '@agent-trace/trace';
 import { z } from 'zod';
 import { interleaved, ratio } from './measure.js';

@@ -1,5 +1,6 @@
 // docs/testing.md, "Testing workflows"
-import { agent, planAndRun, runWorkflow, virtualClock, workflow } from '@agent-trace/core';
+import { agent, virtualClock } from '@agent-trace/core';
+import { planAndRun, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { expect, it } from 'vitest';

@@ -8,7 +8,8 @@
  * ANTHROPIC_API_KEY). `--trace <file>` writes the trace elsewhere.
  */
 import { rmSync } from 'node:fs';
-import { planAndRun, runWorkflow, type LanguageModel } from '@agent-trace/core';
+import { type LanguageModel } from '@agent-trace/core';
+import { planAndRun, runWorkflow } from '@agent-trace/core/workflow';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
 import { processIo, runCli } from '@agent-trace/cli';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadWorkflow, type Workflow } from '@agent-trace/core';
+import { loadWorkflow, type Workflow } from '@agent-trace/core/workflow';
 import { pipelineTools } from './tools.js';
 
 /** workflow.yaml, loaded and checked with the pipeline's tools (what `agent-trace rerun --agent` takes). */

@@ -1,4 +1,4 @@
-// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check. Each entry that needs one must
+// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml. Each entry that needs one must
 // say which package to install, not fail with a bare ERR_MODULE_NOT_FOUND.
 const entries = [
   ['@agent-trace/core/openai', 'openai'],
@@ -7,6 +7,7 @@ const entries = [
   ['@agent-trace/testing/msw', 'msw'],
   ['@agent-trace/testing/mcp', '@modelcontextprotocol/sdk'],
   ['@agent-trace/testing/property', 'fast-check'],
+  ['@agent-trace/core/workflow', 'yaml'],
 ];
 let failed = false;
 for (const [entry, peer] of entries) {

@@ -5,16 +5,14 @@ import {
   agent,
   memoryResumeLedger,
   resume,
-  resumeWorkflow,
   run,
-  runWorkflow,
   sequentialIds,
   StateAlreadyResumedError,
   tool,
-  workflow,
   type ApprovalDecision,
   type RunStateSnapshot,
 } from '@agent-trace/core';
+import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import {
   fileResumeLedger,

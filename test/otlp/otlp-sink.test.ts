@@ -1,4 +1,5 @@
-import { planAndRun, run } from '@agent-trace/core';
+import { run } from '@agent-trace/core';
+import { planAndRun } from '@agent-trace/core/workflow';
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';

@@ -1,4 +1,5 @@
-import { agent, run, runWorkflow, stream, tool, workflow } from '@agent-trace/core';
+import { agent, run, stream, tool } from '@agent-trace/core';
+import { runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { openai } from '@agent-trace/core/openai';
 import { openaiHandlers } from '@agent-trace/testing/msw';
 import { fakeLLM } from '@agent-trace/testing';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSpanStart, planAndRun, sequentialIds, steppingClock } from '@agent-trace/core';
+import { isSpanStart, sequentialIds, steppingClock } from '@agent-trace/core';
+import { planAndRun } from '@agent-trace/core/workflow';
 import { memorySink } from '@agent-trace/trace';
 import { viewerHtml } from '@agent-trace/viewer';
 import { plannerAgent, request } from '../../examples/data-pipeline/planner.js';

@@ -5,15 +5,13 @@
 import {
   agent,
   ConfigurationError,
-  planAndRun,
-  resumePlan,
   sequentialIds,
   StateAlreadyResumedError,
   steppingClock,
   tool,
   type ApprovalDecision,
-  type PlanStateSnapshot,
 } from '@agent-trace/core';
+import { planAndRun, resumePlan, type PlanStateSnapshot } from '@agent-trace/core/workflow';
 import { fakeLLM, fakeTool, type FakeLLMStep } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -2,7 +2,8 @@
  * Planned runs rerun and fork: the planner answers from its recorded calls, so it writes the
  * recorded plans, which run as today's tools define them.
  */
-import { agent, planAndRun, sequentialIds, steppingClock } from '@agent-trace/core';
+import { agent, sequentialIds, steppingClock } from '@agent-trace/core';
+import { planAndRun } from '@agent-trace/core/workflow';
 import { fakeLLM } from '@agent-trace/testing';
 import { forkTrace, memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,8 @@
  * a failed step goes back to the planner, and the trace shows every plan and what each step did.
  */
 import { fileURLToPath } from 'node:url';
-import { agent, planAndRun, sequentialIds, steppingClock } from '@agent-trace/core';
+import { agent, sequentialIds, steppingClock } from '@agent-trace/core';
+import { planAndRun } from '@agent-trace/core/workflow';
 import { compareGoldenTrace, fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadWorkflow, runWorkflow, sequentialIds, virtualClock } from '@agent-trace/core';
+import { sequentialIds, virtualClock } from '@agent-trace/core';
+import { loadWorkflow, runWorkflow } from '@agent-trace/core/workflow';
 import { compareGoldenTrace, fakeTool } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

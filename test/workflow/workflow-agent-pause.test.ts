@@ -6,16 +6,14 @@ import { fileURLToPath } from 'node:url';
 import {
   agent,
   ConfigurationError,
-  resumeWorkflow,
-  runWorkflow,
   sequentialIds,
   StateAlreadyResumedError,
   steppingClock,
   tool,
-  workflow,
   type ApprovalDecision,
   type LanguageModel,
 } from '@agent-trace/core';
+import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { compareGoldenTrace, fakeLLM, fakeTool, type FakeLLMStep } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -5,13 +5,11 @@
 import { fileURLToPath } from 'node:url';
 import {
   ConfigurationError,
-  resumeWorkflow,
-  runWorkflow,
   sequentialIds,
   steppingClock,
-  workflow,
   type ApprovalDecision,
 } from '@agent-trace/core';
+import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { compareGoldenTrace, fakeTool } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

@@ -6,17 +6,19 @@
  */
 import {
   agent,
-  resumeWorkflow,
-  runWorkflow,
   sequentialIds,
   stopReasons,
   tool,
   virtualClock,
-  workflow,
   type ApprovalDecision,
+} from '@agent-trace/core';
+import {
+  resumeWorkflow,
+  runWorkflow,
+  workflow,
   type WorkflowResult,
   type WorkflowStepDefinition,
-} from '@agent-trace/core';
+} from '@agent-trace/core/workflow';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';

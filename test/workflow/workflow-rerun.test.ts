@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { agent, loadWorkflow, runWorkflow, workflow } from '@agent-trace/core';
+import { agent } from '@agent-trace/core';
+import { loadWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { fakeLLM, rerunTrace } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

@@ -5,14 +5,12 @@
 import {
   agent,
   ConfigurationError,
-  runWorkflow,
   sequentialIds,
   steppingClock,
   tool,
   virtualClock,
-  workflow,
-  type WorkflowRunOptions,
 } from '@agent-trace/core';
+import { runWorkflow, workflow, type WorkflowRunOptions } from '@agent-trace/core/workflow';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

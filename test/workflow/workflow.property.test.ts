@@ -3,17 +3,13 @@
  * tool once per attempt, and the run terminates with a valid trace whose steps come in the
  * workflow's order, the same every time.
  */
+import { agent, sequentialIds, stopReasons, tool, virtualClock } from '@agent-trace/core';
 import {
-  agent,
   planAndRun,
   runWorkflow,
-  sequentialIds,
-  stopReasons,
-  tool,
-  virtualClock,
   workflow,
   type WorkflowStepDefinition,
-} from '@agent-trace/core';
+} from '@agent-trace/core/workflow';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';

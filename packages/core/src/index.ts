@@ -75,40 +75,6 @@ export { Redactor } from './redaction/redactor.js';
 export type { RedactionOptions } from './redaction/redactor.js';
 
 export { resume, run, stream } from './run/run.js';
-export { resumeWorkflow, runWorkflow } from './run/run-workflow.js';
-export { planAndRun, resumePlan } from './run/plan-and-run.js';
-export type {
-  PlanAndRunOptions,
-  PlanRecord,
-  PlanResult,
-  ResumePlanOptions,
-} from './run/plan-and-run.js';
-export { PLAN_STATE_FORMAT, PLAN_STATE_VERSION } from './run/plan-snapshot.js';
-export type { PlanStateRecord, PlanStateSnapshot } from './run/plan-snapshot.js';
-export { planRequest, planText } from './workflow/plan-prompt.js';
-export type { PlanCatalog } from './workflow/plan-prompt.js';
-export type {
-  ResumeWorkflowOptions,
-  WorkflowResult,
-  WorkflowRunOptions,
-} from './run/run-workflow.js';
-export type { PausedAgentStep, WorkflowStatus } from './run/execute-workflow.js';
-export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './run/workflow-snapshot.js';
-export type { PausedWorkflow, WorkflowStateSnapshot } from './run/workflow-snapshot.js';
-export { workflow } from './workflow/workflow.js';
-export type {
-  SourcePosition,
-  Workflow,
-  WorkflowProblem,
-  WorkflowStep,
-  WorkflowStepDefinition,
-  WorkflowStepRuns,
-} from './workflow/workflow.js';
-export { loadWorkflow, WorkflowLoadError } from './workflow/load-workflow.js';
-export type { LoadWorkflowOptions } from './workflow/load-workflow.js';
-export type { WorkflowStepRecord, WorkflowStepStatus } from './workflow/step-record.js';
-export { ConditionError, parseCondition } from './workflow/condition.js';
-export type { Condition } from './workflow/condition.js';
 export { costOf, describeCost, formatUsd } from './cost/cost.js';
 export { defaultPrices, PriceTable } from './cost/prices.js';
 export { costBudget } from './cost/budget.js';

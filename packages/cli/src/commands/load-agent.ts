@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AnyAgent, Workflow } from '@agent-trace/core';
+import type { AnyAgent } from '@agent-trace/core';
+import type { Workflow } from '@agent-trace/core/workflow';
 import type { PlanTarget } from '@agent-trace/trace';
 
 /** The entry agent a module exports, or why it could not be loaded. */

@@ -26,25 +26,20 @@ export const addReplay: AddCommand = (program, { io, style, onResult }) => {
       'after',
       '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/live.jsonl --follow\n  agent-trace replay traces/demo.jsonl --speed 10\n\nExit codes: 0 rendered, 2 unreadable.',
     )
-    .action(
-      async (
-        file: string,
-        options: { json?: boolean; follow?: boolean; speed?: number },
-      ) => {
-        const timeline = { style, write: (line: string) => void io.stdout(line) };
-        if (options.follow === true) return onResult(await followCommand(file, timeline));
-        if (options.speed !== undefined) {
-          return onResult(await playbackCommand(file, options.speed, timeline));
-        }
-        return onResult(
-          await replayCommand(file, {
-            json: options.json === true,
-            style,
-            write: text => io.stdout(text),
-          }),
-        );
-      },
-    );
+    .action(async (file: string, options: { json?: boolean; follow?: boolean; speed?: number }) => {
+      const timeline = { style, write: (line: string) => void io.stdout(line) };
+      if (options.follow === true) return onResult(await followCommand(file, timeline));
+      if (options.speed !== undefined) {
+        return onResult(await playbackCommand(file, options.speed, timeline));
+      }
+      return onResult(
+        await replayCommand(file, {
+          json: options.json === true,
+          style,
+          write: text => io.stdout(text),
+        }),
+      );
+    });
 };
 
 /** `agent-trace validate`: check a trace against its rules. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agent } from '../agent/agent.js';
 import { tool } from '../tool/tool.js';
-import { loadWorkflow, WorkflowLoadError } from './load-workflow.js';
+// Through the entry, which loads the optional peer yaml for the loader.
+import { loadWorkflow, WorkflowLoadError } from '../workflows.js';
 
 /** The seed's data-analysis pipeline, as written there. */
 const seedWorkflow = `workflow:

@@ -1,16 +1,8 @@
-import {
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  Scalar,
-  type Node as YamlNode,
-  type YAMLMap,
-} from 'yaml';
+import type { LineCounter, Node as YamlNode, Scalar, YAMLMap } from 'yaml';
 import type { AnyAgent } from '../agent/agent.js';
 import type { AnyTool } from '../tool/tool.js';
 import { ConditionError, parseCondition } from './condition.js';
+import { yaml } from './yaml-peer.js';
 import {
   workflowProblem,
   type SourcePosition,
@@ -41,13 +33,13 @@ export interface LoadWorkflowOptions {
 }
 
 class Source {
-  readonly #lines = new LineCounter();
+  readonly #lines: LineCounter = new (yaml().LineCounter)();
   readonly file: string;
   readonly root: YamlNode | null;
 
   constructor(text: string, file: string) {
     this.file = file;
-    const document = parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true });
+    const document = yaml().parseDocument(text, { lineCounter: this.#lines, uniqueKeys: true });
     const [error] = document.errors;
     if (error !== undefined) {
       const { line, col } = error.linePos?.[0] ?? { line: 1, col: 1 };
@@ -97,7 +89,7 @@ export function loadWorkflow(text: string, options: LoadWorkflowOptions = {}): W
   const nameNode = workflow.get('name', true) as YamlNode | undefined;
   const name = stringAt(source, nameNode, workflow, "the workflow's name");
   const stepsNode = workflow.get('steps', true) as YamlNode | undefined;
-  if (!isSeq(stepsNode) || stepsNode.items.length === 0)
+  if (!yaml().isSeq(stepsNode) || stepsNode.items.length === 0)
     source.fail(stepsNode ?? workflow, "'steps' must be a list of steps: - name: …, tool: …");
   const nodes = new Map<string, YAMLMap>();
   const steps = stepsNode.items.map(item => readStep(source, item as YamlNode, nodes, options));
@@ -106,7 +98,7 @@ export function loadWorkflow(text: string, options: LoadWorkflowOptions = {}): W
     const step = nodes.get(problem.step);
     const node = step?.get(problem.key, true) as YamlNode | undefined;
     source.fail(
-      problem.index !== undefined && isSeq(node)
+      problem.index !== undefined && yaml().isSeq(node)
         ? (node.items[problem.index] as YamlNode)
         : (node ?? step),
       problem.problem,
@@ -122,7 +114,7 @@ function mapping(
   what: string,
   expected: string,
 ): YAMLMap {
-  if (!isMap(node)) source.fail(node, `${what} must be a mapping with ${expected}`);
+  if (!yaml().isMap(node)) source.fail(node, `${what} must be a mapping with ${expected}`);
   return node;
 }
 
@@ -133,7 +125,7 @@ function stringAt(
   owner: YamlNode,
   what: string,
 ): string {
-  if (!isScalar(node) || typeof node.value !== 'string' || node.value.trim() === '')
+  if (!yaml().isScalar(node) || typeof node.value !== 'string' || node.value.trim() === '')
     source.fail(node ?? owner, `${what} must be a non-empty string`);
   return node.value;
 }
@@ -217,7 +209,7 @@ function readRuns(
 function readDependsOn(source: Source, step: YAMLMap): string[] {
   const node = step.get('depends_on', true) as YamlNode | undefined;
   if (node === undefined) return [];
-  if (!isSeq(node))
+  if (!yaml().isSeq(node))
     source.fail(node, "'depends_on' must be a list of step names: [collect, clean]");
   return node.items.map(item => stringAt(source, item as YamlNode, node, 'a dependency'));
 }
@@ -225,7 +217,7 @@ function readDependsOn(source: Source, step: YAMLMap): string[] {
 function readBoolean(source: Source, step: YAMLMap, key: string): boolean | undefined {
   const node = step.get(key, true) as YamlNode | undefined;
   if (node === undefined) return undefined;
-  if (!isScalar(node) || typeof node.value !== 'boolean')
+  if (!yaml().isScalar(node) || typeof node.value !== 'boolean')
     source.fail(node, `'${key}' must be true or false`);
   return node.value;
 }
@@ -233,7 +225,7 @@ function readBoolean(source: Source, step: YAMLMap, key: string): boolean | unde
 function readInteger(source: Source, step: YAMLMap, key: string, min: number): number | undefined {
   const node = step.get(key, true) as YamlNode | undefined;
   if (node === undefined) return undefined;
-  if (!isScalar(node) || !Number.isInteger(node.value) || (node.value as number) < min)
+  if (!yaml().isScalar(node) || !Number.isInteger(node.value) || (node.value as number) < min)
     source.fail(node, `'${key}' must be a whole number of at least ${min}`);
   return node.value as number;
 }
@@ -243,7 +235,7 @@ function readCondition(source: Source, step: YAMLMap): WorkflowStep['condition']
   if (node === undefined) return undefined;
   const text = stringAt(source, node, step, "a step's condition");
   const quoted =
-    isScalar(node) && (node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE);
+    yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE');
   try {
     return { text, parsed: parseCondition(text) };
   } catch (error) {

@@ -1,7 +1,7 @@
-import { parse } from 'yaml';
 import type { AnyAgent } from '../agent/agent.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { WorkflowStepRecord } from './step-record.js';
+import { yaml } from './yaml-peer.js';
 
 /** What a planner may put in its plans. */
 export interface PlanCatalog {
@@ -72,7 +72,7 @@ export function planText(answer: string): string {
 /** The plan as a value for the trace: its YAML or JSON read, or the text when it does not parse. */
 export function planValue(text: string): unknown {
   try {
-    return parse(text) as unknown;
+    return yaml().parse(text) as unknown;
   } catch {
     return text;
   }

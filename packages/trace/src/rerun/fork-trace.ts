@@ -1,7 +1,6 @@
 import {
   isTraceSink,
   type AnyAgent,
-  type PlanResult,
   type LanguageModel,
   type ModelRequest,
   type RunOptions,
@@ -9,6 +8,7 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import type { PlanResult } from '@agent-trace/core/workflow';
 import { readTrace } from '../jsonl/read-trace.js';
 import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';

@@ -1,15 +1,10 @@
-import {
-  planAndRun,
-  run,
-  runWorkflow,
-  type AnyAgent,
-  type PlanAndRunOptions,
-  type PlanResult,
-  type RunOptions,
-  type RunResult,
-  type Workflow,
-  type WorkflowResult,
-} from '@agent-trace/core';
+import { run, type AnyAgent, type RunOptions, type RunResult } from '@agent-trace/core';
+import type {
+  PlanAndRunOptions,
+  PlanResult,
+  Workflow,
+  WorkflowResult,
+} from '@agent-trace/core/workflow';
 import type { Recording } from './recording.js';
 
 /**
@@ -39,16 +34,19 @@ export function isPlanTarget(target: RerunTarget): target is PlanTarget {
  * Runs `target` on the recording's input with `options` (overrides, sinks, where it forked from):
  * an agent with `run`, a workflow with `runWorkflow`, a planned run with `planAndRun`.
  */
-export function runTarget(
+export async function runTarget(
   target: RerunTarget,
   recording: Recording,
   options: Omit<RunOptions, 'history'>,
 ): Promise<TargetResult> {
+  if ('toolRegistry' in target) return run(target, recording.input, options);
+  // Loaded only for workflows and plans: it needs the optional peer `yaml`, which a project
+  // that reruns agents alone need not install.
+  const { planAndRun, runWorkflow } = await import('@agent-trace/core/workflow');
   if (isPlanTarget(target)) {
     const { planner, ...catalog } = target;
     return planAndRun(planner, recording.input, { ...options, ...catalog });
   }
-  if ('toolRegistry' in target) return run(target, recording.input, options);
   const { forkedFrom: _unused, ...workflowOptions } = options;
   return runWorkflow(target, recording.workflowInput, workflowOptions);
 }

@@ -1,16 +1,14 @@
 import {
   isTraceSink,
   type AnyAgent,
-  type PlanResult,
   type RunOverrides,
-  type Workflow,
-  type WorkflowResult,
   type LanguageModel,
   type RunOptions,
   type RunResult,
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import type { PlanResult, Workflow, WorkflowResult } from '@agent-trace/core/workflow';
 import { runTarget, type PlanTarget, type RerunTarget, type TargetResult } from './rerun-target.js';
 import { readTrace } from '../jsonl/read-trace.js';
 import { memorySink } from '../memory-sink.js';

@@ -28,6 +28,15 @@ export function runEndAttributes(
   end: TraceEventOf<'run_end'>,
   attributes: SpanAttributes,
 ): undefined {
+  stopAndUsage(end, attributes);
+  return undefined;
+}
+
+/** How a run or an agent stopped, its tokens, and its cost (when priced). */
+function stopAndUsage(
+  end: TraceEventOf<'run_end'> | TraceEventOf<'agent_end'>,
+  attributes: SpanAttributes,
+): void {
   attributes['agent_trace.stop_reason'] = end.stop_reason;
   attributes['gen_ai.usage.input_tokens'] = end.tok_prompt;
   attributes['gen_ai.usage.output_tokens'] = end.tok_completion;
@@ -35,7 +44,6 @@ export function runEndAttributes(
     attributes['agent_trace.cost_usd'] = end.cost.usd;
     attributes['agent_trace.cost.unpriced_calls'] = end.cost.unpriced_calls;
   }
-  return undefined;
 }
 
 /** An agent's span at its end: its tokens, stop, cost, tool-calling mode and instructions. */
@@ -45,13 +53,7 @@ export function agentEndAttributes(
   attributes: SpanAttributes,
   content: Content,
 ): undefined {
-  attributes['gen_ai.usage.input_tokens'] = end.tok_prompt;
-  attributes['gen_ai.usage.output_tokens'] = end.tok_completion;
-  attributes['agent_trace.stop_reason'] = end.stop_reason;
-  if (end.cost !== undefined) {
-    attributes['agent_trace.cost_usd'] = end.cost.usd;
-    attributes['agent_trace.cost.unpriced_calls'] = end.cost.unpriced_calls;
-  }
+  stopAndUsage(end, attributes);
   if (start.tool_calling !== undefined) attributes['agent_trace.tool_calling'] = start.tool_calling;
   if (content !== undefined && start.instructions !== '')
     attributes['gen_ai.system_instructions'] = content([

@@ -65,6 +65,50 @@ export default tseslint.config(
     },
   },
   {
+    // Workflows and planning sit above the loop, in their own room: they use the run's kernel
+    // (opening and sealing a run, running an agent's turn, paused states), not the turn's insides.
+    files: ['packages/core/src/workflow/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../run/*',
+                '!../run/agent-outcome.js',
+                '!../run/approval-events.js',
+                '!../run/create-run-state.js',
+                '!../run/resumed-start.js',
+                '!../run/run-frame.js',
+                '!../run/run-options.js',
+                '!../run/run-snapshot.js',
+                '!../run/run-state.js',
+                '!../run/to-trace-error.js',
+              ],
+              message:
+                "A feature uses the run's kernel API only (run-frame, agent-outcome, states).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The turn does not reach into the features that sit above it.
+    files: ['packages/core/src/run/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../workflow/*'], message: 'run/ holds the turn: workflows sit above it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // No hidden arrows: core depends on no other agent-trace package, not even through a computed
     // import, and reads no environment (the adapters read their API keys, as the vendors' SDKs do).
     files: ['packages/core/src/**/*.ts'],
@@ -74,7 +118,7 @@ export default tseslint.config(
         'error',
         { selector: 'ExportAllDeclaration', message: 'Use explicit named exports.' },
         {
-          selector: "ImportDeclaration[source.value=/^@agent-trace\\//]",
+          selector: 'ImportDeclaration[source.value=/^@agent-trace\\//]',
           message: 'Core depends on no other agent-trace package: they depend on it.',
         },
         {

@@ -15,26 +15,26 @@ provideYaml(
   }),
 );
 
-export { resumeWorkflow, runWorkflow } from './run/run-workflow.js';
-export { planAndRun, resumePlan } from './run/plan-and-run.js';
+export { resumeWorkflow, runWorkflow } from './workflow/run-workflow.js';
+export { planAndRun, resumePlan } from './workflow/plan-and-run.js';
 export type {
   PlanAndRunOptions,
   PlanRecord,
   PlanResult,
   ResumePlanOptions,
-} from './run/plan-and-run.js';
-export { PLAN_STATE_FORMAT, PLAN_STATE_VERSION } from './run/plan-snapshot.js';
-export type { PlanStateRecord, PlanStateSnapshot } from './run/plan-snapshot.js';
+} from './workflow/plan-and-run.js';
+export { PLAN_STATE_FORMAT, PLAN_STATE_VERSION } from './workflow/plan-snapshot.js';
+export type { PlanStateRecord, PlanStateSnapshot } from './workflow/plan-snapshot.js';
 export { planRequest, planText } from './workflow/plan-prompt.js';
 export type { PlanCatalog } from './workflow/plan-prompt.js';
 export type {
   ResumeWorkflowOptions,
   WorkflowResult,
   WorkflowRunOptions,
-} from './run/run-workflow.js';
-export type { PausedAgentStep, WorkflowStatus } from './run/execute-workflow.js';
-export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './run/workflow-snapshot.js';
-export type { PausedWorkflow, WorkflowStateSnapshot } from './run/workflow-snapshot.js';
+} from './workflow/run-workflow.js';
+export type { PausedAgentStep, WorkflowStatus } from './workflow/execute-workflow.js';
+export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './workflow/workflow-snapshot.js';
+export type { PausedWorkflow, WorkflowStateSnapshot } from './workflow/workflow-snapshot.js';
 export { workflow } from './workflow/workflow.js';
 export type {
   SourcePosition,

@@ -1,10 +1,10 @@
 import type { ApprovalDecision } from '../approval/approval.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
-import type { Workflow, WorkflowStep } from '../workflow/workflow.js';
-import { agentOutcome, type AgentStart, type PausedTurn } from './agent-outcome.js';
-import { resumedAgentStart } from './resumed-start.js';
-import type { RunState } from './run-state.js';
+import type { Workflow, WorkflowStep } from './workflow.js';
+import { agentOutcome, type AgentStart, type PausedTurn } from '../run/agent-outcome.js';
+import { resumedAgentStart } from '../run/resumed-start.js';
+import type { RunState } from '../run/run-state.js';
 
 /** Why a step's attempt failed, as its record and trace say. */
 export type StepError = { readonly type: string; readonly message: string };

@@ -2,8 +2,8 @@ import type { AnyAgent } from '../agent/agent.js';
 import type { ApprovalDecision } from '../approval/approval.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Message } from '../protocol/message.js';
-import type { PausedRun } from './create-run-state.js';
-import { checkDecisions, openState } from './run-snapshot.js';
+import type { PausedRun } from '../run/create-run-state.js';
+import { checkDecisions, openState } from '../run/run-snapshot.js';
 import type { PausedWorkflow } from './workflow-snapshot.js';
 
 /** The format name and version a planned run's state carries; another version is refused. */

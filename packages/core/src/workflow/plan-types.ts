@@ -1,9 +1,9 @@
 import type { AnyAgent } from '../agent/agent.js';
 import type { ApprovalDecision } from '../approval/approval.js';
-import type { PlanCatalog } from '../workflow/plan-prompt.js';
-import type { Workflow } from '../workflow/workflow.js';
+import type { PlanCatalog } from './plan-prompt.js';
+import type { Workflow } from './workflow.js';
 import type { PlanStateRecord, PlanStateSnapshot } from './plan-snapshot.js';
-import type { ResumeOnceOptions, RunOptions } from './run-options.js';
+import type { ResumeOnceOptions, RunOptions } from '../run/run-options.js';
 import type { WorkflowResult, WorkflowRunOptions } from './run-workflow.js';
 
 /** Options of `planAndRun`: what plans may use, how many there may be, and the run's options. */

@@ -1,10 +1,10 @@
 import type { ApprovalDecision, PendingApproval } from '../approval/approval.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { WorkflowStepRecord } from '../workflow/step-record.js';
-import type { Workflow } from '../workflow/workflow.js';
-import type { PausedRun } from './create-run-state.js';
+import type { WorkflowStepRecord } from './step-record.js';
+import type { Workflow } from './workflow.js';
+import type { PausedRun } from '../run/create-run-state.js';
 import type { PausedAgentStep } from './execute-workflow.js';
-import { checkDecisions, openState } from './run-snapshot.js';
+import { checkDecisions, openState } from '../run/run-snapshot.js';
 
 /** The format name and version a workflow state carries; a state of another version is refused. */
 export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;

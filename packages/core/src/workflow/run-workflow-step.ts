@@ -10,12 +10,12 @@ import {
   tracedRuns,
   type WorkflowStepRecord,
   type WorkflowStepStatus,
-} from '../workflow/step-record.js';
-import type { Workflow, WorkflowStep } from '../workflow/workflow.js';
-import type { PausedTurn } from './agent-outcome.js';
-import type { RunState } from './run-state.js';
-import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
-import { toTraceError } from './to-trace-error.js';
+} from './step-record.js';
+import type { Workflow, WorkflowStep } from './workflow.js';
+import type { PausedTurn } from '../run/agent-outcome.js';
+import type { RunState } from '../run/run-state.js';
+import { traceApprovalRequested, traceApprovalResolved } from '../run/approval-events.js';
+import { toTraceError } from '../run/to-trace-error.js';
 import {
   agentAttempt,
   type AgentStepResume,

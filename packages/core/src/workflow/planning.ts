@@ -3,7 +3,7 @@ import type { ApprovalDecision } from '../approval/approval.js';
 import type { Message } from '../protocol/message.js';
 import { redactError } from '../redaction/redact-returned.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
-import { loadWorkflow, WorkflowLoadError } from '../workflow/load-workflow.js';
+import { loadWorkflow, WorkflowLoadError } from './load-workflow.js';
 import {
   failedStepFeedback,
   planRequest,
@@ -11,10 +11,10 @@ import {
   planValue,
   refusedPlanFeedback,
   type PlanCatalog,
-} from '../workflow/plan-prompt.js';
-import type { Workflow } from '../workflow/workflow.js';
-import { agentOutcome } from './agent-outcome.js';
-import { pausedRun } from './create-run-state.js';
+} from './plan-prompt.js';
+import type { Workflow } from './workflow.js';
+import { agentOutcome } from '../run/agent-outcome.js';
+import { pausedRun } from '../run/create-run-state.js';
 import {
   executeWorkflow,
   type ExecuteWorkflowOptions,
@@ -22,8 +22,8 @@ import {
 } from './execute-workflow.js';
 import type { PlanAndRunOptions, PlanRecord, PlanResult } from './plan-types.js';
 import { PLAN_STATE_FORMAT, PLAN_STATE_VERSION, type PlanStateSnapshot } from './plan-snapshot.js';
-import type { RunEnding } from './run-frame.js';
-import type { RunState } from './run-state.js';
+import type { RunEnding } from '../run/run-frame.js';
+import type { RunState } from '../run/run-state.js';
 import { redactStepErrors, workflowEnding } from './run-workflow.js';
 
 /** How many plans and re-plans a planned run may use. */

@@ -1,12 +1,12 @@
 import type { AnyAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { WorkflowLoadError } from '../workflow/load-workflow.js';
-import type { Workflow } from '../workflow/workflow.js';
+import { WorkflowLoadError } from './load-workflow.js';
+import type { Workflow } from './workflow.js';
 import { openPlanState, type PlanStateSnapshot } from './plan-snapshot.js';
 import type { PlanAndRunOptions, PlanResult, ResumePlanOptions } from './plan-types.js';
 import { loadPlan, Planning, type PlanLimits } from './planning.js';
-import { forkedFromFields, openRun, type RunEnding } from './run-frame.js';
-import { sealState } from './run-snapshot.js';
+import { forkedFromFields, openRun, type RunEnding } from '../run/run-frame.js';
+import { sealState } from '../run/run-snapshot.js';
 
 export type { PlanAndRunOptions, PlanRecord, PlanResult, ResumePlanOptions } from './plan-types.js';
 

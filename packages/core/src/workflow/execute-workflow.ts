@@ -2,17 +2,12 @@ import type { ApprovalDecision, PendingApproval } from '../approval/approval.js'
 import { RunAbortedError } from '../errors/abort-error.js';
 import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import { Semaphore } from '../util/semaphore.js';
-import {
-  traceOrder,
-  tracedRuns,
-  workflowOutput,
-  type WorkflowStepRecord,
-} from '../workflow/step-record.js';
-import type { Workflow } from '../workflow/workflow.js';
-import type { RunState } from './run-state.js';
+import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
+import type { Workflow } from './workflow.js';
+import type { RunState } from '../run/run-state.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
-import type { PausedTurn } from './agent-outcome.js';
-import { toTraceError } from './to-trace-error.js';
+import type { PausedTurn } from '../run/agent-outcome.js';
+import { toTraceError } from '../run/to-trace-error.js';
 
 /** How a workflow ended: `interrupted` when a step waits for a person. */
 export type WorkflowStatus = 'completed' | 'failed' | 'interrupted' | 'aborted';

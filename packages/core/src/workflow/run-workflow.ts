@@ -2,14 +2,14 @@ import type { ApprovalDecision, PendingApproval } from '../approval/approval.js'
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { StopReason } from '../protocol/stop-reason.js';
 import type { Usage } from '../protocol/usage.js';
-import type { WorkflowStepRecord } from '../workflow/step-record.js';
-import type { Workflow } from '../workflow/workflow.js';
-import { pausedRun } from './create-run-state.js';
-import { openRun, type RunEnding } from './run-frame.js';
+import type { WorkflowStepRecord } from './step-record.js';
+import type { Workflow } from './workflow.js';
+import { pausedRun } from '../run/create-run-state.js';
+import { openRun, type RunEnding } from '../run/run-frame.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
-import type { ResumeOnceOptions, RunOptions } from './run-options.js';
-import type { RunState } from './run-state.js';
-import { toTraceError } from './to-trace-error.js';
+import type { ResumeOnceOptions, RunOptions } from '../run/run-options.js';
+import type { RunState } from '../run/run-state.js';
+import { toTraceError } from '../run/to-trace-error.js';
 import { redactError, redactMessage } from '../redaction/redact-returned.js';
 import type { Redactor } from '../redaction/redactor.js';
 import {
@@ -18,7 +18,7 @@ import {
   WORKFLOW_STATE_VERSION,
   type WorkflowStateSnapshot,
 } from './workflow-snapshot.js';
-import { sealState } from './run-snapshot.js';
+import { sealState } from '../run/run-snapshot.js';
 
 /** Options of `runWorkflow`: the run's options, and how much runs at once. */
 export interface WorkflowRunOptions extends Omit<RunOptions, 'history' | 'forkedFrom'> {

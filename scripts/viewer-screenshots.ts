@@ -1,7 +1,7 @@
 /**
  * `pnpm screenshots`: the viewer's pictures in docs/images/, made from the demo's desk (and its
  * stricter-guard variant for the diff) in the Chromium the viewer's tests use. Run it again after changing the
- * viewer; the README shows the pictures.
+ * viewer; the viewer guide (docs/guide/viewer.md) shows the pictures.
  */
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

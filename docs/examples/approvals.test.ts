@@ -1,4 +1,4 @@
-// docs/testing.md, "Approvals, forks and recorded answers"
+// docs/guide/testing.md, "Approvals, forks and recorded answers"
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

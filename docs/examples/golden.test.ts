@@ -1,4 +1,4 @@
-// docs/testing.md, "A golden test"
+// docs/guide/testing.md, "A golden test"
 import { fileURLToPath } from 'node:url';
 import { run, sequentialIds, steppingClock } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';

@@ -1,4 +1,4 @@
-// docs/testing.md, "Testing against the provider wire format"
+// docs/guide/testing.md, "Testing against the provider wire format"
 import { run, steppingClock } from '@agent-trace/core';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';

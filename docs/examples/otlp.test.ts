@@ -1,4 +1,4 @@
-// docs/testing.md, "Testing your OpenTelemetry export"
+// docs/guide/testing.md, "Testing your OpenTelemetry export"
 import { run } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver } from '@agent-trace/testing/otlp';

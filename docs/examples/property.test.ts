@@ -1,4 +1,4 @@
-// docs/testing.md, "A property test"
+// docs/guide/testing.md, "A property test"
 import { assertTerminates } from '@agent-trace/testing/property';
 import { it } from 'vitest';
 import { supportDesk } from './support-agent.js';

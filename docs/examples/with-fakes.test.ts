@@ -1,4 +1,4 @@
-// docs/testing.md, "Testing an agent with fakes"
+// docs/guide/testing.md, "Testing an agent with fakes"
 import { agent, run, steppingClock } from '@agent-trace/core';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';

@@ -1,4 +1,4 @@
-// docs/testing.md, "Testing workflows"
+// docs/guide/testing.md, "Testing workflows"
 import { agent, virtualClock } from '@agent-trace/core';
 import { planAndRun, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';

@@ -32,9 +32,13 @@ export type {
   WorkflowResult,
   WorkflowRunOptions,
 } from './workflow/run-workflow.js';
-export type { PausedAgentStep, WorkflowStatus } from './workflow/execute-workflow.js';
+export type { WorkflowStatus } from './workflow/execute-workflow.js';
 export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './workflow/workflow-snapshot.js';
-export type { PausedWorkflow, WorkflowStateSnapshot } from './workflow/workflow-snapshot.js';
+export type {
+  PausedAgentStep,
+  PausedWorkflow,
+  WorkflowStateSnapshot,
+} from './workflow/workflow-snapshot.js';
 export { workflow } from './workflow/workflow.js';
 export type {
   SourcePosition,

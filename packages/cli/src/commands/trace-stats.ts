@@ -119,8 +119,6 @@ export class TraceStatsCollector {
   readonly #open = new Map<string, RunTally>();
   /** Runs in the order they began: their figures once they ended, undefined while open. */
   readonly #slots = new Map<string, TraceStats | undefined>();
-  #queue: string[] = [];
-  #head = 0;
   /** `provider/model` by model id, as seen so far: retries name the model id only. */
   readonly #modelKeys = new Map<string, string>();
 
@@ -176,17 +174,11 @@ export class TraceStatsCollector {
    */
   ready(): TraceStats[] {
     const out: TraceStats[] = [];
-    while (this.#head < this.#queue.length) {
-      const run = this.#queue[this.#head] as string;
-      const stats = this.#slots.get(run);
+    // A Map iterates in insertion order, the order the runs began; deleting while iterating is safe.
+    for (const [run, stats] of this.#slots) {
       if (stats === undefined) break;
       out.push(stats);
       this.#slots.delete(run);
-      this.#head++;
-    }
-    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
     }
     return out;
   }
@@ -203,10 +195,7 @@ export class TraceStatsCollector {
       tally = { agents: new Tally(), tools: new Tally(), models: new Tally(), export: undefined };
       this.#open.set(run, tally);
       // Reserve the run's place, so runs are listed in the order they began.
-      if (!this.#slots.has(run)) {
-        this.#slots.set(run, undefined);
-        this.#queue.push(run);
-      }
+      if (!this.#slots.has(run)) this.#slots.set(run, undefined);
     }
     return tally;
   }

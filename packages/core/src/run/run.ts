@@ -223,7 +223,8 @@ function resumedStart(
   state: RunStateSnapshot,
   decisions: ResumeOptions['decisions'],
 ): [AnyAgent, AgentStart] {
-  if (state.turn.path[0] !== entry.name || state.run.entryAgent !== entry.name) {
+  // The path from the entry agent to the paused one is walked (and checked) by resumedAgentStart.
+  if (state.run.entryAgent !== entry.name) {
     throw new ConfigurationError({
       option: 'agent',
       message: `The run state was made by a run of agent '${state.run.entryAgent}', not '${entry.name}': resume it with the same entry agent.`,

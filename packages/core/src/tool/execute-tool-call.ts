@@ -5,7 +5,6 @@ import type { ToolCallRequest } from '../protocol/message.js';
 import { raceAbort } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
 import type { ToolRegistry } from './tool-registry.js';
-import { defined } from '../util/defined.js';
 
 const neverAborted = new AbortController().signal;
 
@@ -102,7 +101,7 @@ export async function executeToolCall(options: {
             callId: call.callId,
             agentName,
             clock,
-            ...defined('traceHeaders', traceHeaders),
+            ...(traceHeaders === undefined ? {} : { traceHeaders }),
           })) as unknown;
         return runTool === undefined ? execute() : runTool(validated.data, execute);
       },

@@ -6,32 +6,23 @@ import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from 
 import type { Workflow } from './workflow.js';
 import type { RunState } from '../run/run-state.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
-import type { PausedTurn } from '../run/agent-outcome.js';
+import type { PausedAgentStep, PausedWorkflow } from './workflow-snapshot.js';
 import { toTraceError } from '../run/to-trace-error.js';
 
 /** How a workflow ended: `interrupted` when a step waits for a person. */
 export type WorkflowStatus = 'completed' | 'failed' | 'interrupted' | 'aborted';
 
-/** What running a workflow did: each step's record (in trace order) and the workflow's output. */
-export interface WorkflowOutcome {
+/**
+ * What running a workflow did: each step's record (in trace order), the workflow's output, and
+ * what waits for a person (a state keeps `records`, `pending` and `agentSteps` as they are).
+ */
+export interface WorkflowOutcome extends PausedWorkflow {
   readonly status: WorkflowStatus;
-  readonly records: readonly WorkflowStepRecord[];
   readonly output: unknown;
-  /** The approval steps that wait for a person, and the calls paused agent steps wait for. */
-  readonly pending: readonly PendingApproval[];
-  /** The agent steps that wait: each one's paused turn and the attempt that paused. */
-  readonly pausedAgents: readonly PausedAgentStep[];
   /** The first step that failed, in trace order. */
   readonly failed: WorkflowStepRecord | undefined;
   /** Set when the run was aborted or timed out while the workflow ran. */
   readonly error: Error | undefined;
-}
-
-/** An agent step whose agent waits for approval: what a resumed run goes on with. */
-export interface PausedAgentStep {
-  readonly step: string;
-  readonly turn: PausedTurn;
-  readonly attempt: number;
 }
 
 /** How a workflow runs within a run. */
@@ -40,12 +31,15 @@ export interface ExecuteWorkflowOptions {
   readonly maxConcurrency: number;
   /** For a planned workflow: the plan's revision. */
   readonly planRevision?: number;
-  /** Steps that ended in an earlier part of the run (before a pause): not run again. */
-  readonly earlier?: readonly WorkflowStepRecord[];
-  /** Decisions on approval steps that waited (by step name) and on paused agents' calls (by call id). */
-  readonly decisions?: ReadonlyMap<string, ApprovalDecision>;
-  /** Agent steps that paused in an earlier part of the run: they go on where they stopped. */
-  readonly pausedAgents?: readonly PausedAgentStep[];
+  /**
+   * Set when the run goes on from a pause: what waited (steps that ended are not run again,
+   * approval steps are decided, paused agent steps go on in their turn), and the decisions on
+   * approval steps (by step name) and on paused agents' calls (by call id).
+   */
+  readonly resumed?: {
+    readonly paused: PausedWorkflow;
+    readonly decisions: readonly ApprovalDecision[];
+  };
 }
 
 /**
@@ -104,14 +98,13 @@ async function runSteps(
   state: RunState,
   options: ExecuteWorkflowOptions,
 ): Promise<WorkflowOutcome> {
-  const records = new Map((options.earlier ?? []).map(record => [record.name, record]));
-  const decisions = options.decisions ?? new Map<string, ApprovalDecision>();
+  const { paused: waited, decisions: given = [] } = options.resumed ?? {};
+  const records = new Map((waited?.records ?? []).map(record => [record.name, record]));
+  const decisions = new Map(given.map(decision => [decision.callId, decision]));
+  const goingOn = new Map((waited?.agentSteps ?? []).map(agentStep => [agentStep.step, agentStep]));
   const semaphore = new Semaphore(options.maxConcurrency);
   const pending: PendingApproval[] = [];
-  const paused = new Map<string, { readonly turn: PausedTurn; readonly attempt: number }>();
-  const goingOn = new Map(
-    (options.pausedAgents ?? []).map(agentStep => [agentStep.step, agentStep]),
-  );
+  const paused = new Map<string, PausedAgentStep>();
   const order = traceOrder(workflow);
   const ended = new Map<string, Promise<unknown>>();
   const views = new Map<string, RunTracer>();
@@ -156,15 +149,12 @@ async function runSteps(
     (state.signal?.aborted === true
       ? new RunAbortedError({ reason: state.signal.reason })
       : undefined);
-  const pausedAgents = order.flatMap(step => {
-    const at = paused.get(step.name);
-    return at === undefined ? [] : [{ step: step.name, ...at }];
-  });
+  const agentSteps = order.flatMap(step => paused.get(step.name) ?? []);
   return outcomeOf(
     workflow,
     order.map(step => records.get(step.name)),
     pending,
-    pausedAgents,
+    agentSteps,
     error,
   );
 }
@@ -184,7 +174,7 @@ function outcomeOf(
   workflow: Workflow,
   ordered: readonly (WorkflowStepRecord | undefined)[],
   pending: readonly PendingApproval[],
-  pausedAgents: readonly PausedAgentStep[],
+  agentSteps: readonly PausedAgentStep[],
   error: unknown,
 ): WorkflowOutcome {
   const records = ordered.filter(record => record !== undefined);
@@ -202,7 +192,7 @@ function outcomeOf(
     records,
     output: workflowOutput(workflow, new Map(records.map(record => [record.name, record]))),
     pending,
-    pausedAgents,
+    agentSteps,
     failed,
     error:
       error === undefined

@@ -90,11 +90,7 @@ export class Planning {
   ): Promise<RunEnding> {
     const revision = paused.plans.at(-1)?.revision ?? 1;
     this.plans[this.plans.length - 1] = { ...(this.plans.at(-1) as PlanRecord), workflow };
-    const outcome = await this.#execute(workflow, revision, {
-      earlier: paused.records,
-      pausedAgents: paused.agentSteps,
-      decisions: new Map(decisions.map(decision => [decision.callId, decision])),
-    });
+    const outcome = await this.#execute(workflow, revision, { resumed: { paused, decisions } });
     const next = this.#afterWorkflow(outcome, revision, limits);
     return 'ask' in next ? this.#loop(limits, revision + 1, next) : next;
   }
@@ -178,7 +174,7 @@ export class Planning {
   async #execute(
     workflow: Workflow,
     revision: number,
-    resumed: Pick<ExecuteWorkflowOptions, 'earlier' | 'pausedAgents' | 'decisions'> = {},
+    resumed: Pick<ExecuteWorkflowOptions, 'resumed'> = {},
   ): Promise<WorkflowOutcome> {
     const outcome = await executeWorkflow(workflow, this.request, this.span, this.state, {
       maxConcurrency: this.options.maxConcurrency ?? 8,
@@ -214,7 +210,7 @@ export class Planning {
       replans: this.#replans,
       records: last.records,
       pending: last.pending,
-      agentSteps: last.pausedAgents,
+      agentSteps: last.agentSteps,
     };
   }
 

@@ -12,7 +12,7 @@ import {
   type WorkflowStepStatus,
 } from './step-record.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
-import type { PausedTurn } from '../run/agent-outcome.js';
+import type { PausedAgentStep } from './workflow-snapshot.js';
 import type { RunState } from '../run/run-state.js';
 import { traceApprovalRequested, traceApprovalResolved } from '../run/approval-events.js';
 import { toTraceError } from '../run/to-trace-error.js';
@@ -42,7 +42,7 @@ export interface StepContext {
   /** An agent step that paused before, going on: its paused turn and the decisions on its calls. */
   readonly resumed?: AgentStepResume;
   /** Where an agent step that pauses leaves its paused turn, by step name. */
-  readonly paused: Map<string, { readonly turn: PausedTurn; readonly attempt: number }>;
+  readonly paused: Map<string, PausedAgentStep>;
 }
 
 /**
@@ -108,7 +108,11 @@ function pausedOr(
 ): WorkflowStepRecord {
   if (attempted.ok || attempted.paused === undefined) return recordOf(step.name, attempted);
   context.pending.push(...attempted.paused.pending);
-  context.paused.set(step.name, { turn: attempted.paused, attempt: attempted.attempts });
+  context.paused.set(step.name, {
+    step: step.name,
+    turn: attempted.paused,
+    attempt: attempted.attempts,
+  });
   return { name: step.name, status: 'interrupted', attempts: attempted.attempts };
 }
 
@@ -194,8 +198,9 @@ async function runItems(
   for (const view of views) view.commit();
   const attempts = Math.max(0, ...results.map(result => result.attempts));
   const pausedAt = results.findIndex(result => !result.ok && result.paused !== undefined);
-  if (pausedAt !== -1) {
-    const message = `item ${pausedAt + 1}: ${(results[pausedAt] as { error: { message: string } }).error.message}, which an item of a parallel step cannot wait for: make the step not parallel, or put an approval step before it.`;
+  const waiting = results[pausedAt];
+  if (waiting !== undefined && !waiting.ok) {
+    const message = `item ${pausedAt + 1}: ${waiting.error.message}, which an item of a parallel step cannot wait for: make the step not parallel, or put an approval step before it.`;
     return { ok: false, error: { type: 'awaiting_approval', message }, attempts };
   }
   const failedAt = results.findIndex(result => !result.ok);

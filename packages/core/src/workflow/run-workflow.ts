@@ -122,14 +122,7 @@ async function workflowRun(
       ...(resumed === undefined
         ? {}
         : {
-            earlier: resumed.records,
-            pausedAgents: resumed.agentSteps,
-            decisions: new Map(
-              (options as ResumeWorkflowOptions).decisions.map(decision => [
-                decision.callId,
-                decision,
-              ]),
-            ),
+            resumed: { paused: resumed, decisions: (options as ResumeWorkflowOptions).decisions },
           }),
     });
   } finally {
@@ -182,14 +175,14 @@ function pausedBody(
   state: RunState,
   outcome: WorkflowOutcome,
 ): Omit<WorkflowStateSnapshot, 'integrity'> {
-  const run = { ...pausedRun(state), input, workflow: workflow.name };
+  const { records, pending, agentSteps } = outcome;
   return {
     format: WORKFLOW_STATE_FORMAT,
     version: WORKFLOW_STATE_VERSION,
-    run,
-    records: outcome.records,
-    pending: outcome.pending,
-    agentSteps: outcome.pausedAgents,
+    run: { ...pausedRun(state), input, workflow: workflow.name },
+    records,
+    pending,
+    agentSteps,
   };
 }
 

@@ -3,12 +3,19 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { WorkflowStepRecord } from './step-record.js';
 import type { Workflow } from './workflow.js';
 import type { PausedRun } from '../run/create-run-state.js';
-import type { PausedAgentStep } from './execute-workflow.js';
+import type { PausedTurn } from '../run/agent-outcome.js';
 import { checkDecisions, openState } from '../run/run-snapshot.js';
 
 /** The format name and version a workflow state carries; a state of another version is refused. */
 export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;
 export const WORKFLOW_STATE_VERSION = 2 as const;
+
+/** An agent step whose agent waits for approval: what a resumed run goes on with. */
+export interface PausedAgentStep {
+  readonly step: string;
+  readonly turn: PausedTurn;
+  readonly attempt: number;
+}
 
 /** What a state keeps of a workflow that waits: what a resumed run goes on with. */
 export interface PausedWorkflow {

@@ -9,11 +9,10 @@ import {
   type TraceSink,
 } from '@agent-trace/core';
 import type { PlanResult } from '@agent-trace/core/workflow';
-import { readTrace } from '../jsonl/read-trace.js';
 import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedModel } from './recorded-model.js';
-import { Recording } from './recording.js';
+import { recordedEvents, Recording } from './recording.js';
 import { runTarget, type PlanTarget } from './rerun-target.js';
 import { defined } from '@agent-trace/core/internal';
 
@@ -119,7 +118,7 @@ export async function forkTrace(
   agent: AnyAgent | PlanTarget,
   options: ForkTraceOptions,
 ): Promise<ForkReport<RunResult<unknown> | PlanResult>> {
-  const all = typeof trace === 'string' ? await collect(trace) : trace;
+  const all = await recordedEvents(trace);
   const recording = new Recording(all);
   const recorded = all.filter(event => event.run === recording.runId);
   const answers = recorded.filter(event => event.event === 'llm_end' && event.error === undefined);
@@ -233,10 +232,4 @@ function recordedTools(
       throw new Error(recordedEnd.error.message.replace(/^Tool '[^']*' failed: /, ''));
     return recordedEnd.result;
   };
-}
-
-async function collect(path: string): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  for await (const event of readTrace(path)) events.push(event);
-  return events;
 }

@@ -1,5 +1,6 @@
 import { type TraceEvent, type TraceEventOf } from '@agent-trace/core';
 import { canonicalJson } from '@agent-trace/core/internal';
+import { readTrace } from '../jsonl/read-trace.js';
 
 /** A recorded model call: the request's fingerprint and what came back. */
 export interface RecordedCall {
@@ -66,4 +67,14 @@ export class Recording {
 
 function toolKey(tool: string, args: unknown): string {
   return `${tool}\u0000${canonicalJson(args)}`;
+}
+
+/** A recording's events: as given, or read from the JSONL trace file at `trace`. */
+export async function recordedEvents(
+  trace: readonly TraceEvent[] | string,
+): Promise<readonly TraceEvent[]> {
+  if (typeof trace !== 'string') return trace;
+  const events: TraceEvent[] = [];
+  for await (const event of readTrace(trace)) events.push(event);
+  return events;
 }

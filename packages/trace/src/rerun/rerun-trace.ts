@@ -10,10 +10,9 @@ import {
 } from '@agent-trace/core';
 import type { PlanResult, Workflow, WorkflowResult } from '@agent-trace/core/workflow';
 import { runTarget, type PlanTarget, type RerunTarget, type TargetResult } from './rerun-target.js';
-import { readTrace } from '../jsonl/read-trace.js';
 import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
-import { Recording } from './recording.js';
+import { recordedEvents, Recording } from './recording.js';
 import { recordedModel } from './recorded-model.js';
 
 /** Options of {@link rerunTrace}. */
@@ -81,7 +80,7 @@ export async function rerunTrace(
   target: RerunTarget,
   options: RerunTraceOptions = {},
 ): Promise<RerunReport<TargetResult>> {
-  const all = typeof trace === 'string' ? await collect(trace) : trace;
+  const all = await recordedEvents(trace);
   const recording = new Recording(all);
   const recorded = all.filter(event => event.run === recording.runId);
   const sink = memorySink();
@@ -132,10 +131,4 @@ export async function rerunTrace(
     rerun: sink.events,
     result,
   };
-}
-
-async function collect(path: string): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  for await (const event of readTrace(path)) events.push(event);
-  return events;
 }

@@ -47,16 +47,17 @@ export default tseslint.config(
     },
   },
   {
-    // The loop is at the top: nothing else in core reaches into run/ (vocabulary is in protocol/).
-    files: ['packages/core/src/*/**/*.ts'],
-    ignores: ['packages/core/src/run/**'],
+    // Core reads kernel → features → adapters. Within the kernel, the turn (run/) is at the top:
+    // the kernel's other rooms do not reach into it (vocabulary is in protocol/).
+    files: ['packages/core/src/kernel/**/*.ts'],
+    ignores: ['packages/core/src/kernel/run/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['../run/*'],
+              regex: '^\\.\\./run/',
               message: 'Only run/ uses run/: take vocabulary from protocol/.',
             },
           ],
@@ -65,27 +66,59 @@ export default tseslint.config(
     },
   },
   {
-    // Workflows and planning sit above the loop, in their own room: they use the run's kernel
-    // (opening and sealing a run, running an agent's turn, paused states), not the turn's insides.
-    files: ['packages/core/src/workflow/**/*.ts'],
+    // The kernel knows no feature, adapter or runner at run time: features enter the loop through
+    // the seam (run/extension.ts) and the runner registers them. Their types may be named (the
+    // options a run takes, the vocabulary of a pause).
+    files: ['packages/core/src/kernel/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/(features|adapters|runner)/',
+              allowTypeImports: true,
+              message:
+                'The kernel does not load features or adapters: add a hook to the seam (kernel/run/extension.ts) and register the feature in runner/standard-features.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A feature meets the loop only through the seam, and does not know the runner.
+    files: ['packages/core/src/features/**/*.ts'],
+    ignores: ['packages/core/src/features/workflow/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: [
-                '../run/*',
-                '!../run/agent-outcome.js',
-                '!../run/approval-events.js',
-                '!../run/create-run-state.js',
-                '!../run/resumed-start.js',
-                '!../run/run-frame.js',
-                '!../run/run-options.js',
-                '!../run/run-snapshot.js',
-                '!../run/run-state.js',
-                '!../run/to-trace-error.js',
-              ],
+              regex: '/kernel/run/(?!extension\\.js$|run-options\\.js$)',
+              message:
+                'A feature meets the loop through the seam: import from kernel/run/extension.js.',
+            },
+            { regex: '/runner/', message: 'A feature does not know the runner that registers it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Workflows and planning sit above the loop: they open and seal runs with the standard
+    // features and run agents' turns, through the run's kernel API, not the turn's insides.
+    files: ['packages/core/src/features/workflow/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '/kernel/run/(?!(agent-outcome|create-run-state|extension|resumed-start|run-frame|run-options|run-snapshot|run-state|to-trace-error)\\.js$)',
               message:
                 "A feature uses the run's kernel API only (run-frame, agent-outcome, states).",
             },
@@ -95,14 +128,17 @@ export default tseslint.config(
     },
   },
   {
-    // The turn does not reach into the features that sit above it.
-    files: ['packages/core/src/run/**/*.ts'],
+    // Adapters (providers, MCP) speak the kernel's model and tool interfaces, nothing above them.
+    files: ['packages/core/src/adapters/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['../workflow/*'], message: 'run/ holds the turn: workflows sit above it.' },
+            {
+              regex: '/(features|runner|kernel/run)/',
+              message: "An adapter implements the kernel's model or tool interfaces only.",
+            },
           ],
         },
       ],
@@ -112,7 +148,7 @@ export default tseslint.config(
     // No hidden arrows: core depends on no other agent-trace package, not even through a computed
     // import, and reads no environment (the adapters read their API keys, as the vendors' SDKs do).
     files: ['packages/core/src/**/*.ts'],
-    ignores: ['packages/core/src/providers/**', '**/*.test.ts'],
+    ignores: ['packages/core/src/adapters/providers/**', '**/*.test.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -135,7 +171,7 @@ export default tseslint.config(
   {
     // The vocabulary (stop reasons, records, chunks, the trace event schema) sits at the bottom of
     // core: it imports nothing else from core.
-    files: ['packages/core/src/protocol/**/*.ts'],
+    files: ['packages/core/src/kernel/protocol/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -2,5 +2,5 @@
  * `@agent-trace/core/spans`: which events open and close spans, with no schema and no runtime
  * beside it, for code that must stay small (the viewer's page bundles it).
  */
-export { isSpanEnd, isSpanStart, spanEndFor } from './protocol/span-kinds.js';
-export type { SpanStartName } from './protocol/span-kinds.js';
+export { isSpanEnd, isSpanStart, spanEndFor } from './kernel/protocol/span-kinds.js';
+export type { SpanStartName } from './kernel/protocol/span-kinds.js';

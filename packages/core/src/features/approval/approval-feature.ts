@@ -1,0 +1,117 @@
+import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
+import type { ToolCallRequest } from '../../kernel/protocol/message.js';
+import type {
+  AgentTurn,
+  PausedTurn,
+  RunFeature,
+  ToolCheck,
+  ToolStep,
+} from '../../kernel/run/extension.js';
+import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
+import { approvalsNeeded, hasApprovalGates } from './approval-gates.js';
+
+/**
+ * Approvals as a feature of the run: a call whose tool (or handoff) needs a person's approval for
+ * its arguments pauses the turn before its step runs (`approval_requested`); the resumed turn
+ * runs the step with the people's decisions (`approval_resolved`): approved calls run, rejected
+ * ones are answered as refused, edited ones run with the new arguments.
+ */
+export const approvalFeature: RunFeature = {
+  name: 'approvals',
+  forRun: () => ({
+    toolCheck(turn, response) {
+      if (response.toolCalls.length === 0 || !hasApprovalGates(turn.agent)) return undefined;
+      return approvalsNeeded(turn.agent, response, turn.state.tracer.session).then(pending =>
+        pending === undefined || pending.length === 0 ? undefined : pendingApprovalCheck(pending),
+      );
+    },
+    pause(turn, pending) {
+      for (const approval of pending)
+        traceApprovalRequested(turn.state.tracer, turn.agentSpan, approval);
+    },
+    resume: decidedStep,
+  }),
+};
+
+/**
+ * The decision's check of the calls that need approval: the step waits when one of the calls that
+ * will run is among them (not a handoff that is ignored).
+ */
+export function pendingApprovalCheck(approvals: readonly PendingApproval[]): ToolCheck {
+  return {
+    on: 'running',
+    check(step) {
+      const running = new Set([
+        ...step.toolCalls,
+        ...(step.handoff === undefined ? [] : [step.handoff.call]),
+      ]);
+      const pending = approvals.filter(approval =>
+        [...running].some(call => call.callId === approval.callId),
+      );
+      if (pending.length === 0) return undefined;
+      const names = pending
+        .map(approval => `'${approval.toolName}' (${approval.callId})`)
+        .join(', ');
+      return {
+        kind: 'interrupt',
+        reason: `${names} need${pending.length === 1 ? 's' : ''} a person's approval`,
+        approvals: { pending, step },
+      };
+    },
+  };
+}
+
+/**
+ * The paused step with the decisions applied: each traced, the rejected calls answered as refused
+ * (the model reads why), the edited calls with their new arguments.
+ */
+function decidedStep(
+  turn: AgentTurn,
+  paused: PausedTurn,
+  decisions: readonly ApprovalDecision[],
+): ToolStep {
+  const byCall = new Map(decisions.map(decision => [decision.callId, decision]));
+  for (const approval of paused.pending) {
+    const decision = byCall.get(approval.callId) as ApprovalDecision;
+    traceApprovalResolved(turn.state.tracer, turn.agentSpan, approval, decision);
+  }
+  /** The call as it runs: with the edited arguments, when it was edited. */
+  const edited = (call: ToolCallRequest): ToolCallRequest => {
+    const decision = byCall.get(call.callId);
+    return decision?.decision === 'edit'
+      ? { ...call, argumentsText: JSON.stringify(decision.args) ?? 'null' }
+      : call;
+  };
+  /** The call to run, or undefined when it was rejected: it is answered as refused. */
+  const decided = (call: ToolCallRequest): ToolCallRequest | undefined => {
+    const decision = byCall.get(call.callId);
+    if (decision?.decision !== 'reject') return edited(call);
+    const who = decision.by ?? 'a person';
+    const why = decision.reason === undefined ? '' : `: ${decision.reason}`;
+    turn.conversation.append(
+      turn.mode.resultMessage(
+        call,
+        `The call was refused by ${who}${why}. It did not run; do not ask for it again, answer without it.`,
+        true,
+      ),
+    );
+    return undefined;
+  };
+  const { step } = paused;
+  const handoff = step.handoff === undefined ? undefined : decided(step.handoff.call);
+  if (step.handoff !== undefined && handoff === undefined) {
+    for (const other of step.handoff.ignored)
+      turn.conversation.append(
+        turn.mode.resultMessage(other, 'Ignored: only one handoff per turn.', true),
+      );
+  }
+  return {
+    kind: 'run_tools',
+    toolCalls: step.toolCalls.flatMap(call => decided(call) ?? []),
+    handoff:
+      handoff === undefined || step.handoff === undefined
+        ? undefined
+        : { call: handoff, ignored: step.handoff.ignored },
+    asked: step.asked.map(edited),
+  };
+}

@@ -1,0 +1,65 @@
+import { estimateRequestTokens } from '../cost/estimate-tokens.js';
+import { priceProvider } from '../cost/prices.js';
+import { ModelCallError } from '../../kernel/errors/model-call-error.js';
+import type { ModelAttempt, ModelAttemptHold, RunFeature } from '../../kernel/run/extension.js';
+import { sleepOn } from '../../kernel/util/clock.js';
+import type { RateLimits } from './rate-limits.js';
+
+/** The run option of the rate-limit feature. */
+export interface RateLimitRunOptions {
+  /** Per-provider request and token limits shared with other runs (`rateLimits()`). @defaultValue none */
+  rateLimits?: RateLimits;
+}
+
+/**
+ * Providers' rate limits as a feature of the run (`rateLimits`, shared with other runs): before
+ * each model attempt the run waits until the provider has room in its last minute, tracing the
+ * wait; after it, the real token count is settled, or a `retry-after` pauses everyone.
+ */
+export const rateLimitFeature: RunFeature<RateLimitRunOptions> = {
+  name: 'rate-limits',
+  forRun: ({ options }) => {
+    const limits = options.rateLimits;
+    return limits === undefined
+      ? undefined
+      : { modelAttempt: attempt => waitForRoom(limits, attempt) };
+  },
+};
+
+/** Waits until the model's provider has room; gives the call's place, to settle after. */
+async function waitForRoom(
+  limits: RateLimits,
+  { model, call, state }: ModelAttempt,
+): Promise<ModelAttemptHold | undefined> {
+  const limiter = limits.limiterFor(model.provider);
+  if (limiter === undefined) return undefined;
+  const tokens = limiter.countsTokens ? (await estimateRequestTokens(model, call)).tokens : 0;
+  const now = state.clock.now();
+  const { reservation, reason } = limiter.reserve(now, tokens);
+  const waitMs = reservation.atMs - now;
+  if (waitMs > 0) {
+    state.tracer.point('rate_limit_wait', call.agentSpan, {
+      provider: priceProvider(model.provider),
+      model: model.modelId,
+      waited_ms: waitMs,
+      reason: reason ?? 'requests',
+    });
+    await sleepOn(state.clock, waitMs, state.signal);
+  }
+  return {
+    settle(outcome) {
+      if ('response' in outcome) {
+        const { usage } = outcome.response;
+        limiter.settle(reservation, usage.promptTokens + usage.completionTokens);
+        return;
+      }
+      const { error } = outcome;
+      if (
+        error instanceof ModelCallError &&
+        error.kind === 'rate_limit' &&
+        error.retryAfterMs !== undefined
+      )
+        limiter.pauseUntil(state.clock.now() + error.retryAfterMs);
+    },
+  };
+}

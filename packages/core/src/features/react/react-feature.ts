@@ -1,0 +1,63 @@
+import type { AnyAgent } from '../../kernel/agent/agent.js';
+import type { AnswerReading, RunFeature, ToolCallingMode } from '../../kernel/run/extension.js';
+import { reactInstructions, reactObservation, reactStopSequences } from './react-format.js';
+import { ReActSplitter } from './react-splitter.js';
+import { asReActMessages } from './react-transcript.js';
+import { readReActAnswer } from './read-react-answer.js';
+
+/**
+ * ReAct text as a way of talking tools (`toolCalling: 'react'`): the tools are described in the
+ * instructions, each answer is read as Thought / Action / Action Input or a Final Answer, and
+ * results go back as Observation messages.
+ */
+export const reactToolCalling: ToolCallingMode = {
+  name: 'react',
+  carried: asReActMessages,
+  // The action is in the text; native tool calls, which are not offered, are dropped.
+  assistantMessage: response => ({ role: 'assistant', content: response.text, toolCalls: [] }),
+  read: readAnswer,
+  resultMessage: (_call, content) => ({ role: 'user', content: reactObservation(content) }),
+  splitter: () => new ReActSplitter(),
+  correction: message => ({ role: 'user', content: reactObservation(message) }),
+  preamble: { instructions: reactInstructions, stopSequences: reactStopSequences },
+};
+
+/** ReAct as a feature of the run: agents with `toolCalling: 'react'` talk tools in text. */
+export const reactFeature: RunFeature = {
+  name: 'react',
+  forRun: () => reactExtension,
+};
+
+const reactExtension = { toolCalling: { react: reactToolCalling } };
+
+/** The answer of the agent's model call `step`, read; a malformed one is observed as such. */
+function readAnswer(
+  response: Parameters<ToolCallingMode['read']>[0],
+  agent: AnyAgent,
+  step: number,
+): AnswerReading {
+  const { record, ...reading } = readReActAnswer(response, toolNamesOf(agent), `react_${step}`);
+  const { malformed } = reading;
+  return {
+    ...reading,
+    record:
+      malformed === undefined
+        ? { ...record }
+        : { ...record, observation: reactObservation(malformed.message) },
+  };
+}
+
+const toolNames = new WeakMap<AnyAgent, readonly string[]>();
+
+/** Every tool and handoff name of the agent, also of tools declared unavailable in a turn. */
+function toolNamesOf(agent: AnyAgent): readonly string[] {
+  let names = toolNames.get(agent);
+  if (names === undefined) {
+    names = [
+      ...agent.toolRegistry.definitions.map(definition => definition.name),
+      ...agent.handoffs().map(handoff => handoff.toolName),
+    ];
+    toolNames.set(agent, names);
+  }
+  return names;
+}

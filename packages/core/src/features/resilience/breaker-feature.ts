@@ -1,0 +1,99 @@
+import type { AnyAgent } from '../../kernel/agent/agent.js';
+import { ModelCallError } from '../../kernel/errors/model-call-error.js';
+import { ToolCallError } from '../../kernel/errors/tool-call-error.js';
+import type { ToolCallOutcome } from '../../kernel/tool/execute-tool-call.js';
+import type { Clock } from '../../kernel/util/clock.js';
+import type { ModelAttemptHold, RunFeature, ToolAttemptHold } from '../../kernel/run/extension.js';
+import { CircuitBreakers, type CircuitBreaker } from './circuit-breaker.js';
+
+/**
+ * Circuit breakers as a feature of the run: a model or tool that failed too often in a row is
+ * not called until its breaker lets a call through again. An agent's breakers are shared by all
+ * its runs in the process (kept here, by agent); with scope `run`, each run keeps its own.
+ */
+/** The breakers of agents whose breakers every run shares (scope `agent`), by agent. */
+const agentBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
+
+export const breakerFeature: RunFeature = {
+  name: 'circuit-breakers',
+  forRun() {
+    const runBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
+    return {
+      modelAttempt({ agent, model, state }) {
+        const breaker = breakerFor(agent, model, runBreakers);
+        return breaker === undefined ? undefined : modelHold(breaker, model.modelId, state.clock);
+      },
+      toolAttempt({ agent, tool, call, state }) {
+        const breaker = breakerFor(agent, tool, runBreakers);
+        return breaker === undefined ? undefined : toolHold(breaker, call.toolName, state.clock);
+      },
+    };
+  },
+};
+
+/**
+ * The circuit breaker of `target` (a model or tool) for `agent`: from the agent's own breakers,
+ * or from this run's breakers of the agent when its scope is `run`. None when breakers are off.
+ */
+function breakerFor(
+  agent: AnyAgent,
+  target: object,
+  runBreakers: WeakMap<AnyAgent, CircuitBreakers>,
+): CircuitBreaker | undefined {
+  const settings = agent.resilience.circuitBreaker;
+  if (settings === undefined) return undefined;
+  const kept = settings.scope === 'agent' ? agentBreakers : runBreakers;
+  let breakers = kept.get(agent);
+  if (breakers === undefined) {
+    breakers = new CircuitBreakers({
+      failureThreshold: settings.failureThreshold,
+      cooldownMs: settings.cooldownMs,
+    });
+    kept.set(agent, breakers);
+  }
+  return breakers.for(target);
+}
+
+/** An open breaker refuses the model call; an answer closes it, a failure counts against it. */
+function modelHold(breaker: CircuitBreaker, modelId: string, clock: Clock): ModelAttemptHold {
+  return {
+    refusal: () =>
+      breaker.allows(clock.now())
+        ? undefined
+        : new ModelCallError({
+            kind: 'circuit_open',
+            isRetryable: false,
+            message: `Model '${modelId}' was not called: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures, and lets a call through again in ${breaker.retryInMs(clock.now())} ms.`,
+          }),
+    settle: outcome => {
+      if ('response' in outcome) breaker.recordSuccess();
+      else if (outcome.error instanceof ModelCallError && outcome.error.kind !== 'circuit_open')
+        breaker.recordFailure(clock.now());
+    },
+  };
+}
+
+/** An open breaker refuses the tool call; a result closes it, a retryable failure counts. */
+function toolHold(breaker: CircuitBreaker, toolName: string, clock: Clock): ToolAttemptHold {
+  return {
+    refusal: () =>
+      breaker.allows(clock.now())
+        ? undefined
+        : new ToolCallError({
+            kind: 'circuit_open',
+            toolName,
+            message: `Tool '${toolName}' was not run: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures.`,
+          }),
+    settle: (outcome: ToolCallOutcome) => {
+      if (outcome.ok) breaker.recordSuccess();
+      else if (isRetryable(outcome)) breaker.recordFailure(clock.now());
+    },
+  };
+}
+
+/** Failures worth trying again: the tool ran and broke, or took too long. */
+function isRetryable(outcome: ToolCallOutcome): boolean {
+  return (
+    !outcome.ok && (outcome.error.kind === 'execution_failed' || outcome.error.kind === 'timeout')
+  );
+}

@@ -1,0 +1,204 @@
+import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
+import { RunAbortedError } from '../../kernel/errors/abort-error.js';
+import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
+import { Semaphore } from '../../kernel/util/semaphore.js';
+import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
+import type { Workflow } from './workflow.js';
+import type { RunState } from '../../kernel/run/run-state.js';
+import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
+import type { PausedAgentStep, PausedWorkflow } from './workflow-snapshot.js';
+import { toTraceError } from '../../kernel/run/to-trace-error.js';
+
+/** How a workflow ended: `interrupted` when a step waits for a person. */
+export type WorkflowStatus = 'completed' | 'failed' | 'interrupted' | 'aborted';
+
+/**
+ * What running a workflow did: each step's record (in trace order), the workflow's output, and
+ * what waits for a person (a state keeps `records`, `pending` and `agentSteps` as they are).
+ */
+export interface WorkflowOutcome extends PausedWorkflow {
+  readonly status: WorkflowStatus;
+  readonly output: unknown;
+  /** The first step that failed, in trace order. */
+  readonly failed: WorkflowStepRecord | undefined;
+  /** Set when the run was aborted or timed out while the workflow ran. */
+  readonly error: Error | undefined;
+}
+
+/** How a workflow runs within a run. */
+export interface ExecuteWorkflowOptions {
+  /** How many tool or agent runs may go on at once. */
+  readonly maxConcurrency: number;
+  /** For a planned workflow: the plan's revision. */
+  readonly planRevision?: number;
+  /**
+   * Set when the run goes on from a pause: what waited (steps that ended are not run again,
+   * approval steps are decided, paused agent steps go on in their turn), and the decisions on
+   * approval steps (by step name) and on paused agents' calls (by call id).
+   */
+  readonly resumed?: {
+    readonly paused: PausedWorkflow;
+    readonly decisions: readonly ApprovalDecision[];
+  };
+}
+
+/**
+ * Runs a workflow as a DAG under `parent`, inside its `workflow_start` / `workflow_end`: each
+ * step starts as soon as its dependencies have ended, independent ones at the same time. Each
+ * step writes to its own view of the trace, delivered in {@link traceOrder}, so the trace is the
+ * same whichever step finished first.
+ */
+export async function executeWorkflow(
+  workflow: Workflow,
+  input: unknown,
+  parent: OpenSpan,
+  state: RunState,
+  options: ExecuteWorkflowOptions,
+): Promise<WorkflowOutcome> {
+  const { tracer } = state;
+  const revision =
+    options.planRevision === undefined ? {} : { plan_revision: options.planRevision };
+  const span = tracer.start('workflow_start', workflow.name, parent, {
+    workflow: workflow.name,
+    input,
+    steps: workflow.steps.map(step => ({
+      name: step.name,
+      runs: tracedRuns(step),
+      depends_on: [...step.dependsOn],
+      ...(step.condition === undefined ? {} : { condition: step.condition.text }),
+      ...(step.parallel ? { parallel: true } : {}),
+    })),
+    ...revision,
+  });
+  let outcome: WorkflowOutcome | undefined;
+  try {
+    outcome = await runSteps(workflow, input, span, state, options);
+    return outcome;
+  } finally {
+    const records = outcome?.records ?? [];
+    const count = (status: string) => records.filter(record => record.status === status).length;
+    // The run's abort or timeout, else the first failed step's error.
+    const error =
+      outcome?.error === undefined ? outcome?.failed?.error : toTraceError(outcome.error);
+    tracer.end(span, {
+      workflow: workflow.name,
+      status: outcome?.status ?? 'aborted',
+      steps: { completed: count('completed'), failed: count('failed'), skipped: count('skipped') },
+      ...(outcome?.status === 'completed' ? { output: outcome.output } : {}),
+      ...(error === undefined ? {} : { error }),
+      ...revision,
+    });
+  }
+}
+
+async function runSteps(
+  workflow: Workflow,
+  input: unknown,
+  span: OpenSpan,
+  state: RunState,
+  options: ExecuteWorkflowOptions,
+): Promise<WorkflowOutcome> {
+  const { paused: waited, decisions: given = [] } = options.resumed ?? {};
+  const records = new Map((waited?.records ?? []).map(record => [record.name, record]));
+  const decisions = new Map(given.map(decision => [decision.callId, decision]));
+  const goingOn = new Map((waited?.agentSteps ?? []).map(agentStep => [agentStep.step, agentStep]));
+  const semaphore = new Semaphore(options.maxConcurrency);
+  const pending: PendingApproval[] = [];
+  const paused = new Map<string, PausedAgentStep>();
+  const order = traceOrder(workflow);
+  const ended = new Map<string, Promise<unknown>>();
+  const views = new Map<string, RunTracer>();
+  const errors: unknown[] = [];
+  for (const step of order) {
+    // Ended before a pause; approval and agent steps that waited go on.
+    if (records.has(step.name) && !decisions.has(step.name) && !goingOn.has(step.name)) continue;
+    const view = state.tracer.capture();
+    views.set(step.name, view);
+    const context = {
+      workflow,
+      workflowSpan: span,
+      records,
+      input,
+      state: { ...state, tracer: view },
+      semaphore,
+      pending,
+      paused,
+      ...(decisions.has(step.name) ? { decision: decisions.get(step.name) } : {}),
+      ...resumedAgent(goingOn.get(step.name), decisions),
+    };
+    const ready = Promise.all(step.dependsOn.map(name => ended.get(name) ?? Promise.resolve()));
+    ended.set(
+      step.name,
+      ready
+        .then(() => runWorkflowStep(step, context))
+        .then(
+          record =>
+            void (record === undefined
+              ? records.delete(step.name)
+              : records.set(step.name, record)),
+          (error: unknown) => void errors.push(error),
+        ),
+    );
+  }
+  for (const step of order) {
+    await ended.get(step.name);
+    views.get(step.name)?.commit();
+  }
+  const error =
+    errors[0] ??
+    (state.signal?.aborted === true
+      ? new RunAbortedError({ reason: state.signal.reason })
+      : undefined);
+  const agentSteps = order.flatMap(step => paused.get(step.name) ?? []);
+  return outcomeOf(
+    workflow,
+    order.map(step => records.get(step.name)),
+    pending,
+    agentSteps,
+    error,
+  );
+}
+
+/** A paused agent step's context on resume: its turn, the decisions on its calls, its attempt. */
+function resumedAgent(
+  agentStep: PausedAgentStep | undefined,
+  decisions: ReadonlyMap<string, ApprovalDecision>,
+): Partial<Pick<StepContext, 'resumed'>> {
+  if (agentStep === undefined) return {};
+  const { turn, attempt } = agentStep;
+  const own = turn.pending.flatMap(approval => decisions.get(approval.callId) ?? []);
+  return { resumed: { turn, attempt, decisions: own } };
+}
+
+function outcomeOf(
+  workflow: Workflow,
+  ordered: readonly (WorkflowStepRecord | undefined)[],
+  pending: readonly PendingApproval[],
+  agentSteps: readonly PausedAgentStep[],
+  error: unknown,
+): WorkflowOutcome {
+  const records = ordered.filter(record => record !== undefined);
+  const failed = records.find(record => record.status === 'failed');
+  const status: WorkflowStatus =
+    error !== undefined
+      ? 'aborted'
+      : pending.length > 0
+        ? 'interrupted'
+        : failed === undefined
+          ? 'completed'
+          : 'failed';
+  return {
+    status,
+    records,
+    output: workflowOutput(workflow, new Map(records.map(record => [record.name, record]))),
+    pending,
+    agentSteps,
+    failed,
+    error:
+      error === undefined
+        ? undefined
+        : error instanceof Error
+          ? error
+          : new Error(toTraceError(error).message),
+  };
+}

@@ -1,0 +1,320 @@
+import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
+import { RunAbortedError } from '../../kernel/errors/abort-error.js';
+import { executeToolCall } from '../../kernel/tool/execute-tool-call.js';
+import { ToolRegistry } from '../../kernel/tool/tool-registry.js';
+import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
+import { deadline } from '../../kernel/util/deadline.js';
+import type { Semaphore } from '../../kernel/util/semaphore.js';
+import {
+  stepVerdict,
+  tracedRuns,
+  type WorkflowStepRecord,
+  type WorkflowStepStatus,
+} from './step-record.js';
+import type { Workflow, WorkflowStep } from './workflow.js';
+import type { PausedAgentStep } from './workflow-snapshot.js';
+import type { RunState } from '../../kernel/run/run-state.js';
+import { traceApprovalRequested, traceApprovalResolved } from '../approval/approval-events.js';
+import { toTraceError } from '../../kernel/run/to-trace-error.js';
+import {
+  agentAttempt,
+  type AgentStepResume,
+  type AttemptOptions,
+  type Outcome,
+} from './workflow-agent-step.js';
+
+/** How the attempts of a step's tool or agent ended: the last attempt's outcome, and how many. */
+type Attempted = Outcome & { readonly attempts: number };
+
+/** What a step runs in: its workflow and span, the ended steps, the run, the concurrency limit. */
+export interface StepContext {
+  readonly workflow: Workflow;
+  readonly workflowSpan: OpenSpan;
+  readonly records: ReadonlyMap<string, WorkflowStepRecord>;
+  readonly input: unknown;
+  /** The run's state, writing to this step's own view of the trace. */
+  readonly state: RunState;
+  readonly semaphore: Semaphore;
+  /** A person's decision on this (approval) step, when the run resumes with one. */
+  readonly decision?: ApprovalDecision;
+  /** Where an approval step that waits is reported, and the calls a paused agent step waits for. */
+  readonly pending: PendingApproval[];
+  /** An agent step that paused before, going on: its paused turn and the decisions on its calls. */
+  readonly resumed?: AgentStepResume;
+  /** Where an agent step that pauses leaves its paused turn, by step name. */
+  readonly paused: Map<string, PausedAgentStep>;
+}
+
+/**
+ * Runs one step whose dependencies have ended, inside its `workflow_step_start` /
+ * `workflow_step_end`: skipped (with why), waiting for or resolved by a person, or its tool or
+ * agent run once per item with retries and a timeout per attempt. Undefined when it waits
+ * behind a step that waits for approval, or the run was aborted: it has no span then. Never
+ * throws but for an abort.
+ */
+export async function runWorkflowStep(
+  step: WorkflowStep,
+  context: StepContext,
+): Promise<WorkflowStepRecord | undefined> {
+  if (context.state.signal?.aborted === true) return undefined; // the run stops: start nothing
+  const verdict = stepVerdict(step, context.records, context.input);
+  if (!verdict.run && 'waits' in verdict) return undefined;
+  const { tracer } = context.state;
+  const span = tracer.start('workflow_step_start', context.workflow.name, context.workflowSpan, {
+    workflow: context.workflow.name,
+    name: step.name,
+    runs: tracedRuns(step),
+    input: verdict.run ? verdict.input : null,
+    ...(verdict.run && step.parallel && Array.isArray(verdict.input)
+      ? { items: verdict.input.length }
+      : {}),
+  });
+  let record: WorkflowStepRecord = { name: step.name, status: 'failed', attempts: 0 };
+  try {
+    if (!verdict.run)
+      record = { name: step.name, status: 'skipped', attempts: 0, reason: verdict.reason };
+    else if (step.runs.kind === 'approval')
+      record = approvalStep(step, step.runs.prompt, verdict.input, span, context);
+    else record = pausedOr(step, await runItems(step, verdict.input, span, context), context);
+    return record;
+  } catch (error) {
+    record = { ...record, error: toTraceError(error) };
+    throw error;
+  } finally {
+    endStep(tracer, span, record);
+  }
+}
+
+function endStep(tracer: RunTracer, span: OpenSpan, record: WorkflowStepRecord): void {
+  tracer.end(span as OpenSpan<'workflow_step_start'>, {
+    workflow: span.agent,
+    name: record.name,
+    status: record.status,
+    ...(record.output === undefined ? {} : { output: record.output }),
+    ...(record.error === undefined ? {} : { error: record.error }),
+    attempts: record.attempts,
+    ...(record.reason === undefined ? {} : { reason: record.reason }),
+  });
+}
+
+/**
+ * The record of a step's attempts; an agent step whose agent asked for approval waits
+ * (`interrupted`): its calls are reported pending and its paused turn kept for the resume.
+ */
+function pausedOr(
+  step: WorkflowStep,
+  attempted: Attempted,
+  context: StepContext,
+): WorkflowStepRecord {
+  if (attempted.ok || attempted.paused === undefined) return recordOf(step.name, attempted);
+  context.pending.push(...attempted.paused.pending);
+  context.paused.set(step.name, {
+    step: step.name,
+    turn: attempted.paused,
+    attempt: attempted.attempts,
+  });
+  return { name: step.name, status: 'interrupted', attempts: attempted.attempts };
+}
+
+function recordOf(name: string, attempted: Attempted): WorkflowStepRecord {
+  const status: WorkflowStepStatus = attempted.ok ? 'completed' : 'failed';
+  return attempted.ok
+    ? { name, status, output: attempted.output, attempts: attempted.attempts }
+    : { name, status, error: attempted.error, attempts: attempted.attempts };
+}
+
+/**
+ * An approval step: without a decision it waits (`approval_requested`, status `interrupted`); with
+ * one it is resolved (`approval_resolved`): approved or edited, it completes with the decision as
+ * its output; rejected, it fails.
+ */
+function approvalStep(
+  step: WorkflowStep,
+  prompt: string,
+  input: unknown,
+  span: OpenSpan,
+  context: StepContext,
+): WorkflowStepRecord {
+  const { tracer } = context.state;
+  const { decision } = context;
+  const approval: PendingApproval = {
+    callId: step.name,
+    toolName: step.name,
+    kind: 'workflow_step',
+    agent: context.workflow.name,
+    args: { prompt, input },
+  };
+  if (decision === undefined) {
+    traceApprovalRequested(tracer, span, approval);
+    context.pending.push(approval);
+    return { name: step.name, status: 'interrupted', attempts: 0 };
+  }
+  traceApprovalResolved(tracer, span, approval, decision);
+  if (decision.decision === 'reject') {
+    const message = `${decision.by ?? 'a person'} rejected step '${step.name}'${decision.reason === undefined ? '' : `: ${decision.reason}`}`;
+    return { name: step.name, status: 'failed', error: { type: 'rejected', message }, attempts: 1 };
+  }
+  const output = {
+    approved: true,
+    ...(decision.by === undefined ? {} : { by: decision.by }),
+    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    ...(decision.decision === 'edit' ? { value: decision.args } : {}),
+  };
+  return { name: step.name, status: 'completed', output, attempts: 1 };
+}
+
+/**
+ * Runs a step's tool or agent on its input, or, for a parallel step, on each item of its input
+ * at the same time (each in its own view of the trace, delivered in item order).
+ */
+async function runItems(
+  step: WorkflowStep,
+  input: unknown,
+  span: OpenSpan,
+  context: StepContext,
+): Promise<Attempted> {
+  if (!step.parallel) return runWithRetries(step, input, step.name, span, context.state, context);
+  if (!Array.isArray(input)) {
+    const got = input === null ? 'null' : typeof input;
+    const message = `step '${step.name}' is parallel, so its input must be a list to run once per item (it is ${got}). Give it a list, or set parallel: false.`;
+    return { ok: false, error: { type: 'invalid_input', message }, attempts: 0 };
+  }
+  const views = input.map(() => context.state.tracer.capture());
+  const results = await Promise.all(
+    input.map((item, index) =>
+      runWithRetries(
+        step,
+        item,
+        `${step.name}#${index + 1}`,
+        span,
+        {
+          ...context.state,
+          tracer: views[index] as RunTracer,
+        },
+        context,
+      ),
+    ),
+  );
+  for (const view of views) view.commit();
+  const attempts = Math.max(0, ...results.map(result => result.attempts));
+  const pausedAt = results.findIndex(result => !result.ok && result.paused !== undefined);
+  const waiting = results[pausedAt];
+  if (waiting !== undefined && !waiting.ok) {
+    const message = `item ${pausedAt + 1}: ${waiting.error.message}, which an item of a parallel step cannot wait for: make the step not parallel, or put an approval step before it.`;
+    return { ok: false, error: { type: 'awaiting_approval', message }, attempts };
+  }
+  const failedAt = results.findIndex(result => !result.ok);
+  const failed = results[failedAt];
+  if (failed !== undefined && !failed.ok)
+    return {
+      ok: false,
+      error: { type: failed.error.type, message: `item ${failedAt + 1}: ${failed.error.message}` },
+      attempts,
+    };
+  return { ok: true, output: results.map(result => (result.ok ? result.output : null)), attempts };
+}
+
+async function runWithRetries(
+  step: WorkflowStep,
+  item: unknown,
+  callId: string,
+  span: OpenSpan,
+  state: RunState,
+  context: StepContext,
+): Promise<Attempted> {
+  let last: Attempted = { ok: false, error: { type: 'error', message: 'not run' }, attempts: 0 };
+  // A paused agent step goes on as the attempt that paused.
+  const { resumed } = context;
+  for (let attempt = resumed?.attempt ?? 1; attempt <= step.retries + 1; attempt++) {
+    const goingOn = attempt === resumed?.attempt ? { resumed } : {};
+    const options = { callId, attempt, span, state, workflow: context.workflow, ...goingOn };
+    const result = await context.semaphore.run(() => attemptOnce(step, item, options));
+    last = { ...result, attempts: attempt };
+    // Done, or waiting for a person: a pause is no failure to retry.
+    if (last.ok || last.paused !== undefined) return last;
+  }
+  return last;
+}
+
+/** One run of the step's tool or agent, under the step's timeout and the run's signal. */
+async function attemptOnce(
+  step: WorkflowStep,
+  item: unknown,
+  options: AttemptOptions,
+): Promise<Outcome> {
+  const limit = deadline(
+    options.state.signal,
+    step.timeoutMs,
+    () => `step '${step.name}' timed out`,
+  );
+  try {
+    return step.runs.kind === 'tool'
+      ? await toolAttempt(step, item, limit.signal, options)
+      : await agentAttempt(step, item, limit.signal, options);
+  } catch (error) {
+    if (!(error instanceof RunAbortedError) || !limit.passed() || options.state.signal?.aborted)
+      throw error;
+    const message = `step '${step.name}' timed out after ${step.timeoutMs} ms`;
+    return { ok: false, error: { type: 'timeout', message } };
+  } finally {
+    limit.clear();
+  }
+}
+
+/** Registries of the tools workflow steps call, made once per tool. */
+const registries = new WeakMap<object, ToolRegistry>();
+
+async function toolAttempt(
+  step: WorkflowStep,
+  item: unknown,
+  signal: AbortSignal | undefined,
+  { callId, attempt, span, state, workflow }: AttemptOptions,
+): Promise<Outcome> {
+  if (step.runs.kind !== 'tool') throw new TypeError('not a tool step');
+  const { tool } = step.runs;
+  const registry = registries.get(tool) ?? new ToolRegistry([tool], { owner: workflow.name });
+  registries.set(tool, registry);
+  const toolSpan = state.tracer.start('tool_start', workflow.name, span, {
+    tool: tool.name,
+    call_id: callId,
+    args: item,
+    ...(attempt > 1 ? { attempt } : {}),
+  });
+  let outcome: Outcome | undefined;
+  try {
+    const { tool: override } = state.overrides;
+    const called = await state.tracer.within(toolSpan, () =>
+      executeToolCall({
+        registry,
+        call: { callId, toolName: tool.name, argumentsText: '' },
+        parsed: { ok: true, value: item },
+        agentName: workflow.name,
+        abortSignal: signal,
+        clock: state.clock,
+        traceHeaders: () => state.tracer.traceHeaders(toolSpan),
+        ...(override === undefined
+          ? {}
+          : {
+              runTool: (args, execute) =>
+                override({ agentName: workflow.name, toolName: tool.name, callId, args }, execute),
+            }),
+      }),
+    );
+    outcome = called.ok
+      ? { ok: true, output: called.result }
+      : { ok: false, error: { type: called.error.kind, message: called.error.message } };
+    return outcome;
+  } finally {
+    state.tracer.end(toolSpan, {
+      tool: tool.name,
+      call_id: callId,
+      args: item,
+      ...(outcome === undefined
+        ? { error: { type: 'aborted', message: `step '${step.name}' was stopped` } }
+        : outcome.ok
+          ? { result: outcome.output }
+          : { error: outcome.error }),
+      attempt,
+    });
+  }
+}

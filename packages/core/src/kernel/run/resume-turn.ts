@@ -1,0 +1,35 @@
+import type { ApprovalDecision, PendingApproval } from '../protocol/approval.js';
+import type { PausedTurn } from './agent-outcome.js';
+import type { AgentTurn } from './agent-turn.js';
+import type { ToolStep } from './next-step.js';
+import type { ResumedPhase } from './run-tool-calls.js';
+
+/** The features that asked are told (they trace what waits), then the turn pauses on its step. */
+export function pauseForApprovals(
+  turn: AgentTurn,
+  { pending, step }: { readonly pending: readonly PendingApproval[]; readonly step: ToolStep },
+): void {
+  turn.state.seam.pause(turn, pending);
+  const last = turn.state.steps.at(-1);
+  turn.pause(pending, step, last?.index ?? 0, { thought: last?.react?.thought });
+}
+
+/**
+ * Goes on from a pause: returns the step to run. A pause inside a delegated agent goes on in that
+ * agent, the step's other calls handed back as they finished (`phase`). Otherwise the features
+ * apply the decisions to the paused step (see the seam's `resume`).
+ */
+export function resumeTurn(
+  turn: AgentTurn,
+  paused: PausedTurn,
+  decisions: readonly ApprovalDecision[],
+): { readonly step: ToolStep; readonly phase?: ResumedPhase } {
+  if (paused.delegate !== undefined) {
+    const { callId, turn: inner, finished } = paused.delegate;
+    return {
+      step: paused.step,
+      phase: { finished, delegate: { callId, resumed: { turn: inner, decisions } } },
+    };
+  }
+  return { step: turn.state.seam.resume(turn, paused, decisions) };
+}

@@ -1,0 +1,200 @@
+import type { AnyAgent } from '../agent/agent.js';
+import type { ApprovalDecision, PendingApproval } from '../protocol/approval.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { ToolCallError } from '../errors/tool-call-error.js';
+import type { LanguageModel, ModelResponse } from '../model/language-model.js';
+import type { Redaction } from '../trace/redaction.js';
+import type { PausedTurn } from './agent-outcome.js';
+import type { AgentTurn } from './agent-turn.js';
+import type { ModelCallInput } from './call-model.js';
+import type {
+  AnsweredCall,
+  ModelAttempt,
+  ModelAttemptHold,
+  RunExtension,
+  ToolAttempt,
+  ToolAttemptHold,
+  ToolRound,
+} from './extension.js';
+import type { Stop, ToolCheck, ToolStep } from './next-step.js';
+import { nativeToolCalling, type ToolCallingMode } from './tool-calling.js';
+
+type Hook<Name extends keyof RunExtension> = NonNullable<RunExtension[Name]>;
+
+/** The hooks of one kind, in the order the extensions were given, bound to their extension. */
+function hooks<Name extends keyof RunExtension>(
+  extensions: readonly RunExtension[],
+  name: Name,
+): Hook<Name>[] {
+  const found: Hook<Name>[] = [];
+  for (const extension of extensions) {
+    const hook = extension[name];
+    if (typeof hook === 'function') found.push(hook.bind(extension) as Hook<Name>);
+  }
+  return found;
+}
+
+/**
+ * Where the loop meets the features of a run: their extensions' hooks, gathered by kind once when
+ * the run starts, so a point no feature uses costs a step nothing but a length check.
+ */
+export class Seam {
+  readonly redaction: Redaction | undefined;
+  readonly beforeTurns: readonly Hook<'beforeTurn'>[];
+  readonly beforeModelCalls: readonly Hook<'beforeModelCall'>[];
+  readonly afterModelCalls: readonly Hook<'afterModelCall'>[];
+  readonly beforeAnswers: readonly Hook<'beforeAnswer'>[];
+  readonly beforeToolRounds: readonly Hook<'beforeToolRound'>[];
+  readonly modelAttempts: readonly Hook<'modelAttempt'>[];
+  readonly toolChecks: readonly Hook<'toolCheck'>[];
+  readonly toolAttempts: readonly Hook<'toolAttempt'>[];
+  readonly #models: readonly Hook<'model'>[];
+  readonly #price: Hook<'priceCall'> | undefined;
+  readonly #pauses: readonly Hook<'pause'>[];
+  readonly #resumes: readonly Hook<'resume'>[];
+  readonly #modes = new Map<string, ToolCallingMode>([['native', nativeToolCalling]]);
+
+  constructor(extensions: readonly RunExtension[]) {
+    this.redaction = extensions.find(extension => extension.redaction !== undefined)?.redaction;
+    this.beforeTurns = hooks(extensions, 'beforeTurn');
+    this.beforeModelCalls = hooks(extensions, 'beforeModelCall');
+    this.afterModelCalls = hooks(extensions, 'afterModelCall');
+    this.beforeAnswers = hooks(extensions, 'beforeAnswer');
+    this.beforeToolRounds = hooks(extensions, 'beforeToolRound');
+    this.modelAttempts = hooks(extensions, 'modelAttempt');
+    this.toolChecks = hooks(extensions, 'toolCheck');
+    this.toolAttempts = hooks(extensions, 'toolAttempt');
+    this.#models = hooks(extensions, 'model');
+    this.#price = hooks(extensions, 'priceCall')[0];
+    this.#pauses = hooks(extensions, 'pause');
+    this.#resumes = hooks(extensions, 'resume');
+    for (const extension of extensions)
+      for (const [name, mode] of Object.entries(extension.toolCalling ?? {}))
+        this.#modes.set(name, mode);
+  }
+
+  /** Before a turn's first model call: the first stop a feature gives. */
+  async beforeTurn(turn: AgentTurn, input: string): Promise<Stop | undefined> {
+    for (const hook of this.beforeTurns) {
+      const stop = await hook(turn, input);
+      if (stop !== undefined) return stop;
+    }
+    return undefined;
+  }
+
+  /** Before a model call: the first stop a feature gives. */
+  async beforeModelCall(turn: AgentTurn, call: ModelCallInput): Promise<Stop | undefined> {
+    for (const hook of this.beforeModelCalls) {
+      const stop = await hook(turn, call);
+      if (stop !== undefined) return stop;
+    }
+    return undefined;
+  }
+
+  /** After a model answered a turn's step: every feature is told. */
+  afterModelCall(turn: AgentTurn, response: ModelResponse): void {
+    for (const hook of this.afterModelCalls) hook(turn, response);
+  }
+
+  /** On the answer a turn would end with: the first stop a feature gives. */
+  async beforeAnswer(turn: AgentTurn, text: string): Promise<Stop | undefined> {
+    for (const hook of this.beforeAnswers) {
+      const stop = await hook(turn, text);
+      if (stop !== undefined) return stop;
+    }
+    return undefined;
+  }
+
+  /** A round of tool calls before they run: the calls the features refuse, by call id. */
+  async beforeToolRound(round: ToolRound): Promise<ReadonlyMap<string, ToolCallError>> {
+    const refused = new Map<string, ToolCallError>();
+    for (const hook of this.beforeToolRounds) {
+      const found = await hook(round);
+      if (found !== undefined)
+        for (const [callId, error] of found) if (!refused.has(callId)) refused.set(callId, error);
+    }
+    return refused;
+  }
+
+  /** What the features hold over a model attempt (they may wait first). */
+  async holdModelAttempt(attempt: ModelAttempt): Promise<ModelAttemptHold[]> {
+    const holds: ModelAttemptHold[] = [];
+    for (const hook of this.modelAttempts) {
+      const held = await hook(attempt);
+      if (held !== undefined) holds.push(held);
+    }
+    return holds;
+  }
+
+  /** What the features hold over a tool attempt. */
+  holdToolAttempt(attempt: ToolAttempt): ToolAttemptHold[] {
+    const holds: ToolAttemptHold[] = [];
+    for (const hook of this.toolAttempts) {
+      const held = hook(attempt);
+      if (held !== undefined) holds.push(held);
+    }
+    return holds;
+  }
+
+  /**
+   * The features' checks of the tools a response asks for; a promise only when a feature needs to
+   * wait for its check.
+   */
+  checks(
+    turn: AgentTurn,
+    response: ModelResponse,
+  ): readonly ToolCheck[] | Promise<readonly ToolCheck[]> {
+    const found: (ToolCheck | undefined | Promise<ToolCheck | undefined>)[] = [];
+    let waits = false;
+    for (const hook of this.toolChecks) {
+      const check = hook(turn, response);
+      if (check instanceof Promise) waits = true;
+      found.push(check);
+    }
+    if (!waits) return found.filter(check => check !== undefined) as ToolCheck[];
+    return Promise.all(found as Promise<ToolCheck | undefined>[]).then(all =>
+      all.filter(check => check !== undefined),
+    );
+  }
+
+  /** The model a call of `agent` goes to, through every feature that redirects models. */
+  model(agent: AnyAgent, model: LanguageModel): LanguageModel {
+    let chosen = model;
+    for (const hook of this.#models) chosen = hook(agent, chosen);
+    return chosen;
+  }
+
+  /** Whether a feature redirects models. */
+  get redirectsModels(): boolean {
+    return this.#models.length > 0;
+  }
+
+  /** What an answered call cost; undefined when no feature prices calls or the model has no price. */
+  price(call: AnsweredCall): number | undefined {
+    return this.#price?.(call);
+  }
+
+  /** The turn pauses on `pending`: the features that asked are told. */
+  pause(turn: AgentTurn, pending: readonly PendingApproval[]): void {
+    for (const hook of this.#pauses) hook(turn, pending);
+  }
+
+  /** The step a resumed turn runs: the first feature's answer, or the paused step as it was. */
+  resume(turn: AgentTurn, paused: PausedTurn, decisions: readonly ApprovalDecision[]): ToolStep {
+    for (const hook of this.#resumes) {
+      const step = hook(turn, paused, decisions);
+      if (step !== undefined) return step;
+    }
+    return paused.step;
+  }
+
+  /** How `agent` talks tools with its model. */
+  toolCalling(agent: AnyAgent): ToolCallingMode {
+    const mode = this.#modes.get(agent.toolCalling);
+    if (mode !== undefined) return mode;
+    throw new ConfigurationError({
+      option: 'toolCalling',
+      message: `Agent '${agent.name}' asks for tool calling '${agent.toolCalling}', which no feature of the run provides (known: ${[...this.#modes.keys()].join(', ')}). Run it through @agent-trace/core's run(), which has the standard features, or give the feature.`,
+    });
+  }
+}

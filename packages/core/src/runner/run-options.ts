@@ -1,0 +1,24 @@
+import type { CacheRunOptions } from '../features/cache/cache-feature.js';
+import type { CostRunOptions } from '../features/cost/cost-options.js';
+import type { RateLimitRunOptions } from '../features/rate-limit/rate-limit-feature.js';
+import type { RedactionRunOptions } from '../features/redaction/redaction-feature.js';
+import type { ApprovalDecision } from '../kernel/protocol/approval.js';
+import type { KernelOptions, ResumeOnceOptions } from '../kernel/run/run-options.js';
+
+/**
+ * Options of `run` and `stream`: the kernel's (trace, signal, timeout, history, clock, ids, …) and
+ * the standard features' (redaction, prices and cost limits, rate limits, a cache).
+ */
+export interface RunOptions
+  extends
+    KernelOptions,
+    RedactionRunOptions,
+    CostRunOptions,
+    RateLimitRunOptions,
+    CacheRunOptions {}
+
+/** Options of `resume`: a decision for every pending call, and the run options. */
+export interface ResumeOptions extends RunOptions, ResumeOnceOptions {
+  /** One decision per pending call: approve, reject (with a reason the model reads) or edit. */
+  decisions: readonly ApprovalDecision[];
+}

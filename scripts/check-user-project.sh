@@ -50,6 +50,15 @@ check_project() {
     const result = await run(agent({ name: 'registered', model: fakeLLM([{ text: 'ok' }]) }), 'hi');
     if (result.stopReason !== 'completed') process.exit(1);"
 
+  echo "== every entry of core loads from the installed package, without yaml installed"
+  test ! -e node_modules/yaml
+  node --input-type=module -e "
+    for (const entry of ['', '/approval', '/cache', '/cost', '/guardrail', '/rate-limit', '/react',
+      '/redaction', '/router', '/sse', '/termination', '/spans', '/internal']) {
+      const loaded = await import('@agent-trace/core' + entry);
+      if (Object.keys(loaded).length === 0) throw new Error('@agent-trace/core' + entry + ' exports nothing');
+    }"
+
   echo "== a missing optional peer says what to install"
   node check-missing-peers.mjs
   cd "$root"

@@ -1,4 +1,5 @@
-import { agent, maxLengthGuardrail, type Agent, type LanguageModel } from '@agent-trace/core';
+import { agent, type Agent, type LanguageModel } from '@agent-trace/core';
+import { maxLengthGuardrail } from '@agent-trace/core/guardrail';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { draft, revisedDraft } from './draft.js';
 import { checkGrammar, countWords, findReferences, plagiarismCheck, scoreRubric } from './tools.js';

@@ -1,12 +1,11 @@
 import {
   agent,
-  blockedPatternsGuardrail,
-  maxLengthGuardrail,
   type Agent,
   type AnyTool,
   type LanguageModel,
   type RunResult,
 } from '@agent-trace/core';
+import { blockedPatternsGuardrail, maxLengthGuardrail } from '@agent-trace/core/guardrail';
 import { calculator } from './tools/calculator.js';
 import { databaseTool } from './tools/database.js';
 import { search } from './tools/search.js';

@@ -11,7 +11,8 @@
  * (OPENAI_API_KEY or ANTHROPIC_API_KEY).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resume, run, type ApprovalDecision, type LanguageModel } from '@agent-trace/core';
+import { resume, run, type LanguageModel } from '@agent-trace/core';
+import { type ApprovalDecision } from '@agent-trace/core/approval';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';

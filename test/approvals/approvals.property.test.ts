@@ -1,4 +1,5 @@
-import { agent, stopReasons, tool, type ApprovalDecision } from '@agent-trace/core';
+import { agent, stopReasons, tool } from '@agent-trace/core';
+import { type ApprovalDecision } from '@agent-trace/core/approval';
 import {
   decideBy,
   fakeLLM,

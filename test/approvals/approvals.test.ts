@@ -1,12 +1,5 @@
-import {
-  agent,
-  handoff,
-  resume,
-  run,
-  stream,
-  tool,
-  type RunStateSnapshot,
-} from '@agent-trace/core';
+import { agent, handoff, resume, run, stream, tool } from '@agent-trace/core';
+import { type RunStateSnapshot } from '@agent-trace/core/approval';
 import {
   approveAll,
   decideBy,

@@ -1,17 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { agent, resume, run, sequentialIds, tool } from '@agent-trace/core';
 import {
-  agent,
   memoryResumeLedger,
-  resume,
-  run,
-  sequentialIds,
   StateAlreadyResumedError,
-  tool,
   type ApprovalDecision,
   type RunStateSnapshot,
-} from '@agent-trace/core';
+} from '@agent-trace/core/approval';
 import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import {

@@ -1,16 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  agent,
-  cachedModel,
-  memoryCache,
-  run,
-  stream,
-  tool,
-  virtualClock,
-  type TraceEvent,
-} from '@agent-trace/core';
+import { agent, run, stream, tool, virtualClock, type TraceEvent } from '@agent-trace/core';
+import { cachedModel, memoryCache } from '@agent-trace/core/cache';
 import { openai } from '@agent-trace/core/openai';
 import { cassetteMode, fakeLLM, normalizeTrace, withCassette } from '@agent-trace/testing';
 import { openaiHandlers } from '@agent-trace/testing/msw';

@@ -1,4 +1,5 @@
-import { agent, memoryCache, run, type TraceEvent } from '@agent-trace/core';
+import { agent, run, type TraceEvent } from '@agent-trace/core';
+import { memoryCache } from '@agent-trace/core/cache';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

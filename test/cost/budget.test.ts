@@ -1,12 +1,5 @@
-import {
-  agent,
-  costBudget,
-  defaultPrices,
-  estimateRequestTokens,
-  run,
-  tool,
-  type TraceEvent,
-} from '@agent-trace/core';
+import { agent, run, tool, type TraceEvent } from '@agent-trace/core';
+import { costBudget, defaultPrices, estimateRequestTokens } from '@agent-trace/core/cost';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { agent, costOf, defaultPrices, PriceTable, run, tool } from '@agent-trace/core';
+import { agent, run, tool } from '@agent-trace/core';
+import { costOf, defaultPrices, PriceTable } from '@agent-trace/core/cost';
 import { openai } from '@agent-trace/core/openai';
 import { fakeLLM } from '@agent-trace/testing';
 import { openaiHandlers } from '@agent-trace/testing/msw';

@@ -1,13 +1,10 @@
+import { agent, stream, tool, type Chunk } from '@agent-trace/core';
 import {
-  agent,
   chunkEventStream,
   chunkResponse,
   ChunkStreamError,
   readChunkEventStream,
-  stream,
-  tool,
-  type Chunk,
-} from '@agent-trace/core';
+} from '@agent-trace/core/sse';
 import { fakeLLM } from '@agent-trace/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

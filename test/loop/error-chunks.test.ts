@@ -1,11 +1,5 @@
-import {
-  agent,
-  blockedPatternsGuardrail,
-  stream,
-  tool,
-  type AnyAgent,
-  type Chunk,
-} from '@agent-trace/core';
+import { agent, stream, tool, type AnyAgent, type Chunk } from '@agent-trace/core';
+import { blockedPatternsGuardrail } from '@agent-trace/core/guardrail';
 import { fakeLLM } from '@agent-trace/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,14 +1,11 @@
+import { agent, run, tool, type TraceEvent } from '@agent-trace/core';
 import {
-  agent,
   blockedPatternsGuardrail,
   maxLengthGuardrail,
-  run,
   schemaGuardrail,
   tokenGuard,
-  tool,
   type Guardrail,
-  type TraceEvent,
-} from '@agent-trace/core';
+} from '@agent-trace/core/guardrail';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

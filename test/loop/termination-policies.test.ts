@@ -1,12 +1,5 @@
-import {
-  agent,
-  hasToolCall,
-  run,
-  standardPolicy,
-  tool,
-  type TerminationPolicy,
-  type TraceEvent,
-} from '@agent-trace/core';
+import { agent, hasToolCall, run, tool, type TraceEvent } from '@agent-trace/core';
+import { standardPolicy, type TerminationPolicy } from '@agent-trace/core/termination';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

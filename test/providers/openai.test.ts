@@ -1,4 +1,5 @@
-import { agent, run, steppingClock, stream, StreamAssembler } from '@agent-trace/core';
+import { agent, run, steppingClock, stream } from '@agent-trace/core';
+import { StreamAssembler } from '@agent-trace/core/internal';
 import { openai } from '@agent-trace/core/openai';
 import { openaiHandlers, sseResponse } from '@agent-trace/testing/msw';
 import { memorySink, validateTrace } from '@agent-trace/trace';

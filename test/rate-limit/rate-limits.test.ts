@@ -1,11 +1,5 @@
-import {
-  agent,
-  rateLimits,
-  run,
-  sequentialIds,
-  virtualClock,
-  type TraceEvent,
-} from '@agent-trace/core';
+import { agent, run, sequentialIds, virtualClock, type TraceEvent } from '@agent-trace/core';
+import { rateLimits } from '@agent-trace/core/rate-limit';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';

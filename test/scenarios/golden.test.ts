@@ -6,8 +6,6 @@
 import { fileURLToPath } from 'node:url';
 import {
   agent,
-  blockedPatternsGuardrail,
-  rateLimits,
   run,
   sequentialIds,
   steppingClock,
@@ -15,6 +13,8 @@ import {
   type AnyAgent,
   type RunOptions,
 } from '@agent-trace/core';
+import { blockedPatternsGuardrail } from '@agent-trace/core/guardrail';
+import { rateLimits } from '@agent-trace/core/rate-limit';
 import {
   approveAll,
   compareGoldenTrace,

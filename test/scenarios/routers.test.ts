@@ -1,4 +1,5 @@
-import { agent, modelRouter, ruleRouter, run, type TraceEvent } from '@agent-trace/core';
+import { agent, run, type TraceEvent } from '@agent-trace/core';
+import { modelRouter, ruleRouter } from '@agent-trace/core/router';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

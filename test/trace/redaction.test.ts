@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent, Redactor, run, stream, tool, type Chunk } from '@agent-trace/core';
+import { agent, run, stream, tool, type Chunk } from '@agent-trace/core';
+import { Redactor } from '@agent-trace/core/redaction';
 import { placeholderFor } from '@agent-trace/core/internal';
 import { fakeLLM, rerunTrace } from '@agent-trace/testing';
 import { jsonlSink, memorySink } from '@agent-trace/trace';

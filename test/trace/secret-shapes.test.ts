@@ -1,4 +1,5 @@
-import { agent, Redactor, stream, tool, type Chunk } from '@agent-trace/core';
+import { agent, stream, tool, type Chunk } from '@agent-trace/core';
+import { Redactor } from '@agent-trace/core/redaction';
 import { placeholderFor } from '@agent-trace/core/internal';
 import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver } from '@agent-trace/testing/otlp';

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { isSpanStart } from '@agent-trace/core';
+import { isSpanStart } from '@agent-trace/core/spans';
 import { serveTraces, type TraceServer } from '@agent-trace/viewer';
 import { chromiumForFile, deskEvents, scratchFolder, text } from './viewer-support.js';
 

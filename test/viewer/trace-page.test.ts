@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSpanStart, type TraceEvent } from '@agent-trace/core';
+import { type TraceEvent } from '@agent-trace/core';
+import { isSpanStart } from '@agent-trace/core/spans';
 import { viewerHtml } from '@agent-trace/viewer';
 import {
   allRowSeqs,

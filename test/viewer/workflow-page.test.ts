@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSpanStart, sequentialIds, steppingClock } from '@agent-trace/core';
+import { sequentialIds, steppingClock } from '@agent-trace/core';
+import { isSpanStart } from '@agent-trace/core/spans';
 import { planAndRun } from '@agent-trace/core/workflow';
 import { memorySink } from '@agent-trace/trace';
 import { viewerHtml } from '@agent-trace/viewer';

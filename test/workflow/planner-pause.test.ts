@@ -2,15 +2,8 @@
  * A planned run pauses when its plan's workflow waits for a person (an approval step, or an agent
  * step whose agent asks for approval), and goes on from its state with `resumePlan`, once.
  */
-import {
-  agent,
-  ConfigurationError,
-  sequentialIds,
-  StateAlreadyResumedError,
-  steppingClock,
-  tool,
-  type ApprovalDecision,
-} from '@agent-trace/core';
+import { agent, ConfigurationError, sequentialIds, steppingClock, tool } from '@agent-trace/core';
+import { StateAlreadyResumedError, type ApprovalDecision } from '@agent-trace/core/approval';
 import { planAndRun, resumePlan, type PlanStateSnapshot } from '@agent-trace/core/workflow';
 import { fakeLLM, fakeTool, type FakeLLMStep } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';

@@ -7,12 +7,11 @@ import {
   agent,
   ConfigurationError,
   sequentialIds,
-  StateAlreadyResumedError,
   steppingClock,
   tool,
-  type ApprovalDecision,
   type LanguageModel,
 } from '@agent-trace/core';
+import { StateAlreadyResumedError, type ApprovalDecision } from '@agent-trace/core/approval';
 import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { compareGoldenTrace, fakeLLM, fakeTool, type FakeLLMStep } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';

@@ -3,12 +3,8 @@
  * on from the state with a person's decision, in this process or another, as one run.
  */
 import { fileURLToPath } from 'node:url';
-import {
-  ConfigurationError,
-  sequentialIds,
-  steppingClock,
-  type ApprovalDecision,
-} from '@agent-trace/core';
+import { ConfigurationError, sequentialIds, steppingClock } from '@agent-trace/core';
+import { type ApprovalDecision } from '@agent-trace/core/approval';
 import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { compareGoldenTrace, fakeTool } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';

@@ -4,14 +4,8 @@
  * approved call runs once and no rejected one runs, the run ends with a known stop reason, and the
  * parts make one valid run.
  */
-import {
-  agent,
-  sequentialIds,
-  stopReasons,
-  tool,
-  virtualClock,
-  type ApprovalDecision,
-} from '@agent-trace/core';
+import { agent, sequentialIds, stopReasons, tool, virtualClock } from '@agent-trace/core';
+import { type ApprovalDecision } from '@agent-trace/core/approval';
 import {
   resumeWorkflow,
   runWorkflow,

@@ -1,12 +1,5 @@
-import {
-  resume,
-  run,
-  type Agent,
-  type ApprovalDecision,
-  type PendingApproval,
-  type RunOptions,
-  type RunResult,
-} from '@agent-trace/core';
+import { resume, run, type Agent, type RunOptions, type RunResult } from '@agent-trace/core';
+import { type ApprovalDecision, type PendingApproval } from '@agent-trace/core/approval';
 
 /** Decides on the calls a paused run waits for: one decision per pending call. */
 export type Approver = (

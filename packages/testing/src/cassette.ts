@@ -1,13 +1,12 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type LanguageModel } from '@agent-trace/core';
 import {
   cachedModel,
-  Redactor,
   type CachedAnswer,
   type CacheMode,
-  type LanguageModel,
   type ModelCache,
-  type RedactionOptions,
-} from '@agent-trace/core';
+} from '@agent-trace/core/cache';
+import { Redactor, type RedactionOptions } from '@agent-trace/core/redaction';
 
 /** Options of {@link cassette} and {@link withCassette}. */
 export interface CassetteOptions {

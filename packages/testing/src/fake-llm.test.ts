@@ -1,9 +1,5 @@
-import {
-  ModelCallError,
-  StreamAssembler,
-  type ModelRequest,
-  type ModelStreamPart,
-} from '@agent-trace/core';
+import { ModelCallError, type ModelRequest, type ModelStreamPart } from '@agent-trace/core';
+import { StreamAssembler } from '@agent-trace/core/internal';
 import { describe, expect, it } from 'vitest';
 import { fakeLLM } from './fake-llm.js';
 

@@ -1,4 +1,5 @@
-import { memoryResumeLedger, type TraceEvent, type TraceSink } from '@agent-trace/core';
+import { type TraceEvent, type TraceSink } from '@agent-trace/core';
+import { memoryResumeLedger } from '@agent-trace/core/approval';
 
 /** A sink that keeps events in memory: see {@link memorySink}. */
 export interface MemorySink extends TraceSink {

@@ -1,4 +1,5 @@
-import { agent, resume, run, StateAlreadyResumedError, stream, tool } from '@agent-trace/core';
+import { agent, resume, run, stream, tool } from '@agent-trace/core';
+import { StateAlreadyResumedError } from '@agent-trace/core/approval';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
 import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';

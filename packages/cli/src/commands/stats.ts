@@ -1,4 +1,4 @@
-import { formatUsd } from '@agent-trace/core';
+import { formatUsd } from '@agent-trace/core/cost';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { TraceInput, unreadableTrace } from './trace-input.js';

@@ -1,4 +1,5 @@
-import { describeCost, formatUsd, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+import { type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+import { describeCost, formatUsd } from '@agent-trace/core/cost';
 import { planReasons } from './event-line.js';
 import { isSpanNode, type RunTree, type SpanNode } from '@agent-trace/trace/model';
 import type { Style } from './style.js';

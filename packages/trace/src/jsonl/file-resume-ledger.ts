@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ResumeClaim, ResumeLedger } from '@agent-trace/core';
+import type { ResumeClaim, ResumeLedger } from '@agent-trace/core/approval';
 
 /**
  * A ledger of resumed states in a folder: one file per state, created exclusively (`wx`), which the

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ResumeLedger, TraceEvent, TraceSink } from '@agent-trace/core';
+import type { TraceEvent, TraceSink } from '@agent-trace/core';
+import type { ResumeLedger } from '@agent-trace/core/approval';
 import { fileResumeLedger } from './file-resume-ledger.js';
 import { OpenRunTracker } from './open-run-tracker.js';
 import { registerForShutdown, unregisterForShutdown } from './shutdown-hooks.js';

@@ -1,4 +1,5 @@
-import { knownTraceFields, type TraceEvent, type TraceEventEnvelope } from '@agent-trace/core';
+import { type TraceEvent } from '@agent-trace/core';
+import { knownTraceFields, type TraceEventEnvelope } from '@agent-trace/core/internal';
 
 /**
  * Something a newer minor version of the trace schema wrote (same `v`): an event kind, or a field

@@ -1,10 +1,5 @@
-import {
-  isSpanStart,
-  spanEndFor,
-  TRACE_SCHEMA_VERSION,
-  type TraceEvent,
-  type TraceEventOf,
-} from '@agent-trace/core';
+import { TRACE_SCHEMA_VERSION, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+import { isSpanStart, spanEndFor } from '@agent-trace/core/spans';
 
 interface OpenRun {
   readonly start: TraceEventOf<'run_start'>;

@@ -1,12 +1,11 @@
 import {
   isTraceEvent,
-  knownTraceFields,
   stopReasons,
   SUPPORTED_TRACE_SCHEMA_VERSIONS,
   TraceEvent,
-  TraceEventEnvelope,
   type TraceEvent as TraceEventType,
 } from '@agent-trace/core';
+import { knownTraceFields, TraceEventEnvelope } from '@agent-trace/core/internal';
 import { NewerEvent, type NewerContentLog } from './newer-content.js';
 import { TraceParseError } from './trace-parse-error.js';
 

@@ -1,10 +1,6 @@
-import {
-  isSpanEnd,
-  isSpanStart,
-  spanEndFor,
-  type TraceEvent,
-  type TraceEventEnvelope,
-} from '@agent-trace/core';
+import { type TraceEvent } from '@agent-trace/core';
+import { type TraceEventEnvelope } from '@agent-trace/core/internal';
+import { isSpanEnd, isSpanStart, spanEndFor } from '@agent-trace/core/spans';
 import { describeNewerContent, NewerContentLog, NewerEvent } from '../jsonl/newer-content.js';
 import { readTraceLine } from '../jsonl/parse-trace-line.js';
 import { readTraceLineBatches } from '../jsonl/read-trace-lines.js';

@@ -47,6 +47,11 @@ export default tseslint.config(
     },
   },
   {
+    // The guides' examples show a value by naming it (`result.status; // 'completed' | …`).
+    files: ['docs/examples/**'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  {
     // Core reads kernel → features → adapters. Within the kernel, the turn (run/) is at the top:
     // the kernel's other rooms do not reach into it (vocabulary is in protocol/).
     files: ['packages/core/src/kernel/**/*.ts'],

@@ -36,23 +36,24 @@ function gatedDesk(support: ReturnType<typeof fakeLLM>, billing: ReturnType<type
 
 it('answers every pause with a scripted approver', async () => {
   const trace = memorySink();
+  const desk = gatedDesk(
+    fakeLLM([
+      { toolCalls: [{ name: 'lookup_order', args: { orderId: 7 } }] },
+      { toolCalls: [{ name: 'transfer_to_billing' }] },
+      { text: 'A refund needs a manager; I have noted your request.' },
+    ]),
+    fakeLLM([], { allowUnusedSteps: true }),
+  );
   const { result, pauses } = await runWithApprover(
-    gatedDesk(
-      fakeLLM([
-        { toolCalls: [{ name: 'lookup_order', args: { orderId: 7 } }] },
-        { toolCalls: [{ name: 'transfer_to_billing' }] },
-        { text: 'A refund needs a manager; I have noted your request.' },
-      ]),
-      fakeLLM([], { allowUnusedSteps: true }),
-    ),
+    desk,
     'Refund order 7',
     rejectTool('transfer_to_billing', 'refunds are paused today', 'lead'),
     { trace, clock: steppingClock() },
   );
-  expect(pauses).toBe(1);
-  expect(result.output).toBe('A refund needs a manager; I have noted your request.');
   expect(trace).toHaveRequestedApproval('transfer_to_billing');
   expect(trace).toHaveResolvedApproval('transfer_to_billing', 'rejected');
+  expect(pauses).toBe(1);
+  expect(result.output).toBe('A refund needs a manager; I have noted your request.');
 });
 
 it('forks a recorded run: what if the model had answered otherwise at step 2', async () => {

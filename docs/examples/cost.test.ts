@@ -1,6 +1,7 @@
 // docs/guide/cost-and-limits.md: prices of your own, a run's cost limit, and an unknown cost.
 import { z } from 'zod';
 import { agent, run, tool } from '@agent-trace/core';
+import { rateLimits } from '@agent-trace/core/rate-limit';
 import { memorySink } from '@agent-trace/trace';
 import { fakeLLM } from '@agent-trace/testing';
 import { expect, it } from 'vitest';
@@ -56,4 +57,17 @@ it('never guesses: a model with no price has an unknown cost, counted and named'
     event: 'run_end',
     cost: { usd: 0, unpriced_calls: 1, unpriced_models: ['fake/gpt-4o'] },
   });
+});
+
+it('shares a provider limit between concurrent runs', async () => {
+  const questions = ['Order 1?', 'Order 2?', 'Order 3?'];
+  const model = fakeLLM(
+    questions.map(() => ({ text: 'Paid.' })),
+    { provider: 'openai', modelId: 'gpt-4o-mini' },
+  );
+  const desk = agent({ name: 'desk', model });
+  const limits = rateLimits({ openai: { requestsPerMinute: 500, tokensPerMinute: 200_000 } });
+  await Promise.all(questions.map(question => run(desk, question, { rateLimits: limits })));
+  // Well under the limits: every run is answered without waiting.
+  expect(model.calls.map(call => call.messages.at(-1)?.content)).toEqual(questions);
 });

@@ -1,9 +1,17 @@
 // docs/guide/redaction.md: the known shapes, and patterns, fields and a function of your own.
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { agent, run, tool } from '@agent-trace/core';
-import { memorySink } from '@agent-trace/trace';
+import { jsonlSink as fileSink } from '@agent-trace/trace';
 import { fakeLLM } from '@agent-trace/testing';
 import { expect, it } from 'vitest';
+
+// The page's `traces/run.jsonl` is taken inside a folder of this test.
+const dir = mkdtempSync(join(tmpdir(), 'agent-trace-redaction-guide-'));
+mkdirSync(join(dir, 'traces'));
+const jsonlSink = (path: string) => fileSink(join(dir, path));
 
 it('replaces secrets before any sink sees them, and leaves the run itself alone', async () => {
   const lookup = tool({
@@ -20,21 +28,25 @@ it('replaces secrets before any sink sees them, and leaves the run itself alone'
     ]),
     tools: [lookup],
   });
-  const trace = memorySink();
-  const result = await run(desk, 'Who is customer 7?', {
-    trace,
+  const input = 'Who is customer 7?';
+  const result = await run(desk, input, {
+    trace: jsonlSink('traces/run.jsonl'),
     redaction: {
       patterns: [/\b\d{4}-\d{4}-\d{4}-\d{4}\b/],
       fields: ['ssn'],
       redact: text => text.replace(/\S+@\S+/g, '[email]'),
     },
   });
-  const written = JSON.stringify(trace.events);
+  const written = readFileSync(join(dir, 'traces/run.jsonl'), 'utf8');
   for (const secret of ['123-45-6789', '4111-1111-1111-1111', 'ana@example.com', 'sk-proj-abcdef'])
     expect(written).not.toContain(secret);
   expect(written).toContain('[redacted:');
   expect(written).toContain('[email]');
   // The run itself saw the real values: its output is the model's answer as given.
   expect(result.output).toContain('sk-proj-abcdefghijklmnopqrstuvwxyz012345');
-  expect(trace.events.at(-1)).toMatchObject({ event: 'run_end', redactions: expect.any(Number) });
+  const lines = written.trim().split('\n');
+  expect(JSON.parse(lines.at(-1) as string)).toMatchObject({
+    event: 'run_end',
+    redactions: expect.any(Number),
+  });
 });

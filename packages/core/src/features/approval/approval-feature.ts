@@ -3,6 +3,7 @@ import type { ToolCallRequest } from '../../kernel/protocol/message.js';
 import type {
   AgentTurn,
   PausedTurn,
+  RunExtension,
   RunFeature,
   ToolCheck,
   ToolStep,
@@ -18,19 +19,23 @@ import { approvalsNeeded, hasApprovalGates } from './approval-gates.js';
  */
 export const approvalFeature: RunFeature = {
   name: 'approvals',
-  forRun: () => ({
-    toolCheck(turn, response) {
-      if (response.toolCalls.length === 0 || !hasApprovalGates(turn.agent)) return undefined;
-      return approvalsNeeded(turn.agent, response, turn.state.tracer.session).then(pending =>
-        pending === undefined || pending.length === 0 ? undefined : pendingApprovalCheck(pending),
-      );
-    },
-    pause(turn, pending) {
-      for (const approval of pending)
-        traceApprovalRequested(turn.state.tracer, turn.agentSpan, approval);
-    },
-    resume: decidedStep,
-  }),
+  // Nothing to keep per run: the gates are the agents' own.
+  forRun: () => approvalExtension,
+};
+
+const approvalExtension: RunExtension = {
+  appliesTo: hasApprovalGates,
+  toolCheck(turn, response) {
+    if (response.toolCalls.length === 0) return undefined;
+    return approvalsNeeded(turn.agent, response, turn.state.tracer.session).then(pending =>
+      pending === undefined || pending.length === 0 ? undefined : pendingApprovalCheck(pending),
+    );
+  },
+  pause(turn, pending) {
+    for (const approval of pending)
+      traceApprovalRequested(turn.state.tracer, turn.agentSpan, approval);
+  },
+  resume: decidedStep,
 };
 
 /**

@@ -19,6 +19,10 @@ export const guardrailFeature: RunFeature = {
 };
 
 const guardrailExtension: RunExtension = {
+  appliesTo: agent => {
+    const { input, output, tool } = agent.guardrails;
+    return input.length + output.length + tool.length > 0;
+  },
   async beforeTurn(turn, input) {
     const { input: guardrails } = turn.agent.guardrails;
     if (guardrails.length === 0) return undefined;

@@ -36,14 +36,16 @@ function readAnswer(
   agent: AnyAgent,
   step: number,
 ): AnswerReading {
-  const { record, ...reading } = readReActAnswer(response, toolNamesOf(agent), `react_${step}`);
-  const { malformed } = reading;
+  const {
+    response: read,
+    malformed,
+    record,
+  } = readReActAnswer(response, toolNamesOf(agent), `react_${step}`);
+  if (malformed === undefined) return { response: read, record: { ...record } };
   return {
-    ...reading,
-    record:
-      malformed === undefined
-        ? { ...record }
-        : { ...record, observation: reactObservation(malformed.message) },
+    response: read,
+    malformed,
+    record: { ...record, observation: reactObservation(malformed.message) },
   };
 }
 

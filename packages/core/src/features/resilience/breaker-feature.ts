@@ -3,6 +3,7 @@ import { ModelCallError } from '../../kernel/errors/model-call-error.js';
 import { ToolCallError } from '../../kernel/errors/tool-call-error.js';
 import type { ToolCallOutcome } from '../../kernel/tool/execute-tool-call.js';
 import type { Clock } from '../../kernel/util/clock.js';
+import type { ModelResponse } from '../../kernel/model/language-model.js';
 import type { ModelAttemptHold, RunFeature, ToolAttemptHold } from '../../kernel/run/extension.js';
 import { CircuitBreakers, type CircuitBreaker } from './circuit-breaker.js';
 
@@ -19,13 +20,18 @@ export const breakerFeature: RunFeature = {
   forRun() {
     const runBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
     return {
+      appliesTo: agent => agent.resilience.circuitBreaker !== undefined,
       modelAttempt({ agent, model, state }) {
         const breaker = breakerFor(agent, model, runBreakers);
-        return breaker === undefined ? undefined : modelHold(breaker, model.modelId, state.clock);
+        return breaker === undefined
+          ? undefined
+          : new ModelBreakerHold(breaker, model.modelId, state.clock);
       },
       toolAttempt({ agent, tool, call, state }) {
         const breaker = breakerFor(agent, tool, runBreakers);
-        return breaker === undefined ? undefined : toolHold(breaker, call.toolName, state.clock);
+        return breaker === undefined
+          ? undefined
+          : new ToolBreakerHold(breaker, call.toolName, state.clock);
       },
     };
   },
@@ -55,40 +61,52 @@ function breakerFor(
 }
 
 /** An open breaker refuses the model call; an answer closes it, a failure counts against it. */
-function modelHold(breaker: CircuitBreaker, modelId: string, clock: Clock): ModelAttemptHold {
-  return {
-    refusal: () =>
-      breaker.allows(clock.now())
-        ? undefined
-        : new ModelCallError({
-            kind: 'circuit_open',
-            isRetryable: false,
-            message: `Model '${modelId}' was not called: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures, and lets a call through again in ${breaker.retryInMs(clock.now())} ms.`,
-          }),
-    settle: outcome => {
-      if ('response' in outcome) breaker.recordSuccess();
-      else if (outcome.error instanceof ModelCallError && outcome.error.kind !== 'circuit_open')
-        breaker.recordFailure(clock.now());
-    },
-  };
+class ModelBreakerHold implements ModelAttemptHold {
+  constructor(
+    private readonly breaker: CircuitBreaker,
+    private readonly modelId: string,
+    private readonly clock: Clock,
+  ) {}
+
+  refusal(): ModelCallError | undefined {
+    const { breaker, clock } = this;
+    if (breaker.allows(clock.now())) return undefined;
+    return new ModelCallError({
+      kind: 'circuit_open',
+      isRetryable: false,
+      message: `Model '${this.modelId}' was not called: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures, and lets a call through again in ${breaker.retryInMs(clock.now())} ms.`,
+    });
+  }
+
+  settle(outcome: { readonly response: ModelResponse } | { readonly error: unknown }): void {
+    if ('response' in outcome) this.breaker.recordSuccess();
+    else if (outcome.error instanceof ModelCallError && outcome.error.kind !== 'circuit_open')
+      this.breaker.recordFailure(this.clock.now());
+  }
 }
 
 /** An open breaker refuses the tool call; a result closes it, a retryable failure counts. */
-function toolHold(breaker: CircuitBreaker, toolName: string, clock: Clock): ToolAttemptHold {
-  return {
-    refusal: () =>
-      breaker.allows(clock.now())
-        ? undefined
-        : new ToolCallError({
-            kind: 'circuit_open',
-            toolName,
-            message: `Tool '${toolName}' was not run: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures.`,
-          }),
-    settle: (outcome: ToolCallOutcome) => {
-      if (outcome.ok) breaker.recordSuccess();
-      else if (isRetryable(outcome)) breaker.recordFailure(clock.now());
-    },
-  };
+class ToolBreakerHold implements ToolAttemptHold {
+  constructor(
+    private readonly breaker: CircuitBreaker,
+    private readonly toolName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  refusal(): ToolCallError | undefined {
+    const { breaker, toolName } = this;
+    if (breaker.allows(this.clock.now())) return undefined;
+    return new ToolCallError({
+      kind: 'circuit_open',
+      toolName,
+      message: `Tool '${toolName}' was not run: its circuit breaker is open after ${breaker.options.failureThreshold} consecutive failures.`,
+    });
+  }
+
+  settle(outcome: ToolCallOutcome): void {
+    if (outcome.ok) this.breaker.recordSuccess();
+    else if (isRetryable(outcome)) this.breaker.recordFailure(this.clock.now());
+  }
 }
 
 /** Failures worth trying again: the tool ran and broke, or took too long. */

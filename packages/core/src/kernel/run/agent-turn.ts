@@ -13,6 +13,7 @@ import type { Stop } from './next-step.js';
 import { toTraceError } from './to-trace-error.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
 import type { ToolCallingMode } from './tool-calling.js';
+import type { Hooks } from './seam.js';
 import { costSummary, emptyTally, type CostTally } from '../protocol/cost-tally.js';
 
 /**
@@ -28,6 +29,8 @@ export class AgentTurn {
   readonly unavailableTools = new Set<string>();
   /** Native tool calls, or ReAct text. */
   readonly mode: ToolCallingMode;
+  /** The hooks of the run's features that take part in this agent's turns. */
+  readonly hooks: Hooks;
   preamble: Preamble;
   readonly responseFormat: ModelRequest['responseFormat'];
   /** With an output schema: tools off, the structured answer asked for. */
@@ -58,6 +61,7 @@ export class AgentTurn {
   ) {
     this.conversation = new Conversation(state.redaction);
     this.mode = state.seam.toolCalling(agent);
+    this.hooks = state.seam.forAgent(agent);
     const paused = start.resumed?.turn;
     const carried =
       paused !== undefined

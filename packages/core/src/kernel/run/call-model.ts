@@ -17,6 +17,7 @@ import type { Chunk } from '../protocol/chunk.js';
 import type { TextSplitter } from './text-splitter.js';
 import { countCost, type CostTally } from '../protocol/cost-tally.js';
 import type { ModelAttemptHold } from './extension.js';
+import type { Hooks } from './seam.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
@@ -52,6 +53,8 @@ export interface ModelCallInput {
   /** A hash of each part of the request, when the run is traced. */
   readonly requestParts?: RequestParts;
   readonly agentSpan: OpenSpan;
+  /** The hooks of the run's features that take part in the agent's turns. */
+  readonly hooks: Hooks;
   /** Set in the final-output phase of an agent with an output schema. */
   readonly responseFormat?: ModelRequest['responseFormat'];
 }
@@ -72,18 +75,19 @@ export async function* callModel(
   const own =
     agent.fallbackModel === undefined ? [agent.model] : [agent.model, agent.fallbackModel];
   const override = state.overrides.model;
-  const { seam } = state;
-  const redirected = seam.redirectsModels ? own.map(model => seam.model(agent, model)) : own;
+  const { hooks } = input;
+  const redirected = hooks.redirectsModels ? own.map(model => hooks.model(agent, model)) : own;
   const candidates =
     override === undefined ? redirected : redirected.map(model => override(agent, model));
   let failure: ModelCallError | undefined;
   for (const [index, model] of candidates.entries()) {
     for (let attempt = 1; attempt <= resilience.modelAttempts; attempt++) {
       // What the features hold over the attempt (a rate limit's place, a circuit breaker).
-      const holds =
-        state.seam.modelAttempts.length === 0
+      let holds =
+        hooks.modelAttempts.length === 0
           ? undefined
-          : await state.seam.holdModelAttempt({ agent, model, call: input, state });
+          : hooks.holdModelAttempt({ agent, model, call: input, state });
+      if (holds instanceof Promise) holds = await holds;
       try {
         const response = yield* callOnce(model, attempt, holds, input, state);
         if (holds !== undefined) for (const hold of holds) hold.settle?.({ response });
@@ -128,7 +132,7 @@ function chargeCall(
   input: ModelCallInput,
   state: RunState,
 ): number | undefined {
-  const cost = state.seam.price({ identity, response });
+  const cost = input.hooks.price({ identity, response });
   countCost([input.cost, state.totals.cost], cost, `${identity.provider}/${identity.model}`);
   return cost;
 }

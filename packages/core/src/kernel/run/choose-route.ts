@@ -42,6 +42,7 @@ export async function* chooseRoute(options: {
         cost: options.cost,
         requestHash: options.requestHash,
         agentSpan: options.agentSpan,
+        hooks: options.state.seam.forAgent(router),
       },
       options.state,
     );

@@ -55,6 +55,12 @@ export interface RunSetup<Options extends object = object> {
  * one that is absent costs the loop nothing.
  */
 export interface RunExtension {
+  /**
+   * The agents whose turns the extension's hooks take part in (asked once per agent and run);
+   * every agent when absent. An extension that has nothing to do for an agent costs its steps
+   * nothing.
+   */
+  appliesTo?(agent: AnyAgent): boolean;
   /** Cleans secrets out of what the run writes, streams and returns (one extension gives it). */
   readonly redaction?: Redaction;
   /** Ways of talking tools with a model other than native tool calls, by `toolCalling` name. */

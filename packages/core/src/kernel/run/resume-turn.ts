@@ -9,7 +9,7 @@ export function pauseForApprovals(
   turn: AgentTurn,
   { pending, step }: { readonly pending: readonly PendingApproval[]; readonly step: ToolStep },
 ): void {
-  turn.state.seam.pause(turn, pending);
+  turn.hooks.pause(turn, pending);
   const last = turn.state.steps.at(-1);
   turn.pause(pending, step, last?.index ?? 0, { thought: last?.react?.thought });
 }
@@ -31,5 +31,5 @@ export function resumeTurn(
       phase: { finished, delegate: { callId, resumed: { turn: inner, decisions } } },
     };
   }
-  return { step: turn.state.seam.resume(turn, paused, decisions) };
+  return { step: turn.hooks.resume(turn, paused, decisions) };
 }

@@ -60,9 +60,9 @@ export async function* runAgent(
       const call = modelCallFor(turn, turn.steps + 1);
       // A feature may stop the turn before the call (a cost limit it would pass).
       const refused =
-        state.seam.beforeModelCalls.length === 0
+        turn.hooks.beforeModelCalls.length === 0
           ? undefined
-          : await state.seam.beforeModelCall(turn, call);
+          : await turn.hooks.beforeModelCall(turn, call);
       if (refused !== undefined) {
         turn.stop(refused);
         break;
@@ -75,7 +75,7 @@ export async function* runAgent(
       if (state.chunks.wanted) yield state.chunks.make('usage', agent.name, response.usage);
       // The features' checks of the tools asked for (a cost limit spent, calls awaiting approval).
       let checks =
-        state.seam.toolChecks.length === 0 ? undefined : state.seam.checks(turn, reading.response);
+        turn.hooks.toolChecks.length === 0 ? undefined : turn.hooks.checks(turn, reading.response);
       if (checks instanceof Promise) checks = await checks;
       const next = decideNextStep(decisionInput(turn, reading, checks));
       // Only running tools yields chunks: the other steps are carried out without a generator.
@@ -113,9 +113,9 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
   const { agent, start, state } = turn;
   // A feature may stop the turn on its input (an input guardrail).
   const blocked =
-    start.input === undefined || state.seam.beforeTurns.length === 0
+    start.input === undefined || turn.hooks.beforeTurns.length === 0
       ? undefined
-      : await state.seam.beforeTurn(turn, start.input);
+      : await turn.hooks.beforeTurn(turn, start.input);
   if (blocked !== undefined) {
     turn.stop(blocked);
     return;
@@ -209,6 +209,7 @@ function modelCallFor(turn: AgentTurn, step: number): ModelCallInput {
         }
       : {}),
     agentSpan: turn.agentSpan,
+    hooks: turn.hooks,
     ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
   };
 }
@@ -224,7 +225,7 @@ function recordResponse(
 ): StepResult {
   const { agent, state } = turn;
   turn.addUsage(response.usage);
-  if (state.seam.afterModelCalls.length > 0) state.seam.afterModelCall(turn, response);
+  if (turn.hooks.afterModelCalls.length > 0) turn.hooks.afterModelCall(turn, response);
   turn.output = reading.response.text;
   turn.conversation.append(turn.mode.assistantMessage(response));
   const { malformed, record } = reading;
@@ -288,9 +289,9 @@ async function finish(
   decoded?: { readonly value: unknown },
 ): Promise<void> {
   // A feature may withhold the answer (an output guardrail): the turn ends without it.
-  const { seam } = turn.state;
+  const { hooks } = turn;
   const withheld =
-    seam.beforeAnswers.length === 0 ? undefined : await seam.beforeAnswer(turn, text);
+    hooks.beforeAnswers.length === 0 ? undefined : await hooks.beforeAnswer(turn, text);
   if (withheld !== undefined) {
     turn.output = '';
     turn.stop(withheld);
@@ -330,6 +331,7 @@ async function* actOnTools(
       thought: step.react?.thought,
       agentSpan: turn.agentSpan,
       state,
+      hooks: turn.hooks,
       unavailableTools: turn.unavailableTools,
       path: turn.start.path,
       resumed,

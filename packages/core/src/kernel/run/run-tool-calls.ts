@@ -13,6 +13,7 @@ import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { ToolCallRecord } from '../protocol/records.js';
 import type { RunState } from './run-state.js';
+import type { Hooks } from './seam.js';
 import { toTraceError } from './to-trace-error.js';
 import { finishedCall, restoreFinished } from './paused-tool-calls.js';
 import { toolEndFields, toolStartFields } from './tool-call-fields.js';
@@ -133,7 +134,7 @@ async function runRound(
     );
   }
   const blocked =
-    state.seam.beforeToolRounds.length === 0
+    phase.hooks.beforeToolRounds.length === 0
       ? noneBlocked
       : await refusedCalls(phase, round, spans);
   const settled = await executeRound(phase, round, spans, blocked);
@@ -169,11 +170,11 @@ async function runRound(
 
 /** The features' say on a round before it runs (tool guardrails): the calls they refuse. */
 async function refusedCalls(
-  { agent, state }: ToolPhase,
+  { agent, state, hooks }: ToolPhase,
   round: readonly PendingCall[],
   spans: ReadonlyMap<PendingCall, OpenSpan>,
 ): Promise<ReadonlyMap<PendingCall, ToolCallOutcome>> {
-  const refused = await state.seam.beforeToolRound({
+  const refused = await hooks.beforeToolRound({
     agent,
     state,
     calls: round.map(pending => ({
@@ -307,6 +308,7 @@ async function attemptCall(
     path: readonly string[];
     /** A capturing view of the tracer for a delegate of this call. */
     captured: (pending: PendingCall) => RunTracer;
+    hooks: Hooks;
     resumed?: ResumedPhase | undefined;
   },
 ): Promise<Attempt> {
@@ -334,12 +336,13 @@ async function attemptCall(
         : {}),
     });
   }
-  return { outcome: await attemptTool(agent, pending, state, toolSpan), chunks: [] };
+  return { outcome: await attemptTool(agent, options.hooks, pending, state, toolSpan), chunks: [] };
 }
 
 /** One attempt of an ordinary tool, behind the features that hold it, inside its span's context. */
 async function attemptTool(
   agent: AnyAgent,
+  hooks: Hooks,
   pending: PendingCall,
   state: RunState,
   toolSpan: OpenSpan,
@@ -347,9 +350,9 @@ async function attemptTool(
   const tool = agent.toolRegistry.get(pending.call.toolName);
   // What the features hold over the attempt (a circuit breaker may refuse it).
   const holds =
-    tool === undefined || state.seam.toolAttempts.length === 0
+    tool === undefined || hooks.toolAttempts.length === 0
       ? undefined
-      : state.seam.holdToolAttempt({ agent, tool, call: pending.call, state });
+      : hooks.holdToolAttempt({ agent, tool, call: pending.call, state });
   if (holds !== undefined) {
     for (const hold of holds) {
       const error = hold.refusal?.();

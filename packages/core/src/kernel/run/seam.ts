@@ -35,11 +35,70 @@ function hooks<Name extends keyof RunExtension>(
 }
 
 /**
- * Where the loop meets the features of a run: their extensions' hooks, gathered by kind once when
- * the run starts, so a point no feature uses costs a step nothing but a length check.
+ * Where the loop meets the features of a run: the services one feature gives (redaction, ways of
+ * talking tools), and for each agent the hooks of the features that take part in its turns.
  */
 export class Seam {
   readonly redaction: Redaction | undefined;
+  readonly #extensions: readonly RunExtension[];
+  readonly #byAgent = new WeakMap<AnyAgent, Hooks>();
+  /** The hooks of each set of extensions that agents take part in, by the set's bits. */
+  readonly #bySet = new Map<number, Hooks>();
+  readonly #modes = new Map<string, ToolCallingMode>([['native', nativeToolCalling]]);
+
+  constructor(extensions: readonly RunExtension[]) {
+    if (extensions.length > 30)
+      throw new ConfigurationError({
+        option: 'features',
+        message: `A run takes at most 30 features (given: ${extensions.length}).`,
+      });
+    this.#extensions = extensions;
+    this.redaction = extensions.find(extension => extension.redaction !== undefined)?.redaction;
+    for (const extension of extensions)
+      for (const [name, mode] of Object.entries(extension.toolCalling ?? {}))
+        this.#modes.set(name, mode);
+  }
+
+  /**
+   * The hooks of the features that take part in `agent`'s turns: asked once per agent, gathered
+   * once per set of features (most agents of a run share one).
+   */
+  forAgent(agent: AnyAgent): Hooks {
+    let found = this.#byAgent.get(agent);
+    if (found === undefined) {
+      let key = 0;
+      const taking: RunExtension[] = [];
+      for (const [index, extension] of this.#extensions.entries()) {
+        if (extension.appliesTo !== undefined && !extension.appliesTo(agent)) continue;
+        key |= 1 << index;
+        taking.push(extension);
+      }
+      found = this.#bySet.get(key);
+      if (found === undefined) {
+        found = new Hooks(taking);
+        this.#bySet.set(key, found);
+      }
+      this.#byAgent.set(agent, found);
+    }
+    return found;
+  }
+
+  /** How `agent` talks tools with its model. */
+  toolCalling(agent: AnyAgent): ToolCallingMode {
+    const mode = this.#modes.get(agent.toolCalling);
+    if (mode !== undefined) return mode;
+    throw new ConfigurationError({
+      option: 'toolCalling',
+      message: `Agent '${agent.name}' asks for tool calling '${agent.toolCalling}', which no feature of the run provides (known: ${[...this.#modes.keys()].join(', ')}). Run it through @agent-trace/core's run(), which has the standard features, or give the feature.`,
+    });
+  }
+}
+
+/**
+ * The hooks of some extensions, gathered by kind, so a point no feature uses costs a step nothing
+ * but a length check, and a hook with nothing to wait for is not awaited.
+ */
+export class Hooks {
   readonly beforeTurns: readonly Hook<'beforeTurn'>[];
   readonly beforeModelCalls: readonly Hook<'beforeModelCall'>[];
   readonly afterModelCalls: readonly Hook<'afterModelCall'>[];
@@ -52,10 +111,8 @@ export class Seam {
   readonly #price: Hook<'priceCall'> | undefined;
   readonly #pauses: readonly Hook<'pause'>[];
   readonly #resumes: readonly Hook<'resume'>[];
-  readonly #modes = new Map<string, ToolCallingMode>([['native', nativeToolCalling]]);
 
   constructor(extensions: readonly RunExtension[]) {
-    this.redaction = extensions.find(extension => extension.redaction !== undefined)?.redaction;
     this.beforeTurns = hooks(extensions, 'beforeTurn');
     this.beforeModelCalls = hooks(extensions, 'beforeModelCall');
     this.afterModelCalls = hooks(extensions, 'afterModelCall');
@@ -68,9 +125,6 @@ export class Seam {
     this.#price = hooks(extensions, 'priceCall')[0];
     this.#pauses = hooks(extensions, 'pause');
     this.#resumes = hooks(extensions, 'resume');
-    for (const extension of extensions)
-      for (const [name, mode] of Object.entries(extension.toolCalling ?? {}))
-        this.#modes.set(name, mode);
   }
 
   /** Before a turn's first model call: the first stop a feature gives. */
@@ -116,12 +170,32 @@ export class Seam {
     return refused;
   }
 
-  /** What the features hold over a model attempt (they may wait first). */
-  async holdModelAttempt(attempt: ModelAttempt): Promise<ModelAttemptHold[]> {
+  /**
+   * What the features hold over a model attempt; a promise only when a feature waits (a rate
+   * limit), and then the features after it are asked once it has waited.
+   */
+  holdModelAttempt(attempt: ModelAttempt): ModelAttemptHold[] | Promise<ModelAttemptHold[]> {
     const holds: ModelAttemptHold[] = [];
-    for (const hook of this.modelAttempts) {
-      const held = await hook(attempt);
+    const { modelAttempts } = this;
+    for (let index = 0; index < modelAttempts.length; index++) {
+      const held = (modelAttempts[index] as Hook<'modelAttempt'>)(attempt);
+      if (held instanceof Promise) return this.#waitThenHold(attempt, held, holds, index + 1);
       if (held !== undefined) holds.push(held);
+    }
+    return holds;
+  }
+
+  async #waitThenHold(
+    attempt: ModelAttempt,
+    waiting: Promise<ModelAttemptHold | undefined>,
+    holds: ModelAttemptHold[],
+    next: number,
+  ): Promise<ModelAttemptHold[]> {
+    const held = await waiting;
+    if (held !== undefined) holds.push(held);
+    for (const hook of this.modelAttempts.slice(next)) {
+      const more = await hook(attempt);
+      if (more !== undefined) holds.push(more);
     }
     return holds;
   }
@@ -186,15 +260,5 @@ export class Seam {
       if (step !== undefined) return step;
     }
     return paused.step;
-  }
-
-  /** How `agent` talks tools with its model. */
-  toolCalling(agent: AnyAgent): ToolCallingMode {
-    const mode = this.#modes.get(agent.toolCalling);
-    if (mode !== undefined) return mode;
-    throw new ConfigurationError({
-      option: 'toolCalling',
-      message: `Agent '${agent.name}' asks for tool calling '${agent.toolCalling}', which no feature of the run provides (known: ${[...this.#modes.keys()].join(', ')}). Run it through @agent-trace/core's run(), which has the standard features, or give the feature.`,
-    });
   }
 }

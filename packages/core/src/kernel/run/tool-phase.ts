@@ -7,6 +7,7 @@ import type { ToolCallRecord } from '../protocol/records.js';
 import type { AgentStart, FinishedCall, PausedTurn } from './agent-outcome.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
+import type { Hooks } from './seam.js';
 
 /** A call of the tool phase: its request, parsed arguments, start and attempt. */
 export interface PendingCall {
@@ -64,6 +65,8 @@ export interface ToolPhase {
   readonly thought?: string | undefined;
   readonly agentSpan: OpenSpan;
   readonly state: RunState;
+  /** The hooks of the run's features that take part in the agent's turns. */
+  readonly hooks: Hooks;
   /** Tools declared unavailable so far; failing tools are added. */
   readonly unavailableTools: Set<string>;
   /** The handoff path, for agents used as tools. */

@@ -7,6 +7,7 @@ import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
 import { loadTrace } from './trace-input.js';
+import { defined } from '@agent-trace/core/internal';
 
 /** Options of {@link forkCommand}. */
 export interface ForkCommandOptions {
@@ -41,10 +42,7 @@ export async function forkCommand(
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
   let report: ForkReport<{ readonly stopReason: string }>;
   try {
-    const next = model(
-      options.model,
-      options.baseUrl === undefined ? {} : { baseURL: options.baseUrl },
-    );
+    const next = model(options.model, defined('baseURL', options.baseUrl));
     report = await forkTrace(loaded.events, module.agent as AnyAgent | PlanTarget, {
       afterStep: options.afterStep,
       model: next,

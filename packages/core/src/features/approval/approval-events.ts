@@ -1,5 +1,6 @@
 import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
 import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
+import { defined } from '../../kernel/util/defined.js';
 
 const resolved = { approve: 'approved', reject: 'rejected', edit: 'edited' } as const;
 
@@ -31,8 +32,8 @@ export function traceApprovalResolved(
     call_id: approval.callId,
     tool: approval.toolName,
     decision: resolved[decision.decision],
-    ...(decision.by === undefined ? {} : { by: decision.by }),
-    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    ...defined('by', decision.by),
+    ...defined('reason', decision.reason),
     ...(decision.decision === 'edit' ? { args: decision.args } : {}),
   });
 }

@@ -8,6 +8,7 @@ import type { RunState } from '../../kernel/run/run-state.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
 import type { PausedAgentStep, PausedWorkflow } from './workflow-snapshot.js';
 import { toTraceError } from '../../kernel/run/to-trace-error.js';
+import { defined } from '../../kernel/util/defined.js';
 
 /** How a workflow ended: `interrupted` when a step waits for a person. */
 export type WorkflowStatus = 'completed' | 'failed' | 'interrupted' | 'aborted';
@@ -56,8 +57,7 @@ export async function executeWorkflow(
   options: ExecuteWorkflowOptions,
 ): Promise<WorkflowOutcome> {
   const { tracer } = state;
-  const revision =
-    options.planRevision === undefined ? {} : { plan_revision: options.planRevision };
+  const revision = defined('plan_revision', options.planRevision);
   const span = tracer.start('workflow_start', workflow.name, parent, {
     workflow: workflow.name,
     input,
@@ -85,7 +85,7 @@ export async function executeWorkflow(
       status: outcome?.status ?? 'aborted',
       steps: { completed: count('completed'), failed: count('failed'), skipped: count('skipped') },
       ...(outcome?.status === 'completed' ? { output: outcome.output } : {}),
-      ...(error === undefined ? {} : { error }),
+      ...defined('error', error),
       ...revision,
     });
   }

@@ -22,6 +22,7 @@ import {
   type AttemptOptions,
   type Outcome,
 } from './workflow-agent-step.js';
+import { defined } from '../../kernel/util/defined.js';
 
 /** How the attempts of a step's tool or agent ended: the last attempt's outcome, and how many. */
 type Attempted = Outcome & { readonly attempts: number };
@@ -90,10 +91,10 @@ function endStep(tracer: RunTracer, span: OpenSpan, record: WorkflowStepRecord):
     workflow: span.agent,
     name: record.name,
     status: record.status,
-    ...(record.output === undefined ? {} : { output: record.output }),
-    ...(record.error === undefined ? {} : { error: record.error }),
+    ...defined('output', record.output),
+    ...defined('error', record.error),
     attempts: record.attempts,
-    ...(record.reason === undefined ? {} : { reason: record.reason }),
+    ...defined('reason', record.reason),
   });
 }
 
@@ -156,8 +157,8 @@ function approvalStep(
   }
   const output = {
     approved: true,
-    ...(decision.by === undefined ? {} : { by: decision.by }),
-    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    ...defined('by', decision.by),
+    ...defined('reason', decision.reason),
     ...(decision.decision === 'edit' ? { value: decision.args } : {}),
   };
   return { name: step.name, status: 'completed', output, attempts: 1 };

@@ -15,6 +15,7 @@ import { ToolCallLedger } from './tool-call-ledger.js';
 import type { ToolCallingMode } from './tool-calling.js';
 import type { Hooks } from './seam.js';
 import { costSummary, emptyTally, type CostTally } from '../protocol/cost-tally.js';
+import { defined } from '../util/defined.js';
 
 /**
  * One agent's turn in a run: its conversation and span, what it may still offer the model, the
@@ -140,7 +141,7 @@ export class AgentTurn {
       step,
       stepIndex,
       ...(more.thought === undefined || more.thought === '' ? {} : { thought: more.thought }),
-      ...(more.delegate === undefined ? {} : { delegate: more.delegate }),
+      ...defined('delegate', more.delegate),
     };
     return this.paused;
   }
@@ -179,8 +180,8 @@ export class AgentTurn {
       tok_completion: this.usage.completionTokens,
       output: this.output,
       ...(this.error === undefined ? {} : { error: toTraceError(this.error) }),
-      ...(this.limit === undefined ? {} : { limit: this.limit }),
-      ...(this.detail === undefined ? {} : { detail: this.detail }),
+      ...defined('limit', this.limit),
+      ...defined('detail', this.detail),
       ...(this.unavailableTools.size === 0 ? {} : { degraded_tools: [...this.unavailableTools] }),
       ...(this.handedOff === undefined ? {} : { handed_off_to: this.handedOff.agentName }),
       ...(this.cost.usd === 0 && this.cost.unpricedCalls === 0
@@ -202,7 +203,7 @@ export class AgentTurn {
       degradedTools: [...this.unavailableTools],
       decoded: this.agent.output === undefined ? undefined : { value: this.structured },
       agentName: this.agent.name,
-      ...(this.paused === undefined ? {} : { paused: this.paused }),
+      ...defined('paused', this.paused),
     };
   }
 }
@@ -219,7 +220,7 @@ function startFields(turn: AgentTurn, carried: number): TraceEventFields<'agent_
     ...(start.path.length > 1 ? { path: [...start.path] } : {}),
     max_steps: agent.limits.maxSteps,
     ...(carried === 0 ? {} : { history_messages: carried }),
-    ...(agent.memory.window === undefined ? {} : { memory_window: agent.memory.window }),
+    ...defined('memory_window', agent.memory.window),
     ...(agent.toolCalling === 'react' ? { tool_calling: 'react' as const } : {}),
     ...(state.tracer.recording && !state.describedAgents.has(agent.name)
       ? { tool_definitions: describeTools(turn.preamble) }

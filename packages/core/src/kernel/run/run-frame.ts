@@ -13,6 +13,7 @@ import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 import { systemClock } from '../util/clock.js';
 import { deadline } from '../util/deadline.js';
+import { defined } from '../util/defined.js';
 
 /**
  * A run as `run()`, `runWorkflow()` and `planAndRun()` all open and seal it: its shared state, its
@@ -88,7 +89,7 @@ export function forkedFromFields(
 ): Pick<TraceEventFields<'run_start'>, 'forked_from'> {
   if (forkedFrom === undefined) return {};
   const { run, afterStep, seq } = forkedFrom;
-  return { forked_from: { run, after_step: afterStep, ...(seq === undefined ? {} : { seq }) } };
+  return { forked_from: { run, after_step: afterStep, ...defined('seq', seq) } };
 }
 
 /** Claims a resumed run's state in its ledgers: it goes on once, or this throws. */
@@ -148,8 +149,8 @@ function runEndFields(
     tok_completion: state.totals.usage.completionTokens,
     output: outcome?.output ?? '',
     ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
-    ...(outcome?.limit === undefined ? {} : { limit: outcome.limit }),
-    ...(outcome?.detail === undefined ? {} : { detail: outcome.detail }),
+    ...defined('limit', outcome?.limit),
+    ...defined('detail', outcome?.detail),
     ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
     ...(health === undefined
       ? {}

@@ -47,11 +47,8 @@ export class Seam {
   readonly #modes = new Map<string, ToolCallingMode>([['native', nativeToolCalling]]);
 
   constructor(extensions: readonly RunExtension[]) {
-    if (extensions.length > 30)
-      throw new ConfigurationError({
-        option: 'features',
-        message: `A run takes at most 30 features (given: ${extensions.length}).`,
-      });
+    // A set of extensions is a bit each in a number (forAgent).
+    if (extensions.length > 30) throw new Error('A run takes at most 30 features.');
     this.#extensions = extensions;
     this.redaction = extensions.find(extension => extension.redaction !== undefined)?.redaction;
     for (const extension of extensions)
@@ -89,7 +86,7 @@ export class Seam {
     if (mode !== undefined) return mode;
     throw new ConfigurationError({
       option: 'toolCalling',
-      message: `Agent '${agent.name}' asks for tool calling '${agent.toolCalling}', which no feature of the run provides (known: ${[...this.#modes.keys()].join(', ')}). Run it through @agent-trace/core's run(), which has the standard features, or give the feature.`,
+      message: `Agent '${agent.name}' asks for tool calling '${agent.toolCalling}', which no feature of the run provides (known: ${[...this.#modes.keys()].join(', ')}). Check the agent's toolCalling.`,
     });
   }
 }

@@ -81,7 +81,7 @@ export function anthropicMessagesModel(
       try {
         const message = await getClient().messages.create(
           { ...params(request), stream: false },
-          request.abortSignal === undefined ? {} : { signal: request.abortSignal },
+          defined('signal', request.abortSignal),
         );
         let text = '';
         const toolCalls: ToolCallRequest[] = [];
@@ -120,10 +120,7 @@ async function* streamMessages(
   let stopped = false;
   try {
     const response = await client()
-      .messages.create(
-        { ...params, stream: true },
-        abortSignal === undefined ? {} : { signal: abortSignal },
-      )
+      .messages.create({ ...params, stream: true }, defined('signal', abortSignal))
       .asResponse();
     for await (const { data } of readSseJson(response, 'Anthropic')) {
       const event = data as Anthropic.Messages.RawMessageStreamEvent;

@@ -16,6 +16,7 @@ import { lazyOpenAIClient } from './openai-client.js';
 import { jsonSchemaFormat, samplingParams } from './openai-request.js';
 import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
+import { defined } from '../../../kernel/util/defined.js';
 
 type ChatParams = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>;
 
@@ -60,7 +61,7 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
       try {
         const completion = await client().chat.completions.create(
           { ...params(request), stream: false },
-          request.abortSignal === undefined ? {} : { signal: request.abortSignal },
+          defined('signal', request.abortSignal),
         );
         const choice = completion.choices[0];
         const toolCalls: ToolCallRequest[] = (choice?.message.tool_calls ?? []).flatMap(call =>
@@ -100,7 +101,7 @@ async function* streamChat(
     const response = await client()
       .chat.completions.create(
         { ...params, stream: true, stream_options: { include_usage: true } },
-        abortSignal === undefined ? {} : { signal: abortSignal },
+        defined('signal', abortSignal),
       )
       .asResponse();
     for await (const { data } of readSseJson(response, 'OpenAI')) {

@@ -17,6 +17,7 @@ import { lazyOpenAIClient } from './openai-client.js';
 import { jsonSchemaFormat, samplingParams } from './openai-request.js';
 import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
+import { defined } from '../../../kernel/util/defined.js';
 
 type ResponseParams = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
 
@@ -67,7 +68,7 @@ export function openaiResponsesModel(
       try {
         const response = await client().responses.create(
           { ...params(request), stream: false },
-          request.abortSignal === undefined ? {} : { signal: request.abortSignal },
+          defined('signal', request.abortSignal),
         );
         let text = '';
         const toolCalls: ToolCallRequest[] = [];
@@ -107,10 +108,7 @@ async function* streamResponses(
     | undefined;
   try {
     const response = await client()
-      .responses.create(
-        { ...params, stream: true },
-        abortSignal === undefined ? {} : { signal: abortSignal },
-      )
+      .responses.create({ ...params, stream: true }, defined('signal', abortSignal))
       .asResponse();
     for await (const { data } of readSseJson(response, 'OpenAI')) {
       const event = data as OpenAI.Responses.ResponseStreamEvent;

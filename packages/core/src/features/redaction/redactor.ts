@@ -80,60 +80,25 @@ export class Redactor implements Redaction {
   /** Shorter strings cannot match a pattern (known shapes only; 0 with patterns of your own). */
   readonly #shortest: number;
   /** Whether a field name is a secret one, by name as written. */
-  readonly #fieldVerdicts = new Map<string, boolean>();
+  readonly #fieldVerdicts: Map<string, boolean>;
 
   constructor(options: RedactionOptions = {}) {
-    const known = options.knownSecrets ?? true;
-    const pii = options.pii ?? false;
-    this.#rules = [
-      ...(known ? knownSecretRules : []),
-      ...(pii ? piiRules : []),
-      ...(options.patterns ?? []).map(pattern => ({
-        pattern: new RegExp(
-          pattern.source,
-          pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
-        ),
-      })),
-    ];
-    // One quick test of every rule at once; the rules' named groups are unnamed here (a name may
-    // appear only once in a regular expression).
-    this.#anyPattern =
-      this.#rules.length === 0
-        ? undefined
-        : new RegExp(
-            this.#rules
-              .map(({ pattern }) => `(?:${pattern.source.replace(/\(\?<(?![=!])\w+>/g, '(?:')})`)
-              .join('|'),
-            'i',
-          );
-    this.#fields = new Set(
-      [...(known ? knownFields : []), ...(options.fields ?? [])].map(field => field.toLowerCase()),
-    );
-    const names = [...this.#fields].map(field => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    this.#fieldText =
-      names.length === 0
-        ? undefined
-        : new RegExp(
-            `(\\\\?"(?:${names.join('|')})\\\\?"\\s*:\\s*\\\\?")((?:[^"\\\\]|\\\\(?!"))+)(\\\\?")`,
-            'gi',
-          );
+    // The known shapes alone (every run's default) are compiled once for the process.
+    const compiled =
+      options.patterns === undefined &&
+      options.fields === undefined &&
+      options.knownSecrets !== false &&
+      options.pii !== true
+        ? (defaultRules ??= compileRules({}))
+        : compileRules(options);
+    this.#rules = compiled.rules;
+    this.#anyPattern = compiled.anyPattern;
+    this.#fields = compiled.fields;
+    this.#fieldText = compiled.fieldText;
+    this.#shortest = compiled.shortest;
+    this.#openings = compiled.openings;
+    this.#fieldVerdicts = compiled.fieldVerdicts;
     this.#custom = options.redact;
-    this.#shortest = (options.patterns ?? []).length === 0 && !pii ? shortestKnownSecret : 0;
-    this.#openings = [
-      ...(known ? knownSecretOpenings : []),
-      ...(pii ? piiOpenings : []),
-      ...(names.length === 0
-        ? []
-        : [
-            // The key with what may follow it before the value ends: the colon, the opening quote
-            // and the value's text so far. A stream cut after the key would show the value alone,
-            // where no field rule can see it any more.
-            new RegExp(
-              `\\\\?"(?:${names.join('|')})\\\\?"\\s*(?::\\s*(?:\\\\?"(?:[^"\\\\]|\\\\(?!"))*)?)?$`,
-              'i',
-            ),
-          ]),
-    ];
   }
 
   /**
@@ -287,4 +252,81 @@ export class Redactor implements Redaction {
     }
     return verdict;
   }
+}
+
+/** What a redactor's options compile to: the rules, patterns and field names it applies. */
+interface CompiledRules {
+  readonly rules: readonly RedactionRule[];
+  readonly anyPattern: RegExp | undefined;
+  readonly fields: ReadonlySet<string>;
+  readonly fieldText: RegExp | undefined;
+  readonly shortest: number;
+  readonly openings: readonly Opening[];
+  /** Whether a field name is a secret one, by name as written (filled as names are met). */
+  readonly fieldVerdicts: Map<string, boolean>;
+}
+
+/** The known shapes' rules, compiled on first use. */
+let defaultRules: CompiledRules | undefined;
+
+function compileRules(options: RedactionOptions): CompiledRules {
+  const known = options.knownSecrets ?? true;
+  const pii = options.pii ?? false;
+  const rules = [
+    ...(known ? knownSecretRules : []),
+    ...(pii ? piiRules : []),
+    ...(options.patterns ?? []).map(pattern => ({
+      pattern: new RegExp(
+        pattern.source,
+        pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
+      ),
+    })),
+  ];
+  // One quick test of every rule at once; the rules' named groups are unnamed here (a name may
+  // appear only once in a regular expression).
+  const anyPattern =
+    rules.length === 0
+      ? undefined
+      : new RegExp(
+          rules
+            .map(({ pattern }) => `(?:${pattern.source.replace(/\(\?<(?![=!])\w+>/g, '(?:')})`)
+            .join('|'),
+          'i',
+        );
+  const fields = new Set(
+    [...(known ? knownFields : []), ...(options.fields ?? [])].map(field => field.toLowerCase()),
+  );
+  const names = [...fields].map(field => field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const fieldText =
+    names.length === 0
+      ? undefined
+      : new RegExp(
+          `(\\\\?"(?:${names.join('|')})\\\\?"\\s*:\\s*\\\\?")((?:[^"\\\\]|\\\\(?!"))+)(\\\\?")`,
+          'gi',
+        );
+  const shortest = (options.patterns ?? []).length === 0 && !pii ? shortestKnownSecret : 0;
+  const openings = [
+    ...(known ? knownSecretOpenings : []),
+    ...(pii ? piiOpenings : []),
+    ...(names.length === 0
+      ? []
+      : [
+          // The key with what may follow it before the value ends: the colon, the opening quote
+          // and the value's text so far. A stream cut after the key would show the value alone,
+          // where no field rule can see it any more.
+          new RegExp(
+            `\\\\?"(?:${names.join('|')})\\\\?"\\s*(?::\\s*(?:\\\\?"(?:[^"\\\\]|\\\\(?!"))*)?)?$`,
+            'i',
+          ),
+        ]),
+  ];
+  return {
+    rules,
+    anyPattern,
+    fields,
+    fieldText,
+    shortest,
+    openings,
+    fieldVerdicts: new Map(),
+  };
 }

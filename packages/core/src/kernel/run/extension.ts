@@ -30,9 +30,10 @@ export type { Preamble } from './preamble.js';
 export type { TextPiece, TextPieceLabel, TextSplitter } from './text-splitter.js';
 
 /**
- * A capability of the loop that is not the turn itself (cost limits, rate limits, circuit breakers,
- * approvals, ReAct, the cache, redaction): it enters a run only through the hooks its extension
- * gives, and keeps its own state in that extension. The kernel knows no feature by name.
+ * A capability of the loop that is not the turn itself (prices and cost limits, rate limits, circuit
+ * breakers, guardrails, approvals, ReAct, the cache, redaction): it enters a run only through the
+ * hooks its extension gives, and keeps its own state in that extension. The kernel knows no
+ * feature by name.
  */
 export interface RunFeature<Options extends object = object> {
   readonly name: string;

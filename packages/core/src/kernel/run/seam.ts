@@ -19,17 +19,20 @@ import type {
 import type { Stop, ToolCheck, ToolStep } from './next-step.js';
 import { nativeToolCalling, type ToolCallingMode } from './tool-calling.js';
 
-type Hook<Name extends keyof RunExtension> = NonNullable<RunExtension[Name]>;
+type HookName = Exclude<keyof RunExtension, 'redaction' | 'toolCalling' | 'appliesTo'>;
+type Hook<Name extends HookName> = NonNullable<RunExtension[Name]>;
 
 /** The hooks of one kind, in the order the extensions were given, bound to their extension. */
-function hooks<Name extends keyof RunExtension>(
+function hooks<Name extends HookName>(
   extensions: readonly RunExtension[],
   name: Name,
 ): Hook<Name>[] {
   const found: Hook<Name>[] = [];
   for (const extension of extensions) {
     const hook = extension[name];
-    if (typeof hook === 'function') found.push(hook.bind(extension) as Hook<Name>);
+    if (hook === undefined) continue;
+    // Called on its extension: a method may keep its state on `this`.
+    found.push((hook as (...args: never[]) => unknown).bind(extension) as Hook<Name>);
   }
   return found;
 }
@@ -41,7 +44,7 @@ function hooks<Name extends keyof RunExtension>(
 export class Seam {
   readonly redaction: Redaction | undefined;
   readonly #extensions: readonly RunExtension[];
-  readonly #byAgent = new WeakMap<AnyAgent, Hooks>();
+  readonly #byAgent = new Map<AnyAgent, Hooks>();
   /** The hooks of each set of extensions that agents take part in, by the set's bits. */
   readonly #bySet = new Map<number, Hooks>();
   readonly #modes = new Map<string, ToolCallingMode>([['native', nativeToolCalling]]);
@@ -51,9 +54,10 @@ export class Seam {
     if (extensions.length > 30) throw new Error('A run takes at most 30 features.');
     this.#extensions = extensions;
     this.redaction = extensions.find(extension => extension.redaction !== undefined)?.redaction;
-    for (const extension of extensions)
-      for (const [name, mode] of Object.entries(extension.toolCalling ?? {}))
-        this.#modes.set(name, mode);
+    for (const extension of extensions) {
+      if (extension.toolCalling === undefined) continue;
+      for (const [name, mode] of Object.entries(extension.toolCalling)) this.#modes.set(name, mode);
+    }
   }
 
   /**
@@ -65,7 +69,9 @@ export class Seam {
     if (found === undefined) {
       let key = 0;
       const taking: RunExtension[] = [];
-      for (const [index, extension] of this.#extensions.entries()) {
+      const extensions = this.#extensions;
+      for (let index = 0; index < extensions.length; index++) {
+        const extension = extensions[index] as RunExtension;
         if (extension.appliesTo !== undefined && !extension.appliesTo(agent)) continue;
         key |= 1 << index;
         taking.push(extension);

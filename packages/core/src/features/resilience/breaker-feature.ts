@@ -23,15 +23,11 @@ export const breakerFeature: RunFeature = {
       appliesTo: agent => agent.resilience.circuitBreaker !== undefined,
       modelAttempt({ agent, model, state }) {
         const breaker = breakerFor(agent, model, runBreakers);
-        return breaker === undefined
-          ? undefined
-          : new ModelBreakerHold(breaker, model.modelId, state.clock);
+        return breaker === undefined ? undefined : holdOf(breaker, model.modelId, state.clock);
       },
       toolAttempt({ agent, tool, call, state }) {
         const breaker = breakerFor(agent, tool, runBreakers);
-        return breaker === undefined
-          ? undefined
-          : new ToolBreakerHold(breaker, call.toolName, state.clock);
+        return breaker === undefined ? undefined : toolHoldOf(breaker, call.toolName, state.clock);
       },
     };
   },
@@ -64,8 +60,8 @@ function breakerFor(
 class ModelBreakerHold implements ModelAttemptHold {
   constructor(
     private readonly breaker: CircuitBreaker,
-    private readonly modelId: string,
-    private readonly clock: Clock,
+    readonly modelId: string,
+    readonly clock: Clock,
   ) {}
 
   refusal(): ModelCallError | undefined {
@@ -89,8 +85,8 @@ class ModelBreakerHold implements ModelAttemptHold {
 class ToolBreakerHold implements ToolAttemptHold {
   constructor(
     private readonly breaker: CircuitBreaker,
-    private readonly toolName: string,
-    private readonly clock: Clock,
+    readonly toolName: string,
+    readonly clock: Clock,
   ) {}
 
   refusal(): ToolCallError | undefined {
@@ -107,6 +103,28 @@ class ToolBreakerHold implements ToolAttemptHold {
     if (outcome.ok) this.breaker.recordSuccess();
     else if (isRetryable(outcome)) this.breaker.recordFailure(this.clock.now());
   }
+}
+
+/** A breaker's holds: nothing of an attempt in them, so each breaker's serve all its attempts. */
+const modelHolds = new WeakMap<CircuitBreaker, ModelBreakerHold>();
+const toolHolds = new WeakMap<CircuitBreaker, ToolBreakerHold>();
+
+function holdOf(breaker: CircuitBreaker, modelId: string, clock: Clock): ModelBreakerHold {
+  let hold = modelHolds.get(breaker);
+  if (hold === undefined || hold.clock !== clock || hold.modelId !== modelId) {
+    hold = new ModelBreakerHold(breaker, modelId, clock);
+    modelHolds.set(breaker, hold);
+  }
+  return hold;
+}
+
+function toolHoldOf(breaker: CircuitBreaker, toolName: string, clock: Clock): ToolBreakerHold {
+  let hold = toolHolds.get(breaker);
+  if (hold === undefined || hold.clock !== clock || hold.toolName !== toolName) {
+    hold = new ToolBreakerHold(breaker, toolName, clock);
+    toolHolds.set(breaker, hold);
+  }
+  return hold;
 }
 
 /** Failures worth trying again: the tool ran and broke, or took too long. */

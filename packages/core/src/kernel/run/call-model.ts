@@ -17,7 +17,7 @@ import type { Chunk } from '../protocol/chunk.js';
 import type { TextSplitter } from './text-splitter.js';
 import { countCost, type CostTally } from '../protocol/cost-tally.js';
 import type { ModelAttemptHold } from './extension.js';
-import type { Hooks } from './seam.js';
+import { refusalOf, settleHolds, type Holds, type Hooks } from './seam.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { streamModelResponse } from './stream-model-response.js';
@@ -90,10 +90,10 @@ export async function* callModel(
       if (holds instanceof Promise) holds = await holds;
       try {
         const response = yield* callOnce(model, attempt, holds, input, state);
-        if (holds !== undefined) for (const hold of holds) hold.settle?.({ response });
+        settleHolds(holds, { response });
         return response;
       } catch (caught) {
-        if (holds !== undefined) for (const hold of holds) hold.settle?.({ error: caught });
+        settleHolds(holds, { error: caught });
         if (!(caught instanceof ModelCallError)) throw caught;
         failure = caught;
         if (!caught.isRetryable || attempt === resilience.modelAttempts) break;
@@ -137,14 +137,6 @@ function chargeCall(
   return cost;
 }
 
-/** Throws the first refusal of the features holding the attempt (an open circuit breaker). */
-function throwIfRefused(holds: readonly ModelAttemptHold[]): void {
-  for (const hold of holds) {
-    const refusal = hold.refusal?.();
-    if (refusal !== undefined) throw refusal;
-  }
-}
-
 /** The request of a model call, as the model gets it. */
 function requestOf(input: ModelCallInput, abortSignal: AbortSignal | undefined): ModelRequest {
   const request: Writable<ModelRequest> = {
@@ -162,7 +154,7 @@ function requestOf(input: ModelCallInput, abortSignal: AbortSignal | undefined):
 async function* callOnce(
   model: LanguageModel,
   attempt: number,
-  holds: readonly ModelAttemptHold[] | undefined,
+  holds: Holds<ModelAttemptHold>,
   input: ModelCallInput,
   state: RunState,
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
@@ -193,7 +185,8 @@ async function* callOnce(
     ? createIdleWatch(agent.limits.streamIdleTimeoutMs, model.modelId)
     : undefined;
   try {
-    if (holds !== undefined) throwIfRefused(holds);
+    const refusal = refusalOf(holds);
+    if (refusal !== undefined) throw refusal;
     const request = requestOf(input, combineSignals(state.signal, deadline?.signal, idle?.signal));
     const response = state.streaming
       ? yield* streamModelResponse(model.stream(request), agent.name, state, {

@@ -13,7 +13,7 @@ import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { ToolCallRecord } from '../protocol/records.js';
 import type { RunState } from './run-state.js';
-import type { Hooks } from './seam.js';
+import { refusalOf, settleHolds, type Hooks } from './seam.js';
 import { toTraceError } from './to-trace-error.js';
 import { finishedCall, restoreFinished } from './paused-tool-calls.js';
 import { toolEndFields, toolStartFields } from './tool-call-fields.js';
@@ -353,13 +353,8 @@ async function attemptTool(
     tool === undefined || hooks.toolAttempts.length === 0
       ? undefined
       : hooks.holdToolAttempt({ agent, tool, call: pending.call, state });
-  if (holds !== undefined) {
-    for (const hold of holds) {
-      const error = hold.refusal?.();
-      if (error !== undefined)
-        return { ok: false, args: pending.args, error, content: error.message };
-    }
-  }
+  const error = refusalOf(holds);
+  if (error !== undefined) return { ok: false, args: pending.args, error, content: error.message };
   const outcome = await state.tracer.within(toolSpan, () =>
     executeToolCall({
       registry: agent.toolRegistry,
@@ -385,7 +380,7 @@ async function attemptTool(
           }),
     }),
   );
-  if (holds !== undefined) for (const hold of holds) hold.settle?.(outcome);
+  settleHolds(holds, outcome);
   return outcome;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agent } from '../agent/agent.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { ModelAttempt, ModelAttemptHold, RunExtension } from './extension.js';
-import { Seam } from './seam.js';
+import { Seam, settleHolds, type Holds } from './seam.js';
 
 const model: LanguageModel = {
   specificationVersion: 'v1',
@@ -38,14 +38,17 @@ describe('the seam', () => {
     const hold = (name: string): ModelAttemptHold => ({ settle: () => order.push(name) });
     const sync = new Seam([{ modelAttempt: () => hold('breaker') }]).forAgent(plain);
     const held = sync.holdModelAttempt(attempt);
-    expect(held).not.toBeInstanceOf(Promise);
+    expect(held).not.toBeInstanceOf(Promise); // one feature: its hold, not an array
+    settleHolds(held as Holds<ModelAttemptHold>, { error: new Error('x') });
+    expect(order).toEqual(['breaker']);
+    order.length = 0;
 
     const waiting = new Seam([
       { modelAttempt: () => Promise.resolve(hold('rate limit')) },
       { modelAttempt: () => hold('breaker') },
     ]).forAgent(plain);
     const holds = await waiting.holdModelAttempt(attempt);
-    for (const each of holds) each.settle?.({ error: new Error('x') });
+    settleHolds(holds, { error: new Error('x') });
     expect(order).toEqual(['rate limit', 'breaker']);
   });
 

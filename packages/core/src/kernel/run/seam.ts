@@ -38,6 +38,36 @@ function hooks<Name extends HookName>(
 }
 
 /**
+ * What features hold over an attempt: none, one (the usual case, without an array), or several.
+ */
+export type Holds<Hold> = Hold | readonly Hold[] | undefined;
+
+/** The first refusal of the holds. */
+export function refusalOf<Refusal>(
+  holds: Holds<{ refusal?(): Refusal | undefined }>,
+): Refusal | undefined {
+  if (holds === undefined) return undefined;
+  if (!Array.isArray(holds)) return (holds as { refusal?(): Refusal | undefined }).refusal?.();
+  for (const hold of holds as readonly { refusal?(): Refusal | undefined }[]) {
+    const refusal = hold.refusal?.();
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
+}
+
+/** Tells every hold how the attempt ended. */
+export function settleHolds<Outcome>(
+  holds: Holds<{ settle?(outcome: Outcome): void }>,
+  outcome: Outcome,
+): void {
+  if (holds === undefined) return;
+  if (!Array.isArray(holds)) (holds as { settle?(outcome: Outcome): void }).settle?.(outcome);
+  else
+    for (const hold of holds as readonly { settle?(outcome: Outcome): void }[])
+      hold.settle?.(outcome);
+}
+
+/**
  * Where the loop meets the features of a run: the services one feature gives (redaction, ways of
  * talking tools), and for each agent the hooks of the features that take part in its turns.
  */
@@ -174,12 +204,15 @@ export class Hooks {
   }
 
   /**
-   * What the features hold over a model attempt; a promise only when a feature waits (a rate
-   * limit), and then the features after it are asked once it has waited.
+   * What the features hold over a model attempt: one hold, or several; a promise only when a
+   * feature waits (a rate limit), and then the features after it are asked once it has waited.
    */
-  holdModelAttempt(attempt: ModelAttempt): ModelAttemptHold[] | Promise<ModelAttemptHold[]> {
-    const holds: ModelAttemptHold[] = [];
+  holdModelAttempt(
+    attempt: ModelAttempt,
+  ): Holds<ModelAttemptHold> | Promise<Holds<ModelAttemptHold>> {
     const { modelAttempts } = this;
+    if (modelAttempts.length === 1) return (modelAttempts[0] as Hook<'modelAttempt'>)(attempt);
+    const holds: ModelAttemptHold[] = [];
     for (let index = 0; index < modelAttempts.length; index++) {
       const held = (modelAttempts[index] as Hook<'modelAttempt'>)(attempt);
       if (held instanceof Promise) return this.#waitThenHold(attempt, held, holds, index + 1);
@@ -203,10 +236,12 @@ export class Hooks {
     return holds;
   }
 
-  /** What the features hold over a tool attempt. */
-  holdToolAttempt(attempt: ToolAttempt): ToolAttemptHold[] {
+  /** What the features hold over a tool attempt: one hold, or several. */
+  holdToolAttempt(attempt: ToolAttempt): Holds<ToolAttemptHold> {
+    const { toolAttempts } = this;
+    if (toolAttempts.length === 1) return (toolAttempts[0] as Hook<'toolAttempt'>)(attempt);
     const holds: ToolAttemptHold[] = [];
-    for (const hook of this.toolAttempts) {
+    for (const hook of toolAttempts) {
       const held = hook(attempt);
       if (held !== undefined) holds.push(held);
     }

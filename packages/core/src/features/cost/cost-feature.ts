@@ -1,4 +1,5 @@
-import type { AnsweredCall, RunExtension, RunFeature } from '../../kernel/run/extension.js';
+import type { ModelResponse } from '../../kernel/model/language-model.js';
+import type { LlmIdentity, RunExtension, RunFeature } from '../../kernel/run/extension.js';
 import type { CostBudget } from './budget.js';
 import {
   budgetsOf,
@@ -31,7 +32,7 @@ export const costFeature: RunFeature<CostRunOptions> = {
           : new PriceTable(options.prices);
     const budgets = budgetsOf(options, totals);
     const extension: RunExtension = {
-      priceCall: call => priceCall(call, prices, options.budget),
+      priceCall: (identity, response) => priceCall(identity, response, prices, options.budget),
     };
     if (budgets.length > 0) limitSpending(extension, prices, budgets);
     return extension;
@@ -53,7 +54,8 @@ function limitSpending(
 
 /** What an answered call cost (undefined: the model has no price), told to a shared budget. */
 function priceCall(
-  { identity, response }: AnsweredCall,
+  identity: LlmIdentity,
+  response: ModelResponse,
   prices: PriceTable,
   shared: CostBudget | undefined,
 ): number | undefined {

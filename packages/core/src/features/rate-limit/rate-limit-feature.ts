@@ -1,7 +1,13 @@
 import { estimateRequestTokens } from '../cost/estimate-tokens.js';
 import { priceProvider } from '../cost/prices.js';
 import { ModelCallError } from '../../kernel/errors/model-call-error.js';
-import type { ModelAttempt, ModelAttemptHold, RunFeature } from '../../kernel/run/extension.js';
+import type { LanguageModel } from '../../kernel/model/language-model.js';
+import type {
+  ModelAttemptHold,
+  ModelCallInput,
+  RunFeature,
+  RunState,
+} from '../../kernel/run/extension.js';
 import { sleepOn } from '../../kernel/util/clock.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -22,14 +28,16 @@ export const rateLimitFeature: RunFeature<RateLimitRunOptions> = {
     const limits = options.rateLimits;
     return limits === undefined
       ? undefined
-      : { modelAttempt: attempt => waitForRoom(limits, attempt) };
+      : { modelAttempt: (_agent, model, call, state) => waitForRoom(limits, model, call, state) };
   },
 };
 
 /** Waits until the model's provider has room; gives the call's place, to settle after. */
 async function waitForRoom(
   limits: RateLimits,
-  { model, call, state }: ModelAttempt,
+  model: LanguageModel,
+  call: ModelCallInput,
+  state: RunState,
 ): Promise<ModelAttemptHold | undefined> {
   const limiter = limits.limiterFor(model.provider);
   if (limiter === undefined) return undefined;

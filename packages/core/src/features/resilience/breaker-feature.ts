@@ -3,7 +3,8 @@ import { ModelCallError } from '../../kernel/errors/model-call-error.js';
 import { ToolCallError } from '../../kernel/errors/tool-call-error.js';
 import type { ToolCallOutcome } from '../../kernel/tool/execute-tool-call.js';
 import type { Clock } from '../../kernel/util/clock.js';
-import type { ModelResponse } from '../../kernel/model/language-model.js';
+import type { LanguageModel, ModelResponse } from '../../kernel/model/language-model.js';
+import type { AnyTool } from '../../kernel/tool/tool.js';
 import type { ModelAttemptHold, RunFeature, ToolAttemptHold } from '../../kernel/run/extension.js';
 import { CircuitBreakers, type CircuitBreaker } from './circuit-breaker.js';
 
@@ -19,15 +20,32 @@ export const breakerFeature: RunFeature = {
   name: 'circuit-breakers',
   forRun() {
     const runBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
+    // The last model's and tool's hold: a turn asks for the same ones step after step.
+    let model: readonly [AnyAgent, LanguageModel, ModelAttemptHold | undefined] | undefined;
+    let tool: readonly [AnyAgent, AnyTool, ToolAttemptHold | undefined] | undefined;
     return {
       appliesTo: agent => agent.resilience.circuitBreaker !== undefined,
-      modelAttempt({ agent, model, state }) {
-        const breaker = breakerFor(agent, model, runBreakers);
-        return breaker === undefined ? undefined : holdOf(breaker, model.modelId, state.clock);
+      modelAttempt(agent, target, _call, state) {
+        if (model?.[0] !== agent || model[1] !== target) {
+          const breaker = breakerFor(agent, target, runBreakers);
+          const hold =
+            breaker === undefined
+              ? undefined
+              : new ModelBreakerHold(breaker, target.modelId, state.clock);
+          model = [agent, target, hold];
+        }
+        return model[2];
       },
-      toolAttempt({ agent, tool, call, state }) {
-        const breaker = breakerFor(agent, tool, runBreakers);
-        return breaker === undefined ? undefined : toolHoldOf(breaker, call.toolName, state.clock);
+      toolAttempt(agent, target, call, state) {
+        if (tool?.[0] !== agent || tool[1] !== target) {
+          const breaker = breakerFor(agent, target, runBreakers);
+          const hold =
+            breaker === undefined
+              ? undefined
+              : new ToolBreakerHold(breaker, call.toolName, state.clock);
+          tool = [agent, target, hold];
+        }
+        return tool[2];
       },
     };
   },
@@ -60,8 +78,8 @@ function breakerFor(
 class ModelBreakerHold implements ModelAttemptHold {
   constructor(
     private readonly breaker: CircuitBreaker,
-    readonly modelId: string,
-    readonly clock: Clock,
+    private readonly modelId: string,
+    private readonly clock: Clock,
   ) {}
 
   refusal(): ModelCallError | undefined {
@@ -85,8 +103,8 @@ class ModelBreakerHold implements ModelAttemptHold {
 class ToolBreakerHold implements ToolAttemptHold {
   constructor(
     private readonly breaker: CircuitBreaker,
-    readonly toolName: string,
-    readonly clock: Clock,
+    private readonly toolName: string,
+    private readonly clock: Clock,
   ) {}
 
   refusal(): ToolCallError | undefined {
@@ -103,28 +121,6 @@ class ToolBreakerHold implements ToolAttemptHold {
     if (outcome.ok) this.breaker.recordSuccess();
     else if (isRetryable(outcome)) this.breaker.recordFailure(this.clock.now());
   }
-}
-
-/** A breaker's holds: nothing of an attempt in them, so each breaker's serve all its attempts. */
-const modelHolds = new WeakMap<CircuitBreaker, ModelBreakerHold>();
-const toolHolds = new WeakMap<CircuitBreaker, ToolBreakerHold>();
-
-function holdOf(breaker: CircuitBreaker, modelId: string, clock: Clock): ModelBreakerHold {
-  let hold = modelHolds.get(breaker);
-  if (hold === undefined || hold.clock !== clock || hold.modelId !== modelId) {
-    hold = new ModelBreakerHold(breaker, modelId, clock);
-    modelHolds.set(breaker, hold);
-  }
-  return hold;
-}
-
-function toolHoldOf(breaker: CircuitBreaker, toolName: string, clock: Clock): ToolBreakerHold {
-  let hold = toolHolds.get(breaker);
-  if (hold === undefined || hold.clock !== clock || hold.toolName !== toolName) {
-    hold = new ToolBreakerHold(breaker, toolName, clock);
-    toolHolds.set(breaker, hold);
-  }
-  return hold;
 }
 
 /** Failures worth trying again: the tool ran and broke, or took too long. */

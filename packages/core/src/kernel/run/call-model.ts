@@ -86,7 +86,7 @@ export async function* callModel(
       let holds =
         hooks.modelAttempts.length === 0
           ? undefined
-          : hooks.holdModelAttempt({ agent, model, call: input, state });
+          : hooks.holdModelAttempt(agent, model, input, state);
       if (holds instanceof Promise) holds = await holds;
       try {
         const response = yield* callOnce(model, attempt, holds, input, state);
@@ -132,7 +132,7 @@ function chargeCall(
   input: ModelCallInput,
   state: RunState,
 ): number | undefined {
-  const cost = input.hooks.price({ identity, response });
+  const cost = input.hooks.price(identity, response);
   countCost([input.cost, state.totals.cost], cost, `${identity.provider}/${identity.model}`);
   return cost;
 }

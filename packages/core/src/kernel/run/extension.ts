@@ -77,10 +77,13 @@ export interface RunExtension {
    * gives what it holds over the attempt.
    */
   modelAttempt?(
-    attempt: ModelAttempt,
+    agent: AnyAgent,
+    model: LanguageModel,
+    call: ModelCallInput,
+    state: RunState,
   ): ModelAttemptHold | undefined | Promise<ModelAttemptHold | undefined>;
   /** What an answered call cost, in US dollars; undefined when unknown. The first extension prices. */
-  priceCall?(call: AnsweredCall): number | undefined;
+  priceCall?(identity: LlmIdentity, response: ModelResponse): number | undefined;
   /** After the model answered a turn's step, before anything reads the answer. */
   afterModelCall?(turn: AgentTurn, response: ModelResponse): void;
   /** On the answer a turn would end with: a stop withholds it (the turn ends without it). */
@@ -107,15 +110,12 @@ export interface RunExtension {
    */
   beforeToolRound?(round: ToolRound): Promise<ReadonlyMap<string, ToolCallError> | undefined>;
   /** Each attempt of an ordinary tool's call, before it runs, with its span open. */
-  toolAttempt?(attempt: ToolAttempt): ToolAttemptHold | undefined;
-}
-
-/** One attempt at a model. */
-export interface ModelAttempt {
-  readonly agent: AnyAgent;
-  readonly model: LanguageModel;
-  readonly call: ModelCallInput;
-  readonly state: RunState;
+  toolAttempt?(
+    agent: AnyAgent,
+    tool: AnyTool,
+    call: ToolCallRequest,
+    state: RunState,
+  ): ToolAttemptHold | undefined;
 }
 
 /** What an extension holds over one model attempt. */
@@ -124,13 +124,6 @@ export interface ModelAttemptHold {
   refusal?(): ModelCallError | undefined;
   /** After the attempt: its response, or what it threw. */
   settle?(outcome: { readonly response: ModelResponse } | { readonly error: unknown }): void;
-}
-
-/** A model call that answered. */
-export interface AnsweredCall {
-  /** The model as the call's `llm_start` named it. */
-  readonly identity: LlmIdentity;
-  readonly response: ModelResponse;
 }
 
 /** A round of an agent's tool calls, in the order the model asked for them. */
@@ -145,14 +138,6 @@ export interface ToolRound {
     readonly attempt: number;
     readonly span: OpenSpan;
   }[];
-}
-
-/** One attempt of an ordinary tool's call. */
-export interface ToolAttempt {
-  readonly agent: AnyAgent;
-  readonly tool: AnyTool;
-  readonly call: ToolCallRequest;
-  readonly state: RunState;
 }
 
 /** What an extension holds over one tool attempt. */

@@ -352,7 +352,7 @@ async function attemptTool(
   const holds =
     tool === undefined || hooks.toolAttempts.length === 0
       ? undefined
-      : hooks.holdToolAttempt({ agent, tool, call: pending.call, state });
+      : hooks.holdToolAttempt(agent, tool, pending.call, state);
   const error = refusalOf(holds);
   if (error !== undefined) return { ok: false, args: pending.args, error, content: error.message };
   const outcome = await state.tracer.within(toolSpan, () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agent } from '../agent/agent.js';
 import type { LanguageModel } from '../model/language-model.js';
-import type { ModelAttempt, ModelAttemptHold, RunExtension } from './extension.js';
+import type { ModelAttemptHold, RunExtension } from './extension.js';
 import { Seam, settleHolds, type Holds } from './seam.js';
 
 const model: LanguageModel = {
@@ -15,7 +15,8 @@ const model: LanguageModel = {
 };
 const plain = agent({ name: 'plain', model });
 const guarded = agent({ name: 'guarded', model, guardrails: { input: [] } });
-const attempt = { agent: plain, model } as unknown as ModelAttempt;
+const call = {} as never;
+const state = {} as never;
 
 describe('the seam', () => {
   it('gives each agent the hooks of the extensions that take part in its turns', () => {
@@ -37,7 +38,7 @@ describe('the seam', () => {
     const order: string[] = [];
     const hold = (name: string): ModelAttemptHold => ({ settle: () => order.push(name) });
     const sync = new Seam([{ modelAttempt: () => hold('breaker') }]).forAgent(plain);
-    const held = sync.holdModelAttempt(attempt);
+    const held = sync.holdModelAttempt(plain, model, call, state);
     expect(held).not.toBeInstanceOf(Promise); // one feature: its hold, not an array
     settleHolds(held as Holds<ModelAttemptHold>, { error: new Error('x') });
     expect(order).toEqual(['breaker']);
@@ -47,7 +48,7 @@ describe('the seam', () => {
       { modelAttempt: () => Promise.resolve(hold('rate limit')) },
       { modelAttempt: () => hold('breaker') },
     ]).forAgent(plain);
-    const holds = await waiting.holdModelAttempt(attempt);
+    const holds = await waiting.holdModelAttempt(plain, model, call, state);
     settleHolds(holds, { error: new Error('x') });
     expect(order).toEqual(['rate limit', 'breaker']);
   });

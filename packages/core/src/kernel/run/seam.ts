@@ -7,20 +7,18 @@ import type { Redaction } from '../trace/redaction.js';
 import type { PausedTurn } from './agent-outcome.js';
 import type { AgentTurn } from './agent-turn.js';
 import type { ModelCallInput } from './call-model.js';
-import type {
-  AnsweredCall,
-  ModelAttempt,
-  ModelAttemptHold,
-  RunExtension,
-  ToolAttempt,
-  ToolAttemptHold,
-  ToolRound,
-} from './extension.js';
+import type { RunState } from './run-state.js';
+import type { AnyTool } from '../tool/tool.js';
+import type { ToolCallRequest } from '../protocol/message.js';
+import type { LlmIdentity } from './llm-event-fields.js';
+import type { ModelAttemptHold, RunExtension, ToolAttemptHold, ToolRound } from './extension.js';
 import type { Stop, ToolCheck, ToolStep } from './next-step.js';
 import { nativeToolCalling, type ToolCallingMode } from './tool-calling.js';
 
 type HookName = Exclude<keyof RunExtension, 'redaction' | 'toolCalling' | 'appliesTo'>;
 type Hook<Name extends HookName> = NonNullable<RunExtension[Name]>;
+/** What a model attempt's hooks are given: the agent, the model, the call and the run's state. */
+type ModelAttempt = Parameters<Hook<'modelAttempt'>>;
 
 /** The hooks of one kind, in the order the extensions were given, bound to their extension. */
 function hooks<Name extends HookName>(
@@ -208,14 +206,19 @@ export class Hooks {
    * feature waits (a rate limit), and then the features after it are asked once it has waited.
    */
   holdModelAttempt(
-    attempt: ModelAttempt,
+    agent: AnyAgent,
+    model: LanguageModel,
+    call: ModelCallInput,
+    state: RunState,
   ): Holds<ModelAttemptHold> | Promise<Holds<ModelAttemptHold>> {
     const { modelAttempts } = this;
-    if (modelAttempts.length === 1) return (modelAttempts[0] as Hook<'modelAttempt'>)(attempt);
+    if (modelAttempts.length === 1)
+      return (modelAttempts[0] as Hook<'modelAttempt'>)(agent, model, call, state);
     const holds: ModelAttemptHold[] = [];
     for (let index = 0; index < modelAttempts.length; index++) {
-      const held = (modelAttempts[index] as Hook<'modelAttempt'>)(attempt);
-      if (held instanceof Promise) return this.#waitThenHold(attempt, held, holds, index + 1);
+      const held = (modelAttempts[index] as Hook<'modelAttempt'>)(agent, model, call, state);
+      if (held instanceof Promise)
+        return this.#waitThenHold([agent, model, call, state], held, holds, index + 1);
       if (held !== undefined) holds.push(held);
     }
     return holds;
@@ -230,19 +233,25 @@ export class Hooks {
     const held = await waiting;
     if (held !== undefined) holds.push(held);
     for (const hook of this.modelAttempts.slice(next)) {
-      const more = await hook(attempt);
+      const more = await hook(...attempt);
       if (more !== undefined) holds.push(more);
     }
     return holds;
   }
 
   /** What the features hold over a tool attempt: one hold, or several. */
-  holdToolAttempt(attempt: ToolAttempt): Holds<ToolAttemptHold> {
+  holdToolAttempt(
+    agent: AnyAgent,
+    tool: AnyTool,
+    call: ToolCallRequest,
+    state: RunState,
+  ): Holds<ToolAttemptHold> {
     const { toolAttempts } = this;
-    if (toolAttempts.length === 1) return (toolAttempts[0] as Hook<'toolAttempt'>)(attempt);
+    if (toolAttempts.length === 1)
+      return (toolAttempts[0] as Hook<'toolAttempt'>)(agent, tool, call, state);
     const holds: ToolAttemptHold[] = [];
     for (const hook of toolAttempts) {
-      const held = hook(attempt);
+      const held = hook(agent, tool, call, state);
       if (held !== undefined) holds.push(held);
     }
     return holds;
@@ -282,8 +291,8 @@ export class Hooks {
   }
 
   /** What an answered call cost; undefined when no feature prices calls or the model has no price. */
-  price(call: AnsweredCall): number | undefined {
-    return this.#price?.(call);
+  price(identity: LlmIdentity, response: ModelResponse): number | undefined {
+    return this.#price?.(identity, response);
   }
 
   /** The turn pauses on `pending`: the features that asked are told. */

@@ -1,0 +1,41 @@
+// docs/guide/evals.md: an eval of a refund desk, and a planted regression it catches.
+import { run } from '@agent-trace/core';
+import {
+  defineEval,
+  exactMatch,
+  noErrors,
+  runEval,
+  stopReasonIs,
+  trajectoryMatch,
+} from '@agent-trace/evals';
+import { expect, it } from 'vitest';
+import { refundCase, refundDesk } from '../../test/fixtures/refund-desk.js';
+
+let careless = false;
+
+it('scores every case, and a regression shows in the trajectory score with the cases named', async () => {
+  const refunds = defineEval<{ order: number }>({
+    name: 'refunds',
+    data: [7, 8, 9].map(refundCase), // { id: 'order-7', input: { order: 7 }, expected: { output, trajectory } }
+    task: ({ order: id }, { runOptions }) =>
+      run(refundDesk(id, careless), `Refund order ${id}`, runOptions),
+    scorers: [trajectoryMatch(), exactMatch(), stopReasonIs('completed'), noErrors()],
+    trials: 1,
+  });
+
+  const baseline = await runEval(refunds, { traceDir: 'traces/evals' });
+  baseline.means; // { trajectory: 1, exact: 1, stop_reason: 1, errors: 1 }
+
+  careless = true; // a prompt change that makes the desk refund without looking the order up
+  const candidate = await runEval(refunds);
+  candidate.cases
+    .filter(each => each.scores.trajectory!.score < 1)
+    .map(each => `${each.id}: ${each.scores.trajectory!.reason}`);
+  // ['order-7: step 1: refund({"order":7}) where the reference has lookup({"order":7})', …]
+
+  expect(baseline.means).toEqual({ trajectory: 1, exact: 1, stop_reason: 1, errors: 1 });
+  expect(candidate.means).toEqual({ trajectory: 0, exact: 1, stop_reason: 1, errors: 1 });
+  expect(candidate.cases[0]?.scores.trajectory?.reason).toBe(
+    'step 1: refund({"order":7}) where the reference has lookup({"order":7})',
+  );
+});

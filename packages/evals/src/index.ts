@@ -1,0 +1,34 @@
+export { asScore, scorer } from './scorer.js';
+export type { EvalCase, Score, Scorer, ScorerInput, TaskRun } from './scorer.js';
+export {
+  containsPartially,
+  jsonEqual,
+  matchTrajectory,
+  trajectoryMatch,
+  trajectoryOf,
+} from './scorers/trajectory.js';
+export type {
+  ArgumentMatch,
+  TrajectoryMatchOptions,
+  TrajectoryMode,
+  TrajectoryStep,
+} from './scorers/trajectory.js';
+export { defineEval } from './define-eval.js';
+export type { EvalDefinition, EvalTask, TaskContext } from './define-eval.js';
+export { runEval } from './run-eval.js';
+export type { CaseResult, EvalResult, RunEvalOptions } from './run-eval.js';
+export {
+  exactMatch,
+  includes,
+  matchesRegex,
+  matchesSchema,
+  numericCloseness,
+} from './scorers/output.js';
+export {
+  costAtMost,
+  latencyAtMost,
+  noErrors,
+  stepsAtMost,
+  stopReasonIs,
+  tokensAtMost,
+} from './scorers/run-facts.js';

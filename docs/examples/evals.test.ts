@@ -1,6 +1,7 @@
 // docs/guide/evals.md: an eval of a refund desk, and a planted regression it catches.
 import { run } from '@agent-trace/core';
 import {
+  compareEvals,
   defineEval,
   exactMatch,
   noErrors,
@@ -33,8 +34,17 @@ it('scores every case, and a regression shows in the trajectory score with the c
     .map(each => `${each.id}: ${each.scores.trajectory!.reason}`);
   // ['order-7: step 1: refund({"order":7}) where the reference has lookup({"order":7})', …]
 
+  const comparison = compareEvals(baseline, candidate, { tolerance: 0 });
+  comparison.scorers[0]; // { scorer: 'trajectory', baseline: 1, candidate: 0, difference: -1, interval: [-1, -1], regressed: [order-7, order-8, order-9], … }
+  comparison.regressed; // true: what fails a CI step
+
   expect(baseline.means).toEqual({ trajectory: 1, exact: 1, stop_reason: 1, errors: 1 });
   expect(candidate.means).toEqual({ trajectory: 0, exact: 1, stop_reason: 1, errors: 1 });
+  expect(comparison.scorers[0]?.regressed.map(each => each.id)).toEqual([
+    'order-7',
+    'order-8',
+    'order-9',
+  ]);
   expect(candidate.cases[0]?.scores.trajectory?.reason).toBe(
     'step 1: refund({"order":7}) where the reference has lookup({"order":7})',
   );

@@ -32,3 +32,11 @@ export {
   stopReasonIs,
   tokensAtMost,
 } from './scorers/run-facts.js';
+export { compareEvals } from './compare/compare-evals.js';
+export type {
+  CaseChange,
+  EvalComparison,
+  FlakyCase,
+  ScorerComparison,
+} from './compare/compare-evals.js';
+export { bootstrapInterval } from './compare/bootstrap.js';

@@ -40,3 +40,5 @@ export type {
   ScorerComparison,
 } from './compare/compare-evals.js';
 export { bootstrapInterval } from './compare/bootstrap.js';
+export { llmJudge } from './scorers/judge.js';
+export type { LlmJudgeOptions } from './scorers/judge.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { run, type RunOptions, type RunResult, type TraceSink } from '@agent-trace/core';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
 import type { EvalDefinition } from './define-eval.js';
-import { asScore, type EvalCase, type Score, type TaskRun } from './scorer.js';
+import { asScore, type EvalCase, type Score, type ScorerInput, type TaskRun } from './scorer.js';
 
 /** How an eval is run. */
 export interface RunEvalOptions {
@@ -127,7 +127,13 @@ async function runCase(
     trace: memory.events,
     durationMs: performance.now() - started,
   };
-  const scores = await scoresOf(definition, evalCase, taskRun, error);
+  // A scorer's own runs (a judge's) go to the case's file, not to what the other scorers read.
+  const scorerRunOptions: RunOptions = { ...runOptions, trace: sinks.slice(1) };
+  const scores = await scoresOf(
+    definition,
+    { ...taskRun, case: evalCase, runOptions: scorerRunOptions },
+    error,
+  );
   return {
     id,
     trial,
@@ -160,8 +166,7 @@ async function runTask(
 
 async function scoresOf(
   definition: EvalDefinition,
-  evalCase: EvalCase,
-  taskRun: TaskRun,
+  input: ScorerInput,
   error: string | undefined,
 ): Promise<Record<string, Score>> {
   const scores: Record<string, Score> = {};
@@ -171,10 +176,7 @@ async function scoresOf(
       continue;
     }
     try {
-      scores[scorer.name] = asScore(
-        scorer.name,
-        await scorer.score({ ...taskRun, case: evalCase }),
-      );
+      scores[scorer.name] = asScore(scorer.name, await scorer.score(input));
     } catch (caught) {
       const message = caught instanceof Error ? caught.message : String(caught);
       scores[scorer.name] = { score: 0, reason: `the scorer failed: ${message}` };

@@ -1,4 +1,4 @@
-import type { RunResult, TraceEvent } from '@agent-trace/core';
+import type { RunOptions, RunResult, TraceEvent } from '@agent-trace/core';
 
 /** One case of a dataset: the task's input, what is expected of it, and anything else to keep. */
 export interface EvalCase<Input = unknown, Expected = unknown> {
@@ -27,6 +27,11 @@ export interface ScorerInput<
   Output = unknown,
 > extends TaskRun<Output> {
   readonly case: EvalCase<Input, Expected>;
+  /**
+   * For a scorer that runs an agent (a judge): the case's trace file and session, and the
+   * experiment's shared options, so its run is traced and priced beside the task's.
+   */
+  readonly runOptions?: RunOptions;
 }
 
 /** A score in [0, 1], with a sentence saying why. */

@@ -27,9 +27,13 @@ export type EvalTask<Input = unknown, Expected = unknown, Output = unknown> =
 /** An eval: a dataset, the task each case runs, and how its runs are scored. */
 export interface EvalDefinition<Input = unknown, Expected = unknown, Output = unknown> {
   readonly name: string;
-  /** The cases, or a function that loads them. */
+  /**
+   * The cases; a data file of them (`.jsonl`, `.json`, `.yaml`, `.csv`; see `loadCases`); or a
+   * function that loads them.
+   */
   readonly data:
     | readonly EvalCase<Input, Expected>[]
+    | string
     | (() => readonly EvalCase<Input, Expected>[] | Promise<readonly EvalCase<Input, Expected>[]>);
   readonly task: EvalTask<Input, Expected, Output>;
   readonly scorers: readonly Scorer<Input, Expected, Output>[];

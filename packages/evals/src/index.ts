@@ -42,3 +42,4 @@ export type {
 export { bootstrapInterval } from './compare/bootstrap.js';
 export { llmJudge } from './scorers/judge.js';
 export type { LlmJudgeOptions } from './scorers/judge.js';
+export { DataFileError, loadCases } from './data/load-cases.js';

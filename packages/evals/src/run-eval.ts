@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, type RunOptions, type RunResult, type TraceSink } from '@agent-trace/core';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
+import { loadCases } from './data/load-cases.js';
 import type { EvalDefinition } from './define-eval.js';
 import { asScore, type EvalCase, type Score, type ScorerInput, type TaskRun } from './scorer.js';
 
@@ -58,7 +59,7 @@ export async function runEval<Input, Expected, Output>(
 ): Promise<EvalResult> {
   // Inside, cases are values of any shape: the types are the definition's promise to its scorers.
   const definition = typed as unknown as EvalDefinition;
-  const cases = selected(await loadCases(definition), options);
+  const cases = selected(await casesOf(definition), options);
   const trials = options.trials ?? definition.trials ?? 1;
   const work = cases.flatMap(([id, evalCase]) =>
     Array.from({ length: trials }, (_, index) => ({ id, evalCase, trial: index + 1 })),
@@ -79,8 +80,13 @@ export async function runEval<Input, Expected, Output>(
 }
 
 /** The definition's cases, each with its id (its own, or its 1-based place in the data). */
-async function loadCases(definition: EvalDefinition): Promise<[string, EvalCase][]> {
-  const data = typeof definition.data === 'function' ? await definition.data() : definition.data;
+async function casesOf(definition: EvalDefinition): Promise<[string, EvalCase][]> {
+  const data =
+    typeof definition.data === 'string'
+      ? await loadCases(definition.data)
+      : typeof definition.data === 'function'
+        ? await definition.data()
+        : definition.data;
   return data.map((evalCase, index) => [evalCase.id ?? String(index + 1), evalCase]);
 }
 

@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import type { EvalCase } from '../scorer.js';
+
+/** A case as a data file holds it. */
+const caseShape = z.object({
+  id: z.union([z.string(), z.number()]).optional(),
+  input: z.unknown().refine(value => value !== undefined, 'a case needs an input'),
+  expected: z.unknown().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A data file that does not hold cases: which file, where, and what is wrong. */
+export class DataFileError extends Error {
+  constructor(file: string, where: string, problem: string) {
+    super(`${file}${where}: ${problem}`);
+    this.name = 'DataFileError';
+  }
+}
+
+/**
+ * The cases of a data file: JSONL (a case a line), JSON (an array), YAML (a list, or `cases:`) or
+ * CSV (a header row; `input`, `expected` and `id` columns, the others metadata). Each case is
+ * `{ input, expected?, metadata?, id? }`; a line or item that is not says where.
+ */
+export async function loadCases(file: string): Promise<EvalCase[]> {
+  const text = await readFile(file, 'utf8');
+  switch (extname(file).toLowerCase()) {
+    case '.jsonl':
+      return fromJsonl(file, text);
+    case '.json':
+      return fromItems(file, parseJson(file, '', text), index => ` item ${index + 1}`);
+    case '.yaml':
+    case '.yml':
+      return fromYaml(file, text);
+    case '.csv':
+      return fromCsv(file, text);
+    default:
+      throw new DataFileError(
+        file,
+        '',
+        'a data file is .jsonl, .json, .yaml, .yml or .csv; give the cases in code otherwise',
+      );
+  }
+}
+
+function fromJsonl(file: string, text: string): EvalCase[] {
+  const cases: EvalCase[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    cases.push(checked(file, `:${index + 1}`, parseJson(file, `:${index + 1}`, line)));
+  }
+  return cases;
+}
+
+function fromYaml(file: string, text: string): EvalCase[] {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter });
+  const [error] = document.errors;
+  if (error !== undefined) {
+    const at = lineCounter.linePos(error.pos[0]);
+    throw new DataFileError(file, `:${at.line}:${at.col}`, error.message.split('\n')[0] ?? '');
+  }
+  const value = document.toJS() as unknown;
+  const items = Array.isArray(value) ? value : (value as { cases?: unknown } | null)?.cases;
+  return fromItems(file, items, index => ` item ${index + 1}`);
+}
+
+function fromCsv(file: string, text: string): EvalCase[] {
+  let rows: Record<string, string>[];
+  try {
+    rows = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true });
+  } catch (error) {
+    throw new DataFileError(file, '', error instanceof Error ? error.message : String(error));
+  }
+  return rows.map((row, index) => {
+    const { id, input, expected, ...metadata } = row;
+    return checked(file, `:${index + 2}`, {
+      ...(id === undefined || id === '' ? {} : { id }),
+      input,
+      ...(expected === undefined || expected === '' ? {} : { expected }),
+      ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
+    });
+  });
+}
+
+function fromItems(file: string, items: unknown, where: (index: number) => string): EvalCase[] {
+  if (!Array.isArray(items))
+    throw new DataFileError(file, '', 'expected a list of cases (or `cases:` holding one)');
+  return items.map((item, index) => checked(file, where(index), item));
+}
+
+function parseJson(file: string, where: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new DataFileError(file, where, error instanceof Error ? error.message : String(error));
+  }
+}
+
+function checked(file: string, where: string, value: unknown): EvalCase {
+  const parsed = caseShape.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DataFileError(
+      file,
+      where,
+      `${issue?.path.join('.') || 'the case'}: ${issue?.message ?? 'is not a case'} (a case is { input, expected?, metadata?, id? })`,
+    );
+  }
+  const { id, ...rest } = parsed.data;
+  return { ...rest, ...(id === undefined ? {} : { id: String(id) }) };
+}

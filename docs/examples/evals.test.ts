@@ -9,6 +9,7 @@ import {
   stopReasonIs,
   trajectoryMatch,
 } from '@agent-trace/evals';
+import { describeEval } from '@agent-trace/evals/vitest';
 import { expect, it } from 'vitest';
 import { refundCase, refundDesk } from '../../test/fixtures/refund-desk.js';
 
@@ -49,3 +50,14 @@ it('scores every case, and a regression shows in the trajectory score with the c
     'step 1: refund({"order":7}) where the reference has lookup({"order":7})',
   );
 });
+
+// The same eval beside the tests: a test per scorer, failing under its threshold.
+describeEval(
+  defineEval<{ order: number }>({
+    name: 'refunds',
+    data: [7, 8, 9].map(refundCase),
+    task: ({ order: id }, { runOptions }) => run(refundDesk(id), `Refund order ${id}`, runOptions),
+    scorers: [trajectoryMatch(), exactMatch()],
+  }),
+  { threshold: { trajectory: 1, exact: 0.9 } },
+);

@@ -1,0 +1,45 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EvalDefinition } from '../define-eval.js';
+import { runEval, type EvalResult, type RunEvalOptions } from '../run-eval.js';
+import { belowThreshold } from './below-threshold.js';
+
+/** How `describeEval` runs an eval and what it holds it to. */
+export interface DescribeEvalOptions extends RunEvalOptions {
+  /**
+   * The mean score each scorer must reach: one for all, or by scorer name (a scorer not named
+   * must reach 0). @defaultValue 1
+   */
+  readonly threshold?: number | Readonly<Record<string, number>>;
+}
+
+/**
+ * An eval beside the tests, with the same fakes, msw handlers and cassettes: a `describe` block
+ * that runs the eval once and has a test per scorer, failing when its mean is under the
+ * threshold and naming the cases that scored lowest, with why.
+ *
+ * @example
+ * ```ts
+ * describeEval(refunds, { threshold: { trajectory: 1, judge: 0.8 }, traceDir: 'traces/evals' });
+ * ```
+ */
+export function describeEval<Input, Expected, Output>(
+  definition: EvalDefinition<Input, Expected, Output>,
+  options: DescribeEvalOptions = {},
+): void {
+  describe(`eval ${definition.name}`, () => {
+    let result: EvalResult | undefined;
+    beforeAll(async () => {
+      result = await runEval(definition, options);
+    });
+    for (const { name } of definition.scorers) {
+      const threshold =
+        typeof options.threshold === 'number'
+          ? options.threshold
+          : (options.threshold?.[name] ?? (options.threshold === undefined ? 1 : 0));
+      it(`${name}: mean at least ${threshold}`, () => {
+        const problem = belowThreshold(result as EvalResult, name, threshold);
+        expect(problem, problem).toBeUndefined();
+      });
+    }
+  });
+}

@@ -21,6 +21,7 @@ import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 import { formatViewer, measureViewer } from './viewer.js';
 import { formatWorkflowSteps, measureWorkflowSteps } from './workflow-steps.js';
+import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 
 const quick = process.argv.includes('--quick');
 const settings = quick
@@ -75,6 +76,12 @@ const workflowSteps = await measureWorkflowSteps(quick ? 100 : 1000, settings.ro
 console.log(formatWorkflowSteps(workflowSteps));
 
 console.log(
+  '\nThe eval runner over running the agent: the same cases, two scorers (median of interleaved rounds)',
+);
+const evalOverhead = await measureEvalOverhead(quick ? 50 : 200, settings.rounds);
+console.log(formatEvalOverhead(evalOverhead));
+
+console.log(
   "\nThrough the application's OpenTelemetry (otelSink): a 100-step run in each mode (median µs a step)",
 );
 const otelModes = await measureOtelModes(100, quick ? 5 : 15);
@@ -88,6 +95,11 @@ const share = jsonlShareOfFastestPeer(loop);
 const jsonl = loop.filter(sample => sample.subject === 'agent-trace-jsonl');
 const flatJsonl = jsonl.at(-1)!.microsecondsPerStep / jsonl[0]!.microsecondsPerStep;
 const targets = [
+  [
+    'eval runner ≤ 1.10× running the agent alone, per case',
+    evalOverhead.runner / evalOverhead.plain <= 1.1,
+    ratio(evalOverhead.runner / evalOverhead.plain),
+  ],
   [
     `loop + JSONL ≤ 1/10 of the fastest peer (${share.peer}) at N = 100`,
     share.share <= 0.1,
@@ -164,6 +176,7 @@ writeFileSync(
       replay,
       mcpCall,
       workflowSteps,
+      evalOverhead,
       otelModes,
       viewer,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),

@@ -14,7 +14,7 @@ mkdir -p "$packs"
 
 echo "== build and pack the packages"
 npx -y pnpm@10 -r run build >/dev/null
-for package in core trace testing viewer cli; do
+for package in core trace testing viewer cli evals; do
   (cd "packages/$package" && npx -y pnpm@10 pack --pack-destination "$packs" >/dev/null)
 done
 ls "$packs"

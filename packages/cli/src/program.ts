@@ -10,6 +10,7 @@ import {
   addValidate,
 } from './program/reading-commands.js';
 import { addFork, addRerun } from './program/running-commands.js';
+import { addEval } from './program/eval-commands.js';
 import { addView } from './program/view-command.js';
 
 export type { CliIo } from './program/command-context.js';
@@ -39,6 +40,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     addView,
     addRerun,
     addFork,
+    addEval,
     addValidate,
     addDiff,
     addStats,

@@ -34,10 +34,18 @@ export interface Accepted {
 
 let registered = false;
 
-function registerOnce(register: () => unknown): void {
-  if (registered) return;
-  registered = true;
-  register();
+/**
+ * Imports a TypeScript or JavaScript module into this process's module graph, TypeScript compiled
+ * on the fly (tsx's hooks, registered once): the module then shares this CLI's copy of
+ * `@agent-trace/core` (an isolated import would load a second one).
+ */
+export async function importModule(modulePath: string): Promise<{ default?: unknown }> {
+  const { register } = await import('tsx/esm/api');
+  if (!registered) {
+    registered = true;
+    register();
+  }
+  return (await import(pathToFileURL(resolve(modulePath)).href)) as { default?: unknown };
 }
 
 /**
@@ -54,14 +62,9 @@ export async function loadAgent(
   modulePath: string,
   accept: Accepted = {},
 ): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget>> {
-  const absolute = resolve(modulePath);
   let module: { default?: unknown };
   try {
-    // Register tsx's hooks and import into this process's module graph: the agent then shares
-    // this CLI's copy of @agent-trace/core (an isolated import would load a second one).
-    const { register } = await import('tsx/esm/api');
-    registerOnce(register);
-    module = (await import(pathToFileURL(absolute).href)) as { default?: unknown };
+    module = await importModule(modulePath);
   } catch (error) {
     return {
       ok: false,

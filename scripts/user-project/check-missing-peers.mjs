@@ -1,4 +1,4 @@
-// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml. Each entry that needs one must
+// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml, csv-parse. Each entry that needs one must
 // say which package to install, not fail with a bare ERR_MODULE_NOT_FOUND.
 const entries = [
   ['@agent-trace/core/openai', 'openai'],
@@ -21,6 +21,30 @@ for (const [entry, peer] of entries) {
       console.log(`✓ ${error.message}`);
     } else {
       console.error(`✗ ${entry}: ${error.name}: ${error.message}`);
+      failed = true;
+    }
+  }
+}
+// Reading a YAML or CSV data file of an eval needs `yaml` / `csv-parse`; the rest of evals does not.
+import { writeFileSync } from 'node:fs';
+const { loadCases } = await import('@agent-trace/evals');
+for (const [file, text, peer] of [
+  ['cases.yaml', '- input: hi\n', 'yaml'],
+  ['cases.csv', 'input\nhi\n', 'csv-parse'],
+]) {
+  writeFileSync(file, text);
+  try {
+    await loadCases(file);
+    console.error(`✗ ${file} was read, but '${peer}' is not installed`);
+    failed = true;
+  } catch (error) {
+    if (
+      error.name === 'MissingPeerError' &&
+      error.message.includes(`needs the package '${peer}'`)
+    ) {
+      console.log(`✓ ${error.message}`);
+    } else {
+      console.error(`✗ ${file}: ${error.name}: ${error.message}`);
       failed = true;
     }
   }

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
-import { LineCounter, parseDocument } from 'yaml';
+import { importPeer } from '@agent-trace/core/internal';
+import type * as CsvSync from 'csv-parse/sync';
+import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import type { EvalCase } from '../scorer.js';
 
@@ -24,7 +25,8 @@ export class DataFileError extends Error {
 /**
  * The cases of a data file: JSONL (a case a line), JSON (an array), YAML (a list, or `cases:`) or
  * CSV (a header row; `input`, `expected` and `id` columns, the others metadata). Each case is
- * `{ input, expected?, metadata?, id? }`; a line or item that is not says where.
+ * `{ input, expected?, metadata?, id? }`; a line or item that is not says where. YAML and CSV need
+ * the optional peers `yaml` and `csv-parse`: a missing one is a `MissingPeerError` naming it.
  */
 export async function loadCases(file: string): Promise<EvalCase[]> {
   const text = await readFile(file, 'utf8');
@@ -35,9 +37,25 @@ export async function loadCases(file: string): Promise<EvalCase[]> {
       return fromItems(file, parseJson(file, '', text), index => ` item ${index + 1}`);
     case '.yaml':
     case '.yml':
-      return fromYaml(file, text);
+      return fromYaml(
+        file,
+        text,
+        await importPeer(() => import('yaml'), {
+          peer: 'yaml',
+          needer: `Reading the YAML cases of '${file}'`,
+          range: '^2.8.0',
+        }),
+      );
     case '.csv':
-      return fromCsv(file, text);
+      return fromCsv(
+        file,
+        text,
+        await importPeer(() => import('csv-parse/sync'), {
+          peer: 'csv-parse',
+          needer: `Reading the CSV cases of '${file}'`,
+          range: '^6.1.0',
+        }),
+      );
     default:
       throw new DataFileError(
         file,
@@ -56,9 +74,9 @@ function fromJsonl(file: string, text: string): EvalCase[] {
   return cases;
 }
 
-function fromYaml(file: string, text: string): EvalCase[] {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter });
+function fromYaml(file: string, text: string, yaml: typeof Yaml): EvalCase[] {
+  const lineCounter = new yaml.LineCounter();
+  const document = yaml.parseDocument(text, { lineCounter });
   const [error] = document.errors;
   if (error !== undefined) {
     const at = lineCounter.linePos(error.pos[0]);
@@ -69,10 +87,10 @@ function fromYaml(file: string, text: string): EvalCase[] {
   return fromItems(file, items, index => ` item ${index + 1}`);
 }
 
-function fromCsv(file: string, text: string): EvalCase[] {
+function fromCsv(file: string, text: string, csv: typeof CsvSync): EvalCase[] {
   let rows: Record<string, string>[];
   try {
-    rows = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true });
+    rows = csv.parse(text, { columns: true, skip_empty_lines: true, trim: true });
   } catch (error) {
     throw new DataFileError(file, '', error instanceof Error ? error.message : String(error));
   }

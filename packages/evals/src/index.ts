@@ -1,4 +1,4 @@
-export { asScore, scorer } from './scorer.js';
+export { asScore, asText, scorer } from './scorer.js';
 export type { EvalCase, Score, Scorer, ScorerInput, TaskRun } from './scorer.js';
 export {
   containsPartially,
@@ -15,7 +15,7 @@ export type {
 } from './scorers/trajectory.js';
 export { defineEval } from './define-eval.js';
 export type { EvalDefinition, EvalTask, TaskContext } from './define-eval.js';
-export { runEval } from './run-eval.js';
+export { fileNameOf, runEval } from './run-eval.js';
 export type { CaseResult, EvalResult, RunEvalOptions } from './run-eval.js';
 export {
   exactMatch,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, type RunOptions, type RunResult, type TraceSink } from '@agent-trace/core';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
+import { mean } from './compare/bootstrap.js';
 import { loadCases } from './data/load-cases.js';
 import type { EvalDefinition } from './define-eval.js';
 import { asScore, type EvalCase, type Score, type ScorerInput, type TaskRun } from './scorer.js';
@@ -64,12 +65,18 @@ export async function runEval<Input, Expected, Output>(
   const work = cases.flatMap(([id, evalCase]) =>
     Array.from({ length: trials }, (_, index) => ({ id, evalCase, trial: index + 1 })),
   );
+  // Every trace file of the run goes to one folder, made once.
+  const traceFolder =
+    options.traceDir === undefined
+      ? undefined
+      : join(options.traceDir, fileNameOf(definition.name));
+  if (traceFolder !== undefined) mkdirSync(traceFolder, { recursive: true });
   const results: CaseResult[] = new Array<CaseResult>(work.length);
   let next = 0;
   const worker = async () => {
     for (let at = next++; at < work.length; at = next++) {
       const { id, evalCase, trial } = work[at] as (typeof work)[number];
-      const result = await runCase(definition, id, evalCase, trial, options);
+      const result = await runCase(definition, id, evalCase, trial, options, traceFolder);
       results[at] = result;
       options.onCase?.(result);
     }
@@ -110,9 +117,11 @@ async function runCase(
   evalCase: EvalCase,
   trial: number,
   options: RunEvalOptions,
+  traceFolder: string | undefined,
 ): Promise<CaseResult> {
   const memory = memorySink();
-  const traceFile = traceFileOf(definition.name, id, trial, options.traceDir);
+  const traceFile =
+    traceFolder === undefined ? undefined : join(traceFolder, `${fileNameOf(id)}.t${trial}.jsonl`);
   const sinks: TraceSink[] = [memory, ...(traceFile === undefined ? [] : [jsonlSink(traceFile)])];
   const runOptions: RunOptions = {
     ...options.runOptions,
@@ -196,28 +205,13 @@ function meansOf(
   results: readonly CaseResult[],
 ): Record<string, number> {
   const means: Record<string, number> = {};
-  for (const { name } of definition.scorers) {
-    const values = results.map(result => result.scores[name]?.score ?? 0);
-    means[name] =
-      values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-  }
+  for (const { name } of definition.scorers)
+    means[name] = mean(results.map(result => result.scores[name]?.score ?? 0));
   return means;
 }
 
-function traceFileOf(
-  name: string,
-  id: string,
-  trial: number,
-  traceDir: string | undefined,
-): string | undefined {
-  if (traceDir === undefined) return undefined;
-  const folder = join(traceDir, safe(name));
-  mkdirSync(folder, { recursive: true });
-  return join(folder, `${safe(id)}.t${trial}.jsonl`);
-}
-
 /** A name as a file name: letters, digits, `.`, `_` and `-`; anything else `_`. */
-function safe(name: string): string {
+export function fileNameOf(name: string): string {
   return name.replace(/[^\w.-]/g, '_');
 }
 

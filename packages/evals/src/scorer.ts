@@ -81,3 +81,8 @@ export function asScore(name: string, value: number | boolean | Score): Score {
     );
   return score;
 }
+
+/** A value as text: a string as it is, anything else as JSON. */
+export function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

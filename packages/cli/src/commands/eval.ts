@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   compareEvals,
+  fileNameOf,
   runEval,
   type EvalDefinition,
   type EvalResult,
@@ -38,7 +39,7 @@ export async function evalCommand(
     const definition = await loadEval(file);
     if (typeof definition === 'string')
       return { exitCode: exitCodes.unreadable, stdout: lines.join('\n'), stderr: definition };
-    const folder = join(options.out, safe(definition.name), stamp(options.now()));
+    const folder = join(options.out, fileNameOf(definition.name), stamp(options.now()));
     const runOptions: RunEvalOptions = {
       traceDir: join(folder, 'traces'),
       ...(options.filter === undefined ? {} : { filter: options.filter }),
@@ -141,4 +142,3 @@ function summary(result: EvalResult, file: string): string {
 
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
 const stamp = (date: Date) => date.toISOString().replace(/[:.]/g, '-');
-const safe = (name: string) => name.replace(/[^\w.-]/g, '_');

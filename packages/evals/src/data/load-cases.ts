@@ -37,24 +37,12 @@ export async function loadCases(file: string): Promise<EvalCase[]> {
       return fromItems(file, parseJson(file, '', text), index => ` item ${index + 1}`);
     case '.yaml':
     case '.yml':
-      return fromYaml(
-        file,
-        text,
-        await importPeer(() => import('yaml'), {
-          peer: 'yaml',
-          needer: `Reading the YAML cases of '${file}'`,
-          range: '^2.8.0',
-        }),
-      );
+      return fromYaml(file, text, await peer(file, 'YAML', 'yaml', '^2.8.0', () => import('yaml')));
     case '.csv':
       return fromCsv(
         file,
         text,
-        await importPeer(() => import('csv-parse/sync'), {
-          peer: 'csv-parse',
-          needer: `Reading the CSV cases of '${file}'`,
-          range: '^6.1.0',
-        }),
+        await peer(file, 'CSV', 'csv-parse', '^6.1.0', () => import('csv-parse/sync')),
       );
     default:
       throw new DataFileError(
@@ -63,6 +51,21 @@ export async function loadCases(file: string): Promise<EvalCase[]> {
         'a data file is .jsonl, .json, .yaml, .yml or .csv; give the cases in code otherwise',
       );
   }
+}
+
+/** An optional peer that reading `file` needs; a missing one says what to install. */
+function peer<Module>(
+  file: string,
+  format: string,
+  name: string,
+  range: string,
+  load: () => Promise<Module>,
+): Promise<Module> {
+  return importPeer(load, {
+    peer: name,
+    needer: `Reading the ${format} cases of '${file}'`,
+    range,
+  });
 }
 
 function fromJsonl(file: string, text: string): EvalCase[] {

@@ -1,6 +1,6 @@
 import { agent, run, type LanguageModel } from '@agent-trace/core';
 import { z } from 'zod';
-import type { Scorer } from '../scorer.js';
+import { asText as text, type Scorer } from '../scorer.js';
 
 /** What a judge answers: a score in [0, 1] and why. */
 const verdict = z.object({
@@ -45,8 +45,4 @@ export function llmJudge({ model, rubric, name = 'judge' }: LlmJudgeOptions): Sc
       return result.output;
     },
   };
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EvalCase, Scorer } from '../scorer.js';
+import { asText as text, type EvalCase, type Scorer } from '../scorer.js';
 import { jsonEqual } from './trajectory.js';
 
 /** Where an output scorer's reference comes from: given here, else the case's `expected.output`. */
@@ -11,8 +11,6 @@ function referenceOf<T>(name: string, given: T | undefined, evalCase: EvalCase):
     `Scorer '${name}' has nothing to compare with: give it a value, or put one in the case's expected.output.`,
   );
 }
-
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** 1 when the output equals the reference (strings as they are, other values as JSON values). */
 export function exactMatch(reference?: unknown, name = 'exact'): Scorer {

@@ -46,13 +46,9 @@ export function pendingApprovalCheck(approvals: readonly PendingApproval[]): Too
   return {
     on: 'running',
     check(step) {
-      const running = new Set([
-        ...step.toolCalls,
-        ...(step.handoff === undefined ? [] : [step.handoff.call]),
-      ]);
-      const pending = approvals.filter(approval =>
-        [...running].some(call => call.callId === approval.callId),
-      );
+      const running = new Set(step.toolCalls.map(call => call.callId));
+      if (step.handoff !== undefined) running.add(step.handoff.call.callId);
+      const pending = approvals.filter(approval => running.has(approval.callId));
       if (pending.length === 0) return undefined;
       const names = pending
         .map(approval => `'${approval.toolName}' (${approval.callId})`)

@@ -8,48 +8,51 @@ import type { AnyTool } from '../../kernel/tool/tool.js';
 import type { ModelAttemptHold, RunFeature, ToolAttemptHold } from '../../kernel/run/extension.js';
 import { CircuitBreakers, type CircuitBreaker } from './circuit-breaker.js';
 
+/** The breakers of agents whose breakers every run shares (scope `agent`), by agent. */
+const agentBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
+
 /**
  * Circuit breakers as a feature of the run: a model or tool that failed too often in a row is
  * not called until its breaker lets a call through again. An agent's breakers are shared by all
  * its runs in the process (kept here, by agent); with scope `run`, each run keeps its own.
  */
-/** The breakers of agents whose breakers every run shares (scope `agent`), by agent. */
-const agentBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
-
 export const breakerFeature: RunFeature = {
   name: 'circuit-breakers',
   forRun() {
     const runBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
-    // The last model's and tool's hold: a turn asks for the same ones step after step.
-    let model: readonly [AnyAgent, LanguageModel, ModelAttemptHold | undefined] | undefined;
-    let tool: readonly [AnyAgent, AnyTool, ToolAttemptHold | undefined] | undefined;
+    const modelHold = lastHold<LanguageModel, ModelAttemptHold>(
+      runBreakers,
+      (breaker, model, clock) => new ModelBreakerHold(breaker, model.modelId, clock),
+    );
+    const toolHold = lastHold<AnyTool, ToolAttemptHold>(
+      runBreakers,
+      (breaker, tool, clock) => new ToolBreakerHold(breaker, tool.name, clock),
+    );
     return {
       appliesTo: agent => agent.resilience.circuitBreaker !== undefined,
-      modelAttempt(agent, target, _call, state) {
-        if (model?.[0] !== agent || model[1] !== target) {
-          const breaker = breakerFor(agent, target, runBreakers);
-          const hold =
-            breaker === undefined
-              ? undefined
-              : new ModelBreakerHold(breaker, target.modelId, state.clock);
-          model = [agent, target, hold];
-        }
-        return model[2];
-      },
-      toolAttempt(agent, target, call, state) {
-        if (tool?.[0] !== agent || tool[1] !== target) {
-          const breaker = breakerFor(agent, target, runBreakers);
-          const hold =
-            breaker === undefined
-              ? undefined
-              : new ToolBreakerHold(breaker, call.toolName, state.clock);
-          tool = [agent, target, hold];
-        }
-        return tool[2];
-      },
+      modelAttempt: (agent, model, _call, state) => modelHold(agent, model, state.clock),
+      toolAttempt: (agent, tool, _call, state) => toolHold(agent, tool, state.clock),
     };
   },
 };
+
+/**
+ * The hold of `target`'s breaker for `agent`, made by `make`; the last one is kept, since a turn
+ * asks for the same model and tool step after step.
+ */
+function lastHold<Target extends object, Hold>(
+  runBreakers: WeakMap<AnyAgent, CircuitBreakers>,
+  make: (breaker: CircuitBreaker, target: Target, clock: Clock) => Hold,
+): (agent: AnyAgent, target: Target, clock: Clock) => Hold | undefined {
+  let last: readonly [AnyAgent, Target, Hold | undefined] | undefined;
+  return (agent, target, clock) => {
+    if (last?.[0] !== agent || last[1] !== target) {
+      const breaker = breakerFor(agent, target, runBreakers);
+      last = [agent, target, breaker === undefined ? undefined : make(breaker, target, clock)];
+    }
+    return last[2];
+  };
+}
 
 /**
  * The circuit breaker of `target` (a model or tool) for `agent`: from the agent's own breakers,

@@ -35,6 +35,18 @@ function hooks<Name extends HookName>(
   return found;
 }
 
+/** The first stop the hooks give, asked in order (each waited for before the next). */
+async function firstStop<Args extends unknown[]>(
+  hooks: readonly ((...args: Args) => Promise<Stop | undefined>)[],
+  ...args: Args
+): Promise<Stop | undefined> {
+  for (const hook of hooks) {
+    const stop = await hook(...args);
+    if (stop !== undefined) return stop;
+  }
+  return undefined;
+}
+
 /**
  * What features hold over an attempt: none, one (the usual case, without an array), or several.
  */
@@ -159,21 +171,13 @@ export class Hooks {
   }
 
   /** Before a turn's first model call: the first stop a feature gives. */
-  async beforeTurn(turn: AgentTurn, input: string): Promise<Stop | undefined> {
-    for (const hook of this.beforeTurns) {
-      const stop = await hook(turn, input);
-      if (stop !== undefined) return stop;
-    }
-    return undefined;
+  beforeTurn(turn: AgentTurn, input: string): Promise<Stop | undefined> {
+    return firstStop(this.beforeTurns, turn, input);
   }
 
   /** Before a model call: the first stop a feature gives. */
-  async beforeModelCall(turn: AgentTurn, call: ModelCallInput): Promise<Stop | undefined> {
-    for (const hook of this.beforeModelCalls) {
-      const stop = await hook(turn, call);
-      if (stop !== undefined) return stop;
-    }
-    return undefined;
+  beforeModelCall(turn: AgentTurn, call: ModelCallInput): Promise<Stop | undefined> {
+    return firstStop(this.beforeModelCalls, turn, call);
   }
 
   /** After a model answered a turn's step: every feature is told. */
@@ -182,12 +186,8 @@ export class Hooks {
   }
 
   /** On the answer a turn would end with: the first stop a feature gives. */
-  async beforeAnswer(turn: AgentTurn, text: string): Promise<Stop | undefined> {
-    for (const hook of this.beforeAnswers) {
-      const stop = await hook(turn, text);
-      if (stop !== undefined) return stop;
-    }
-    return undefined;
+  beforeAnswer(turn: AgentTurn, text: string): Promise<Stop | undefined> {
+    return firstStop(this.beforeAnswers, turn, text);
   }
 
   /** A round of tool calls before they run: the calls the features refuse, by call id. */

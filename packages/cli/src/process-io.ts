@@ -12,5 +12,25 @@ export function processIo(): CliIo {
     stderr: text => process.stderr.write(`${text}\n`),
     env: process.env,
     isTTY: process.stdout.isTTY,
+    interrupt,
+    ...(process.stderr.isTTY
+      ? {
+          progress: (line: string | undefined) => process.stderr.write(`\r\u001b[2K${line ?? ''}`),
+        }
+      : {}),
   };
+}
+
+/** The first Ctrl-C stops the command cleanly; a second ends the process at once. */
+function interrupt(): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(
+      '\nStopping: finished work is kept and running runs are sealed. Ctrl-C again to quit at once.\n',
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  return { signal: controller.signal, release: () => process.off('SIGINT', onSignal) };
 }

@@ -41,6 +41,16 @@ export interface EvalDefinition<Input = unknown, Expected = unknown, Output = un
   readonly trials?: number;
   /** Cases run at once. @defaultValue 4 */
   readonly concurrency?: number;
+  /**
+   * Options every case's runs take (and a judge's): a shared `budget` or `rateLimits` over the
+   * whole experiment, a `cache`, prices. `runEval`'s own `runOptions` go over these.
+   */
+  readonly runOptions?: RunOptions;
+  /**
+   * What names the task's configuration in an experiment (prompts, model ids, settings), hashed
+   * into its `configHash`. @defaultValue the agent's own configuration, or a function task's source
+   */
+  readonly config?: unknown;
 }
 
 /**

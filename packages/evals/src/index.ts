@@ -43,3 +43,7 @@ export { bootstrapInterval } from './compare/bootstrap.js';
 export { llmJudge } from './scorers/judge.js';
 export type { LlmJudgeOptions } from './scorers/judge.js';
 export { DataFileError, loadCases } from './data/load-cases.js';
+export { comparisonJUnit } from './report/junit-report.js';
+export { comparisonMarkdown } from './report/markdown-report.js';
+export { signed } from './report/compared-evals.js';
+export type { ComparedEval } from './report/compared-evals.js';

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, type RunOptions, type RunResult, type TraceSink } from '@agent-trace/core';
+import { run, type RunOptions, type RunResult, type TraceEvent } from '@agent-trace/core';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
+import { runTotals } from '@agent-trace/trace/model';
 import { mean } from './compare/bootstrap.js';
 import { loadCases } from './data/load-cases.js';
 import type { EvalDefinition } from './define-eval.js';
@@ -21,13 +22,32 @@ export interface RunEvalOptions {
   readonly shard?: { readonly index: number; readonly count: number };
   /** Options every case's runs take: a shared `budget`, `rateLimits`, a `cache`, a `clock`… */
   readonly runOptions?: RunOptions;
-  /** Told each case as it ends (a progress bar, a database). */
-  readonly onCase?: (result: CaseResult) => void;
+  /** Told each case as it ends (a progress bar, a database), with how many have ended of all. */
+  readonly onCase?: (result: CaseResult, progress: { done: number; total: number }) => void;
+  /**
+   * Stops the eval: no further case starts, the cases running are aborted (their traces sealed,
+   * `aborted`), and the result holds the cases that finished, with `interrupted` set.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** What a case's runs used: the task's and its scorers' (a judge's) together. */
+export interface CaseUsage {
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  /** Of the priced calls; see `unpricedCalls`. */
+  readonly costUsd: number;
+  /** Model calls of models with no price: while there are any, the cost is a lower bound. */
+  readonly unpricedCalls: number;
+  /** The models called, in the order first called. */
+  readonly models: readonly string[];
 }
 
 /** One case's trial: what it gave and how it scored. */
 export interface CaseResult {
   readonly id: string;
+  /** The case's 0-based place in the whole dataset (before a filter or shard). */
+  readonly index: number;
   /** 1-based. */
   readonly trial: number;
   readonly input: unknown;
@@ -38,6 +58,7 @@ export interface CaseResult {
   /** Set when the task threw: every score is then 0. */
   readonly error?: string;
   readonly durationMs: number;
+  readonly usage: CaseUsage;
   /** The case's trace file, with `traceDir`. */
   readonly traceFile?: string;
 }
@@ -48,6 +69,8 @@ export interface EvalResult {
   readonly cases: readonly CaseResult[];
   /** By scorer name: the mean score over every case and trial. */
   readonly means: Readonly<Record<string, number>>;
+  /** Set when `signal` stopped the eval: `cases` holds the ones that finished. */
+  readonly interrupted?: boolean;
 }
 
 /**
@@ -62,8 +85,8 @@ export async function runEval<Input, Expected, Output>(
   const definition = typed as unknown as EvalDefinition;
   const cases = selected(await casesOf(definition), options);
   const trials = options.trials ?? definition.trials ?? 1;
-  const work = cases.flatMap(([id, evalCase]) =>
-    Array.from({ length: trials }, (_, index) => ({ id, evalCase, trial: index + 1 })),
+  const work = cases.flatMap(({ id, index, evalCase }) =>
+    Array.from({ length: trials }, (_, at) => ({ id, index, evalCase, trial: at + 1 })),
   );
   // Every trace file of the run goes to one folder, made once.
   const traceFolder =
@@ -71,40 +94,66 @@ export async function runEval<Input, Expected, Output>(
       ? undefined
       : join(options.traceDir, fileNameOf(definition.name));
   if (traceFolder !== undefined) mkdirSync(traceFolder, { recursive: true });
-  const results: CaseResult[] = new Array<CaseResult>(work.length);
+  const results: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(work.length);
+  const shared = sharedRunOptions(definition, options);
+  const stopped = () => options.signal?.aborted === true;
   let next = 0;
+  let done = 0;
   const worker = async () => {
-    for (let at = next++; at < work.length; at = next++) {
-      const { id, evalCase, trial } = work[at] as (typeof work)[number];
-      const result = await runCase(definition, id, evalCase, trial, options, traceFolder);
+    for (let at = next++; at < work.length && !stopped(); at = next++) {
+      const { id, index, evalCase, trial } = work[at] as (typeof work)[number];
+      const result = await runCase(definition, { id, index, evalCase, trial }, shared, traceFolder);
+      // A case the signal cut short did not finish: it is not a result.
+      if (stopped()) return;
       results[at] = result;
-      options.onCase?.(result);
+      options.onCase?.(result, { done: ++done, total: work.length });
     }
   };
   const concurrency = options.concurrency ?? definition.concurrency ?? 4;
   await Promise.all(Array.from({ length: Math.min(concurrency, work.length) }, worker));
-  return { name: definition.name, cases: results, means: meansOf(definition, results) };
+  const finished = results.filter(result => result !== undefined);
+  return {
+    name: definition.name,
+    cases: finished,
+    means: meansOf(definition, finished),
+    ...(stopped() ? { interrupted: true } : {}),
+  };
 }
 
-/** The definition's cases, each with its id (its own, or its 1-based place in the data). */
-async function casesOf(definition: EvalDefinition): Promise<[string, EvalCase][]> {
+/** The run options every case's runs take: the definition's, the caller's over them, the signal. */
+function sharedRunOptions(definition: EvalDefinition, options: RunEvalOptions): RunOptions {
+  const given = { ...definition.runOptions, ...options.runOptions };
+  const signals = [given.signal, options.signal].filter(signal => signal !== undefined);
+  return signals.length === 0
+    ? given
+    : { ...given, signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) };
+}
+
+/** A case of the dataset with its id and place. */
+export interface PlacedCase {
+  /** Its own id, or its 1-based place in the data. */
+  readonly id: string;
+  /** 0-based. */
+  readonly index: number;
+  readonly evalCase: EvalCase;
+}
+
+/** The definition's cases, each with its id and place in the data. */
+export async function casesOf(definition: EvalDefinition): Promise<PlacedCase[]> {
   const data =
     typeof definition.data === 'string'
       ? await loadCases(definition.data)
       : typeof definition.data === 'function'
         ? await definition.data()
         : definition.data;
-  return data.map((evalCase, index) => [evalCase.id ?? String(index + 1), evalCase]);
+  return data.map((evalCase, index) => ({ id: evalCase.id ?? String(index + 1), index, evalCase }));
 }
 
-function selected(
-  cases: [string, EvalCase][],
-  { filter, shard }: RunEvalOptions,
-): [string, EvalCase][] {
+function selected(cases: PlacedCase[], { filter, shard }: RunEvalOptions): PlacedCase[] {
   if (shard !== undefined && !(shard.index >= 1 && shard.index <= shard.count))
     throw new RangeError(`shard ${shard.index}/${shard.count}: the index is from 1 to the count.`);
   return cases.filter(
-    ([id], index) =>
+    ({ id, index }) =>
       (filter === undefined ||
         (typeof filter === 'string' ? id.includes(filter) : filter.test(id))) &&
       (shard === undefined || index % shard.count === shard.index - 1),
@@ -113,19 +162,17 @@ function selected(
 
 async function runCase(
   definition: EvalDefinition,
-  id: string,
-  evalCase: EvalCase,
-  trial: number,
-  options: RunEvalOptions,
+  { id, index, evalCase, trial }: PlacedCase & { readonly trial: number },
+  shared: RunOptions,
   traceFolder: string | undefined,
 ): Promise<CaseResult> {
   const memory = memorySink();
   const traceFile =
     traceFolder === undefined ? undefined : join(traceFolder, `${fileNameOf(id)}.t${trial}.jsonl`);
-  const sinks: TraceSink[] = [memory, ...(traceFile === undefined ? [] : [jsonlSink(traceFile)])];
+  const file = traceFile === undefined ? [] : [jsonlSink(traceFile)];
   const runOptions: RunOptions = {
-    ...options.runOptions,
-    trace: sinks,
+    ...shared,
+    trace: [memory, ...file],
     session: `${definition.name}/${id}/${trial}`,
   };
   const started = performance.now();
@@ -142,8 +189,10 @@ async function runCase(
     trace: memory.events,
     durationMs: performance.now() - started,
   };
-  // A scorer's own runs (a judge's) go to the case's file, not to what the other scorers read.
-  const scorerRunOptions: RunOptions = { ...runOptions, trace: sinks.slice(1) };
+  // A scorer's own runs (a judge's) go to the case's file, not to what the other scorers read;
+  // they are priced with the case all the same.
+  const scorerMemory = memorySink();
+  const scorerRunOptions: RunOptions = { ...runOptions, trace: [scorerMemory, ...file] };
   const scores = await scoresOf(
     definition,
     { ...taskRun, case: evalCase, runOptions: scorerRunOptions },
@@ -151,6 +200,7 @@ async function runCase(
   );
   return {
     id,
+    index,
     trial,
     input: evalCase.input,
     ...(evalCase.expected === undefined ? {} : { expected: evalCase.expected }),
@@ -158,8 +208,16 @@ async function runCase(
     scores,
     ...(error === undefined ? {} : { error }),
     durationMs: taskRun.durationMs,
+    usage: usageOf([...memory.events, ...scorerMemory.events]),
     ...(traceFile === undefined ? {} : { traceFile }),
   };
+}
+
+function usageOf(events: readonly TraceEvent[]): CaseUsage {
+  const { tokensIn, tokensOut, costUsd, unpricedCalls } = runTotals(events);
+  const models = new Set<string>();
+  for (const event of events) if (event.event === 'llm_start') models.add(event.model);
+  return { tokensIn, tokensOut, costUsd, unpricedCalls, models: [...models] };
 }
 
 async function runTask(

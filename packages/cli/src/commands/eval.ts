@@ -1,15 +1,17 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { fileNameOf, type EvalDefinition, type RunEvalOptions } from '@agent-trace/evals';
 import {
-  compareEvals,
-  fileNameOf,
-  runEval,
-  type EvalDefinition,
-  type EvalResult,
-  type RunEvalOptions,
-} from '@agent-trace/evals';
+  ExperimentStore,
+  runExperiment,
+  type ExperimentRun,
+  type ExperimentSummary,
+} from '@agent-trace/evals/experiments';
+import { defined } from '@agent-trace/core/internal';
 import { exitCodes, type CommandResult } from './command-result.js';
+import { progressLine } from './eval-progress.js';
 import { importModule } from './load-agent.js';
+
+/** Exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells give it. */
+export const interruptedExitCode = 130;
 
 /** What `agent-trace eval` takes besides its files. */
 export interface EvalCommandOptions {
@@ -18,14 +20,26 @@ export interface EvalCommandOptions {
   readonly concurrency?: number;
   /** `i/n`. */
   readonly shard?: string;
-  /** Where experiments go: `<out>/<eval>/<time>/` with `result.json` and `traces/`. */
-  readonly out: string;
-  readonly now: () => Date;
+  /**
+   * The experiment's id: processes given the same one (shards) write one experiment. With several
+   * eval files, each eval's experiment is `<id>.<eval>`.
+   */
+  readonly experiment?: string;
+  /** The store's folder. */
+  readonly store: string;
+  /** Print each experiment's result (every case and score) as JSON. */
+  readonly json: boolean;
+  readonly env: NodeJS.ProcessEnv;
+  /** Stops the run (Ctrl-C): finished cases are kept, running ones sealed as aborted. */
+  readonly signal?: AbortSignal;
+  /** Shows a progress line, or clears it (undefined); only on a terminal. */
+  readonly progress?: (line: string | undefined) => void;
 }
 
 /**
- * Runs the evals that modules export by default (`defineEval(...)`), writes each experiment's
- * result and traces, and prints each scorer's mean. Exit 0 when all ran, 2 when one could not.
+ * Runs the evals that modules export by default (`defineEval(...)`) as experiments kept in the
+ * store, and prints each one's means, cost and folder. Exit 0 when all ran, 2 when one could not,
+ * 130 when stopped.
  */
 export async function evalCommand(
   files: readonly string[],
@@ -34,79 +48,88 @@ export async function evalCommand(
   const shard = shardOf(options.shard);
   if (typeof shard === 'string')
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: shard };
-  const lines: string[] = [];
+  const printed: string[] = [];
+  const results: ExperimentRun['result'][] = [];
   for (const file of files) {
     const definition = await loadEval(file);
-    if (typeof definition === 'string')
-      return { exitCode: exitCodes.unreadable, stdout: lines.join('\n'), stderr: definition };
-    const folder = join(options.out, fileNameOf(definition.name), stamp(options.now()));
-    const runOptions: RunEvalOptions = {
-      traceDir: join(folder, 'traces'),
-      ...(options.filter === undefined ? {} : { filter: options.filter }),
-      ...(options.trials === undefined ? {} : { trials: options.trials }),
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(shard === undefined ? {} : { shard }),
-    };
-    const result = await runEval(definition, runOptions);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
-    lines.push(summary(result, join(folder, 'result.json')));
-  }
-  return { exitCode: exitCodes.ok, stdout: lines.join('\n\n'), stderr: '' };
-}
-
-/**
- * Compares two experiments' `result.json`: per scorer the means and the difference with its 95%
- * interval, the regressed cases with why, and the flaky ones. With `failOnRegression`, exit 1 when
- * a case regressed past the tolerance.
- */
-export function evalCompareCommand(
-  baselineFile: string,
-  candidateFile: string,
-  options: { readonly failOnRegression?: number; readonly json: boolean },
-): CommandResult {
-  const read = (file: string): EvalResult | string => {
+    if (typeof definition === 'string') return failed(printed, definition);
+    let ran: ExperimentRun;
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as EvalResult;
+      ran = await runExperiment(definition, {
+        root: options.store,
+        env: options.env,
+        ...defined('filter', options.filter),
+        ...defined('trials', options.trials),
+        ...defined('concurrency', options.concurrency),
+        ...defined('shard', shard),
+        ...defined('signal', options.signal),
+        ...defined(
+          'experiment',
+          options.experiment === undefined || files.length === 1
+            ? options.experiment
+            : `${options.experiment}.${fileNameOf(definition.name)}`,
+        ),
+        onCase: (_result, { done, total }) =>
+          options.progress?.(progressLine(definition.name, done, total)),
+      });
     } catch (error) {
-      return `Cannot read experiment '${file}': ${error instanceof Error ? error.message : String(error)}. Give the result.json an 'agent-trace eval' run wrote.`;
+      options.progress?.(undefined);
+      return failed(
+        printed,
+        `Eval '${definition.name}' (${file}) could not run: ${messageOf(error)}`,
+      );
     }
-  };
-  const baseline = read(baselineFile);
-  const candidate = read(candidateFile);
-  for (const each of [baseline, candidate])
-    if (typeof each === 'string')
-      return { exitCode: exitCodes.unreadable, stdout: '', stderr: each };
-  const comparison = compareEvals(baseline as EvalResult, candidate as EvalResult, {
-    tolerance: options.failOnRegression ?? 0,
-  });
-  const failed = options.failOnRegression !== undefined && comparison.regressed;
-  const stdout = options.json
-    ? JSON.stringify(comparison, null, 2)
-    : describeComparison(comparison);
-  return { exitCode: failed ? exitCodes.failed : exitCodes.ok, stdout, stderr: '' };
+    options.progress?.(undefined);
+    results.push(ran.result);
+    printed.push(summary(ran.experiment));
+    if (ran.result.interrupted === true)
+      return {
+        exitCode: interruptedExitCode,
+        stdout: output(printed, results, options.json),
+        stderr: `Stopped: the finished cases of '${definition.name}' are kept, the running ones sealed as aborted.`,
+      };
+  }
+  return { exitCode: exitCodes.ok, stdout: output(printed, results, options.json), stderr: '' };
 }
 
-function describeComparison(comparison: ReturnType<typeof compareEvals>): string {
-  const lines: string[] = [];
-  for (const each of comparison.scorers) {
-    const [low, high] = each.interval;
-    lines.push(
-      `${each.scorer}: ${each.baseline.toFixed(3)} → ${each.candidate.toFixed(3)} (${signed(each.difference)}, 95% ${signed(low)} to ${signed(high)})`,
-    );
-    for (const change of each.regressed)
-      lines.push(
-        `  regressed ${change.id}: ${change.baseline} → ${change.candidate} (${change.reason})`,
-      );
-    for (const change of each.improved)
-      lines.push(`  improved ${change.id}: ${change.baseline} → ${change.candidate}`);
+/** `agent-trace eval list`: the experiments kept, newest first. */
+export async function evalListCommand(options: {
+  readonly store: string;
+  readonly eval?: string;
+  readonly limit?: number;
+  readonly json: boolean;
+}): Promise<CommandResult> {
+  let experiments: ExperimentSummary[];
+  try {
+    experiments = await new ExperimentStore({ root: options.store }).list({
+      ...defined('eval', options.eval),
+      ...defined('limit', options.limit),
+    });
+  } catch (error) {
+    return failed([], `Cannot read the experiment store ${options.store}: ${messageOf(error)}`);
   }
-  for (const flaky of comparison.flaky)
-    lines.push(`flaky ${flaky.id} (${flaky.scorer}): trials scored ${flaky.scores.join(', ')}`);
-  if (comparison.unpaired.length > 0)
-    lines.push(`only in one experiment: ${comparison.unpaired.join(', ')}`);
-  return lines.join('\n');
+  if (options.json)
+    return { exitCode: exitCodes.ok, stdout: JSON.stringify(experiments, null, 2), stderr: '' };
+  if (experiments.length === 0)
+    return {
+      exitCode: exitCodes.ok,
+      stdout: `No experiments in ${options.store} yet: run one with agent-trace eval <file>.`,
+      stderr: '',
+    };
+  return { exitCode: exitCodes.ok, stdout: experiments.map(listLine).join('\n'), stderr: '' };
 }
+
+function output(printed: readonly string[], results: readonly unknown[], json: boolean): string {
+  return json ? JSON.stringify(results, null, 2) : printed.join('\n\n');
+}
+
+const failed = (printed: readonly string[], stderr: string): CommandResult => ({
+  exitCode: exitCodes.unreadable,
+  stdout: printed.join('\n\n'),
+  stderr,
+});
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function loadEval(file: string): Promise<EvalDefinition | string> {
   try {
@@ -120,7 +143,7 @@ async function loadEval(file: string): Promise<EvalDefinition | string> {
       return exported as EvalDefinition;
     return `Eval module '${file}' has no default export that is an eval. Export one: export default defineEval({ name, data, task, scorers }).`;
   } catch (error) {
-    return `Cannot load eval module '${file}': ${error instanceof Error ? error.message : String(error)}.`;
+    return `Cannot load eval module '${file}': ${messageOf(error)}.`;
   }
 }
 
@@ -132,13 +155,32 @@ function shardOf(text: string | undefined): RunEvalOptions['shard'] | string | u
   return `Invalid --shard '${text}': expected i/n with 1 ≤ i ≤ n, e.g. --shard 1/2.`;
 }
 
-function summary(result: EvalResult, file: string): string {
-  const scorers = Object.entries(result.means)
-    .map(([name, mean]) => `${name} ${mean.toFixed(3)}`)
-    .join('  ');
-  const failed = result.cases.filter(each => each.error !== undefined).length;
-  return `eval ${result.name}: ${result.cases.length} runs${failed === 0 ? '' : `, ${failed} failed`}\n  ${scorers}\n  ${file}`;
+/** What an experiment cost, in words: the dollars, and how many calls had no price. */
+export function costText({ costUsd, unpricedCalls }: ExperimentSummary): string {
+  const dollars = `$${costUsd.toFixed(4)}`;
+  return unpricedCalls === 0 ? dollars : `${dollars} + ${unpricedCalls} unpriced calls`;
 }
 
-const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
-const stamp = (date: Date) => date.toISOString().replace(/[:.]/g, '-');
+function summary(experiment: ExperimentSummary): string {
+  const scorers = Object.entries(experiment.means)
+    .map(([name, mean]) => `${name} ${mean.toFixed(3)}`)
+    .join('  ');
+  const failedRuns = experiment.failed === 0 ? '' : `, ${experiment.failed} failed`;
+  const tokens = (experiment.tokensIn + experiment.tokensOut).toLocaleString('en-US');
+  const models = experiment.models.length === 0 ? '' : ` · ${experiment.models.join(', ')}`;
+  return [
+    `eval ${experiment.eval}: ${experiment.runs} runs${failedRuns} · experiment ${experiment.id} (${experiment.status})`,
+    `  ${scorers}`,
+    `  cost ${costText(experiment)} · ${tokens} tokens${models}`,
+    `  ${experiment.folder}`,
+  ].join('\n');
+}
+
+function listLine(experiment: ExperimentSummary): string {
+  const { git } = experiment;
+  const code = `${git.branch ?? '?'}@${git.commit?.slice(0, 7) ?? '?'}${git.dirty === true ? '+dirty' : ''}`;
+  const scorers = Object.entries(experiment.means)
+    .map(([name, mean]) => `${name} ${mean.toFixed(3)}`)
+    .join(' ');
+  return `${experiment.id}  ${experiment.eval}  ${experiment.status}  ${code}  ${experiment.runs} runs  ${scorers}  ${costText(experiment)}`;
+}

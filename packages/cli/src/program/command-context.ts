@@ -11,6 +11,13 @@ export interface CliIo {
   readonly isTTY: boolean;
   /** Stops commands that run until stopped (`view --serve`); without it they run until the process ends. */
   readonly signal?: AbortSignal;
+  /**
+   * Lets a long command stop cleanly on Ctrl-C while it runs (`eval`): the signal fires on the
+   * first one, and `release` gives Ctrl-C back. Without it, Ctrl-C ends the process.
+   */
+  readonly interrupt?: () => { readonly signal: AbortSignal; release(): void };
+  /** Shows a progress line in place, or clears it (undefined); given only on a terminal. */
+  readonly progress?: (line: string | undefined) => void;
 }
 
 /** What each command's registration needs: the io, the style, and where its result goes. */

@@ -1,7 +1,9 @@
-/** The commands of evals: run them, and compare two experiments. */
-import { InvalidArgumentError } from 'commander';
-import { evalCommand, evalCompareCommand } from '../commands/eval.js';
-import type { AddCommand } from './command-context.js';
+/** The commands of evals: run them, list their experiments, compare two, see them. */
+import { InvalidArgumentError, type Command } from 'commander';
+import { defined } from '@agent-trace/core/internal';
+import { evalCommand, evalListCommand } from '../commands/eval.js';
+import { evalCompareCommand } from '../commands/eval-compare.js';
+import type { AddCommand, CommandContext } from './command-context.js';
 
 const whole = (name: string) => (value: string) => {
   const number = Number(value);
@@ -10,22 +12,37 @@ const whole = (name: string) => (value: string) => {
   return number;
 };
 
-/** `agent-trace eval`: run evals, and `eval compare` two of their experiments. */
-export const addEval: AddCommand = (program, { onResult }) => {
+const storeOption = ['--store <dir>', 'the experiment store', '.agent-trace'] as const;
+
+/** `agent-trace eval`: run evals; `eval list`, `eval compare` and `eval view` their experiments. */
+export const addEval: AddCommand = (program, context) => {
   const command = program
     .command('eval')
     .description(
-      'Run evals (modules whose default export is defineEval(...)): every case and trial, scored; the experiment (result.json and a trace per case) goes to --out.',
+      'Run evals (modules whose default export is defineEval(...)) as experiments kept in the store (.agent-trace); list, compare and see them.',
+    );
+  addRun(command, context);
+  addList(command, context);
+  addCompare(command, context);
+};
+
+/** `agent-trace eval [run] <files...>`: the default subcommand, so `eval x.eval.ts` runs it. */
+function addRun(command: Command, { io, onResult }: CommandContext) {
+  command
+    .command('run <files...>', { isDefault: true })
+    .description(
+      'Run evals as experiments: every case and trial scored, each with its trace, kept in the store.',
     )
-    .argument('<files...>', 'eval modules, e.g. evals/refunds.eval.ts')
     .option('--filter <text>', 'only the cases whose id holds this text')
     .option('--trials <n>', 'runs of each case', whole('--trials'))
     .option('--concurrency <n>', 'cases at once', whole('--concurrency'))
     .option('--shard <i/n>', 'only shard i of n (shards run anywhere add up to the whole)')
-    .option('--out <dir>', 'where experiments go', '.agent-trace/experiments')
+    .option('--experiment <id>', "the experiment's id: shards given one id write one experiment")
+    .option(...storeOption)
+    .option('--json', "print each experiment's result (every case and score) as JSON")
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace eval evals/refunds.eval.ts\n  agent-trace eval evals/*.eval.ts --trials 3 --shard 1/2\n  agent-trace eval compare base/result.json head/result.json --fail-on-regression\n\nExit codes: 0 ran, 2 an eval could not be loaded.',
+      '\nExamples:\n  agent-trace eval evals/refunds.eval.ts\n  agent-trace eval evals/*.eval.ts --trials 3 --shard 1/2 --experiment "$CI_RUN_ID"\n  agent-trace eval compare --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"\n\nExit codes: 0 ran, 2 an eval could not be loaded or run, 130 stopped by Ctrl-C (finished cases kept).',
     )
     .action(
       async (
@@ -35,29 +52,77 @@ export const addEval: AddCommand = (program, { onResult }) => {
           trials?: number;
           concurrency?: number;
           shard?: string;
-          out: string;
+          experiment?: string;
+          store: string;
+          json?: boolean;
         },
       ) => {
-        onResult(await evalCommand(files, { ...options, now: () => new Date() }));
+        const stop = io.interrupt?.();
+        try {
+          onResult(
+            await evalCommand(files, {
+              ...options,
+              json: options.json === true,
+              env: io.env,
+              ...defined('signal', stop?.signal),
+              ...defined('progress', io.progress),
+            }),
+          );
+        } finally {
+          stop?.release();
+        }
       },
     );
+}
+
+function addList(command: Command, { onResult }: CommandContext) {
+  command
+    .command('list')
+    .description('The experiments kept, newest first: status, branch and commit, means, cost.')
+    .option(...storeOption)
+    .option('--eval <name>', 'only this eval')
+    .option('--limit <n>', 'at most this many', whole('--limit'))
+    .option('--json', 'print them as JSON')
+    .action(async (options: { store: string; eval?: string; limit?: number; json?: boolean }) => {
+      onResult(await evalListCommand({ ...options, json: options.json === true }));
+    });
+}
+
+function addCompare(command: Command, { onResult }: CommandContext) {
   command
     .command('compare')
     .description(
-      "Compare two experiments' result.json: per scorer the means and the difference with a 95% interval, the regressed cases with why, the flaky ones.",
+      "Compare two experiments (by default each eval's newest against the newest on main): per scorer the means and the difference with a 95% interval, the regressed cases with why, the flaky ones.",
     )
-    .argument('<baseline>', 'the baseline result.json')
-    .argument('<candidate>', 'the candidate result.json')
+    .argument('[baseline]', 'an experiment id (or the start of one), or an eval result .json')
+    .argument('[candidate]', 'the same; default: the newest experiment of the eval')
+    .option(...storeOption)
+    .option('--branch <name>', 'the branch whose newest experiment is the baseline', 'main')
+    .option('--eval <name>', 'only this eval')
     .option(
       '--fail-on-regression [tolerance]',
       'exit 1 when a case dropped by more than the tolerance (default 0)',
     )
     .option('--json', 'print the comparison as JSON')
+    .option('--junit <file>', 'also write it as JUnit XML')
+    .option('--markdown <file>', 'also write it as Markdown, e.g. "$GITHUB_STEP_SUMMARY"')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 compared (no regression past the tolerance), 1 regressed with --fail-on-regression, 2 nothing to compare.',
+    )
     .action(
-      (
-        baseline: string,
-        candidate: string,
-        options: { failOnRegression?: string | boolean; json?: boolean },
+      async (
+        baseline: string | undefined,
+        candidate: string | undefined,
+        options: {
+          store: string;
+          branch: string;
+          eval?: string;
+          failOnRegression?: string | boolean;
+          json?: boolean;
+          junit?: string;
+          markdown?: string;
+        },
       ) => {
         const tolerance =
           options.failOnRegression === undefined
@@ -65,12 +130,19 @@ export const addEval: AddCommand = (program, { onResult }) => {
             : options.failOnRegression === true
               ? 0
               : Number(options.failOnRegression);
+        if (tolerance !== undefined && !(tolerance >= 0))
+          throw new InvalidArgumentError('--fail-on-regression takes a tolerance of 0 or more.');
         onResult(
-          evalCompareCommand(baseline, candidate, {
+          await evalCompareCommand(baseline, candidate, {
+            store: options.store,
+            branch: options.branch,
             json: options.json === true,
-            ...(tolerance === undefined ? {} : { failOnRegression: tolerance }),
+            ...defined('eval', options.eval),
+            ...defined('failOnRegression', tolerance),
+            ...defined('junit', options.junit),
+            ...defined('markdown', options.markdown),
           }),
         );
       },
     );
-};
+}

@@ -20,6 +20,8 @@ export interface ScorerComparison {
   readonly difference: number;
   /** A bootstrap 95% interval of that difference. */
   readonly interval: readonly [number, number];
+  /** Every paired case, in the candidate's order. */
+  readonly cases: readonly CaseChange[];
   /** Cases that dropped by more than the tolerance (flaky ones aside). */
   readonly regressed: readonly CaseChange[];
   readonly improved: readonly CaseChange[];
@@ -99,6 +101,7 @@ function compareScorer(
     candidate: mean(changes.map(each => each.candidate)),
     difference: mean(differences),
     interval: bootstrapInterval(differences, { seed: options.seed }),
+    cases: changes,
     regressed: steady.filter(each => each.candidate < each.baseline - options.tolerance),
     improved: steady.filter(each => each.candidate > each.baseline + options.tolerance),
     ...(trials > 1

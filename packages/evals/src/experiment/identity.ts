@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import type { AnyAgent } from '@agent-trace/core';
+import { z } from 'zod';
+import type { EvalDefinition } from '../define-eval.js';
+import type { PlacedCase } from '../run-eval.js';
+
+/** The code an experiment ran: the commit, whether the work tree had changes, and the branch. */
+export interface GitState {
+  readonly commit?: string;
+  readonly branch?: string;
+  /** True when tracked files differed from the commit. */
+  readonly dirty?: boolean;
+}
+
+/**
+ * The git state of `cwd`: nothing when it is not in a git work tree. The branch is
+ * `AGENT_TRACE_BRANCH` when set; on a detached head (as CI checks out), the CI's branch variable
+ * (`GITHUB_HEAD_REF`, `GITHUB_REF_NAME`, `CI_COMMIT_REF_NAME`) when there is one.
+ */
+export function gitState(cwd: string, env: NodeJS.ProcessEnv): GitState {
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', args, {
+        cwd,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const commit = git('rev-parse', 'HEAD');
+  const head = git('rev-parse', '--abbrev-ref', 'HEAD');
+  const ciBranch = env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || env.CI_COMMIT_REF_NAME;
+  const branch =
+    env.AGENT_TRACE_BRANCH || (head === 'HEAD' || head === undefined ? ciBranch : head);
+  const status = commit === undefined ? undefined : git('status', '--porcelain', '-uno');
+  return {
+    ...(commit === undefined ? {} : { commit }),
+    ...(branch ? { branch } : {}),
+    ...(status === undefined ? {} : { dirty: status !== '' }),
+  };
+}
+
+/** The SHA-256 of a value's canonical JSON (keys sorted): the same data, the same hash. */
+export function hashOf(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+/** The hash of a whole dataset (every case, before a filter or shard), so shards share it. */
+export function datasetHash(cases: readonly PlacedCase[]): string {
+  return hashOf(cases.map(({ id, evalCase }) => ({ id, ...evalCase })));
+}
+
+/**
+ * The hash of what the task runs: the definition's `config` when it gives one; else the agent's
+ * configuration (instructions, models, tools and their schemas, output schema, limits, handoffs);
+ * else a function task's source.
+ */
+export function configHash(definition: EvalDefinition): string {
+  if (definition.config !== undefined) return hashOf(definition.config);
+  const { task } = definition;
+  return hashOf(typeof task === 'function' ? task.toString() : agentConfig(task, new Set()));
+}
+
+function agentConfig(agent: AnyAgent, seen: Set<AnyAgent>): unknown {
+  if (seen.has(agent)) return { agent: agent.name };
+  seen.add(agent);
+  return {
+    name: agent.name,
+    instructions: agent.instructions,
+    model: modelConfig(agent.model),
+    fallbackModel: agent.fallbackModel === undefined ? null : modelConfig(agent.fallbackModel),
+    tools: agent.tools.map(tool => tool.definition),
+    toolCalling: agent.toolCalling,
+    output: agent.output === undefined ? null : schemaOf(agent.output),
+    limits: agent.limits,
+    handoffs: agent.handoffs().map(handoff => agentConfig(handoff.agent, seen)),
+  };
+}
+
+function modelConfig(model: AnyAgent['model']): unknown {
+  return { provider: model.provider, id: model.modelId, settings: model.settings ?? null };
+}
+
+function schemaOf(schema: z.ZodType): unknown {
+  try {
+    return z.toJSONSchema(schema);
+  } catch {
+    return 'unrepresentable schema';
+  }
+}
+
+/** JSON with object keys sorted at every depth; functions by their source, `undefined` left out. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === 'function') return item.toString();
+    if (typeof item === 'bigint') return item.toString();
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(item).sort())
+      sorted[key] = (item as Record<string, unknown>)[key];
+    return sorted;
+  });
+}

@@ -1,0 +1,167 @@
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { inTransaction, rowsOf, text, type Connection } from './database.js';
+import type { CaseLine, ExperimentIdentity, JournalLine, WriterStart } from './journal.js';
+
+/**
+ * Brings the index up to date with the experiment folders under `<root>/experiments`: every
+ * experiment's identity, and every complete journal line not read yet (each journal's read length
+ * is kept, so a line is read once; a torn last line waits for its end). One transaction: a crash
+ * during it leaves the index as it was, and the next sync reads the same lines again.
+ */
+export async function ingestJournals(connection: Connection, root: string): Promise<void> {
+  const experimentsDir = join(root, 'experiments');
+  if (!existsSync(experimentsDir)) return;
+  const known = new Map(
+    (await rowsOf(connection, 'SELECT file, bytes FROM journals')).map(row => [
+      text(row.file),
+      Number(row.bytes),
+    ]),
+  );
+  const experiments = new Set(
+    (await rowsOf(connection, 'SELECT id FROM experiments')).map(row => text(row.id)),
+  );
+  await inTransaction(connection, async () => {
+    for (const id of readdirSync(experimentsDir)) {
+      const folder = join(experimentsDir, id);
+      const identityFile = join(folder, 'experiment.json');
+      if (!existsSync(identityFile)) continue;
+      if (!experiments.has(id))
+        await insertExperiment(connection, root, folder, readIdentity(identityFile));
+      for (const name of readdirSync(folder)) {
+        if (!(name.startsWith('cases.') && name.endsWith('.jsonl'))) continue;
+        const file = join(folder, name);
+        const key = relative(root, file);
+        const from = known.get(key) ?? 0;
+        const { lines, bytes } = completeLinesFrom(file, from);
+        if (bytes === from) continue;
+        await ingestLines(connection, id, lines);
+        await connection.run(
+          'INSERT INTO journals VALUES ($1, $2) ON CONFLICT (file) DO UPDATE SET bytes = excluded.bytes',
+          [key, bytes],
+        );
+      }
+    }
+  });
+}
+
+function readIdentity(file: string): ExperimentIdentity {
+  return JSON.parse(readFileSync(file, 'utf8')) as ExperimentIdentity;
+}
+
+/** The complete lines of a file after byte `from`, and where the last one ends. */
+function completeLinesFrom(file: string, from: number): { lines: string[]; bytes: number } {
+  const size = statSync(file).size;
+  if (size <= from) return { lines: [], bytes: from };
+  const buffer = Buffer.alloc(size - from);
+  const descriptor = openSync(file, 'r');
+  try {
+    readSync(descriptor, buffer, 0, buffer.length, from);
+  } finally {
+    closeSync(descriptor);
+  }
+  const end = buffer.lastIndexOf(0x0a) + 1;
+  const chunk = buffer.subarray(0, end).toString('utf8');
+  return { lines: chunk.split('\n').filter(line => line !== ''), bytes: from + end };
+}
+
+async function insertExperiment(
+  connection: Connection,
+  root: string,
+  folder: string,
+  identity: ExperimentIdentity,
+): Promise<void> {
+  const { git } = identity;
+  await connection.run(
+    `INSERT INTO experiments VALUES ($1, $2, $3::TIMESTAMP, $4, $5, $6, $7, $8, $9::JSON, $10, $11)
+     ON CONFLICT DO NOTHING`,
+    [
+      identity.id,
+      identity.eval,
+      identity.startedAt,
+      git.commit ?? null,
+      git.branch ?? null,
+      git.dirty ?? null,
+      identity.datasetHash,
+      identity.configHash,
+      JSON.stringify(identity.scorers),
+      identity.cases,
+      relative(root, folder),
+    ],
+  );
+}
+
+async function ingestLines(connection: Connection, experiment: string, lines: string[]) {
+  let writer = '';
+  for (const text of lines) {
+    const line = JSON.parse(text) as JournalLine;
+    if (line.type === 'start') {
+      writer = line.writer;
+      await insertWriter(connection, experiment, line);
+    } else if (line.type === 'case') await insertCase(connection, experiment, line);
+    else
+      await connection.run(
+        `UPDATE writers SET ended_at = $1::TIMESTAMP, status = $2
+         WHERE experiment = $3 AND (writer = $4 OR $4 = '') AND ended_at IS NULL`,
+        [line.at, line.status, experiment, writer],
+      );
+  }
+}
+
+async function insertWriter(connection: Connection, experiment: string, line: WriterStart) {
+  await connection.run(
+    `INSERT INTO writers VALUES ($1, $2, $3, $4, $5, $6, $7, $8::TIMESTAMP, NULL, NULL)
+     ON CONFLICT DO NOTHING`,
+    [
+      experiment,
+      line.writer,
+      line.pid,
+      line.host,
+      line.shard ?? null,
+      line.filter ?? null,
+      line.trials,
+      line.at,
+    ],
+  );
+}
+
+async function insertCase(connection: Connection, experiment: string, line: CaseLine) {
+  const json = (value: unknown): DuckDBValue =>
+    value === undefined ? null : JSON.stringify(value);
+  await connection.run(
+    `INSERT INTO cases VALUES ($1, $2, $3, $4, $5::JSON, $6::JSON, $7::JSON, $8, $9, $10, $11,
+       $12, $13, $14::JSON, $15, $16::TIMESTAMP) ON CONFLICT DO NOTHING`,
+    [
+      experiment,
+      line.id,
+      line.trial,
+      line.index,
+      json(line.input),
+      json(line.expected),
+      json(line.output),
+      line.error ?? null,
+      line.durationMs,
+      line.usage.tokensIn,
+      line.usage.tokensOut,
+      line.usage.costUsd,
+      line.usage.unpricedCalls,
+      JSON.stringify(line.usage.models),
+      line.traceFile ?? null,
+      line.at,
+    ],
+  );
+  for (const [scorer, { score, reason }] of Object.entries(line.scores))
+    await connection.run(
+      'INSERT INTO scores VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+      [experiment, line.id, line.trial, scorer, score, reason],
+    );
+}

@@ -32,14 +32,14 @@ export {
   stopReasonIs,
   tokensAtMost,
 } from './scorers/run-facts.js';
-export { compareEvals } from './compare/compare-evals.js';
+export { byCase, compareEvals } from './compare/compare-evals.js';
 export type {
   CaseChange,
   EvalComparison,
   FlakyCase,
   ScorerComparison,
 } from './compare/compare-evals.js';
-export { bootstrapInterval } from './compare/bootstrap.js';
+export { bootstrapInterval, mean } from './compare/bootstrap.js';
 export { llmJudge } from './scorers/judge.js';
 export type { LlmJudgeOptions } from './scorers/judge.js';
 export { DataFileError, loadCases } from './data/load-cases.js';

@@ -12,7 +12,7 @@ import {
 import type { RunDiffData, TraceFileData, ViewerData } from './viewer-data.js';
 
 /** The events of a trace file with what the reader warned about. */
-async function readTraceFile(file: string): Promise<TraceFileData> {
+export async function readTraceFile(file: string): Promise<TraceFileData> {
   const warnings: string[] = [];
   const events: TraceEvent[] = [];
   const stream = readTrace(file, {
@@ -42,7 +42,24 @@ export async function diffView(expectedFile: string, actualFile: string): Promis
     readTraceFile(expectedFile),
     readTraceFile(actualFile),
   ]);
-  const [left, right] = await Promise.all([runsOf(expected.events), runsOf(actual.events)]);
+  const runs = await alignedRuns(expected.events, actual.events);
+  return {
+    mode: 'diff',
+    title: `${basename(expectedFile)} → ${basename(actualFile)}`,
+    expectedName: expectedFile,
+    actualName: actualFile,
+    expected: expected.events,
+    actual: actual.events,
+    runs,
+  };
+}
+
+/** Two traces' runs paired in the order they end, as `agent-trace diff` pairs them, each aligned. */
+export async function alignedRuns(
+  expected: readonly TraceEvent[],
+  actual: readonly TraceEvent[],
+): Promise<RunDiffData[]> {
+  const [left, right] = await Promise.all([runsOf(expected), runsOf(actual)]);
   const runs: RunDiffData[] = [];
   for (let index = 0; index < Math.max(left.length, right.length); index++) {
     const a = left[index];
@@ -54,15 +71,7 @@ export async function diffView(expectedFile: string, actualFile: string): Promis
       steps: alignTraces(a?.events ?? [], b?.events ?? []),
     });
   }
-  return {
-    mode: 'diff',
-    title: `${basename(expectedFile)} → ${basename(actualFile)}`,
-    expectedName: expectedFile,
-    actualName: actualFile,
-    expected: expected.events,
-    actual: actual.events,
-    runs,
-  };
+  return runs;
 }
 
 /** The page data of a rerun: the recorded run against the run today's code made. */

@@ -41,7 +41,68 @@ export type ViewerData =
   | {
       readonly mode: 'serve';
       readonly title: string;
-    };
+    }
+  | ExperimentData;
+
+/** One experiment as the experiments page names it. */
+export interface ExperimentSideData {
+  readonly id: string;
+  readonly eval: string;
+  /** Branch, commit and dirty flag, when known. */
+  readonly label?: string;
+  /** `completed`, `interrupted`, `running` or `unfinished`, when kept in a store. */
+  readonly status?: string;
+  readonly runs: number;
+  readonly costUsd?: number;
+  readonly unpricedCalls?: number;
+}
+
+/** A scorer over the experiment: its mean, and against the baseline the difference and its interval. */
+export interface ExperimentScorerData {
+  readonly name: string;
+  readonly candidate: number;
+  readonly baseline?: number;
+  readonly difference?: number;
+  readonly interval?: readonly [number, number];
+}
+
+/** How a case's score moved against the baseline. */
+export type ScoreChange = 'regressed' | 'improved' | 'flaky' | 'same' | 'new';
+
+/** One case's score by one scorer: the mean over its trials, and its lowest trial's reason. */
+export interface CaseScoreData {
+  readonly score: number;
+  readonly reason: string;
+  readonly baseline?: number;
+  readonly change: ScoreChange;
+}
+
+/** One case of the experiment: its scores, and which traces show it. */
+export interface ExperimentCaseData {
+  readonly id: string;
+  readonly trials: number;
+  /** By scorer name. */
+  readonly scores: Readonly<Record<string, CaseScoreData>>;
+  readonly error?: string;
+  /** The trial whose trace the page opens: the lowest-scoring one. */
+  readonly trial: number;
+  /** Positions in {@link ExperimentData.traces}: the candidate's trace, and the baseline's. */
+  readonly trace?: number;
+  readonly baselineTrace?: number;
+  /** The two traces aligned run by run, step by step, when both are there. */
+  readonly diff?: readonly RunDiffData[];
+}
+
+/** The experiments page: cases × scorers, against a baseline when there is one. */
+export interface ExperimentData {
+  readonly mode: 'experiment';
+  readonly title: string;
+  readonly candidate: ExperimentSideData;
+  readonly baseline?: ExperimentSideData;
+  readonly scorers: readonly ExperimentScorerData[];
+  readonly cases: readonly ExperimentCaseData[];
+  readonly traces: readonly TraceFileData[];
+}
 
 /** The id of the page's `<script type="application/json">` element holding the {@link ViewerData}. */
 export const viewerDataElementId = 'agent-trace-data';

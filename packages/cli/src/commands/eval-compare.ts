@@ -29,7 +29,7 @@ export interface EvalCompareOptions {
 }
 
 /** One side of a comparison: an experiment of the store, or an eval result from a file. */
-interface Side {
+export interface Side {
   readonly name: string;
   readonly label?: string;
   readonly result: EvalResult;
@@ -107,7 +107,8 @@ async function pairsToCompare(
   return pairs;
 }
 
-async function sideOf(store: ExperimentStore, name: string): Promise<Side> {
+/** An experiment of the store by id (or its start), or an eval result from a `.json` file. */
+export async function sideOf(store: ExperimentStore, name: string): Promise<Side> {
   if (name.endsWith('.json') && existsSync(name)) {
     try {
       return { name, result: JSON.parse(readFileSync(name, 'utf8')) as EvalResult };

@@ -76,12 +76,25 @@ export async function viewCommand(
     return unreadableTrace(error, typeof file === 'string' ? file : first);
   }
   const out = options.out ?? defaultOut(first, options.diff);
+  return writePage(data, out, options, () => tooBigMessage(files, undefined));
+}
+
+/**
+ * Writes a page of `data` to `out` and opens it (not under CI), printing its path and address.
+ * `tooBig` says what to do when the data makes a page larger than a string can hold.
+ */
+export async function writePage(
+  data: ViewerData,
+  out: string,
+  options: { readonly open: boolean; readonly env: NodeJS.ProcessEnv },
+  tooBig: () => string,
+): Promise<CommandResult> {
   let html: string;
   try {
     html = viewerHtml(data);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    return { exitCode: exitCodes.unreadable, stdout: '', stderr: tooBigMessage(files, undefined) };
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: tooBig() };
   }
   try {
     await writeFile(out, html);

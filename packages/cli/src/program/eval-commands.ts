@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { defined } from '@agent-trace/core/internal';
 import { evalCommand, evalListCommand } from '../commands/eval.js';
 import { evalCompareCommand } from '../commands/eval-compare.js';
+import { evalViewCommand } from '../commands/eval-view.js';
 import type { AddCommand, CommandContext } from './command-context.js';
 
 const whole = (name: string) => (value: string) => {
@@ -24,6 +25,7 @@ export const addEval: AddCommand = (program, context) => {
   addRun(command, context);
   addList(command, context);
   addCompare(command, context);
+  addView(command, context);
 };
 
 /** `agent-trace eval [run] <files...>`: the default subcommand, so `eval x.eval.ts` runs it. */
@@ -143,6 +145,40 @@ function addCompare(command: Command, { onResult }: CommandContext) {
             ...defined('markdown', options.markdown),
           }),
         );
+      },
+    );
+}
+
+function addView(command: Command, { io, onResult }: CommandContext) {
+  command
+    .command('view')
+    .description(
+      "See an experiment in the browser: cases × scorers with each case's change against the baseline; a case opens its trace, or both experiments' traces of it side by side.",
+    )
+    .argument('[candidate]', 'an experiment id (or the start of one); default: the newest')
+    .option(...storeOption)
+    .option('--baseline <id>', 'the experiment to compare with (default: the newest on --branch)')
+    .option('--branch <name>', 'the branch whose newest experiment is the baseline', 'main')
+    .option('--eval <name>', 'the eval whose newest experiment is shown')
+    .option('--out <file>', 'where to write the page (default: experiment.html in its folder)')
+    .option('--no-open', 'only write the page and print its path')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace eval view\n  agent-trace eval view --out eval-report.html --no-open   # one file, for CI artifacts\n\nExit codes: 0 written, 2 nothing to show.',
+    )
+    .action(
+      async (
+        candidate: string | undefined,
+        options: {
+          store: string;
+          baseline?: string;
+          branch: string;
+          eval?: string;
+          out?: string;
+          open: boolean;
+        },
+      ) => {
+        onResult(await evalViewCommand(candidate, { ...options, env: io.env }));
       },
     );
 }

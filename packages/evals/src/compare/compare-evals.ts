@@ -154,7 +154,8 @@ function passAtK(cases: readonly (readonly CaseResult[])[], scorer: string): num
   );
 }
 
-function byCase(results: readonly CaseResult[]): Map<string, CaseResult[]> {
+/** A run's results by case id, each case's trials in order. */
+export function byCase(results: readonly CaseResult[]): Map<string, CaseResult[]> {
   const cases = new Map<string, CaseResult[]>();
   for (const result of results) {
     const trials = cases.get(result.id) ?? [];

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { TraceEvent } from '@agent-trace/core';
 import type { AlignedStep } from '@agent-trace/trace';
@@ -84,8 +85,23 @@ function StepDetails({
   );
 }
 
+function DiffHeader({ data, aside }: { data: DiffData; aside?: ComponentChildren }) {
+  return (
+    <header class="header">
+      {aside}
+      <h1>
+        agent-trace diff <span class="muted">·</span> {data.title}
+      </h1>
+      <p class="sides">
+        <span class="side-a">{data.expectedName}</span> →{' '}
+        <span class="side-b">{data.actualName}</span>
+      </p>
+    </header>
+  );
+}
+
 /** Two runs aligned step by step, the first divergence highlighted, with what differs. */
-export function DiffPage({ data }: { data: DiffData }) {
+export function DiffPage({ data, aside }: { data: DiffData; aside?: ComponentChildren }) {
   const firstDiffering = Math.max(
     0,
     data.runs.findIndex(pair => pair.steps.some(step => step.kind !== 'same')),
@@ -103,15 +119,7 @@ export function DiffPage({ data }: { data: DiffData }) {
     firstStep === undefined ? undefined : (firstStep.actual ?? firstStep.expected)?.seq;
   return (
     <div class="page diff-page">
-      <header class="header">
-        <h1>
-          agent-trace diff <span class="muted">·</span> {data.title}
-        </h1>
-        <p class="sides">
-          <span class="side-a">{data.expectedName}</span> →{' '}
-          <span class="side-b">{data.actualName}</span>
-        </p>
-      </header>
+      <DiffHeader data={data} aside={aside} />
       <div class="columns">
         <nav class="left runs" aria-label="Run pairs">
           {data.runs.map((each, index) => (

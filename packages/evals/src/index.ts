@@ -45,5 +45,5 @@ export type { LlmJudgeOptions } from './scorers/judge.js';
 export { DataFileError, loadCases } from './data/load-cases.js';
 export { comparisonJUnit } from './report/junit-report.js';
 export { comparisonMarkdown } from './report/markdown-report.js';
-export { signed } from './report/compared-evals.js';
+export { shortScore, signed } from './report/compared-evals.js';
 export type { ComparedEval } from './report/compared-evals.js';

@@ -3,6 +3,7 @@ import {
   compareEvals,
   comparisonJUnit,
   comparisonMarkdown,
+  shortScore,
   signed,
   type ComparedEval,
   type EvalResult,
@@ -170,10 +171,10 @@ function describeComparison(compared: ComparedEval): string {
     );
     for (const change of each.regressed)
       lines.push(
-        `  regressed ${change.id}: ${change.baseline} → ${change.candidate} (${change.reason})`,
+        `  regressed ${change.id}: ${shortScore(change.baseline)} → ${shortScore(change.candidate)} (${change.reason})`,
       );
     for (const change of each.improved)
-      lines.push(`  improved ${change.id}: ${change.baseline} → ${change.candidate}`);
+      lines.push(`  improved ${change.id}: ${shortScore(change.baseline)} → ${shortScore(change.candidate)}`);
   }
   for (const flaky of comparison.flaky)
     lines.push(`flaky ${flaky.id} (${flaky.scorer}): trials scored ${flaky.scores.join(', ')}`);

@@ -16,3 +16,6 @@ export interface ComparedEval {
 
 /** A number with its sign and three decimals. */
 export const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
+
+/** A score as people read it: at most three decimals (`0.333`, `1`). */
+export const shortScore = (value: number) => String(Number(value.toFixed(3)));

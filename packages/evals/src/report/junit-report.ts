@@ -1,5 +1,5 @@
 import type { ScorerComparison } from '../compare/compare-evals.js';
-import { signed, type ComparedEval } from './compared-evals.js';
+import { shortScore, signed, type ComparedEval } from './compared-evals.js';
 
 const xmlEscapes: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -55,7 +55,7 @@ function suite(
     const open = `    <testcase classname="${xml(name)}" name="${xml(change.id)}">`;
     const failed = regressed.get(change.id);
     if (failed !== undefined)
-      return `${open}\n      <failure message="${xml(`regressed: ${failed.baseline} → ${failed.candidate}`)}">${xml(failed.reason)}</failure>\n    </testcase>`;
+      return `${open}\n      <failure message="${xml(`regressed: ${shortScore(failed.baseline)} → ${shortScore(failed.candidate)}`)}">${xml(failed.reason)}</failure>\n    </testcase>`;
     const trials = flaky.get(change.id);
     if (trials !== undefined)
       return `${open}\n      <system-out>${xml(`flaky: trials scored ${trials.join(', ')}`)}</system-out>\n    </testcase>`;

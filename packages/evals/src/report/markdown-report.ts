@@ -1,4 +1,4 @@
-import { signed, type ComparedEval } from './compared-evals.js';
+import { shortScore, signed, type ComparedEval } from './compared-evals.js';
 
 /** Markdown cells hold no `|` or line break. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -43,11 +43,11 @@ function evalSection({
   const changes = comparison.scorers.flatMap(scorer => [
     ...scorer.regressed.map(
       change =>
-        `- ❌ **${cell(change.id)}** (${cell(scorer.scorer)}): ${change.baseline} → ${change.candidate}: ${cell(change.reason)}`,
+        `- ❌ **${cell(change.id)}** (${cell(scorer.scorer)}): ${shortScore(change.baseline)} → ${shortScore(change.candidate)}: ${cell(change.reason)}`,
     ),
     ...scorer.improved.map(
       change =>
-        `- ✅ ${cell(change.id)} (${cell(scorer.scorer)}): ${change.baseline} → ${change.candidate}`,
+        `- ✅ ${cell(change.id)} (${cell(scorer.scorer)}): ${shortScore(change.baseline)} → ${shortScore(change.candidate)}`,
     ),
   ]);
   const flaky = comparison.flaky.map(

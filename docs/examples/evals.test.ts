@@ -1,4 +1,7 @@
 // docs/guide/evals.md: an eval of a refund desk, and a planted regression it catches.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { run } from '@agent-trace/core';
 import {
   compareEvals,
@@ -9,6 +12,7 @@ import {
   stopReasonIs,
   trajectoryMatch,
 } from '@agent-trace/evals';
+import { ExperimentStore, runExperiment } from '@agent-trace/evals/experiments';
 import { describeEval } from '@agent-trace/evals/vitest';
 import { expect, it } from 'vitest';
 import { refundCase, refundDesk } from '../../test/fixtures/refund-desk.js';
@@ -61,3 +65,35 @@ describeEval(
   }),
   { threshold: { trajectory: 1, exact: 0.9 } },
 );
+
+it('keeps experiments in a store: what identifies them, their cost, a baseline, SQL over them', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'agent-trace-guide-store-'));
+  const refunds = defineEval<{ order: number }>({
+    name: 'refunds',
+    data: [7, 8, 9].map(refundCase),
+    task: ({ order: id }, { runOptions }) => run(refundDesk(id), `Refund order ${id}`, runOptions),
+    scorers: [trajectoryMatch(), exactMatch()],
+  });
+  await runExperiment(refunds, { root, git: { branch: 'main' } });
+
+  const { experiment } = await runExperiment(refunds, { root });
+  experiment.git; // { commit: '4f1c…', branch: 'fix-prompt', dirty: true }
+  experiment.means; // { trajectory: 1, exact: 1 }
+  experiment.costUsd; // the task's calls and its judges', of the priced models
+  experiment.status; // 'completed'
+
+  const store = new ExperimentStore({ root });
+  const baseline = await store.baselineFor(experiment); // the newest completed experiment on main before it
+  const trend = await store.query(
+    `SELECT e.id, e.branch, avg(s.score) AS mean FROM experiments e
+     JOIN scores s ON s.experiment = e.id
+     WHERE e.eval = 'refunds' AND s.scorer = 'trajectory'
+     GROUP BY ALL ORDER BY e.id DESC LIMIT 20`,
+  );
+
+  expect(experiment.means).toEqual({ trajectory: 1, exact: 1 });
+  expect(experiment.status).toBe('completed');
+  expect(baseline?.git.branch).toBe('main');
+  expect(trend).toHaveLength(2);
+  expect(experiment.datasetHash).toBe(baseline?.datasetHash);
+});

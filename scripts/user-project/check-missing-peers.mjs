@@ -1,4 +1,4 @@
-// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml, csv-parse. Each entry that needs one must
+// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml, csv-parse, @duckdb/node-api. Each entry that needs one must
 // say which package to install, not fail with a bare ERR_MODULE_NOT_FOUND.
 const entries = [
   ['@agent-trace/core/openai', 'openai'],
@@ -47,6 +47,20 @@ for (const [file, text, peer] of [
       console.error(`✗ ${file}: ${error.name}: ${error.message}`);
       failed = true;
     }
+  }
+}
+// Keeping experiments needs `@duckdb/node-api`; running an eval without keeping it does not.
+const { ExperimentStore } = await import('@agent-trace/evals/experiments');
+try {
+  await new ExperimentStore({ root: 'store-without-duckdb' }).list();
+  console.error("✗ the experiment store opened, but '@duckdb/node-api' is not installed");
+  failed = true;
+} catch (error) {
+  if (error.name === 'MissingPeerError' && error.message.includes("needs the package '@duckdb/node-api'")) {
+    console.log(`✓ ${error.message}`);
+  } else {
+    console.error(`✗ the experiment store: ${error.name}: ${error.message}`);
+    failed = true;
   }
 }
 process.exit(failed ? 1 : 0);

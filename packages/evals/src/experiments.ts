@@ -12,7 +12,7 @@ export type {
   ExperimentSummary,
   StoredExperiment,
 } from './experiment/experiment-store.js';
-export { StoreBusyError } from './experiment/database.js';
+export { StoreBusyError } from './experiment/store-busy-error.js';
 export { ExperimentMismatchError } from './experiment/journal.js';
 export type { ExperimentIdentity } from './experiment/journal.js';
 export { canonicalJson, configHash, datasetHash, gitState, hashOf } from './experiment/identity.js';

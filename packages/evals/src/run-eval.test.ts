@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, run } from '@agent-trace/core';
+import { costBudget } from '@agent-trace/core/cost';
 import { fakeLLM } from '@agent-trace/testing';
 import { validateTraceFile } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
@@ -112,6 +113,43 @@ describe('runEval', () => {
     const [only] = result.cases;
     expect(only?.traceFile).toBe(join(traceDir, 'echo_desk', 'hello.t1.jsonl'));
     expect((await validateTraceFile(only?.traceFile as string)).valid).toBe(true);
+  });
+
+  it("prices every case's runs, and a budget in the definition holds across all its cases", async () => {
+    const priced = {
+      'fake:fake-model': {
+        inputPerMillion: 1000,
+        outputPerMillion: 1000,
+        source: 'test',
+        asOf: '2026-11-25',
+      },
+    };
+    const answer = () =>
+      agent({
+        name: 'answerer',
+        model: fakeLLM([{ text: 'ok', usage: { promptTokens: 100, completionTokens: 0 } }], {
+          allowUnusedSteps: true,
+        }),
+      });
+    // Each case costs $0.10; the budget pays for three.
+    const result = await runEval(
+      defineEval({
+        name: 'budgeted',
+        data: [1, 2, 3, 4, 5].map(n => ({ input: `question ${n}` })),
+        task: (input, { runOptions }) => run(answer(), String(input), runOptions),
+        scorers: [stopReasonIs('completed')],
+        concurrency: 1,
+        runOptions: { prices: priced, budget: costBudget({ name: 'eval', limitUsd: 0.3 }) },
+      }),
+    );
+    expect(result.cases.map(each => each.usage.costUsd)).toEqual([0.1, 0.1, 0.1, 0, 0]);
+    expect(result.cases.map(each => each.scores.stop_reason?.reason)).toEqual([
+      'the run stopped: completed',
+      'the run stopped: completed',
+      'the run stopped: completed',
+      'the run stopped: budget_exceeded',
+      'the run stopped: budget_exceeded',
+    ]);
   });
 
   it('refuses a definition it cannot run, saying what to fix', () => {

@@ -2,20 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importPeer } from '@agent-trace/core/internal';
 import type * as Duck from '@duckdb/node-api';
+import { StoreBusyError } from './store-busy-error.js';
 
 /** A connection to the store's database, open for one piece of work. */
 export type Connection = Duck.DuckDBConnection;
-
-/** The store's database is held by other processes for longer than the wait allowed. */
-export class StoreBusyError extends Error {
-  constructor(file: string, waitedMs: number, cause: unknown) {
-    super(
-      `The experiment store ${file} stayed locked by another process for ${Math.round(waitedMs)} ms. Another agent-trace eval may be writing a very large experiment: try again, or give a longer lockTimeoutMs.`,
-      { cause },
-    );
-    this.name = 'StoreBusyError';
-  }
-}
 
 const schema = `
 CREATE TABLE IF NOT EXISTS experiments (
@@ -47,7 +37,7 @@ function loadDuck(): Promise<typeof Duck> {
   duck ??= importPeer(() => import('@duckdb/node-api'), {
     peer: '@duckdb/node-api',
     needer: 'The experiment store of @agent-trace/evals',
-    range: '^1.5.0-r.1',
+    range: '~1.5.6-r.1',
   });
   return duck;
 }

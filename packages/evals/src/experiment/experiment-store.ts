@@ -103,7 +103,10 @@ export class ExperimentStore {
 
   /** One experiment, by id or a prefix of one that no other id has. */
   async get(id: string): Promise<ExperimentSummary> {
-    const all = await this.list();
+    const all = await this.use(async connection => {
+      await ingestJournals(connection, this.root);
+      return summaries(connection, this.root, { idPrefix: id });
+    });
     const exact = all.find(each => each.id === id);
     if (exact !== undefined) return exact;
     const matching = all.filter(each => each.id.startsWith(id));
@@ -142,10 +145,13 @@ export class ExperimentStore {
    * Runs SQL over the index (tables `experiments`, `writers`, `cases`, `scores`), e.g. a scorer's
    * mean over the last twenty experiments; rows as JSON values.
    */
-  query(sql: string, values: DuckDBValue[] = []): Promise<Record<string, Json>[]> {
+  query(
+    sql: string,
+    values: readonly (string | number | boolean | null)[] = [],
+  ): Promise<Record<string, unknown>[]> {
     return this.use(async connection => {
       await ingestJournals(connection, this.root);
-      return rowsOf(connection, sql, values);
+      return rowsOf(connection, sql, [...values]);
     });
   }
 
@@ -157,11 +163,17 @@ export class ExperimentStore {
 async function summaries(
   connection: Connection,
   root: string,
-  { eval: evalName, branch, limit }: { eval?: string; branch?: string; limit?: number },
+  {
+    eval: evalName,
+    branch,
+    limit,
+    idPrefix,
+  }: { eval?: string; branch?: string; limit?: number; idPrefix?: string },
 ): Promise<ExperimentSummary[]> {
-  const where = `WHERE ($1::VARCHAR IS NULL OR eval = $1) AND ($2::VARCHAR IS NULL OR branch = $2)`;
+  const where = `WHERE ($1::VARCHAR IS NULL OR eval = $1) AND ($2::VARCHAR IS NULL OR branch = $2)
+    AND ($3::VARCHAR IS NULL OR starts_with(id, $3))`;
   const chosen = `SELECT id FROM experiments ${where}`;
-  const filter: DuckDBValue[] = [evalName ?? null, branch ?? null];
+  const filter: DuckDBValue[] = [evalName ?? null, branch ?? null, idPrefix ?? null];
   const experiments = await rowsOf(
     connection,
     `SELECT *, ${iso('started_at')} AS started FROM experiments ${where}

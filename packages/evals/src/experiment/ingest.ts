@@ -8,7 +8,6 @@ import {
   statSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { DuckDBValue } from '@duckdb/node-api';
 import { inTransaction, rowsOf, text, type Connection } from './database.js';
 import type { CaseLine, ExperimentIdentity, JournalLine, WriterStart } from './journal.js';
 
@@ -30,6 +29,7 @@ export async function ingestJournals(connection: Connection, root: string): Prom
   const experiments = new Set(
     (await rowsOf(connection, 'SELECT id FROM experiments')).map(row => text(row.id)),
   );
+  const staged: Staged = { cases: [], scores: [] };
   await inTransaction(connection, async () => {
     for (const id of readdirSync(experimentsDir)) {
       const folder = join(experimentsDir, id);
@@ -44,13 +44,14 @@ export async function ingestJournals(connection: Connection, root: string): Prom
         const from = known.get(key) ?? 0;
         const { lines, bytes } = completeLinesFrom(file, from);
         if (bytes === from) continue;
-        await ingestLines(connection, id, lines);
+        await ingestLines(connection, id, lines, staged);
         await connection.run(
           'INSERT INTO journals VALUES ($1, $2) ON CONFLICT (file) DO UPDATE SET bytes = excluded.bytes',
           [key, bytes],
         );
       }
     }
+    await insertStaged(connection, staged);
   });
 }
 
@@ -100,14 +101,25 @@ async function insertExperiment(
   );
 }
 
-async function ingestLines(connection: Connection, experiment: string, lines: string[]) {
+/** Rows read from journals, appended to staging tables and inserted in bulk. */
+interface Staged {
+  readonly cases: (string | number | null)[][];
+  readonly scores: (string | number | null)[][];
+}
+
+async function ingestLines(
+  connection: Connection,
+  experiment: string,
+  lines: string[],
+  staged: Staged,
+) {
   let writer = '';
   for (const text of lines) {
     const line = JSON.parse(text) as JournalLine;
     if (line.type === 'start') {
       writer = line.writer;
       await insertWriter(connection, experiment, line);
-    } else if (line.type === 'case') await insertCase(connection, experiment, line);
+    } else if (line.type === 'case') stageCase(staged, experiment, line);
     else
       await connection.run(
         `UPDATE writers SET ended_at = $1::TIMESTAMP, status = $2
@@ -134,34 +146,69 @@ async function insertWriter(connection: Connection, experiment: string, line: Wr
   );
 }
 
-async function insertCase(connection: Connection, experiment: string, line: CaseLine) {
-  const json = (value: unknown): DuckDBValue =>
-    value === undefined ? null : JSON.stringify(value);
-  await connection.run(
-    `INSERT INTO cases VALUES ($1, $2, $3, $4, $5::JSON, $6::JSON, $7::JSON, $8, $9, $10, $11,
-       $12, $13, $14::JSON, $15, $16::TIMESTAMP) ON CONFLICT DO NOTHING`,
-    [
-      experiment,
-      line.id,
-      line.trial,
-      line.index,
-      json(line.input),
-      json(line.expected),
-      json(line.output),
-      line.error ?? null,
-      line.durationMs,
-      line.usage.tokensIn,
-      line.usage.tokensOut,
-      line.usage.costUsd,
-      line.usage.unpricedCalls,
-      JSON.stringify(line.usage.models),
-      line.traceFile ?? null,
-      line.at,
-    ],
-  );
+function stageCase(staged: Staged, experiment: string, line: CaseLine) {
+  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+  staged.cases.push([
+    experiment,
+    line.id,
+    line.trial,
+    line.index,
+    json(line.input),
+    json(line.expected),
+    json(line.output),
+    line.error ?? null,
+    line.durationMs,
+    line.usage.tokensIn,
+    line.usage.tokensOut,
+    line.usage.costUsd,
+    line.usage.unpricedCalls,
+    JSON.stringify(line.usage.models),
+    line.traceFile ?? null,
+    line.at,
+  ]);
   for (const [scorer, { score, reason }] of Object.entries(line.scores))
-    await connection.run(
-      'INSERT INTO scores VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
-      [experiment, line.id, line.trial, scorer, score, reason],
-    );
+    staged.scores.push([experiment, line.id, line.trial, scorer, score, reason]);
+}
+
+/** Staging tables: the target tables' columns as text and numbers, cast on insert. */
+const staging = `
+CREATE OR REPLACE TEMP TABLE stage_cases (experiment VARCHAR, case_id VARCHAR, trial DOUBLE,
+  position DOUBLE, input VARCHAR, expected VARCHAR, output VARCHAR, error VARCHAR,
+  duration_ms DOUBLE, tokens_in DOUBLE, tokens_out DOUBLE, cost_usd DOUBLE,
+  unpriced_calls DOUBLE, models VARCHAR, trace_file VARCHAR, ended_at VARCHAR);
+CREATE OR REPLACE TEMP TABLE stage_scores (experiment VARCHAR, case_id VARCHAR, trial DOUBLE,
+  scorer VARCHAR, score DOUBLE, reason VARCHAR);
+`;
+
+/**
+ * Inserts the staged rows in two statements: DuckDB's appender fills the staging tables (one
+ * INSERT a row costs a statement each, milliseconds apiece), then each is inserted at once, rows
+ * already there (read again after a crash during a sync) left as they are.
+ */
+async function insertStaged(connection: Connection, staged: Staged): Promise<void> {
+  if (staged.cases.length === 0 && staged.scores.length === 0) return;
+  await connection.run(staging);
+  for (const [table, rows] of [
+    ['stage_cases', staged.cases],
+    ['stage_scores', staged.scores],
+  ] as const) {
+    const appender = await connection.createAppender(table);
+    for (const row of rows) {
+      for (const value of row)
+        if (value === null) appender.appendNull();
+        else if (typeof value === 'number') appender.appendDouble(value);
+        else appender.appendVarchar(value);
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+  await connection.run(`
+    INSERT INTO cases SELECT experiment, case_id, trial::INTEGER, position::INTEGER, input::JSON,
+      expected::JSON, output::JSON, error, duration_ms, tokens_in::BIGINT, tokens_out::BIGINT,
+      cost_usd, unpriced_calls::INTEGER, models::JSON, trace_file, ended_at::TIMESTAMP
+    FROM stage_cases ON CONFLICT DO NOTHING;
+    INSERT INTO scores SELECT experiment, case_id, trial::INTEGER, scorer, score, reason
+    FROM stage_scores ON CONFLICT DO NOTHING;
+    DROP TABLE stage_cases;
+    DROP TABLE stage_scores;`);
 }

@@ -6,6 +6,7 @@ import type { EvalResult } from '@agent-trace/evals';
 import { ExperimentStore, type ExperimentSummary } from '@agent-trace/evals/experiments';
 import { validateTraceFile } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '@agent-trace/cli';
 import { cli } from '../support/cli.js';
 
 const careful = 'test/fixtures/evals/refunds.eval.ts';
@@ -171,6 +172,25 @@ describe('agent-trace eval', () => {
     const sealed = await validateTraceFile(join(folder, 'traces', 'refunds', 'order-3.t1.jsonl'));
     expect(sealed.valid).toBe(true);
     expect(sealed.runs[0]?.stopReason).toBe('aborted');
+  });
+
+  it('draws a progress line on a terminal, and clears it at the end', async () => {
+    const lines: (string | undefined)[] = [];
+    const code = await runCli(['eval', careful, '--store', fresh(), '--concurrency', '1'], {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: {},
+      isTTY: true,
+      progress: line => lines.push(line),
+    });
+    expect(code).toBe(0);
+    expect(lines).toEqual([
+      `refunds ▕${'█'.repeat(6)}${'░'.repeat(18)}▏ 1/4`,
+      `refunds ▕${'█'.repeat(12)}${'░'.repeat(12)}▏ 2/4`,
+      `refunds ▕${'█'.repeat(18)}${'░'.repeat(6)}▏ 3/4`,
+      `refunds ▕${'█'.repeat(24)}▏ 4/4`,
+      undefined,
+    ]);
   });
 
   it('says what is wrong with a module that is not an eval, or a bad shard', async () => {

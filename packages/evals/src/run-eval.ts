@@ -25,8 +25,9 @@ export interface RunEvalOptions {
   /** Told each case as it ends (a progress bar, a database), with how many have ended of all. */
   readonly onCase?: (result: CaseResult, progress: { done: number; total: number }) => void;
   /**
-   * Stops the eval: no further case starts, the cases running are aborted (their traces sealed,
-   * `aborted`), and the result holds the cases that finished, with `interrupted` set.
+   * Stops the eval (as a `signal` in the run options does): no further case starts, the cases
+   * running are aborted (their traces sealed, `aborted`), and the result holds the cases that
+   * finished, with `interrupted` set.
    */
   readonly signal?: AbortSignal;
 }
@@ -96,7 +97,8 @@ export async function runEval<Input, Expected, Output>(
   if (traceFolder !== undefined) mkdirSync(traceFolder, { recursive: true });
   const results: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(work.length);
   const shared = sharedRunOptions(definition, options);
-  const stopped = () => options.signal?.aborted === true;
+  // Any signal the runs take stops the eval: the caller's, or one in the run options.
+  const stopped = () => shared.signal?.aborted === true;
   let next = 0;
   let done = 0;
   const worker = async () => {

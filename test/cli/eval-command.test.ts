@@ -107,6 +107,7 @@ describe('agent-trace eval', () => {
     const compared = await cli(['eval', 'compare', '--store', store, '--fail-on-regression']);
     expect(compared.code).toBe(0);
     expect(compared.stdout).toContain('flaky order-3 (trajectory): trials scored 1, 0, 1');
+    expect(compared.stdout).toContain('  pass@k: 1.000 → 1.000');
     expect(compared.stdout).not.toContain('regressed');
   });
 

@@ -169,12 +169,18 @@ function describeComparison(compared: ComparedEval): string {
     lines.push(
       `${each.scorer}: ${each.baseline.toFixed(3)} → ${each.candidate.toFixed(3)} (${signed(each.difference)}, 95% ${signed(low)} to ${signed(high)})`,
     );
+    if (each.passAtK !== undefined)
+      lines.push(
+        `  pass@k: ${each.passAtK.baseline.toFixed(3)} → ${each.passAtK.candidate.toFixed(3)}`,
+      );
     for (const change of each.regressed)
       lines.push(
         `  regressed ${change.id}: ${shortScore(change.baseline)} → ${shortScore(change.candidate)} (${change.reason})`,
       );
     for (const change of each.improved)
-      lines.push(`  improved ${change.id}: ${shortScore(change.baseline)} → ${shortScore(change.candidate)}`);
+      lines.push(
+        `  improved ${change.id}: ${shortScore(change.baseline)} → ${shortScore(change.candidate)}`,
+      );
   }
   for (const flaky of comparison.flaky)
     lines.push(`flaky ${flaky.id} (${flaky.scorer}): trials scored ${flaky.scores.join(', ')}`);

@@ -49,6 +49,9 @@ describe('compareEvals', () => {
     expect(comparison.flaky).toEqual([{ id: 'order-3', scorer: 'trajectory', scores: [1, 0, 1] }]);
     expect(comparison.regressed).toBe(false);
     expect(comparison.scorers[0]?.passAtK).toEqual({ baseline: 1, candidate: 1 });
+    const order3 = comparison.scorers[0]?.cases.find(each => each.id === 'order-3');
+    expect(order3?.variance?.baseline).toBe(0);
+    expect(order3?.variance?.candidate).toBeCloseTo(2 / 9); // scores 1, 0, 1 about their mean 2/3
   });
 
   it('leaves out the cases only one run has, and says which', async () => {

@@ -9,6 +9,8 @@ export interface CaseChange {
   readonly candidate: number;
   /** The candidate's reason, from its lowest-scoring trial. */
   readonly reason: string;
+  /** With trials: the variance of the case's trial scores in each run (0 when they agree). */
+  readonly variance?: { readonly baseline: number; readonly candidate: number };
 }
 
 /** One scorer, compared over the cases both runs have. */
@@ -130,12 +132,23 @@ function change(
   const lowest = [...after].sort(
     (a, b) => (a.scores[scorer]?.score ?? 0) - (b.scores[scorer]?.score ?? 0),
   )[0];
+  const scores = (trials: readonly CaseResult[]) =>
+    trials.map(result => result.scores[scorer]?.score ?? 0);
   return {
     id,
-    baseline: mean(before.map(result => result.scores[scorer]?.score ?? 0)),
-    candidate: mean(after.map(result => result.scores[scorer]?.score ?? 0)),
+    baseline: mean(scores(before)),
+    candidate: mean(scores(after)),
     reason: lowest?.scores[scorer]?.reason ?? '',
+    ...(before.length > 1 || after.length > 1
+      ? { variance: { baseline: variance(scores(before)), candidate: variance(scores(after)) } }
+      : {}),
   };
+}
+
+/** The population variance of the values; 0 for none. */
+function variance(values: readonly number[]): number {
+  const centre = mean(values);
+  return mean(values.map(value => (value - centre) ** 2));
 }
 
 /** The trials' scores of a case when they disagree; undefined when they agree (or there is one). */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalResult } from '@agent-trace/evals';
@@ -125,6 +125,12 @@ describe('agent-trace eval', () => {
       store,
     ]);
     expect(named.stdout).toContain('regressed order-2');
+    const printed = await cli(['eval', careless, '--store', store, '--json']);
+    const file = join(fresh(), 'careless.json');
+    writeFileSync(file, printed.stdout);
+    const fromFile = await cli(['eval', 'compare', oldest!.id, file, '--store', store]);
+    expect(fromFile.stdout).toContain(`→ ${file}`);
+    expect(fromFile.stdout).toContain('regressed order-2');
     const unknown = await cli(['eval', 'compare', 'nope', newest!.id, '--store', store]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Experiment 'nope' is not in the store.");

@@ -111,14 +111,22 @@ async function pairsToCompare(
 /** An experiment of the store by id (or its start), or an eval result from a `.json` file. */
 export async function sideOf(store: ExperimentStore, name: string): Promise<Side> {
   if (name.endsWith('.json') && existsSync(name)) {
+    let parsed: unknown;
     try {
-      return { name, result: JSON.parse(readFileSync(name, 'utf8')) as EvalResult };
+      parsed = JSON.parse(readFileSync(name, 'utf8'));
     } catch (error) {
       throw new Error(
         `Cannot read the eval result ${name}: ${messageOf(error)}. Give a file 'agent-trace eval --json' wrote, or an experiment id.`,
         { cause: error },
       );
     }
+    // What `eval --json` prints: a list with a result per eval file.
+    const results = Array.isArray(parsed) ? parsed : [parsed];
+    if (results.length !== 1)
+      throw new Error(
+        `${name} holds ${results.length} eval results: compare one eval at a time (run agent-trace eval --json on one file).`,
+      );
+    return { name, result: results[0] as EvalResult };
   }
   const stored = await store.result(name);
   const { git } = stored.experiment;

@@ -26,3 +26,32 @@ export function addUsage(left: Usage, right: Usage): Usage {
   }
   return sum;
 }
+
+const isCount = (value: number | undefined) =>
+  value === undefined || (Number.isInteger(value) && value >= 0);
+
+/** A token count as a trace holds it: a whole number, 0 or more (a fraction rounded, else 0). */
+const count = (value: number) => (Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
+
+/**
+ * The usage a model reported, as whole token counts: a model (a provider's odd answer, a fake
+ * scripted with an estimate) may give fractions or negatives, and a trace holds counts. The same
+ * object when it already holds counts.
+ */
+export function countedUsage(usage: Usage): Usage {
+  if (
+    isCount(usage.promptTokens) &&
+    isCount(usage.completionTokens) &&
+    isCount(usage.cacheReadTokens) &&
+    isCount(usage.cacheWriteTokens)
+  )
+    return usage;
+  const counted: { -readonly [Key in keyof Usage]: Usage[Key] } = {
+    promptTokens: count(usage.promptTokens),
+    completionTokens: count(usage.completionTokens),
+  };
+  if (usage.cacheReadTokens !== undefined) counted.cacheReadTokens = count(usage.cacheReadTokens);
+  if (usage.cacheWriteTokens !== undefined)
+    counted.cacheWriteTokens = count(usage.cacheWriteTokens);
+  return counted;
+}

@@ -16,6 +16,7 @@ import type { Writable } from '../util/writable.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { TextSplitter } from './text-splitter.js';
 import { countCost, type CostTally } from '../protocol/cost-tally.js';
+import { countedUsage } from '../protocol/usage.js';
 import type { ModelAttemptHold } from './extension.js';
 import { refusalOf, settleHolds, type Holds, type Hooks } from './seam.js';
 import type { Conversation } from './conversation.js';
@@ -188,7 +189,7 @@ async function* callOnce(
     const refusal = refusalOf(holds);
     if (refusal !== undefined) throw refusal;
     const request = requestOf(input, combineSignals(state.signal, deadline?.signal, idle?.signal));
-    const response = state.streaming
+    const answer = state.streaming
       ? yield* streamModelResponse(model.stream(request), agent.name, state, {
           splitter: input.splitter?.(),
           deadline,
@@ -200,6 +201,8 @@ async function* callOnce(
             : Promise.race([model.generate(request), deadline.expired]),
           state.signal,
         );
+    const usage = countedUsage(answer.usage);
+    const response = usage === answer.usage ? answer : { ...answer, usage };
     tracer.end(
       llmSpan,
       llmEndFields(identity, response, chargeCall(identity, response, input, state)),

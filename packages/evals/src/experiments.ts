@@ -15,5 +15,5 @@ export type {
 export { StoreBusyError } from './experiment/store-busy-error.js';
 export { ExperimentMismatchError } from './experiment/journal.js';
 export type { ExperimentIdentity } from './experiment/journal.js';
-export { canonicalJson, configHash, datasetHash, gitState, hashOf } from './experiment/identity.js';
+export { configHash, datasetHash, gitState, hashOf } from './experiment/identity.js';
 export type { GitState } from './experiment/identity.js';

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { AnyAgent } from '@agent-trace/core';
+import { canonicalJson } from '@agent-trace/core/internal';
 import { z } from 'zod';
 import type { EvalDefinition } from '../define-eval.js';
 import type { PlacedCase } from '../run-eval.js';
@@ -90,17 +91,4 @@ function schemaOf(schema: z.ZodType): unknown {
   } catch {
     return 'unrepresentable schema';
   }
-}
-
-/** JSON with object keys sorted at every depth; functions by their source, `undefined` left out. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item === 'function') return item.toString();
-    if (typeof item === 'bigint') return item.toString();
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(item).sort())
-      sorted[key] = (item as Record<string, unknown>)[key];
-    return sorted;
-  });
 }

@@ -1,9 +1,12 @@
 /**
  * JSON with object keys sorted at every level, so that `{ a: 1, b: 2 }` and `{ b: 2, a: 1 }` give
- * the same text. Used to recognise repeated tool calls.
+ * the same text. Used to recognise repeated tool calls, and to hash an eval's data and configuration.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  // As JSON.stringify does: a value with toJSON (a Date) stands for what it returns.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return canonicalJson((value as { toJSON: () => unknown }).toJSON());
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record)

@@ -14,7 +14,7 @@ mkdir -p "$packs"
 
 echo "== build and pack the packages"
 npx -y pnpm@10 -r run build >/dev/null
-for package in core trace testing viewer cli evals; do
+for package in core trace testing viewer cli evals ai-sdk; do
   (cd "packages/$package" && npx -y pnpm@10 pack --pack-destination "$packs" >/dev/null)
 done
 ls "$packs"
@@ -28,8 +28,11 @@ check_project() {
   mkdir -p "$project"
   cp -r "$root/scripts/user-project/." "$project/"
   cd "$project"
+  # @types/json-schema: the AI SDK's own declarations import 'json-schema' without depending on
+  # its types, and this project checks every declaration file (skipLibCheck off).
   npm install --no-audit --no-fund --loglevel=error "$packs"/*.tgz \
-    vitest@~4.1.12 typescript@~5.9.3 zod@^4.1.0 @types/node@^20.19.0
+    vitest@~4.1.12 typescript@~5.9.3 zod@^4.1.0 @types/node@^20.19.0 ai@7.0.173 \
+    @types/json-schema@^7.0.15
 
   echo "== tsc in the user's project"
   npx tsc --noEmit -p tsconfig.json

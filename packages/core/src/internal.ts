@@ -22,3 +22,7 @@ export { MissingPeerError } from './kernel/util/import-peer.js';
 export type { ResolvedAgentLimits, ResolvedResilience } from './kernel/agent/agent.js';
 export type { ResolvedHandoff } from './kernel/agent/handoff.js';
 export type { KernelOptions } from './kernel/run/run-options.js';
+export { RunTracer } from './kernel/trace/run-tracer.js';
+export type { OpenSpan, TraceEventFields } from './kernel/trace/run-tracer.js';
+export { toTraceMessage } from './kernel/run/conversation.js';
+export { hashString } from './kernel/util/hash.js';

@@ -12,7 +12,7 @@ export function toModelRequest(
   options: LanguageModelV4CallOptions,
   agentName: string,
 ): ModelRequest {
-  const { instructions, messages } = fromPrompt(options.prompt as readonly PromptMessage[]);
+  const { instructions, messages } = fromPrompt(options.prompt);
   const tools: ToolDefinition[] = (options.tools ?? []).flatMap(tool =>
     tool.type === 'function'
       ? [

@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { ModelRequest, ToolDefinition } from '@agent-trace/core';
-import { fromPrompt, type PromptMessage } from './prompt-messages.js';
+import { fromPrompt } from './prompt-messages.js';
 
 /**
  * The AI SDK's call, as agent-trace's model request: system messages become the instructions,

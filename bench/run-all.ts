@@ -21,6 +21,7 @@ import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 import { formatViewer, measureViewer } from './viewer.js';
 import { formatWorkflowSteps, measureWorkflowSteps } from './workflow-steps.js';
+import { formatBridgeOverhead, measureBridgeOverhead } from './bridge-overhead.js';
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 
 const quick = process.argv.includes('--quick');
@@ -80,6 +81,12 @@ console.log(
 );
 const evalOverhead = await measureEvalOverhead(quick ? 50 : 200, settings.rounds);
 console.log(formatEvalOverhead(evalOverhead));
+
+console.log(
+  `\nRecording an AI SDK agent: generateText over ${quick ? 20 : 100} steps, telemetry off and through agentTraceTelemetry (median µs a step)`,
+);
+const bridgeOverhead = await measureBridgeOverhead(quick ? 20 : 100, settings.rounds);
+console.log(formatBridgeOverhead(bridgeOverhead));
 
 console.log(
   "\nThrough the application's OpenTelemetry (otelSink): a 100-step run in each mode (median µs a step)",
@@ -177,6 +184,7 @@ writeFileSync(
       mcpCall,
       workflowSteps,
       evalOverhead,
+      bridgeOverhead,
       otelModes,
       viewer,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),

@@ -1,6 +1,10 @@
-// docs/guide/ai-sdk.md: an AI SDK agent, unchanged, run offline from a FakeLLM script.
-import { aiSdkModel } from '@agent-trace/ai-sdk';
+// docs/guide/ai-sdk.md: an AI SDK agent, unchanged, run offline from a FakeLLM script and recorded.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agentTraceTelemetry, aiSdkModel } from '@agent-trace/ai-sdk';
 import { fakeLLM } from '@agent-trace/testing';
+import { jsonlSink, validateTraceFile } from '@agent-trace/trace';
 import { generateText, isStepCount, tool } from 'ai';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
@@ -36,4 +40,27 @@ it('runs the AI SDK agent from a FakeLLM script', async () => {
     toolName: 'weather',
     content: '{"city":"Oslo","celsius":-3}',
   });
+});
+
+it('records the AI SDK agent as an agent-trace trace', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'agent-trace-guide-ai-sdk-')), 'forecast.jsonl');
+  const script = fakeLLM([
+    { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
+    { text: 'Oslo is at -3 °C.' },
+  ]);
+  const model = aiSdkModel(script);
+
+  const telemetry = agentTraceTelemetry({ trace: jsonlSink(file) });
+  await generateText({
+    model,
+    tools: { weather },
+    stopWhen: isStepCount(5),
+    prompt: 'How cold is Oslo?',
+    telemetry: { functionId: 'forecaster', integrations: [telemetry] },
+  });
+  await telemetry.flush(); // then: agent-trace replay, view, stats, diff on the file
+
+  const report = await validateTraceFile(file);
+  expect(report.valid).toBe(true);
+  expect(report.runs).toMatchObject([{ agent: 'forecaster', stopReason: 'completed' }]);
 });

@@ -56,7 +56,10 @@ try {
   console.error("✗ the experiment store opened, but '@duckdb/node-api' is not installed");
   failed = true;
 } catch (error) {
-  if (error.name === 'MissingPeerError' && error.message.includes("needs the package '@duckdb/node-api'")) {
+  if (
+    error.name === 'MissingPeerError' &&
+    error.message.includes("needs the package '@duckdb/node-api'")
+  ) {
     console.log(`✓ ${error.message}`);
   } else {
     console.error(`✗ the experiment store: ${error.name}: ${error.message}`);

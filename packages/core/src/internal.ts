@@ -26,3 +26,4 @@ export { RunTracer } from './kernel/trace/run-tracer.js';
 export type { OpenSpan, TraceEventFields } from './kernel/trace/run-tracer.js';
 export { toTraceMessage } from './kernel/run/conversation.js';
 export { hashString } from './kernel/util/hash.js';
+export { countedUsage } from './kernel/protocol/usage.js';

@@ -251,7 +251,7 @@ function Agent({
       {start.tool_calling === undefined ? null : (
         <Field name="tool calling">{start.tool_calling} (tools in the instructions)</Field>
       )}
-      <Field name="max steps">{start.max_steps}</Field>
+      {start.max_steps === undefined ? null : <Field name="max steps">{start.max_steps}</Field>}
       <Timing row={row} />
       {end?.event === 'agent_end' ? (
         <>

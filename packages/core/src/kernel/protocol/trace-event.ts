@@ -98,7 +98,11 @@ const AgentStartEvent = z.object({
   provider: z.string(),
   instructions: z.string(),
   tools: z.array(z.string()),
-  max_steps: z.number().int().positive(),
+  /**
+   * Model calls it may make. Absent when the agent's framework does not say (an agent recorded
+   * through a bridge, whose stop conditions are functions).
+   */
+  max_steps: z.number().int().positive().optional(),
   /** The agents it may hand off to. */
   handoffs: z.array(z.string()).optional(),
   /** The agents the conversation passed through to get here (from the entry agent), this one last. */

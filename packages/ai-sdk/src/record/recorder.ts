@@ -1,0 +1,109 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomIds, systemClock, type StopReason, type TraceSink } from '@agent-trace/core';
+import { PriceTable } from '@agent-trace/core/cost';
+import { RunTracer, type OpenSpan } from '@agent-trace/core/internal';
+import { Redactor } from '@agent-trace/core/redaction';
+import { RecordedOperation } from './operation.js';
+import type { AgentTraceTelemetryOptions } from './trace-telemetry.js';
+
+/** What a tool's execution runs inside: the operation and the tool call, for calls it makes. */
+interface ToolContext {
+  readonly operation: RecordedOperation;
+  readonly span: OpenSpan<'tool_start'> | undefined;
+}
+
+/** How an operation ended, as its agent's end and its run's seal record it. */
+export interface OperationEnding {
+  readonly stopReason: StopReason;
+  readonly output: string;
+  readonly error?: unknown;
+}
+
+/** What the telemetry integration keeps: the operations under way, their runs and flushes. */
+export class Recorder {
+  /** By the AI SDK's call id. */
+  readonly operations = new Map<string, RecordedOperation>();
+  /** Tool executions, so that an operation started inside one knows it is a sub-agent. */
+  readonly tools = new AsyncLocalStorage<ToolContext>();
+  #running = 0;
+  readonly #sinks: readonly TraceSink[];
+  readonly #prices: PriceTable;
+  // Runs still open, and the flushes of those that ended.
+  readonly #tracers = new Set<RunTracer>();
+  readonly #flushes = new Set<Promise<void>>();
+
+  constructor(private readonly options: AgentTraceTelemetryOptions) {
+    this.#sinks = Array.isArray(options.trace)
+      ? (options.trace as readonly TraceSink[])
+      : [options.trace as TraceSink];
+    this.#prices = new PriceTable(options.prices);
+  }
+
+  /** An operation starts: a run of its own, or a sub-agent of the tool it was called from. */
+  begin(callId: string, functionId: string | undefined, input: string): void {
+    const agent = this.options.agent ?? functionId ?? 'ai-sdk';
+    const caller = this.tools.getStore();
+    if (caller !== undefined) {
+      const { operation, span } = caller;
+      this.operations.set(
+        callId,
+        new RecordedOperation(operation.tracer, agent, span ?? null, {
+          prices: this.#prices,
+          runTokens: operation.runTokens,
+        }),
+      );
+      return;
+    }
+    const ids = this.options.ids ?? randomIds;
+    const runId = ids.runId();
+    const tracer = new RunTracer({
+      sinks: this.#sinks,
+      runId,
+      session: this.options.session ?? runId,
+      clock: this.options.clock ?? systemClock,
+      ids,
+      name: agent,
+      ...(this.options.redaction === false
+        ? {}
+        : { redaction: new Redactor(this.options.redaction) }),
+    });
+    this.#tracers.add(tracer);
+    const runSpan = tracer.start('run_start', agent, null, { input });
+    this.operations.set(
+      callId,
+      new RecordedOperation(tracer, agent, null, { prices: this.#prices, runSpan }),
+    );
+  }
+
+  /** An operation ends; a run's own agent seals the run, and its sinks are flushed. */
+  finish(callId: string, ending: OperationEnding): void {
+    const operation = this.operations.get(callId);
+    if (operation === undefined) return;
+    this.operations.delete(callId);
+    operation.ended(ending);
+    if (operation.runSpan === undefined) return;
+    this.#tracers.delete(operation.tracer);
+    const flushed = operation.tracer.flush();
+    this.#flushes.add(flushed);
+    void flushed.finally(() => this.#flushes.delete(flushed));
+  }
+
+  /**
+   * Runs a tool's execution inside its context, so an operation it starts is its sub-agent. The
+   * context is given up when no tool runs: on Node 20 a live AsyncLocalStorage makes every promise
+   * of the process pay for propagating it (a third of an AI SDK step's time, measured).
+   */
+  async withinTool<T>(context: ToolContext, execute: () => PromiseLike<T>): Promise<T> {
+    this.#running++;
+    try {
+      return await this.tools.run(context, execute);
+    } finally {
+      if (--this.#running === 0) this.tools.disable();
+    }
+  }
+
+  /** Waits until every sink has stored what the runs gave it. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#flushes, ...[...this.#tracers].map(tracer => tracer.flush())]);
+  }
+}

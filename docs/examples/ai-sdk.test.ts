@@ -2,9 +2,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentTraceTelemetry, aiSdkModel } from '@agent-trace/ai-sdk';
+import { agentTraceTelemetry, aiSdkModel, rerunAiSdkTrace } from '@agent-trace/ai-sdk';
 import { fakeLLM } from '@agent-trace/testing';
-import { jsonlSink, validateTraceFile } from '@agent-trace/trace';
+import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { generateText, isStepCount, tool } from 'ai';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
@@ -63,4 +63,38 @@ it('records the AI SDK agent as an agent-trace trace', async () => {
   const report = await validateTraceFile(file);
   expect(report.valid).toBe(true);
   expect(report.runs).toMatchObject([{ agent: 'forecaster', stopReason: 'completed' }]);
+});
+
+it('reruns the AI SDK agent against its recording', async () => {
+  const trace = memorySink();
+  const telemetry = agentTraceTelemetry({ trace });
+  const script = fakeLLM([
+    { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
+    { text: 'Oslo is at -3 °C.' },
+  ]);
+  await generateText({
+    model: aiSdkModel(script),
+    system: 'Use the weather tool.',
+    tools: { weather },
+    stopWhen: isStepCount(5),
+    prompt: 'How cold is Oslo?',
+    telemetry: { functionId: 'forecaster', integrations: [telemetry] },
+  });
+  await telemetry.flush();
+  const recorded = trace.events;
+
+  // Today's code, given its model, tools and telemetry by the rerun:
+  const report = await rerunAiSdkTrace(recorded, ({ input, model, tools, telemetry }) =>
+    generateText({
+      model: model('forecaster'),
+      system: 'Use the weather tool.',
+      tools: tools({ weather }),
+      stopWhen: isStepCount(5),
+      prompt: input,
+      telemetry: { ...telemetry, functionId: 'forecaster' },
+    }),
+  );
+  report.same; // true: or report.firstDivergence says where and what changed
+
+  expect(report.same).toBe(true);
 });

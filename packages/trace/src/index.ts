@@ -31,6 +31,9 @@ export {
   forkTrace,
   formatDivergence,
   isPlanTarget,
+  recordedEvents,
+  recordedModel,
+  Recording,
   rerunTrace,
 } from './rerun/index.js';
 export type {
@@ -41,6 +44,7 @@ export type {
   Divergence,
   RequestChange,
   PlanTarget,
+  RecordedCall,
   RerunReport,
   RerunTarget,
   RerunTraceOptions,

@@ -7,3 +7,6 @@ export { rerunTrace } from './rerun-trace.js';
 export type { RerunReport, RerunTraceOptions } from './rerun-trace.js';
 export { isPlanTarget } from './rerun-target.js';
 export type { PlanTarget, RerunTarget, TargetResult } from './rerun-target.js';
+export { recordedEvents, Recording } from './recording.js';
+export type { RecordedCall } from './recording.js';
+export { recordedModel } from './recorded-model.js';

@@ -54,6 +54,12 @@ export class Recording {
     }
   }
 
+  /** The model `agent` called first in the recording, as its `llm_start` names it. */
+  modelOf(agent: string): { readonly provider: string; readonly model: string } | undefined {
+    const first = this.#calls.get(agent)?.[0]?.start;
+    return first === undefined ? undefined : { provider: first.provider, model: first.model };
+  }
+
   /** The next recorded model call of `agent`, if any. */
   nextCall(agent: string): RecordedCall | undefined {
     return this.#calls.get(agent)?.shift();

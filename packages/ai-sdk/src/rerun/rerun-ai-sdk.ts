@@ -1,0 +1,121 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { ModelCallError, type LanguageModel, type TraceEvent } from '@agent-trace/core';
+import {
+  compareTraces,
+  memorySink,
+  recordedEvents,
+  recordedModel,
+  Recording,
+  type RerunReport,
+} from '@agent-trace/trace';
+import type { Telemetry, ToolSet } from 'ai';
+import { aiSdkModel } from '../ai-sdk-model.js';
+import { agentTraceTelemetry, type AgentTraceTelemetryOptions } from '../record/trace-telemetry.js';
+
+/** What an AI SDK agent is rerun with: the recorded input, models, tools and a recorder. */
+export interface AiSdkRerun {
+  /** What the recorded run was asked (its last user message). */
+  readonly input: string;
+  /**
+   * The model of `agent` (its name in the recording: the `functionId`, or `ai-sdk`): it answers
+   * that agent's recorded model calls in order, and fails a call the recording does not have.
+   */
+  readonly model: (agent?: string) => LanguageModelV4;
+  /** The tools, each answering with its recorded result for the same input (unless `liveTools`). */
+  readonly tools: <Tools extends ToolSet>(tools: Tools) => Tools;
+  /** Pass as the agent's `telemetry` (with the same `functionId`s as recorded): it records the rerun. */
+  readonly telemetry: { readonly integrations: Telemetry[]; readonly functionId?: string };
+}
+
+/** Options of {@link rerunAiSdkTrace}. */
+export interface RerunAiSdkOptions extends Pick<AgentTraceTelemetryOptions, 'clock' | 'ids'> {
+  /** Run the real tools instead of answering from the recording. @defaultValue false */
+  readonly liveTools?: boolean;
+}
+
+/**
+ * Reruns an AI SDK agent, as the code defines it today, against a recorded run of it: each
+ * agent's model answers from its recorded calls in order, tools answer from their recorded
+ * results, and the new run, recorded as the first was, is compared with the recording step by
+ * step. The report is `rerunTrace`'s: `same`, or the first divergence explained (a changed
+ * instruction, tool description or message, a call the recording lacks).
+ *
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
+ * @param agent - runs the agent with what it is given (its `generateText`/`streamText` call)
+ */
+export async function rerunAiSdkTrace(
+  trace: readonly TraceEvent[] | string,
+  agent: (rerun: AiSdkRerun) => unknown,
+  options: RerunAiSdkOptions = {},
+): Promise<RerunReport<unknown>> {
+  const all = await recordedEvents(trace);
+  const recording = new Recording(all);
+  const recorded = all.filter(event => event.run === recording.runId);
+  const sink = memorySink();
+  const telemetry = agentTraceTelemetry({
+    trace: sink,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.ids === undefined ? {} : { ids: options.ids }),
+  });
+  let result: unknown;
+  try {
+    result = await agent({
+      input: recording.input,
+      model: (name = 'ai-sdk') =>
+        aiSdkModel(recordedModel(name, recording, identity(name, recording)), { agent: name }),
+      tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+      telemetry: { integrations: [telemetry] },
+    });
+  } catch (error) {
+    // Today's code failing where the recording did not is a divergence the comparison shows.
+    result = error;
+  }
+  await telemetry.flush();
+  const differences = compareTraces(recorded, sink.events);
+  return {
+    same: differences.length === 0,
+    firstDivergence: differences[0],
+    differences,
+    recorded,
+    rerun: sink.events,
+    result,
+  };
+}
+
+/** A model that only names the recorded one: the recording answers for it. */
+function identity(agent: string, recording: Recording): LanguageModel {
+  const recorded = recording.modelOf(agent);
+  const refuse = (): never => {
+    throw new ModelCallError({
+      kind: 'script_exhausted',
+      isRetryable: false,
+      message: `Rerun: the recording has no model call of agent '${agent}'.`,
+    });
+  };
+  return {
+    specificationVersion: 'v1',
+    provider: recorded?.provider ?? 'recording',
+    modelId: recorded?.model ?? agent,
+    generate: refuse,
+    stream: refuse,
+  };
+}
+
+/** The tools, each answering with its recorded result for the same name and input. */
+function recordedTools<Tools extends ToolSet>(tools: Tools, recording: Recording): Tools {
+  const answering: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools))
+    answering[name] = {
+      ...tool,
+      execute: (input: unknown) => {
+        const recorded = recording.nextToolResult(name, input);
+        if (recorded === undefined)
+          throw new Error(
+            `Rerun: the recording has no result of tool '${name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
+          );
+        if (recorded.error !== undefined) throw new Error(recorded.error.message);
+        return Promise.resolve(recorded.result);
+      },
+    };
+  return answering as Tools;
+}

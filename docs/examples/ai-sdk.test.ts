@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentTraceTelemetry, aiSdkModel, rerunAiSdkTrace } from '@agent-trace/ai-sdk';
+import { defineEval, includes, runEval, trajectoryMatch } from '@agent-trace/evals';
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { generateText, isStepCount, tool } from 'ai';
@@ -97,4 +98,45 @@ it('reruns the AI SDK agent against its recording', async () => {
   report.same; // true: or report.firstDivergence says where and what changed
 
   expect(report.same).toBe(true);
+});
+
+it('an AI SDK agent is an eval task: its recorded trace is what the trajectory scorer reads', async () => {
+  const cities = ['Oslo', 'Rome']; // the desk mistakes Rome for Roma
+  const result = await runEval(
+    defineEval<{ city: string }>({
+      name: 'forecasts',
+      data: cities.map(city => ({
+        id: city,
+        input: { city },
+        expected: { output: city, trajectory: [{ tool: 'weather', args: { city } }] },
+      })),
+      task: async ({ city }, { runOptions }) => {
+        // The case's sinks: the bridge writes the case's trace where the scorers read it.
+        const telemetry = agentTraceTelemetry({ trace: runOptions.trace ?? [] });
+        const { text } = await generateText({
+          model: aiSdkModel(
+            fakeLLM([
+              { toolCalls: [{ name: 'weather', args: { city: city === 'Rome' ? 'Roma' : city } }] },
+              { text: `${city}: done.` },
+            ]),
+          ),
+          tools: { weather },
+          stopWhen: isStepCount(3),
+          prompt: `Weather in ${city}?`,
+          telemetry: { functionId: 'forecaster', integrations: [telemetry] },
+        });
+        await telemetry.flush();
+        return text;
+      },
+      scorers: [trajectoryMatch(), includes()],
+    }),
+  );
+  expect(result.cases.map(each => [each.id, each.scores.trajectory?.score])).toEqual([
+    ['Oslo', 1],
+    ['Rome', 0],
+  ]);
+  expect(result.cases[1]?.scores.trajectory?.reason).toBe(
+    'step 1: weather({"city":"Roma"}) where the reference has weather({"city":"Rome"})',
+  );
+  expect(result.means.includes).toBe(1);
 });

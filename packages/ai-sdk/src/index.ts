@@ -8,5 +8,5 @@ export type { AgentTraceTelemetry, AgentTraceTelemetryOptions } from './record/t
 export { aiSdkModel } from './ai-sdk-model.js';
 export type { AiSdkModelOptions } from './ai-sdk-model.js';
 export { toModelRequest } from './to-model-request.js';
-export { rerunAiSdkTrace } from './rerun/rerun-ai-sdk.js';
+export { aiSdkAgent, rerunAiSdkTrace } from './rerun/rerun-ai-sdk.js';
 export type { AiSdkRerun, RerunAiSdkOptions } from './rerun/rerun-ai-sdk.js';

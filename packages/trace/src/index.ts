@@ -30,6 +30,7 @@ export {
   compareTraces,
   forkTrace,
   formatDivergence,
+  isBridgedAgent,
   isPlanTarget,
   recordedEvents,
   recordedModel,
@@ -38,6 +39,7 @@ export {
 } from './rerun/index.js';
 export type {
   AlignedStep,
+  BridgedAgent,
   ForkReport,
   ForkTraceOptions,
   StepLine,

@@ -4,6 +4,7 @@ import {
   compareTraces,
   memorySink,
   recordedEvents,
+  type BridgedAgent,
   recordedModel,
   Recording,
   type RerunReport,
@@ -118,4 +119,22 @@ function recordedTools<Tools extends ToolSet>(tools: Tools, recording: Recording
       },
     };
   return answering as Tools;
+}
+
+/**
+ * An AI SDK agent as a module exports it for `agent-trace rerun --agent`: the function that runs
+ * it with what a rerun gives (see {@link rerunAiSdkTrace}).
+ *
+ * @example
+ * ```ts
+ * export default aiSdkAgent(({ input, model, tools, telemetry }) =>
+ *   generateText({ model: model('forecaster'), tools: tools({ weather }), prompt: input, telemetry: { ...telemetry, functionId: 'forecaster' } }),
+ * );
+ * ```
+ */
+export function aiSdkAgent(agent: (rerun: AiSdkRerun) => unknown): BridgedAgent {
+  return {
+    framework: 'ai-sdk',
+    rerun: (trace, options) => rerunAiSdkTrace(trace, agent, options),
+  };
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyAgent } from '@agent-trace/core';
 import type { Workflow } from '@agent-trace/core/workflow';
-import type { PlanTarget } from '@agent-trace/trace';
+import { isBridgedAgent, type BridgedAgent, type PlanTarget } from '@agent-trace/trace';
 
 /** The entry agent a module exports, or why it could not be loaded. */
 export type LoadedAgent<Target = AnyAgent> =
@@ -30,6 +30,8 @@ export interface Accepted {
   readonly workflows?: boolean;
   /** A planned run: `{ planner, tools, agents }`, as `planAndRun` takes them. */
   readonly plans?: boolean;
+  /** An agent of another framework, as its bridge wraps it (`aiSdkAgent(...)`). */
+  readonly bridged?: boolean;
 }
 
 let registered = false;
@@ -57,11 +59,11 @@ export async function loadAgent(modulePath: string): Promise<LoadedAgent>;
 export async function loadAgent(
   modulePath: string,
   accept: Accepted,
-): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget>>;
+): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget | BridgedAgent>>;
 export async function loadAgent(
   modulePath: string,
   accept: Accepted = {},
-): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget>> {
+): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget | BridgedAgent>> {
   let module: { default?: unknown };
   try {
     module = await importModule(modulePath);
@@ -75,11 +77,16 @@ export async function loadAgent(
     typeof module.default === 'function' ? (module.default as () => unknown)() : module.default;
   if (accept.workflows === true && isWorkflow(exported)) return { ok: true, agent: exported };
   if (accept.plans === true && isPlan(exported)) return { ok: true, agent: exported };
+  if (accept.bridged === true && isBridgedAgent(module.default))
+    return { ok: true, agent: module.default };
   if (!isAgent(exported)) {
     const what = [
       ...(accept.workflows === true ? ['a workflow: export default loadWorkflow(...)'] : []),
       ...(accept.plans === true
         ? ['a planned run: export default { planner, tools, agents }']
+        : []),
+      ...(accept.bridged === true
+        ? ['an agent of another framework: export default aiSdkAgent(...)']
         : []),
     ];
     return {

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { formatDivergence, rerunTrace, type RerunReport } from '@agent-trace/trace';
+import { formatDivergence, isBridgedAgent, rerunTrace, type RerunReport } from '@agent-trace/trace';
 import { rerunView, viewerHtml } from '@agent-trace/viewer';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -26,11 +26,18 @@ export interface RerunOptions {
 export async function rerunCommand(file: string, options: RerunOptions): Promise<CommandResult> {
   const loaded = await loadTrace(file);
   if (!loaded.ok) return loaded.result;
-  const module = await loadAgent(options.agentModule, { workflows: true, plans: true });
+  const module = await loadAgent(options.agentModule, {
+    workflows: true,
+    plans: true,
+    bridged: true,
+  });
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
-  let report: RerunReport<{ readonly stopReason: string }>;
+  const target = module.agent;
+  let report: RerunReport<unknown>;
   try {
-    report = await rerunTrace(loaded.events, module.agent, { liveTools: options.liveTools });
+    report = isBridgedAgent(target)
+      ? await target.rerun(loaded.events, { liveTools: options.liveTools })
+      : await rerunTrace(loaded.events, target, { liveTools: options.liveTools });
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,
@@ -55,14 +62,20 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
     : { ...result, stdout: `${result.stdout}\nwrote ${options.html}`, stderr: loaded.warnings };
 }
 
+/** How the rerun stopped, from its trace's seal (whatever kind of agent ran). */
+function stopOf(report: RerunReport<unknown>): string {
+  const seal = report.rerun.findLast(event => event.event === 'run_end');
+  return seal?.event === 'run_end' ? seal.stop_reason : 'not sealed';
+}
+
 function describeReport(
-  report: RerunReport<{ readonly stopReason: string }>,
+  report: RerunReport<unknown>,
   file: string,
   options: RerunOptions,
 ): Omit<CommandResult, 'stderr'> {
   const exitCode = report.same ? exitCodes.ok : exitCodes.failed;
   if (options.json) {
-    const { recorded, rerun, result } = report;
+    const { recorded, rerun } = report;
     return {
       exitCode,
       stdout: JSON.stringify(
@@ -75,7 +88,7 @@ function describeReport(
           differences: report.differences,
           recordedEvents: recorded.length,
           rerunEvents: rerun.length,
-          stopReason: result.stopReason,
+          stopReason: stopOf(report),
         },
         null,
         2,
@@ -87,7 +100,7 @@ function describeReport(
   if (report.same) {
     return {
       exitCode,
-      stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.rerun.length} events, stop: ${report.result.stopReason})`,
+      stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.rerun.length} events, stop: ${stopOf(report)})`,
     };
   }
   const first = report.firstDivergence;

@@ -10,21 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentTraceTelemetry } from '@agent-trace/ai-sdk';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
-import { generateText, isStepCount, tool, type Telemetry } from 'ai';
+import { generateText, isStepCount, type Telemetry } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { z } from 'zod';
 import { interleaved, ratio, table } from './measure.js';
-
-const add = tool({
-  description: 'Add two numbers',
-  inputSchema: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => Promise.resolve(a + b),
-});
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
+import { add, usage } from './peers/vercel-ai.js';
 
 /** A mock model that calls `add` for `steps − 1` steps, then answers. */
 function mockModel(steps: number) {

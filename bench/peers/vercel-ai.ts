@@ -5,7 +5,7 @@
  * SDK sends them over OTLP/gRPC to a collector on 127.0.0.1, as agent-trace's `otlpSink` does.
  */
 import { OpenTelemetry } from '@ai-sdk/otel';
-import { generateText, isStepCount, tool } from 'ai';
+import { generateText, isStepCount, tool, type Tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { addArguments } from '../scenario.js';
@@ -14,13 +14,15 @@ import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import { appTracerProvider } from './app-sdk.js';
 import { expectDone, type Subject } from './subject.js';
 
-const add = tool({
+/** The shared scenario's tool, as an AI SDK tool. */
+export const add: Tool<{ a: number; b: number }, number> = tool({
   description: 'Add two numbers',
   inputSchema: z.object({ a: z.number(), b: z.number() }),
   execute: ({ a, b }) => Promise.resolve(a + b),
 });
 
-const usage = {
+/** What the mock model reports a call used. */
+export const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };

@@ -1,31 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentTraceTelemetry, aiSdkModel } from '@agent-trace/ai-sdk';
-import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
-import { forecast } from '../fixtures/agents/ai-sdk-forecaster.js';
+import { recordForecast } from '../fixtures/agents/ai-sdk-forecaster.js';
 import { cli } from '../support/cli.js';
 
 /** Records the forecaster, on a script, into a JSONL file. */
 async function recorded(): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'agent-trace-ai-sdk-cli-')), 'forecast.jsonl');
   const sink = jsonlSink(file);
-  const telemetry = agentTraceTelemetry({ trace: sink });
-  const model = aiSdkModel(
-    fakeLLM([
-      { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
-      { text: 'Oslo is at -3 °C.' },
-    ]),
-  );
-  await forecast()({
-    input: 'How cold is Oslo?',
-    model: () => model,
-    tools: tools => tools,
-    telemetry: { integrations: [telemetry] },
-  });
-  await telemetry.flush();
+  await recordForecast(sink);
   await sink.close();
   return file;
 }

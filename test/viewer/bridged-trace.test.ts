@@ -1,9 +1,7 @@
-import { agentTraceTelemetry, aiSdkModel } from '@agent-trace/ai-sdk';
-import { fakeLLM } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
 import { traceView, viewerHtml } from '@agent-trace/viewer';
 import { describe, expect, it } from 'vitest';
-import { forecast } from '../fixtures/agents/ai-sdk-forecaster.js';
+import { recordForecast } from '../fixtures/agents/ai-sdk-forecaster.js';
 import { chromiumForFile, openPage, scratchFolder, text, writeTrace } from './viewer-support.js';
 import { join } from 'node:path';
 
@@ -12,20 +10,7 @@ const browser = chromiumForFile();
 describe('a trace recorded from an AI SDK agent, in Chromium', () => {
   it('renders like any run: its agent, model calls and tool call in the waterfall, the call in the inspector', async () => {
     const trace = memorySink();
-    const telemetry = agentTraceTelemetry({ trace });
-    const model = aiSdkModel(
-      fakeLLM([
-        { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
-        { text: 'Oslo is at -3 °C.' },
-      ]),
-    );
-    await forecast()({
-      input: 'How cold is Oslo?',
-      model: () => model,
-      tools: tools => tools,
-      telemetry: { integrations: [telemetry] },
-    });
-    await telemetry.flush();
+    await recordForecast(trace);
     const folder = scratchFolder();
     const file = writeTrace(join(folder, 'forecast.jsonl'), trace.events);
     const page = await openPage(browser(), viewerHtml(await traceView([file])), folder);

@@ -35,6 +35,7 @@ export {
   recordedEvents,
   recordedModel,
   Recording,
+  rerunReport,
   rerunTrace,
 } from './rerun/index.js';
 export type {

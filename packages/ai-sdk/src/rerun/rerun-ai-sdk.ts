@@ -1,12 +1,12 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { ModelCallError, type LanguageModel, type TraceEvent } from '@agent-trace/core';
 import {
-  compareTraces,
   memorySink,
   recordedEvents,
   type BridgedAgent,
   recordedModel,
   Recording,
+  rerunReport,
   type RerunReport,
 } from '@agent-trace/trace';
 import type { Telemetry, ToolSet } from 'ai';
@@ -72,15 +72,7 @@ export async function rerunAiSdkTrace(
     result = error;
   }
   await telemetry.flush();
-  const differences = compareTraces(recorded, sink.events);
-  return {
-    same: differences.length === 0,
-    firstDivergence: differences[0],
-    differences,
-    recorded,
-    rerun: sink.events,
-    result,
-  };
+  return rerunReport(recorded, sink.events, result);
 }
 
 /** A model that only names the recorded one: the recording answers for it. */

@@ -122,13 +122,22 @@ export async function rerunTrace(
         }),
   };
   const result = await runTarget(target, recording, { ...options.run, trace: sinks, overrides });
-  const differences = compareTraces(recorded, sink.events);
+  return rerunReport(recorded, sink.events, result);
+}
+
+/** The report of a rerun: the two runs compared step by step, and what the rerun gave. */
+export function rerunReport<Result>(
+  recorded: readonly TraceEvent[],
+  rerun: readonly TraceEvent[],
+  result: Result,
+): RerunReport<Result> {
+  const differences = compareTraces(recorded, rerun);
   return {
     same: differences.length === 0,
     firstDivergence: differences[0],
     differences,
     recorded,
-    rerun: sink.events,
+    rerun,
     result,
   };
 }

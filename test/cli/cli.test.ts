@@ -249,7 +249,7 @@ describe('agent-trace rerun', () => {
     ]);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      "Agent module 'test/fixtures/agents/not-an-agent.ts' has no default export that is an agent or a workflow or a planned run. Export the entry agent of the graph: export default agent({ ... }), or a workflow: export default loadWorkflow(...), or a planned run: export default { planner, tools, agents }, or a function that returns it.",
+      "Agent module 'test/fixtures/agents/not-an-agent.ts' has no default export that is an agent, a workflow, a planned run or an agent of another framework. Export the entry agent of the graph: export default agent({ ... }) (or a function that returns it), a workflow: export default loadWorkflow(...), a planned run: export default { planner, tools, agents } or an agent of another framework: export default aiSdkAgent(...).",
     );
   });
 });

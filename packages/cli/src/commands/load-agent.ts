@@ -79,20 +79,36 @@ export async function loadAgent(
   if (accept.plans === true && isPlan(exported)) return { ok: true, agent: exported };
   if (accept.bridged === true && isBridgedAgent(module.default))
     return { ok: true, agent: module.default };
-  if (!isAgent(exported)) {
-    const what = [
-      ...(accept.workflows === true ? ['a workflow: export default loadWorkflow(...)'] : []),
-      ...(accept.plans === true
-        ? ['a planned run: export default { planner, tools, agents }']
-        : []),
-      ...(accept.bridged === true
-        ? ['an agent of another framework: export default aiSdkAgent(...)']
-        : []),
-    ];
-    return {
-      ok: false,
-      message: `Agent module '${modulePath}' has no default export that is an agent${what.length > 0 ? ` or ${what.map(item => item.split(':')[0]).join(' or ')}` : ''}. Export the entry agent of the graph: export default agent({ ... })${what.map(item => `, or ${item}`).join('')}, or a function that returns it.`,
-    };
-  }
+  if (!isAgent(exported)) return { ok: false, message: noAgent(modulePath, accept) };
   return { ok: true, agent: exported };
+}
+
+/** What a module lacking an agent should export instead: each kind `accept` takes, with how. */
+function noAgent(modulePath: string, accept: Accepted): string {
+  const kinds: [string, string][] = [
+    [
+      'an agent',
+      'the entry agent of the graph: export default agent({ ... }) (or a function that returns it)',
+    ],
+    ...(accept.workflows === true
+      ? ([['a workflow', 'a workflow: export default loadWorkflow(...)']] as [string, string][])
+      : []),
+    ...(accept.plans === true
+      ? ([['a planned run', 'a planned run: export default { planner, tools, agents }']] as [
+          string,
+          string,
+        ][])
+      : []),
+    ...(accept.bridged === true
+      ? ([
+          [
+            'an agent of another framework',
+            'an agent of another framework: export default aiSdkAgent(...)',
+          ],
+        ] as [string, string][])
+      : []),
+  ];
+  const list = (items: string[]) =>
+    items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+  return `Agent module '${modulePath}' has no default export that is ${list(kinds.map(([kind]) => kind))}. Export ${list(kinds.map(([, how]) => how))}.`;
 }

@@ -288,6 +288,38 @@ describe('an AI SDK agent recorded through agentTraceTelemetry', () => {
     expect(trace.events.at(-1)).toMatchObject({ redactions: 2 });
   });
 
+  it('seals an aborted run: the running tool and the agent end, the run says aborted', async () => {
+    const { trace, telemetry } = recorder();
+    const controller = new AbortController();
+    const slow = tool({
+      description: 'Waits until the run is aborted',
+      inputSchema: z.object({}),
+      execute: (_input, { abortSignal }) =>
+        new Promise((_, reject) => {
+          abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
+          controller.abort();
+        }),
+    });
+    await expect(
+      generateText({
+        model: aiSdkModel(
+          fakeLLM([{ toolCalls: [{ name: 'slow', args: {} }] }], { allowUnusedSteps: true }),
+        ),
+        tools: { slow },
+        stopWhen: isStepCount(3),
+        prompt: 'Wait.',
+        abortSignal: controller.signal,
+        telemetry: { integrations: [telemetry] },
+      }),
+    ).rejects.toThrow();
+    await telemetry.flush();
+    const { events } = trace;
+    expect(validateTrace(events).problems).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ event: 'run_end' });
+    expect(events.at(-1)).toMatchObject({ stop_reason: 'aborted', error: { type: 'AbortError' } });
+    expect(events.filter(event => event.event === 'tool_end')).toHaveLength(1);
+  });
+
   it('says the step limit stopped the run when the model still wanted tools', async () => {
     const { trace, telemetry } = recorder();
     await generateText({

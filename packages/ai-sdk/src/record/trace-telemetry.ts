@@ -100,7 +100,10 @@ export function agentTraceTelemetry(options: AgentTraceTelemetryOptions): AgentT
     },
     onError(event) {
       const { callId, error } = event as { callId?: string; error?: unknown };
-      if (callId !== undefined) recorder.finish(callId, { stopReason: 'error', output: '', error });
+      // An abort reaches integrations as an error (an AbortError): the run was aborted.
+      const aborted = error instanceof Error && error.name === 'AbortError';
+      if (callId !== undefined)
+        recorder.finish(callId, { stopReason: aborted ? 'aborted' : 'error', output: '', error });
     },
     flush: () => recorder.flush(),
   };

@@ -14,7 +14,7 @@ mkdir -p "$packs"
 
 echo "== build and pack the packages"
 npx -y pnpm@10 -r run build >/dev/null
-for package in core trace testing viewer cli evals ai-sdk; do
+for package in core trace testing viewer cli evals ai-sdk openai-agents; do
   (cd "packages/$package" && npx -y pnpm@10 pack --pack-destination "$packs" >/dev/null)
 done
 ls "$packs"
@@ -75,6 +75,10 @@ check_project() {
   grep -q 'exact 1.000  trajectory 1.000' <<<"$printed"
   printed="$(npx agent-trace eval list)"
   grep -q ' adding  completed  main@' <<<"$printed"
+
+  echo "== an OpenAI Agents SDK agent from a script, with @openai/agents installed"
+  npm install --no-audit --no-fund --loglevel=error @openai/agents@0.20.0
+  node check-openai-agents.mjs
   cd "$root"
 }
 

@@ -1,4 +1,4 @@
-// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml, csv-parse, @duckdb/node-api. Each entry that needs one must
+// Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml, csv-parse, @duckdb/node-api, @openai/agents. Each entry that needs one must
 // say which package to install, not fail with a bare ERR_MODULE_NOT_FOUND.
 const entries = [
   ['@agent-trace/core/openai', 'openai'],
@@ -21,6 +21,27 @@ for (const [entry, peer] of entries) {
       console.log(`✓ ${error.message}`);
     } else {
       console.error(`✗ ${entry}: ${error.name}: ${error.message}`);
+      failed = true;
+    }
+  }
+}
+// The bridges' entries load without their framework; their first model call names it.
+{
+  const { openaiAgentsModel } = await import('@agent-trace/openai-agents');
+  const { fakeLLM } = await import('@agent-trace/testing');
+  const request = { input: 'hi', tools: [], handoffs: [], outputType: 'text', modelSettings: {} };
+  try {
+    await openaiAgentsModel(fakeLLM([{ text: 'hi' }])).getResponse(request);
+    console.error("✗ @agent-trace/openai-agents answered, but '@openai/agents' is not installed");
+    failed = true;
+  } catch (error) {
+    if (
+      error.name === 'MissingPeerError' &&
+      error.message.includes("needs the package '@openai/agents'")
+    ) {
+      console.log(`✓ ${error.message}`);
+    } else {
+      console.error(`✗ @agent-trace/openai-agents: ${error.name}: ${error.message}`);
       failed = true;
     }
   }

@@ -5,7 +5,7 @@ import type { OpenAIProvider } from './openai-provider.js';
 await importPeer(() => import('openai'), {
   peer: 'openai',
   needer: '@agent-trace/core/openai',
-  range: '^6.3.0',
+  range: '^6.3.0 || ^7.0.0',
 });
 const provider = await import('./openai-provider.js');
 

@@ -27,3 +27,4 @@ export type { OpenSpan, TraceEventFields } from './kernel/trace/run-tracer.js';
 export { toTraceMessage } from './kernel/run/conversation.js';
 export { hashString } from './kernel/util/hash.js';
 export { countedUsage } from './kernel/protocol/usage.js';
+export { appendToolCall } from './kernel/protocol/message.js';

@@ -1,4 +1,5 @@
 import type { Message, ModelRequest, ToolDefinition } from '@agent-trace/core';
+import { appendToolCall } from '@agent-trace/core/internal';
 import type { ModelRequest as AgentsModelRequest } from '@openai/agents';
 
 /** An input item as the SDK gives it, read by its fields: the kinds carried, the others ignored. */
@@ -31,16 +32,12 @@ export function toModelRequest(request: AgentsModelRequest, agentName: string): 
     else if (item.role === 'assistant')
       messages.push({ role: 'assistant', content: textOf(item.content), toolCalls: [] });
     else if (item.type === 'function_call') {
-      const call = {
+      // The SDK lists a turn's calls as items after its message: they join that message.
+      appendToolCall(messages, {
         callId: item.callId ?? '',
         toolName: item.name ?? '',
         argumentsText: item.arguments ?? '',
-      };
-      const last = messages.at(-1);
-      // The SDK lists a turn's calls as items after its message: they join that message.
-      if (last?.role === 'assistant')
-        messages[messages.length - 1] = { ...last, toolCalls: [...last.toolCalls, call] };
-      else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+      });
     } else if (item.type === 'function_call_result')
       messages.push({
         role: 'tool',

@@ -1,4 +1,5 @@
 import type { Message, ModelRequest, ModelResponse, ToolDefinition } from '@agent-trace/core';
+import { appendToolCall } from '@agent-trace/core/internal';
 import type { FakeAnswerStep } from '../fake-llm-step.js';
 import { splitText } from '../script-player.js';
 import type { SseFrame } from './sse.js';
@@ -46,15 +47,11 @@ export function fromResponsesBody(body: ResponsesBody): ModelRequest {
   for (const item of items) {
     if (item.type === 'function_call') {
       names.set(item.call_id ?? '', item.name ?? '');
-      const call = {
+      appendToolCall(messages, {
         callId: item.call_id ?? '',
         toolName: item.name ?? '',
         argumentsText: item.arguments ?? '',
-      };
-      const last = messages.at(-1);
-      if (last?.role === 'assistant')
-        messages[messages.length - 1] = { ...last, toolCalls: [...last.toolCalls, call] };
-      else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+      });
     } else if (item.type === 'function_call_output') {
       const callId = item.call_id ?? '';
       messages.push({

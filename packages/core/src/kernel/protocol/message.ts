@@ -34,3 +34,15 @@ export interface ToolResultMessage {
 
 /** One entry of the provider-neutral conversation history. System instructions are kept apart. */
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/**
+ * Adds a tool call to a conversation read from items that list a turn's calls after its message
+ * (the Responses API, the OpenAI Agents SDK): it joins the assistant message just before it, or
+ * starts one with no text.
+ */
+export function appendToolCall(messages: Message[], call: ToolCallRequest): void {
+  const last = messages.at(-1);
+  if (last?.role === 'assistant')
+    messages[messages.length - 1] = { ...last, toolCalls: [...last.toolCalls, call] };
+  else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+}

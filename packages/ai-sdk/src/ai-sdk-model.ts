@@ -17,13 +17,15 @@ export interface AiSdkModelOptions {
   readonly agent?: string;
 }
 
-const finishReasons: Readonly<Record<FinishReason, LanguageModelV4FinishReason['unified']>> = {
-  stop: 'stop',
-  tool_calls: 'tool-calls',
-  length: 'length',
-  content_filter: 'content-filter',
-  other: 'other',
-};
+/** agent-trace's finish reasons as the AI SDK names them (the recorder reads them back). */
+export const finishReasons: Readonly<Record<FinishReason, LanguageModelV4FinishReason['unified']>> =
+  {
+    stop: 'stop',
+    tool_calls: 'tool-calls',
+    length: 'length',
+    content_filter: 'content-filter',
+    other: 'other',
+  };
 
 /**
  * An agent-trace model as the Vercel AI SDK's language model (specification v4): give

@@ -1,4 +1,4 @@
-import type { ToolDefinition, TraceError } from '@agent-trace/core';
+import type { FinishReason, ToolDefinition, TraceError } from '@agent-trace/core';
 import {
   countedUsage,
   defined,
@@ -8,6 +8,7 @@ import {
   type RunTracer,
 } from '@agent-trace/core/internal';
 import { costOf, type PriceTable } from '@agent-trace/core/cost';
+import { finishReasons } from '../ai-sdk-model.js';
 import { fromPrompt, type PromptMessage } from '../prompt-messages.js';
 import type { OperationEnding } from './recorder.js';
 
@@ -42,14 +43,10 @@ export interface ModelCallEnd {
   }>;
 }
 
-const finishReasons: Readonly<
-  Record<string, 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other'>
-> = {
-  stop: 'stop',
-  'tool-calls': 'tool_calls',
-  length: 'length',
-  'content-filter': 'content_filter',
-};
+/** The AI SDK's finish reasons as agent-trace's: the inverse of the model's map; any other is `other`. */
+const finishReasonOf = new Map<string, FinishReason>(
+  Object.entries(finishReasons).map(([ours, theirs]) => [theirs, ours as FinishReason]),
+);
 
 /**
  * One AI SDK operation (a `generateText` or `streamText` call) as an agent of an agent-trace run:
@@ -171,7 +168,7 @@ export class RecordedOperation {
           tool: part.toolName ?? '',
           arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input),
         })),
-      finish_reason: finishReasons[call.finishReason] ?? 'other',
+      finish_reason: finishReasonOf.get(call.finishReason) ?? 'other',
       tok_prompt: usage.promptTokens,
       tok_completion: usage.completionTokens,
       ...(usage.cacheReadTokens === undefined ? {} : { tok_cache_read: usage.cacheReadTokens }),

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatUsd } from '@agent-trace/core/cost';
 import { compareEvals, comparisonMarkdown } from '@agent-trace/evals';
 import { ExperimentStore, runExperiment } from '@agent-trace/evals/experiments';
 import { experimentView, viewerHtml } from '@agent-trace/viewer';
@@ -25,7 +26,7 @@ for (const { experiment } of [baseline, candidate])
   console.log(
     `${experiment.id} (${experiment.git.branch}): ${Object.entries(experiment.means)
       .map(([name, mean]) => `${name} ${mean.toFixed(3)}`)
-      .join('  ')}  cost $${experiment.costUsd.toFixed(6)}`,
+      .join('  ')}  cost ${formatUsd(experiment.costUsd)}`,
   );
 
 const store = new ExperimentStore({ root });

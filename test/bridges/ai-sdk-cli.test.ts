@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonlSink } from '@agent-trace/trace';
+import { jsonlSink, memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { recordForecast } from '../fixtures/agents/ai-sdk-forecaster.js';
 import { cli } from '../support/cli.js';
@@ -40,8 +40,20 @@ describe('agent-trace on an AI SDK agent', () => {
     expect((await cli(['validate', file])).code).toBe(0);
     const replay = await cli(['replay', file]);
     expect(replay.stdout).toContain('agent forecaster  fake/fake-model  2 steps  completed');
+    // Two recordings of the same behaviour are the same to diff, whatever their ids and times.
+    expect((await cli(['diff', file, await recorded()])).code).toBe(0);
     const page = join(mkdtempSync(join(tmpdir(), 'agent-trace-ai-sdk-page-')), 'forecast.html');
     const view = await cli(['view', file, '--out', page, '--no-open']);
     expect(view.code).toBe(0);
+  });
+
+  it('is read by the trace matchers as any run', async () => {
+    const trace = memorySink();
+    await recordForecast(trace);
+    expect(trace.events).toBeWellFormedTrace();
+    expect(trace.events).toHaveCalledTool('weather', { city: 'Oslo' });
+    expect(trace.events).toHaveToolSequence(['weather']);
+    expect(trace.events).toHaveStopReason('completed');
+    expect(trace.events).toHaveNoErrors();
   });
 });

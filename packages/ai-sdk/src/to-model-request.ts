@@ -1,5 +1,6 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { ModelRequest, ToolDefinition } from '@agent-trace/core';
+import { defined } from '@agent-trace/core/internal';
 import { fromPrompt } from './prompt-messages.js';
 
 /**
@@ -30,8 +31,8 @@ export function toModelRequest(
     messages,
     tools,
     agentName,
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-    ...(options.stopSequences === undefined ? {} : { stopSequences: options.stopSequences }),
+    ...defined('abortSignal', options.abortSignal),
+    ...defined('stopSequences', options.stopSequences),
     ...(format?.type === 'json' && format.schema !== undefined
       ? {
           responseFormat: {

@@ -16,7 +16,7 @@ export type {
 export { defineEval } from './define-eval.js';
 export type { EvalDefinition, EvalTask, TaskContext } from './define-eval.js';
 export { fileNameOf, runEval } from './run-eval.js';
-export type { CaseResult, EvalResult, RunEvalOptions } from './run-eval.js';
+export type { CaseResult, CaseUsage, EvalResult, RunEvalOptions } from './run-eval.js';
 export {
   exactMatch,
   includes,

@@ -1,5 +1,5 @@
 import type { Message, ModelRequest, ToolDefinition } from '@agent-trace/core';
-import { appendToolCall } from '@agent-trace/core/internal';
+import { appendToolCall, defined } from '@agent-trace/core/internal';
 import type { ModelRequest as AgentsModelRequest } from '@openai/agents';
 
 /** An input item as the SDK gives it, read by its fields: the kinds carried, the others ignored. */
@@ -71,7 +71,7 @@ export function toModelRequest(request: AgentsModelRequest, agentName: string): 
     messages,
     tools,
     agentName,
-    ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
+    ...defined('abortSignal', request.signal),
     ...(output === 'text'
       ? {}
       : {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { defined } from '@agent-trace/core/internal';
 import {
   byCase,
   compareEvals,
@@ -69,12 +70,12 @@ export async function experimentView(
     cases.push({
       id,
       trials: trials.length,
-      scores: scoresOf(id, trials, baselineTrials, comparison),
-      ...(shown.error === undefined ? {} : { error: shown.error }),
+      scores: scoresOf(id, trials, shown, baselineTrials, comparison),
+      ...defined('error', shown.error),
       trial: shown.trial,
-      ...(trace === undefined ? {} : { trace }),
-      ...(baselineTrace === undefined ? {} : { baselineTrace }),
-      ...(diff === undefined ? {} : { diff }),
+      ...defined('trace', trace),
+      ...defined('baselineTrace', baselineTrace),
+      ...defined('diff', diff),
     });
   }
   return {
@@ -93,10 +94,10 @@ function sideData(side: ExperimentSide): ExperimentSideData {
     id: side.id,
     eval: side.result.name,
     runs: side.result.cases.length,
-    ...(side.label === undefined ? {} : { label: side.label }),
-    ...(side.status === undefined ? {} : { status: side.status }),
-    ...(side.costUsd === undefined ? {} : { costUsd: side.costUsd }),
-    ...(side.unpricedCalls === undefined ? {} : { unpricedCalls: side.unpricedCalls }),
+    ...defined('label', side.label),
+    ...defined('status', side.status),
+    ...defined('costUsd', side.costUsd),
+    ...defined('unpricedCalls', side.unpricedCalls),
   };
 }
 
@@ -121,18 +122,19 @@ function scorersOf(
 function scoresOf(
   id: string,
   trials: readonly CaseResult[],
+  /** The trial the page opens: its reasons are shown. */
+  shown: CaseResult,
   baselineTrials: readonly CaseResult[] | undefined,
   comparison: EvalComparison | undefined,
 ): Record<string, CaseScoreData> {
   const scores: Record<string, CaseScoreData> = {};
-  const shown = lowest(trials);
   for (const name of Object.keys(shown.scores)) {
     const score = meanOf(trials, name);
     const baseline = baselineTrials === undefined ? undefined : meanOf(baselineTrials, name);
     scores[name] = {
       score,
       reason: shown.scores[name]?.reason ?? '',
-      ...(baseline === undefined ? {} : { baseline }),
+      ...defined('baseline', baseline),
       change: changeOf(id, name, baseline, comparison),
     };
   }

@@ -171,8 +171,8 @@ export class RecordedOperation {
       finish_reason: finishReasonOf.get(call.finishReason) ?? 'other',
       tok_prompt: usage.promptTokens,
       tok_completion: usage.completionTokens,
-      ...(usage.cacheReadTokens === undefined ? {} : { tok_cache_read: usage.cacheReadTokens }),
-      ...(usage.cacheWriteTokens === undefined ? {} : { tok_cache_write: usage.cacheWriteTokens }),
+      ...defined('tok_cache_read', usage.cacheReadTokens),
+      ...defined('tok_cache_write', usage.cacheWriteTokens),
       ...(priced === undefined ? {} : { cost_usd: costOf(usage, priced.price) }),
     });
   }
@@ -232,7 +232,7 @@ export class RecordedOperation {
       tok_prompt: this.#tokensIn,
       tok_completion: this.#tokensOut,
       output: ending.output,
-      ...(error === undefined ? {} : { error }),
+      ...defined('error', error),
     });
     if (this.runSpan === undefined) return;
     this.tracer.end(this.runSpan, {
@@ -242,7 +242,7 @@ export class RecordedOperation {
       tok_prompt: this.runTokens.prompt,
       tok_completion: this.runTokens.completion,
       output: ending.output,
-      ...(error === undefined ? {} : { error }),
+      ...defined('error', error),
       ...(this.tracer.redactions === 0 ? {} : { redactions: this.tracer.redactions }),
     });
   }

@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { ModelCallError, type LanguageModel, type TraceEvent } from '@agent-trace/core';
+import type { LanguageModel, TraceEvent } from '@agent-trace/core';
+import { defined } from '@agent-trace/core/internal';
 import {
   memorySink,
   recordedEvents,
@@ -55,8 +56,8 @@ export async function rerunAiSdkTrace(
   const sink = memorySink();
   const telemetry = agentTraceTelemetry({
     trace: sink,
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.ids === undefined ? {} : { ids: options.ids }),
+    ...defined('clock', options.clock),
+    ...defined('ids', options.ids),
   });
   let result: unknown;
   try {
@@ -75,23 +76,13 @@ export async function rerunAiSdkTrace(
   return rerunReport(recorded, sink.events, result);
 }
 
-/** A model that only names the recorded one: the recording answers for it. */
-function identity(agent: string, recording: Recording): LanguageModel {
+/** What the recording names `agent`'s model: the recorded answers stand in for it. */
+function identity(
+  agent: string,
+  recording: Recording,
+): Pick<LanguageModel, 'provider' | 'modelId'> {
   const recorded = recording.modelOf(agent);
-  const refuse = (): never => {
-    throw new ModelCallError({
-      kind: 'script_exhausted',
-      isRetryable: false,
-      message: `Rerun: the recording has no model call of agent '${agent}'.`,
-    });
-  };
-  return {
-    specificationVersion: 'v1',
-    provider: recorded?.provider ?? 'recording',
-    modelId: recorded?.model ?? agent,
-    generate: refuse,
-    stream: refuse,
-  };
+  return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
 }
 
 /** The tools, each answering with its recorded result for the same name and input. */
@@ -100,15 +91,14 @@ function recordedTools<Tools extends ToolSet>(tools: Tools, recording: Recording
   for (const [name, tool] of Object.entries(tools))
     answering[name] = {
       ...tool,
-      execute: (input: unknown) => {
-        const recorded = recording.nextToolResult(name, input);
-        if (recorded === undefined)
-          throw new Error(
-            `Rerun: the recording has no result of tool '${name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
-          );
-        if (recorded.error !== undefined) throw new Error(recorded.error.message);
-        return Promise.resolve(recorded.result);
-      },
+      execute: (input: unknown) =>
+        Promise.resolve().then(() =>
+          recording.answerTool(name, input, () => {
+            throw new Error(
+              `Rerun: the recording has no result of tool '${name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
+            );
+          }),
+        ),
     };
   return answering as Tools;
 }

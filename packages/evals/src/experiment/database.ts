@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { importPeer } from '@agent-trace/core/internal';
+import { systemClock } from '@agent-trace/core';
+import { backoffDelayMs, importPeer, sleepOn } from '@agent-trace/core/internal';
 import type * as Duck from '@duckdb/node-api';
 import { StoreBusyError } from './store-busy-error.js';
 
@@ -29,6 +30,9 @@ CREATE TABLE IF NOT EXISTS scores (
   PRIMARY KEY (experiment, case_id, trial, scorer));
 CREATE TABLE IF NOT EXISTS journals (file VARCHAR PRIMARY KEY, bytes BIGINT NOT NULL);
 `;
+
+/** How long to wait for another process's hold: from 10 ms, doubling to 250, with jitter. */
+const lockBackoff = { baseDelayMs: 10, maxDelayMs: 250 };
 
 let duck: Promise<typeof Duck> | undefined;
 
@@ -81,7 +85,7 @@ async function openAndWork<T>(
   const { DuckDBInstance } = await loadDuck();
   mkdirSync(root, { recursive: true });
   const started = performance.now();
-  for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
+  for (let attempt = 1; ; attempt++) {
     let instance: Duck.DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(file);
@@ -89,7 +93,11 @@ async function openAndWork<T>(
       const waited = performance.now() - started;
       if (!isLockConflict(error)) throw error;
       if (waited >= lockTimeoutMs) throw new StoreBusyError(file, waited, error);
-      await new Promise(resolve => setTimeout(resolve, delay * (0.5 + Math.random())));
+      await sleepOn(
+        systemClock,
+        backoffDelayMs(attempt, lockBackoff, Math.random, undefined),
+        undefined,
+      );
       continue;
     }
     const connection = await instance.connect();

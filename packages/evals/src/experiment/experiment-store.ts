@@ -102,26 +102,30 @@ export class ExperimentStore {
   }
 
   /** One experiment, by id or a prefix of one that no other id has. */
-  async get(id: string): Promise<ExperimentSummary> {
-    const all = await this.use(async connection => {
-      await ingestJournals(connection, this.root);
-      return summaries(connection, this.root, { idPrefix: id });
+  get(id: string): Promise<ExperimentSummary> {
+    return this.use(connection => this.#find(connection, id));
+  }
+
+  /** An experiment with every run it kept, in data order, trial after trial. */
+  result(id: string): Promise<StoredExperiment> {
+    return this.use(async connection => {
+      const experiment = await this.#find(connection, id);
+      const cases = await casesOf(connection, experiment);
+      return { name: experiment.eval, cases, means: experiment.means, experiment };
     });
-    const exact = all.find(each => each.id === id);
-    if (exact !== undefined) return exact;
-    const matching = all.filter(each => each.id.startsWith(id));
-    if (matching.length === 1) return matching[0] as ExperimentSummary;
+  }
+
+  /** The experiment `id` names (the whole id, or the start of only one), with the index brought up to date. */
+  async #find(connection: Connection, id: string): Promise<ExperimentSummary> {
+    await ingestJournals(connection, this.root);
+    const matching = await summaries(connection, this.root, { idPrefix: id });
+    const found =
+      matching.find(each => each.id === id) ?? (matching.length === 1 ? matching[0] : undefined);
+    if (found !== undefined) return found;
     throw new UnknownExperimentError(
       id,
       matching.length === 0 ? 'is not in the store' : `is the start of ${matching.length} ids`,
     );
-  }
-
-  /** An experiment with every run it kept, in data order, trial after trial. */
-  async result(id: string): Promise<StoredExperiment> {
-    const experiment = await this.get(id);
-    const cases = await this.use(connection => casesOf(connection, experiment));
-    return { name: experiment.eval, cases, means: experiment.means, experiment };
   }
 
   /**

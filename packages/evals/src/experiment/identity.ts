@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { AnyAgent } from '@agent-trace/core';
-import { canonicalJson } from '@agent-trace/core/internal';
+import { canonicalJson, defined } from '@agent-trace/core/internal';
 import { z } from 'zod';
 import type { EvalDefinition } from '../define-eval.js';
 import type { PlacedCase } from '../run-eval.js';
@@ -38,7 +38,7 @@ export function gitState(cwd: string, env: NodeJS.ProcessEnv): GitState {
     env.AGENT_TRACE_BRANCH || (head === 'HEAD' || head === undefined ? ciBranch : head);
   const status = commit === undefined ? undefined : git('status', '--porcelain', '-uno');
   return {
-    ...(commit === undefined ? {} : { commit }),
+    ...defined('commit', commit),
     ...(branch ? { branch } : {}),
     ...(status === undefined ? {} : { dirty: status !== '' }),
   };

@@ -224,12 +224,8 @@ function recordedTools(
   recording: Recording,
   point: ForkPoint,
 ): NonNullable<RunOptions['overrides']>['tool'] {
-  return async ({ agentName, toolName, args }, execute) => {
-    if (point.forked(agentName)) return execute();
-    const recordedEnd = recording.nextToolResult(toolName, args);
-    if (recordedEnd === undefined) return execute();
-    if (recordedEnd.error !== undefined)
-      throw new Error(recordedEnd.error.message.replace(/^Tool '[^']*' failed: /, ''));
-    return recordedEnd.result;
-  };
+  return ({ agentName, toolName, args }, execute) =>
+    point.forked(agentName)
+      ? execute()
+      : Promise.resolve().then(() => recording.answerTool(toolName, args, execute));
 }

@@ -69,6 +69,19 @@ export class Recording {
   nextToolResult(tool: string, args: unknown): TraceEventOf<'tool_end'> | undefined {
     return this.#tools.get(toolKey(tool, args))?.shift();
   }
+
+  /**
+   * Answers a call of `tool` with `args` as the recording did: its next recorded result, or its
+   * recorded failure thrown again with the message the tool gave (the loop's `Tool '…' failed: `
+   * taken off); `missing` answers when the recording has no such call.
+   */
+  answerTool<Missing>(tool: string, args: unknown, missing: () => Missing): unknown {
+    const recorded = this.nextToolResult(tool, args);
+    if (recorded === undefined) return missing();
+    if (recorded.error !== undefined)
+      throw new Error(recorded.error.message.replace(/^Tool '[^']*' failed: /, ''));
+    return recorded.result;
+  }
 }
 
 function toolKey(tool: string, args: unknown): string {

@@ -108,17 +108,14 @@ export async function rerunTrace(
     ...(options.liveTools === true
       ? {}
       : {
-          tool: async ({ toolName, args }) => {
-            const recordedEnd = recording.nextToolResult(toolName, args);
-            if (recordedEnd === undefined) {
-              throw new Error(
-                `Rerun: the recording has no result of tool '${toolName}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
-              );
-            }
-            if (recordedEnd.error !== undefined)
-              throw new Error(recordedEnd.error.message.replace(/^Tool '[^']*' failed: /, ''));
-            return Promise.resolve(recordedEnd.result);
-          },
+          tool: ({ toolName, args }) =>
+            Promise.resolve().then(() =>
+              recording.answerTool(toolName, args, () => {
+                throw new Error(
+                  `Rerun: the recording has no result of tool '${toolName}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
+                );
+              }),
+            ),
         }),
   };
   const result = await runTarget(target, recording, { ...options.run, trace: sinks, overrides });

@@ -28,3 +28,10 @@ export { toTraceMessage } from './kernel/run/conversation.js';
 export { hashString } from './kernel/util/hash.js';
 export { countedUsage } from './kernel/protocol/usage.js';
 export { appendToolCall } from './kernel/protocol/message.js';
+export { RecordedAgent, traceError } from './features/bridge/recorded-agent.js';
+export type {
+  BridgedAgentStart,
+  BridgedCallEnd,
+  BridgedCallStart,
+  BridgedEnding,
+} from './features/bridge/recorded-agent.js';

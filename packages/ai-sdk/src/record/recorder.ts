@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomIds, systemClock, type StopReason, type TraceSink } from '@agent-trace/core';
+import { randomIds, systemClock, type TraceSink } from '@agent-trace/core';
 import { PriceTable } from '@agent-trace/core/cost';
-import { RunTracer, type OpenSpan } from '@agent-trace/core/internal';
+import { RunTracer, type BridgedEnding, type OpenSpan } from '@agent-trace/core/internal';
 import { Redactor } from '@agent-trace/core/redaction';
 import { RecordedOperation } from './operation.js';
 import type { AgentTraceTelemetryOptions } from './trace-telemetry.js';
@@ -13,11 +13,7 @@ interface ToolContext {
 }
 
 /** How an operation ended, as its agent's end and its run's seal record it. */
-export interface OperationEnding {
-  readonly stopReason: StopReason;
-  readonly output: string;
-  readonly error?: unknown;
-}
+export type OperationEnding = BridgedEnding;
 
 /** What the telemetry integration keeps: the operations under way, their runs and flushes. */
 export class Recorder {

@@ -57,10 +57,10 @@ export function agentTraceTelemetry(options: AgentTraceTelemetryOptions): AgentT
       recorder.begin(callId, functionId, inputOf(event as { messages?: readonly unknown[] }));
     },
     onLanguageModelCallStart(event) {
-      recorder.operations.get(event.callId)?.modelCallStarted(event);
+      recorder.operations.get(event.callId)?.aiSdkCallStarted(event);
     },
     onLanguageModelCallEnd(event) {
-      recorder.operations.get(event.callId)?.modelCallEnded(event);
+      recorder.operations.get(event.callId)?.aiSdkCallEnded(event);
     },
     onToolExecutionStart(event) {
       const { toolCallId, toolName, input } = event.toolCall as {

@@ -1,0 +1,296 @@
+import type { FinishReason } from '../../kernel/protocol/finish-reason.js';
+import type { Message } from '../../kernel/protocol/message.js';
+import type { StopReason } from '../../kernel/protocol/stop-reason.js';
+import type { TraceError } from '../../kernel/protocol/trace-envelope.js';
+import type { ToolDefinition } from '../../kernel/model/language-model.js';
+import { countedUsage } from '../../kernel/protocol/usage.js';
+import { toTraceMessage } from '../../kernel/run/conversation.js';
+import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
+import { defined } from '../../kernel/util/defined.js';
+import { hashString } from '../../kernel/util/hash.js';
+import { costOf } from '../cost/cost-of.js';
+import type { PriceTable } from '../cost/prices.js';
+
+/** A model call of another framework's agent at its start, in agent-trace's terms. */
+export interface BridgedCallStart {
+  readonly provider: string;
+  readonly model: string;
+  readonly instructions: string;
+  readonly tools: readonly ToolDefinition[];
+  /** The messages new since the agent's previous call: the conversation only grows. */
+  readonly messages: readonly Message[];
+}
+
+/** Its end: the answer, why it stopped and what it used. */
+export interface BridgedCallEnd {
+  readonly provider: string;
+  readonly model: string;
+  readonly text: string;
+  readonly toolCalls: ReadonlyArray<{
+    readonly callId: string;
+    readonly toolName: string;
+    readonly argumentsText: string;
+  }>;
+  readonly finishReason: FinishReason;
+  readonly usage: {
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+    readonly cacheReadTokens?: number;
+    readonly cacheWriteTokens?: number;
+  };
+  readonly error?: unknown;
+}
+
+/** How an agent of another framework ended, as its `agent_end` (and its run's seal) record it. */
+export interface BridgedEnding {
+  readonly stopReason: StopReason;
+  readonly output: string;
+  readonly error?: unknown;
+  /** The agent it handed the conversation to. */
+  readonly handedOffTo?: string;
+}
+
+/** What an agent's start says of it beyond its first model call. */
+export interface BridgedAgentStart {
+  readonly handoffs?: readonly string[];
+  readonly path?: readonly string[];
+}
+
+/**
+ * One agent of another framework (an AI SDK call, an Agents SDK agent, a LangGraph graph) as an
+ * agent of an agent-trace run, fed by that framework's hook. It keeps what the trace needs between
+ * the hook's callbacks: the open spans, the conversation's rolling hash, the agent's counts.
+ * The run's own agent also holds the run's span, which its end seals.
+ */
+export class RecordedAgent {
+  #agentSpan: OpenSpan<'agent_start'> | undefined;
+  #llm: OpenSpan<'llm_start'> | undefined;
+  readonly #tools = new Map<
+    string,
+    { span: OpenSpan<'tool_start'>; tool: string; args: unknown }
+  >();
+  #model = { model: '', provider: '' };
+  #step = 0;
+  /** How many messages the conversation holds, and their rolling hash. */
+  readonly #conversation = { count: 0, hash: hashString('') };
+  #toolCalls = 0;
+  #tokensIn = 0;
+  #tokensOut = 0;
+
+  /** Set on the run's own agent: the run's span, ended with it. */
+  readonly runSpan: OpenSpan<'run_start'> | undefined;
+  /** The tokens of every agent of the run, which its seal counts. */
+  readonly runTokens: { prompt: number; completion: number };
+  readonly #prices: PriceTable;
+
+  constructor(
+    readonly tracer: RunTracer,
+    readonly agent: string,
+    /** The span it hangs under (a tool call, a handoff); null for the run's own agent. */
+    private readonly parent: OpenSpan | null,
+    run: {
+      readonly prices: PriceTable;
+      readonly runSpan?: OpenSpan<'run_start'>;
+      readonly runTokens?: { prompt: number; completion: number };
+      readonly start?: BridgedAgentStart;
+    },
+  ) {
+    this.runSpan = run.runSpan;
+    this.runTokens = run.runTokens ?? { prompt: 0, completion: 0 };
+    this.#prices = run.prices;
+    this.#start = run.start ?? {};
+  }
+
+  readonly #start: BridgedAgentStart;
+
+  /** The agent's span, once it has started. */
+  get span(): OpenSpan<'agent_start'> | undefined {
+    return this.#agentSpan;
+  }
+
+  /** Model calls made so far. */
+  get steps(): number {
+    return this.#step;
+  }
+
+  /** The span of a tool call running now: where an agent it calls hangs. */
+  toolSpan(callId: string): OpenSpan<'tool_start'> | undefined {
+    return this.#tools.get(callId)?.span;
+  }
+
+  /** A model call starts: the agent's start first (its tools known from the first call), then the call. */
+  modelCallStarted(call: BridgedCallStart): void {
+    const agentSpan = this.startAgent(call, call.instructions, call.tools);
+    for (const message of call.messages)
+      this.#conversation.hash = hashString(
+        `${this.#conversation.hash}\n${JSON.stringify(message)}`,
+      );
+    this.#conversation.count += call.messages.length;
+    const messagesHash = this.#conversation.hash;
+    const toolsText = JSON.stringify(call.tools);
+    this.#model = { model: call.model, provider: call.provider };
+    this.#llm = this.tracer.start('llm_start', this.agent, agentSpan, {
+      model: call.model,
+      provider: call.provider,
+      step: ++this.#step,
+      messages: call.messages.map(toTraceMessage),
+      message_count: this.#conversation.count,
+      request_hash: hashString(
+        `${hashString(`[${JSON.stringify(call.instructions)},${toolsText}]`)}\n${messagesHash}`,
+      ),
+      request_parts: {
+        instructions: hashString(call.instructions),
+        tools: hashString(toolsText),
+        messages: messagesHash,
+      },
+    });
+  }
+
+  /** A model call ends: its answer, finish reason and tokens, or its error. */
+  modelCallEnded(call: BridgedCallEnd): void {
+    const span = this.#llm;
+    if (span === undefined) return;
+    this.#llm = undefined;
+    const usage = countedUsage({
+      promptTokens: call.usage.promptTokens,
+      completionTokens: call.usage.completionTokens,
+      ...defined('cacheReadTokens', call.usage.cacheReadTokens),
+      ...defined('cacheWriteTokens', call.usage.cacheWriteTokens),
+    });
+    this.#tokensIn += usage.promptTokens;
+    this.#tokensOut += usage.completionTokens;
+    this.runTokens.prompt += usage.promptTokens;
+    this.runTokens.completion += usage.completionTokens;
+    const priced = this.#prices.priceOf(call.provider, call.model);
+    this.tracer.end(span, {
+      model: call.model,
+      provider: call.provider,
+      step: this.#step,
+      text: call.text,
+      tool_calls: call.toolCalls.map(each => ({
+        call_id: each.callId,
+        tool: each.toolName,
+        arguments: each.argumentsText,
+      })),
+      finish_reason: call.finishReason,
+      tok_prompt: usage.promptTokens,
+      tok_completion: usage.completionTokens,
+      ...defined('tok_cache_read', usage.cacheReadTokens),
+      ...defined('tok_cache_write', usage.cacheWriteTokens),
+      ...(priced === undefined ? {} : { cost_usd: costOf(usage, priced.price) }),
+      ...(call.error === undefined ? {} : { error: traceError(call.error) }),
+    });
+  }
+
+  /** A tool starts running. */
+  toolStarted(callId: string, toolName: string, input: unknown): OpenSpan<'tool_start'> {
+    const agentSpan = this.startAgent(this.#model, '', []);
+    this.#toolCalls++;
+    const span = this.tracer.start('tool_start', this.agent, agentSpan, {
+      tool: toolName,
+      call_id: callId,
+      args: input,
+    });
+    this.#tools.set(callId, { span, tool: toolName, args: input });
+    return span;
+  }
+
+  /** A tool ends, with its output or its error. */
+  toolEnded(
+    callId: string,
+    outcome: { readonly output: unknown } | { readonly error: unknown },
+  ): void {
+    const running = this.#tools.get(callId);
+    if (running === undefined) return;
+    this.#tools.delete(callId);
+    const { span, tool, args } = running;
+    this.tracer.end(span, {
+      tool,
+      call_id: callId,
+      args,
+      attempt: 1,
+      ...('error' in outcome ? { error: traceError(outcome.error) } : { result: outcome.output }),
+    });
+  }
+
+  /** A handoff that is not a tool call of its own: counted as the agent's tool call. */
+  handedOff(): void {
+    this.#toolCalls++;
+  }
+
+  /**
+   * The agent ends: open calls end with the error (or as stopped), then the agent, then (for the
+   * run's own agent) the run with its seal.
+   */
+  ended(ending: BridgedEnding): void {
+    const error = ending.error === undefined ? undefined : traceError(ending.error);
+    const stopped: TraceError = error ?? { type: 'aborted', message: 'the agent ended first' };
+    if (this.#llm !== undefined)
+      this.tracer.end(this.#llm, {
+        ...this.#model,
+        step: this.#step,
+        tok_prompt: 0,
+        tok_completion: 0,
+        error: stopped,
+      });
+    for (const id of [...this.#tools.keys()]) this.toolEnded(id, { error: stopped });
+    const agentSpan = this.startAgent({ provider: '', model: '' }, '', []);
+    this.tracer.end(agentSpan, {
+      stop_reason: ending.stopReason,
+      steps: this.#step,
+      tool_calls: this.#toolCalls,
+      tok_prompt: this.#tokensIn,
+      tok_completion: this.#tokensOut,
+      output: ending.output,
+      ...defined('handed_off_to', ending.handedOffTo),
+      ...defined('error', error),
+    });
+    if (this.runSpan === undefined) return;
+    this.tracer.end(this.runSpan, {
+      stop_reason: ending.stopReason,
+      last_seq: this.tracer.nextSeq,
+      counts: { events: this.tracer.nextSeq + 1, ...this.tracer.counts },
+      tok_prompt: this.runTokens.prompt,
+      tok_completion: this.runTokens.completion,
+      output: ending.output,
+      ...defined('error', error),
+      ...(this.tracer.redactions === 0 ? {} : { redactions: this.tracer.redactions }),
+    });
+  }
+
+  /** Starts the agent's span once: at its first model call, tool call or end. */
+  startAgent(
+    call: { readonly provider: string; readonly model: string },
+    instructions: string,
+    tools: readonly ToolDefinition[],
+  ): OpenSpan<'agent_start'> {
+    this.#agentSpan ??= this.tracer.start(
+      'agent_start',
+      this.agent,
+      this.parent ?? this.runSpan ?? null,
+      {
+        model: call.model,
+        provider: call.provider,
+        instructions,
+        tools: tools.map(tool => tool.name),
+        ...(this.#start.handoffs === undefined || this.#start.handoffs.length === 0
+          ? {}
+          : { handoffs: [...this.#start.handoffs] }),
+        ...(this.#start.path === undefined ? {} : { path: [...this.#start.path] }),
+        tool_definitions: tools.map(({ name, description, inputSchema }) => ({
+          name,
+          description,
+          parameters: inputSchema,
+        })),
+      },
+    );
+    return this.#agentSpan;
+  }
+}
+
+/** An error as the trace records it: its name and message. */
+export function traceError(error: unknown): TraceError {
+  return error instanceof Error
+    ? { type: error.name === 'Error' ? 'error' : error.name, message: error.message }
+    : { type: 'error', message: String(error) };
+}

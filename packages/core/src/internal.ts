@@ -24,7 +24,7 @@ export type { ResolvedHandoff } from './kernel/agent/handoff.js';
 export type { KernelOptions } from './kernel/run/run-options.js';
 export { RunTracer } from './kernel/trace/run-tracer.js';
 export type { OpenSpan, TraceEventFields } from './kernel/trace/run-tracer.js';
-export { toTraceMessage } from './kernel/run/conversation.js';
+export { toTraceMessage } from './kernel/protocol/trace-message.js';
 export { hashString } from './kernel/util/hash.js';
 export { countedUsage } from './kernel/protocol/usage.js';
 export { appendToolCall } from './kernel/protocol/message.js';

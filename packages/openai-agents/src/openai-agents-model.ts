@@ -1,13 +1,14 @@
 import type { LanguageModel, ModelResponse as TraceModelResponse } from '@agent-trace/core';
 import { importPeer } from '@agent-trace/core/internal';
 import type * as AgentsSdk from '@openai/agents';
-import type { Model, ModelResponse, StreamEvent } from '@openai/agents';
+import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
 import { toModelRequest } from './to-model-request.js';
+import { wireResponse } from './wire-response.js';
 
 let loaded: Promise<typeof AgentsSdk> | undefined;
 
 /** The Agents SDK, an optional peer, loaded at the first call: a model response holds its `Usage`. */
-function sdk(): Promise<typeof AgentsSdk> {
+export function sdk(): Promise<typeof AgentsSdk> {
   loaded ??= importPeer(() => import('@openai/agents'), {
     peer: '@openai/agents',
     needer: '@agent-trace/openai-agents',
@@ -42,18 +43,42 @@ export function openaiAgentsModel(
 ): Model {
   const agent = options.agent ?? 'openai-agents';
   let responses = 0;
+  /** Asks the model, inside a response span when the run is traced (as the SDK's own model does). */
+  const answer = async (
+    request: ModelRequest,
+  ): Promise<{ answer: TraceModelResponse; response: ModelResponse }> => {
+    const peer = await sdk();
+    const index = ++responses;
+    const asked = toModelRequest(request, agent);
+    const ask = async (): Promise<{ answer: TraceModelResponse; response: ModelResponse }> => {
+      const got = await model.generate(asked);
+      return { answer: got, response: responseOf(peer.Usage, got, index) };
+    };
+    if (request.tracing === false || request.tracing === undefined) return ask();
+    return peer.withResponseSpan(async span => {
+      const got = await ask();
+      span.spanData.response_id = got.response.responseId;
+      if (request.tracing === true) {
+        span.spanData._input = request.input as Record<string, unknown>[] | string;
+        span.spanData._response = wireResponse(
+          asked,
+          got.answer,
+          model,
+          got.response.responseId ?? '',
+        );
+      }
+      return got;
+    });
+  };
   return {
     async getResponse(request) {
-      const { Usage } = await sdk();
-      return responseOf(Usage, await model.generate(toModelRequest(request, agent)), ++responses);
+      return (await answer(request)).response;
     },
     async *getStreamedResponse(request) {
       // The answer is streamed as the SDK's own scripted model streams one: started, the text, done.
-      const { Usage } = await sdk();
-      const answer = await model.generate(toModelRequest(request, agent));
-      const response = responseOf(Usage, answer, ++responses);
+      const { answer: got, response } = await answer(request);
       yield { type: 'response_started' };
-      if (answer.text !== '') yield { type: 'output_text_delta', delta: answer.text };
+      if (got.text !== '') yield { type: 'output_text_delta', delta: got.text };
       yield {
         type: 'response_done',
         response: {

@@ -20,33 +20,8 @@ interface InputItem {
  * Reasoning items and hosted, computer and shell tools are not carried.
  */
 export function toModelRequest(request: AgentsModelRequest, agentName: string): ModelRequest {
-  const system = request.systemInstructions === undefined ? [] : [request.systemInstructions];
-  const messages: Message[] = [];
-  const items: readonly InputItem[] =
-    typeof request.input === 'string'
-      ? [{ role: 'user', content: request.input }]
-      : (request.input as readonly InputItem[]);
-  for (const item of items) {
-    if (item.role === 'system') system.push(textOf(item.content));
-    else if (item.role === 'user') messages.push({ role: 'user', content: textOf(item.content) });
-    else if (item.role === 'assistant')
-      messages.push({ role: 'assistant', content: textOf(item.content), toolCalls: [] });
-    else if (item.type === 'function_call') {
-      // The SDK lists a turn's calls as items after its message: they join that message.
-      appendToolCall(messages, {
-        callId: item.callId ?? '',
-        toolName: item.name ?? '',
-        argumentsText: item.arguments ?? '',
-      });
-    } else if (item.type === 'function_call_result')
-      messages.push({
-        role: 'tool',
-        callId: item.callId ?? '',
-        toolName: item.name ?? '',
-        content: outputText(item.output),
-        isError: false,
-      });
-  }
+  const { system, messages } = conversationOf(request.input);
+  if (request.systemInstructions !== undefined) system.unshift(request.systemInstructions);
   const tools: ToolDefinition[] = [
     ...request.tools.flatMap(tool =>
       tool.type === 'function'
@@ -81,6 +56,45 @@ export function toModelRequest(request: AgentsModelRequest, agentName: string): 
           },
         }),
   };
+}
+
+/**
+ * The SDK's input items as agent-trace's conversation: system messages apart, user and assistant
+ * messages, function calls (joined to their assistant turn) and their results. Other items
+ * (reasoning, hosted tools) are not carried.
+ */
+export function conversationOf(input: string | readonly unknown[]): {
+  system: string[];
+  messages: Message[];
+} {
+  const system: string[] = [];
+  const messages: Message[] = [];
+  const items: readonly InputItem[] =
+    typeof input === 'string'
+      ? [{ role: 'user', content: input }]
+      : (input as readonly InputItem[]);
+  for (const item of items) {
+    if (item.role === 'system') system.push(textOf(item.content));
+    else if (item.role === 'user') messages.push({ role: 'user', content: textOf(item.content) });
+    else if (item.role === 'assistant')
+      messages.push({ role: 'assistant', content: textOf(item.content), toolCalls: [] });
+    else if (item.type === 'function_call') {
+      // The SDK lists a turn's calls as items after its message: they join that message.
+      appendToolCall(messages, {
+        callId: item.callId ?? '',
+        toolName: item.name ?? '',
+        argumentsText: item.arguments ?? '',
+      });
+    } else if (item.type === 'function_call_result')
+      messages.push({
+        role: 'tool',
+        callId: item.callId ?? '',
+        toolName: item.name ?? '',
+        content: outputText(item.output),
+        isError: false,
+      });
+  }
+  return { system, messages };
 }
 
 /** The text of a message's content: a string, or its text parts joined. */

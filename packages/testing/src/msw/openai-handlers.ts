@@ -3,7 +3,12 @@ import type { FakeLLMStep } from '../fake-llm-step.js';
 import { ScriptPlayer } from '../script-player.js';
 import type { ProviderHandlerOptions } from './handler-options.js';
 import { chatChunks, chatCompletion, fromChatBody } from './openai-chat-wire.js';
-import { fromResponsesBody, responsesEvents, responsesObject } from './openai-responses-wire.js';
+import {
+  fromResponsesBody,
+  responsesEvents,
+  responsesObject,
+  type ResponsesEcho,
+} from './openai-responses-wire.js';
 import { streamedAnswer } from './sse.js';
 
 function openaiError(
@@ -20,6 +25,11 @@ function openaiError(
       ...(retryAfterMs === undefined ? {} : { 'retry-after-ms': String(retryAfterMs) }),
     },
   });
+}
+
+/** What a Responses API answer echoes of its request. */
+function echoOf(body: Record<string, unknown>): ResponsesEcho {
+  return { instructions: body.instructions ?? null, tools: body.tools ?? [] };
 }
 
 /**
@@ -71,11 +81,13 @@ export function openaiHandlers(
         if (path === 'responses') {
           return body.stream === true
             ? streamedAnswer(
-                responsesEvents(played.response, played.step, model, id),
+                responsesEvents(played.response, played.step, model, id, echoOf(body)),
                 played.step,
                 split,
               )
-            : HttpResponse.json(responsesObject(played.response, model, id));
+            : HttpResponse.json(
+                responsesObject(played.response, model, id, 'completed', echoOf(body)),
+              );
         }
         return body.stream === true
           ? streamedAnswer(chatChunks(played.response, played.step, model, id), played.step, split)

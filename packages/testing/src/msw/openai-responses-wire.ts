@@ -97,12 +97,19 @@ function output(response: ModelResponse): unknown[] {
   return items;
 }
 
+/** What a response echoes of its request, as the API does. */
+export interface ResponsesEcho {
+  readonly instructions?: unknown;
+  readonly tools?: unknown;
+}
+
 /** A Responses API response object. */
 export function responsesObject(
   response: ModelResponse,
   model: string,
   id: string,
   status: 'completed' | 'in_progress' = 'completed',
+  echo: ResponsesEcho = {},
 ): Record<string, unknown> {
   const incomplete =
     response.finishReason === 'length' || response.finishReason === 'content_filter';
@@ -118,7 +125,9 @@ export function responsesObject(
     output: status === 'in_progress' ? [] : output(response),
     parallel_tool_calls: true,
     tool_choice: 'auto',
-    tools: [],
+    // The API echoes the request's instructions and tools in its response.
+    instructions: echo.instructions ?? null,
+    tools: echo.tools ?? [],
     error: null,
     usage:
       status === 'in_progress'
@@ -144,19 +153,20 @@ export function responsesEvents(
   step: FakeAnswerStep,
   model: string,
   id: string,
+  echo: ResponsesEcho = {},
 ): SseFrame[] {
   let sequence = 0;
   const frames: SseFrame[] = [];
   const emit: Emit = (type, fields) =>
     frames.push({ event: type, data: { type, sequence_number: sequence++, ...fields } });
-  emit('response.created', { response: responsesObject(response, model, id, 'in_progress') });
+  emit('response.created', { response: responsesObject(response, model, id, 'in_progress', echo) });
   let outputIndex = 0;
   if (response.text !== '' || step.cutAfterDeltas !== undefined) {
     if (messageEvents(response, step, emit, outputIndex) === 'cut') return frames;
     outputIndex++;
   }
   response.toolCalls.forEach((call, index) => functionCallEvents(call, index, emit, outputIndex++));
-  const done = responsesObject(response, model, id);
+  const done = responsesObject(response, model, id, 'completed', echo);
   emit(done.status === 'incomplete' ? 'response.incomplete' : 'response.completed', {
     response: done,
   });

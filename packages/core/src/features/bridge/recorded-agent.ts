@@ -4,7 +4,7 @@ import type { StopReason } from '../../kernel/protocol/stop-reason.js';
 import type { TraceError } from '../../kernel/protocol/trace-envelope.js';
 import type { ToolDefinition } from '../../kernel/model/language-model.js';
 import { countedUsage } from '../../kernel/protocol/usage.js';
-import { toTraceMessage } from '../../kernel/run/conversation.js';
+import { toTraceMessage } from '../../kernel/protocol/trace-message.js';
 import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
 import { defined } from '../../kernel/util/defined.js';
 import { hashString } from '../../kernel/util/hash.js';
@@ -78,7 +78,7 @@ export class RecordedAgent {
   #tokensOut = 0;
 
   /** Set on the run's own agent: the run's span, ended with it. */
-  readonly runSpan: OpenSpan<'run_start'> | undefined;
+  #runSpan: OpenSpan<'run_start'> | undefined;
   /** The tokens of every agent of the run, which its seal counts. */
   readonly runTokens: { prompt: number; completion: number };
   readonly #prices: PriceTable;
@@ -95,13 +95,27 @@ export class RecordedAgent {
       readonly start?: BridgedAgentStart;
     },
   ) {
-    this.runSpan = run.runSpan;
+    this.#runSpan = run.runSpan;
     this.runTokens = run.runTokens ?? { prompt: 0, completion: 0 };
     this.#prices = run.prices;
     this.#start = run.start ?? {};
   }
 
   readonly #start: BridgedAgentStart;
+
+  /** The run's span, on the run's own agent. */
+  get runSpan(): OpenSpan<'run_start'> | undefined {
+    return this.#runSpan;
+  }
+
+  /**
+   * Makes this the run's own agent, for a framework whose run's input is known only later than
+   * the agent (its first model call): it hangs under the run's span and its end seals the run.
+   */
+  sealsRun(runSpan: OpenSpan<'run_start'>): void {
+    if (this.#agentSpan !== undefined) throw new Error('the agent has started already');
+    this.#runSpan = runSpan;
+  }
 
   /** The agent's span, once it has started. */
   get span(): OpenSpan<'agent_start'> | undefined {
@@ -245,8 +259,8 @@ export class RecordedAgent {
       ...defined('handed_off_to', ending.handedOffTo),
       ...defined('error', error),
     });
-    if (this.runSpan === undefined) return;
-    this.tracer.end(this.runSpan, {
+    if (this.#runSpan === undefined) return;
+    this.tracer.end(this.#runSpan, {
       stop_reason: ending.stopReason,
       last_seq: this.tracer.nextSeq,
       counts: { events: this.tracer.nextSeq + 1, ...this.tracer.counts },
@@ -267,7 +281,7 @@ export class RecordedAgent {
     this.#agentSpan ??= this.tracer.start(
       'agent_start',
       this.agent,
-      this.parent ?? this.runSpan ?? null,
+      this.parent ?? this.#runSpan ?? null,
       {
         model: call.model,
         provider: call.provider,

@@ -1,5 +1,6 @@
 import type { Message } from '../protocol/message.js';
 import type { Redaction } from '../trace/redaction.js';
+import { toTraceMessage } from '../protocol/trace-message.js';
 import type { TraceMessage } from '../protocol/trace-event.js';
 import { hashString } from '../util/hash.js';
 
@@ -65,31 +66,5 @@ export class Conversation {
     const unsent = this.messages.slice(this.#sentCount).map(toTraceMessage);
     this.#sentCount = this.messages.length;
     return unsent;
-  }
-}
-
-/** A message in the trace's snake_case vocabulary. */
-export function toTraceMessage(message: Message): TraceMessage {
-  switch (message.role) {
-    case 'user':
-      return { role: 'user', content: message.content };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content,
-        tool_calls: message.toolCalls.map(call => ({
-          call_id: call.callId,
-          tool: call.toolName,
-          arguments: call.argumentsText,
-        })),
-      };
-    case 'tool':
-      return {
-        role: 'tool',
-        call_id: message.callId,
-        tool: message.toolName,
-        content: message.content,
-        is_error: message.isError,
-      };
   }
 }

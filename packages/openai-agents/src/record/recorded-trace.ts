@@ -1,0 +1,267 @@
+import type { StopReason } from '@agent-trace/core';
+import type { PriceTable } from '@agent-trace/core/cost';
+import type { OpenSpan, RunTracer } from '@agent-trace/core/internal';
+import { conversationOf } from '../to-model-request.js';
+import type { ResponseSpanData } from './response-call.js';
+import { parsed, SdkAgent } from './sdk-agent.js';
+
+/** A span as a tracing processor is given it, read by the fields the recorder needs. */
+export interface SdkSpan {
+  readonly spanId: string;
+  readonly parentId: string | null;
+  readonly spanData: { readonly type: string } & Record<string, unknown>;
+  readonly error: SdkSpanError | null;
+}
+
+/** The SDK's span error. */
+export interface SdkSpanError {
+  readonly message: string;
+  readonly data?: Record<string, unknown>;
+}
+
+/** A task span (a `run` call): its agents in order, and the agent-as-tool call it runs in, if any. */
+interface Task {
+  readonly agents: SdkAgent[];
+  readonly caller?: {
+    readonly agent: SdkAgent;
+    readonly tool: OpenSpan<'tool_start'>;
+    readonly callId: string;
+    handoff?: OpenSpan<'handoff_start'>;
+  };
+}
+
+/** What the recorder knows of a span: its parent, and what it stands for. */
+interface Known {
+  readonly parentId: string | null;
+  readonly task?: Task;
+  readonly agent?: SdkAgent;
+  readonly tool?: { readonly agent: SdkAgent; readonly callId: string; readonly tool: string };
+}
+
+/**
+ * One Agents SDK trace as one agent-trace run. The SDK's spans run task → agent → turn → response
+ * and function spans; an agent that hands off ends, and the next agent starts beside it. The run
+ * nests them as agent-trace's own loop does: the agent handed to hangs under the handoff, which
+ * stays open with the agent that made it until the task ends; an agent used as a tool hangs under
+ * that tool call. The run starts at its first event, a model call's first user message its input.
+ */
+export class RecordedTrace {
+  readonly #spans = new Map<string, Known>();
+  #root: SdkAgent | undefined;
+  readonly #runTokens = { prompt: 0, completion: 0 };
+  #ended = false;
+
+  constructor(
+    readonly tracer: RunTracer,
+    private readonly prices: PriceTable,
+  ) {}
+
+  /** Whether the run's seal is written. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** A span starts: a task, an agent, or a tool call (whose arguments the model's answer gave). */
+  spanStarted(span: SdkSpan): void {
+    const { type, name } = span.spanData as { type: string; name?: unknown };
+    const known: Known = { parentId: span.parentId };
+    if (type === 'task') {
+      const caller = this.#nearest(span.parentId, each => each.tool !== undefined)?.tool;
+      const tool = caller?.agent.toolSpan(caller.callId);
+      this.#spans.set(span.spanId, {
+        ...known,
+        task: {
+          agents: [],
+          ...(caller === undefined || tool === undefined
+            ? {}
+            : { caller: { agent: caller.agent, tool, callId: caller.callId } }),
+        },
+      });
+    } else if (type === 'agent') {
+      const agent = this.#agentStarted(span.parentId, String(name));
+      this.#spans.set(span.spanId, agent === undefined ? known : { ...known, agent });
+    } else if (type === 'function') {
+      const agent = this.#agentOf(span.parentId);
+      if (agent === undefined) return void this.#spans.set(span.spanId, known);
+      this.#ensureRun(agent, '');
+      const { callId, args } = agent.takeCall(String(name));
+      agent.toolStarted(callId, String(name), args);
+      this.#spans.set(span.spanId, { ...known, tool: { agent, callId, tool: String(name) } });
+    } else this.#spans.set(span.spanId, known);
+  }
+
+  /** A span ends: a model call is recorded whole, a tool call or a task ends. */
+  spanEnded(span: SdkSpan): void {
+    const data = span.spanData;
+    const known = this.#spans.get(span.spanId);
+    const error = span.error === null ? undefined : spanError(span.error);
+    if (data.type === 'response') {
+      const agent = this.#agentOf(span.parentId);
+      if (agent === undefined) return;
+      const response = data as unknown as ResponseSpanData;
+      this.#ensureRun(agent, firstUserText(response._input));
+      agent.responded(response, error);
+    } else if (data.type === 'function' && known?.tool !== undefined) {
+      const { agent, callId } = known.tool;
+      agent.toolEnded(
+        callId,
+        error === undefined
+          ? { output: parsed(typeof data.output === 'string' ? data.output : '') }
+          : { error },
+      );
+    } else if (data.type === 'handoff') {
+      this.#handedOff(span.parentId, typeof data.to_agent === 'string' ? data.to_agent : '');
+    } else if (data.type === 'agent' && known?.agent !== undefined) {
+      known.agent.error = span.error ?? undefined;
+    } else if (data.type === 'task' && known?.task !== undefined) {
+      this.#taskEnded(known.task, span.error ?? undefined);
+    }
+  }
+
+  /** The SDK trace ends: whatever is still open ends with it (a task that never ended). */
+  traceEnded(): void {
+    for (const known of [...this.#spans.values()].reverse())
+      if (known.task !== undefined && !this.#ended)
+        this.#taskEnded(known.task, { message: 'the trace ended before its run did' });
+  }
+
+  #agentStarted(parentId: string | null, name: string): SdkAgent | undefined {
+    const task = this.#nearest(parentId, each => each.task !== undefined)?.task;
+    if (task === undefined) return undefined;
+    const previous = task.agents.at(-1);
+    const from = previous ?? task.caller?.agent;
+    let parent: OpenSpan | null = previous?.handoff?.span ?? null;
+    if (previous === undefined && task.caller !== undefined) {
+      // An agent used as a tool: a handoff that returns to its caller, under the tool call.
+      const { agent: caller, tool, callId } = task.caller;
+      task.caller.handoff = this.tracer.start('handoff_start', caller.agent, tool, {
+        from: caller.agent,
+        to: name,
+        depth: caller.depth + 1,
+        mode: 'return_to_caller',
+        path: [...caller.path, name],
+        call_id: callId,
+      });
+      parent = task.caller.handoff;
+    }
+    const agent = new SdkAgent(
+      this.tracer,
+      name,
+      parent,
+      { prices: this.prices, runTokens: this.#runTokens },
+      [...(from?.path ?? []), name],
+    );
+    this.#root ??= agent;
+    task.agents.push(agent);
+    return agent;
+  }
+
+  /** The run starts before its first agent's first event, with the input known by then. */
+  #ensureRun(agent: SdkAgent, input: string): void {
+    if (agent !== this.#root || agent.runSpan !== undefined) return;
+    agent.sealsRun(this.tracer.start('run_start', agent.agent, null, { input }));
+  }
+
+  /** A handoff span ended: the agent's handoff opens, and the next agent of its task hangs under it. */
+  #handedOff(parentId: string | null, to: string): void {
+    const agent = this.#agentOf(parentId);
+    if (agent === undefined) return;
+    this.#ensureRun(agent, '');
+    const call = agent.takeCall(`transfer_to_${to}`);
+    agent.handedOff();
+    agent.handoff = {
+      to,
+      span: this.tracer.start(
+        'handoff_start',
+        agent.agent,
+        agent.startAgent({ provider: '', model: '' }, '', []),
+        {
+          from: agent.agent,
+          to,
+          depth: agent.depth + 1,
+          mode: 'pass_control',
+          path: [...agent.path, to],
+          call_id: call.callId,
+        },
+      ),
+    };
+  }
+
+  /**
+   * A task ends: its last agent with the task's stop and output, then each agent that handed off,
+   * innermost first, after its handoff; then the handoff that returns to an agent-as-tool's caller.
+   */
+  #taskEnded(task: Task, error: SdkSpanError | undefined): void {
+    const last = task.agents.at(-1);
+    const failure = error ?? last?.error;
+    const stopReason = stopReasonOf(failure);
+    const output = last?.lastText ?? '';
+    const cause = failure === undefined ? undefined : spanError(failure);
+    for (const agent of [...task.agents].reverse()) {
+      this.#ensureRun(agent, '');
+      const handoff = agent.handoff;
+      if (handoff !== undefined)
+        this.tracer.end(handoff.span, handoffFields(agent, handoff.to, 'pass_control'));
+      agent.ended({
+        stopReason,
+        output,
+        ...(cause === undefined ? {} : { error: cause }),
+        ...(handoff === undefined || agent === last ? {} : { handedOffTo: handoff.to }),
+      });
+      if (agent.runSpan !== undefined) this.#ended = true;
+    }
+    const caller = task.caller;
+    if (caller?.handoff !== undefined)
+      this.tracer.end(
+        caller.handoff,
+        handoffFields(caller.agent, task.agents[0]?.agent ?? '', 'return_to_caller'),
+      );
+  }
+
+  /** The agent a span belongs to: its nearest agent span. */
+  #agentOf(spanId: string | null): SdkAgent | undefined {
+    return this.#nearest(spanId, each => each.agent !== undefined)?.agent;
+  }
+
+  #nearest(spanId: string | null, wanted: (known: Known) => boolean): Known | undefined {
+    for (let id = spanId; id !== null;) {
+      const known = this.#spans.get(id);
+      if (known === undefined) return undefined;
+      if (wanted(known)) return known;
+      id = known.parentId;
+    }
+    return undefined;
+  }
+}
+
+/** A handoff's fields, at its end as at its start. */
+function handoffFields(
+  from: SdkAgent,
+  to: string,
+  mode: 'pass_control' | 'return_to_caller',
+): { from: string; to: string; depth: number; mode: typeof mode; path: string[] } {
+  return { from: from.agent, to, depth: from.depth + 1, mode, path: [...from.path, to] };
+}
+
+/** The SDK's error (its class name leads the detail the runner keeps) as a stop reason. */
+function stopReasonOf(error: SdkSpanError | undefined): StopReason {
+  if (error === undefined) return 'completed';
+  const detail = error.data?.error;
+  const text = `${error.message} ${typeof detail === 'string' ? detail : ''}`;
+  if (/MaxTurnsExceeded|Max turns/.test(text)) return 'max_steps';
+  if (/GuardrailTripwireTriggered/.test(text)) return 'guardrail_blocked';
+  if (/AbortError|aborted/i.test(text)) return 'aborted';
+  return 'error';
+}
+
+/** The SDK's span error as an error: the detail the runner keeps (the error's text), or its message. */
+function spanError(error: SdkSpanError): Error {
+  const detail = error.data?.error;
+  return new Error(typeof detail === 'string' ? detail : error.message);
+}
+
+/** The run's input: the first user message of its first model call. */
+function firstUserText(input: ResponseSpanData['_input']): string {
+  const first = conversationOf(input ?? []).messages.find(message => message.role === 'user');
+  return first?.content ?? '';
+}

@@ -1,0 +1,135 @@
+import type { LanguageModel, TraceEvent } from '@agent-trace/core';
+import { defined } from '@agent-trace/core/internal';
+import {
+  memorySink,
+  recordedEvents,
+  recordedModel,
+  Recording,
+  rerunReport,
+  type BridgedAgent,
+  type RerunReport,
+} from '@agent-trace/trace';
+import type { Model, Tool } from '@openai/agents';
+import { openaiAgentsModel, sdk } from '../openai-agents-model.js';
+import { agentTraceProcessor, type AgentTraceProcessorOptions } from '../record/trace-processor.js';
+import { recordingTo } from './rerun-processor.js';
+import { parsed } from '../record/sdk-agent.js';
+
+/** What an Agents SDK agent is rerun with: the recorded input, models and tools. */
+export interface OpenaiAgentsRerun {
+  /** What the recorded run was asked (its first user message). */
+  readonly input: string;
+  /**
+   * The model of the agent named `agent` in the recording: it answers that agent's recorded model
+   * calls in order, and fails a call the recording does not have.
+   */
+  readonly model: (agent: string) => Model;
+  /**
+   * Function tools, each answering with its recorded result for the same arguments (unless
+   * `liveTools`). Pass your own tools only: an agent used as a tool (`asTool`) runs as itself.
+   */
+  readonly tools: <Tools extends readonly Tool[]>(tools: Tools) => Tools;
+}
+
+/** Options of {@link rerunOpenaiAgentsTrace}. */
+export interface RerunOpenaiAgentsOptions extends Pick<
+  AgentTraceProcessorOptions,
+  'clock' | 'ids'
+> {
+  /** Run the real tools instead of answering from the recording. @defaultValue false */
+  readonly liveTools?: boolean;
+}
+
+/**
+ * Reruns Agents SDK agents, as the code defines them today, against a recorded run: each agent's
+ * model answers from its recorded calls in order, tools answer from their recorded results, and
+ * the new run, recorded through the SDK's tracing as the first was, is compared with the recording
+ * step by step. The report is `rerunTrace`'s: `same`, or the first divergence explained.
+ *
+ * The rerun turns the SDK's tracing on (it is how the run is recorded) and records only the runs
+ * `agent` makes.
+ *
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
+ * @param agent - runs the agents with what it is given (their `run` call)
+ */
+export async function rerunOpenaiAgentsTrace(
+  trace: readonly TraceEvent[] | string,
+  agent: (rerun: OpenaiAgentsRerun) => unknown,
+  options: RerunOpenaiAgentsOptions = {},
+): Promise<RerunReport<unknown>> {
+  const peer = await sdk();
+  const all = await recordedEvents(trace);
+  const recording = new Recording(all);
+  const recorded = all.filter(event => event.run === recording.runId);
+  const sink = memorySink();
+  const processor = agentTraceProcessor({
+    trace: sink,
+    ...defined('clock', options.clock),
+    ...defined('ids', options.ids),
+  });
+  peer.setTracingDisabled(false);
+  let result: unknown;
+  try {
+    result = await recordingTo(peer, processor, () =>
+      agent({
+        input: recording.input,
+        model: name =>
+          openaiAgentsModel(recordedModel(name, recording, identity(name, recording)), {
+            agent: name,
+          }),
+        tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+      }),
+    );
+  } catch (error) {
+    // Today's code failing where the recording did not is a divergence the comparison shows.
+    result = error;
+  }
+  await processor.flush();
+  return rerunReport(recorded, sink.events, result);
+}
+
+/** What the recording names `agent`'s model: the recorded answers stand in for it. */
+function identity(
+  agent: string,
+  recording: Recording,
+): Pick<LanguageModel, 'provider' | 'modelId'> {
+  const recorded = recording.modelOf(agent);
+  return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
+}
+
+/** The function tools, each answering with its recorded result for the same name and arguments. */
+function recordedTools<Tools extends readonly Tool[]>(tools: Tools, recording: Recording): Tools {
+  return tools.map(tool => {
+    if (tool.type !== 'function') return tool;
+    const { name } = tool;
+    return {
+      ...tool,
+      invoke: (_context: unknown, input: string) =>
+        Promise.resolve().then(() =>
+          recording.answerTool(name, parsed(input), () => {
+            throw new Error(
+              `Rerun: the recording has no result of tool '${name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
+            );
+          }),
+        ),
+    };
+  }) as unknown as Tools;
+}
+
+/**
+ * Agents SDK agents as a module exports them for `agent-trace rerun --agent`: the function that
+ * runs them with what a rerun gives (see {@link rerunOpenaiAgentsTrace}).
+ *
+ * @example
+ * ```ts
+ * export default openaiAgentsAgent(({ input, model, tools }) =>
+ *   run(new Agent({ name: 'forecaster', model: model('forecaster'), tools: tools([weather]) }), input),
+ * );
+ * ```
+ */
+export function openaiAgentsAgent(agent: (rerun: OpenaiAgentsRerun) => unknown): BridgedAgent {
+  return {
+    framework: 'openai-agents',
+    rerun: (trace, options) => rerunOpenaiAgentsTrace(trace, agent, options),
+  };
+}

@@ -22,6 +22,7 @@ import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 import { formatViewer, measureViewer } from './viewer.js';
 import { formatWorkflowSteps, measureWorkflowSteps } from './workflow-steps.js';
 import { formatBridgeOverhead, measureBridgeOverhead } from './bridge-overhead.js';
+import { formatOpenaiAgentsOverhead, measureOpenaiAgentsOverhead } from './bridge-openai-agents.js';
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 
 const quick = process.argv.includes('--quick');
@@ -87,6 +88,12 @@ console.log(
 );
 const bridgeOverhead = await measureBridgeOverhead(quick ? 20 : 100, settings.rounds);
 console.log(formatBridgeOverhead(bridgeOverhead));
+
+console.log(
+  `\nRecording an OpenAI Agents SDK agent: run over ${quick ? 20 : 100} turns, tracing off and through agentTraceProcessor (median µs a step)`,
+);
+const openaiAgentsOverhead = await measureOpenaiAgentsOverhead(quick ? 20 : 100, settings.rounds);
+console.log(formatOpenaiAgentsOverhead(openaiAgentsOverhead));
 
 console.log(
   "\nThrough the application's OpenTelemetry (otelSink): a 100-step run in each mode (median µs a step)",
@@ -185,6 +192,7 @@ writeFileSync(
       workflowSteps,
       evalOverhead,
       bridgeOverhead,
+      openaiAgentsOverhead,
       otelModes,
       viewer,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),

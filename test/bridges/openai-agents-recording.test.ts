@@ -1,5 +1,6 @@
 import {
   agentTraceProcessor,
+  withAgentTrace,
   openaiAgentsModel,
   rerunOpenaiAgentsTrace,
 } from '@agent-trace/openai-agents';
@@ -15,7 +16,7 @@ import {
   Agent,
   OpenAIResponsesModel,
   run,
-  setTraceProcessors,
+  addTraceProcessor,
   setTracingDisabled,
   tool,
 } from '@openai/agents';
@@ -113,6 +114,23 @@ describe('Agents SDK agents recorded through agentTraceProcessor', () => {
     });
   });
 
+  it('withAgentTrace records only the runs its work starts, with several at once', async () => {
+    const agent = (name: string) =>
+      new Agent({
+        name,
+        model: openaiAgentsModel(fakeLLM([{ text: `${name} done` }]), { agent: name }),
+      });
+    const [first, second] = [memorySink(), memorySink()];
+    await Promise.all([
+      withAgentTrace({ trace: first }, () => run(agent('first'), 'go')),
+      withAgentTrace({ trace: second }, () => run(agent('second'), 'go')),
+      run(agent('unrecorded'), 'go'),
+    ]);
+    expect(new Set(first.events.map(event => event.agent))).toEqual(new Set(['first']));
+    expect(new Set(second.events.map(event => event.agent))).toEqual(new Set(['second']));
+    expect(validateTrace([...first.events]).problems).toEqual([]);
+  });
+
   it('matches its golden trace', async () => {
     expect(['matched', 'written']).toContain(
       compareGoldenTrace('openai-agents-desk', await recorded(), { directory: golden }),
@@ -120,14 +138,7 @@ describe('Agents SDK agents recorded through agentTraceProcessor', () => {
   });
 
   it("maps the SDK's stops: max turns is max_steps, a failing tool is a tool error", async () => {
-    setTracingDisabled(false);
     const sink = memorySink();
-    const processor = agentTraceProcessor({
-      trace: sink,
-      clock: steppingClock(),
-      ids: sequentialIds(),
-    });
-    setTraceProcessors([processor]);
     const weather = tool({
       name: 'weather',
       description: 'The weather in a city',
@@ -147,10 +158,11 @@ describe('Agents SDK agents recorded through agentTraceProcessor', () => {
         ),
       ),
     });
-    await expect(run(looping, 'Atlantis?', { maxTurns: 2 })).rejects.toThrow(
-      'Max turns (2) exceeded',
-    );
-    await processor.flush();
+    await expect(
+      withAgentTrace({ trace: sink, clock: steppingClock(), ids: sequentialIds() }, () =>
+        run(looping, 'Atlantis?', { maxTurns: 2 }),
+      ),
+    ).rejects.toThrow('Max turns (2) exceeded');
     const { events } = sink;
     expect(validateTrace(events).problems).toEqual([]);
     const toolEnd = events.find(event => event.event === 'tool_end') as Record<string, unknown>;
@@ -183,7 +195,7 @@ describe("the SDK's own OpenAI model, recorded", () => {
         clock: steppingClock(),
         ids: sequentialIds(),
       });
-      setTraceProcessors([processor]);
+      addTraceProcessor(processor); // for the process: every run from here on is recorded
       const client = new OpenAI({ apiKey: 'sk-test', baseURL: 'http://llm.test/v1' });
       const forecaster = new Agent({
         name: 'forecaster',

@@ -5,6 +5,7 @@
  * `Model`.
  */
 export { agentTraceProcessor } from './record/trace-processor.js';
+export { withAgentTrace } from './record/with-agent-trace.js';
 export type { AgentTraceProcessor, AgentTraceProcessorOptions } from './record/trace-processor.js';
 export { openaiAgentsModel } from './openai-agents-model.js';
 export type { OpenaiAgentsModelOptions } from './openai-agents-model.js';

@@ -99,7 +99,7 @@ export class RecordedTrace {
       const agent = this.#agentOf(span.parentId);
       if (agent === undefined) return;
       const response = data as unknown as ResponseSpanData;
-      this.#ensureRun(agent, firstUserText(response._input));
+      if (agent.runSpan === undefined) this.#ensureRun(agent, firstUserText(response._input));
       agent.responded(response, error);
     } else if (data.type === 'function' && known?.tool !== undefined) {
       const { agent, callId } = known.tool;

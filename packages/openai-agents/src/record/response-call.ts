@@ -16,8 +16,10 @@ export interface ResponseCall {
   readonly model: string;
   readonly instructions: string;
   readonly tools: readonly ToolDefinition[];
-  /** The whole conversation of the request (the SDK sends it whole each turn). */
+  /** The messages of the request's input items from `from` on. */
   readonly messages: readonly Message[];
+  /** How many input items the request held. */
+  readonly items: number;
   readonly end: BridgedCallEnd;
 }
 
@@ -40,7 +42,7 @@ interface WireUsage {
  * tools, model, answer and usage from `_response` (the Responses API's response object). A span
  * without them (tracing without sensitive data) gives an empty conversation and answer.
  */
-export function responseCall(data: ResponseSpanData, error: unknown): ResponseCall {
+export function responseCall(data: ResponseSpanData, error: unknown, from = 0): ResponseCall {
   const response = (data._response ?? {}) as {
     model?: string;
     provider?: string;
@@ -51,7 +53,9 @@ export function responseCall(data: ResponseSpanData, error: unknown): ResponseCa
     output?: readonly WireOutputItem[];
     usage?: WireUsage;
   };
-  const { system, messages } = conversationOf(data._input ?? []);
+  const input = data._input ?? [];
+  const items = typeof input === 'string' ? [{ role: 'user', content: input }] : input;
+  const { system, messages } = conversationOf(items.slice(from));
   if (typeof response.instructions === 'string') system.unshift(response.instructions);
   const output = response.output ?? [];
   const toolCalls = output
@@ -79,6 +83,7 @@ export function responseCall(data: ResponseSpanData, error: unknown): ResponseCa
         : [],
     ),
     messages,
+    items: items.length,
     end: {
       provider,
       model,

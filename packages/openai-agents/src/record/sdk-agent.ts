@@ -14,7 +14,10 @@ export interface OpenHandoff {
  * keeps what its ending needs: its last answer, the calls it asked for, its handoff.
  */
 export class SdkAgent extends RecordedAgent {
-  /** How many messages of the SDK's whole conversation were already recorded. */
+  /**
+   * How many of the SDK's input items were already recorded: the SDK sends the whole conversation
+   * each turn, and a turn's new items (the answer, then the tool results) stand on their own.
+   */
   #seen = 0;
   /** The text of its last answer: its output, when it is the one that ends the run. */
   lastText = '';
@@ -45,11 +48,9 @@ export class SdkAgent extends RecordedAgent {
 
   /** A model call, read from its response span once it ended. */
   responded(data: ResponseSpanData, error: unknown): void {
-    const call = responseCall(data, error);
-    // The SDK sends the whole conversation each turn: only what is new is recorded.
-    const fresh = call.messages.slice(this.#seen);
-    this.#seen = call.messages.length;
-    this.modelCallStarted({ ...call, messages: fresh });
+    const call = responseCall(data, error, this.#seen);
+    this.#seen = call.items;
+    this.modelCallStarted(call);
     this.modelCallEnded(call.end);
     this.lastText = call.end.text;
     this.#pending = [...call.end.toolCalls];

@@ -10,9 +10,9 @@ import {
   type RerunReport,
 } from '@agent-trace/trace';
 import type { Model, Tool } from '@openai/agents';
-import { openaiAgentsModel, sdk } from '../openai-agents-model.js';
-import { agentTraceProcessor, type AgentTraceProcessorOptions } from '../record/trace-processor.js';
-import { recordingTo } from './rerun-processor.js';
+import { openaiAgentsModel } from '../openai-agents-model.js';
+import type { AgentTraceProcessorOptions } from '../record/trace-processor.js';
+import { withAgentTrace } from '../record/with-agent-trace.js';
 import { parsed } from '../record/sdk-agent.js';
 
 /** What an Agents SDK agent is rerun with: the recorded input, models and tools. */
@@ -46,8 +46,7 @@ export interface RerunOpenaiAgentsOptions extends Pick<
  * the new run, recorded through the SDK's tracing as the first was, is compared with the recording
  * step by step. The report is `rerunTrace`'s: `same`, or the first divergence explained.
  *
- * The rerun turns the SDK's tracing on (it is how the run is recorded) and records only the runs
- * `agent` makes.
+ * The rerun is recorded with {@link withAgentTrace}: only the runs `agent` makes.
  *
  * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
  * @param agent - runs the agents with what it is given (their `run` call)
@@ -57,34 +56,28 @@ export async function rerunOpenaiAgentsTrace(
   agent: (rerun: OpenaiAgentsRerun) => unknown,
   options: RerunOpenaiAgentsOptions = {},
 ): Promise<RerunReport<unknown>> {
-  const peer = await sdk();
   const all = await recordedEvents(trace);
   const recording = new Recording(all);
   const recorded = all.filter(event => event.run === recording.runId);
   const sink = memorySink();
-  const processor = agentTraceProcessor({
-    trace: sink,
-    ...defined('clock', options.clock),
-    ...defined('ids', options.ids),
-  });
-  peer.setTracingDisabled(false);
   let result: unknown;
   try {
-    result = await recordingTo(peer, processor, () =>
-      agent({
-        input: recording.input,
-        model: name =>
-          openaiAgentsModel(recordedModel(name, recording, identity(name, recording)), {
-            agent: name,
-          }),
-        tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
-      }),
+    result = await withAgentTrace(
+      { trace: sink, ...defined('clock', options.clock), ...defined('ids', options.ids) },
+      () =>
+        agent({
+          input: recording.input,
+          model: name =>
+            openaiAgentsModel(recordedModel(name, recording, identity(name, recording)), {
+              agent: name,
+            }),
+          tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+        }),
     );
   } catch (error) {
     // Today's code failing where the recording did not is a divergence the comparison shows.
     result = error;
   }
-  await processor.flush();
   return rerunReport(recorded, sink.events, result);
 }
 

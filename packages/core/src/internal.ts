@@ -28,7 +28,7 @@ export { toTraceMessage } from './kernel/protocol/trace-message.js';
 export { hashString } from './kernel/util/hash.js';
 export { countedUsage } from './kernel/protocol/usage.js';
 export { appendToolCall } from './kernel/protocol/message.js';
-export { RecordedAgent, traceError } from './features/bridge/recorded-agent.js';
+export { RecordedAgent, sealRun, traceError } from './features/bridge/recorded-agent.js';
 export type {
   BridgedAgentStart,
   BridgedCallEnd,

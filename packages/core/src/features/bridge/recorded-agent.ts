@@ -259,17 +259,8 @@ export class RecordedAgent {
       ...defined('handed_off_to', ending.handedOffTo),
       ...defined('error', error),
     });
-    if (this.#runSpan === undefined) return;
-    this.tracer.end(this.#runSpan, {
-      stop_reason: ending.stopReason,
-      last_seq: this.tracer.nextSeq,
-      counts: { events: this.tracer.nextSeq + 1, ...this.tracer.counts },
-      tok_prompt: this.runTokens.prompt,
-      tok_completion: this.runTokens.completion,
-      output: ending.output,
-      ...defined('error', error),
-      ...(this.tracer.redactions === 0 ? {} : { redactions: this.tracer.redactions }),
-    });
+    if (this.#runSpan !== undefined)
+      sealRun(this.tracer, this.#runSpan, { ...ending, tokens: this.runTokens });
   }
 
   /** Starts the agent's span once: at its first model call, tool call or end. */
@@ -300,6 +291,28 @@ export class RecordedAgent {
     );
     return this.#agentSpan;
   }
+}
+
+/**
+ * Ends a bridged run: its `run_end`, with the seal (the last seq and the counts), the run's
+ * tokens, its stop and output. For a framework whose run holds several agents side by side.
+ */
+export function sealRun(
+  tracer: RunTracer,
+  runSpan: OpenSpan<'run_start'>,
+  ending: BridgedEnding & { readonly tokens: { prompt: number; completion: number } },
+): void {
+  const error = ending.error === undefined ? undefined : traceError(ending.error);
+  tracer.end(runSpan, {
+    stop_reason: ending.stopReason,
+    last_seq: tracer.nextSeq,
+    counts: { events: tracer.nextSeq + 1, ...tracer.counts },
+    tok_prompt: ending.tokens.prompt,
+    tok_completion: ending.tokens.completion,
+    output: ending.output,
+    ...defined('error', error),
+    ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
+  });
 }
 
 /** An error as the trace records it: its name and message. */

@@ -1,0 +1,76 @@
+import type { Message, ToolDefinition } from '@agent-trace/core';
+import type { BaseMessage } from '@langchain/core/messages';
+
+/** A LangChain message read by its fields: the kinds carried, the others ignored. */
+interface MessageFields {
+  readonly type?: string;
+  readonly content?: unknown;
+  readonly tool_calls?: ReadonlyArray<{ id?: string; name: string; args: unknown }>;
+  readonly tool_call_id?: string;
+  readonly name?: string;
+  readonly status?: string;
+}
+
+/**
+ * LangChain messages as agent-trace's conversation: system messages as the instructions, human,
+ * AI (with their tool calls) and tool messages. Other kinds (function, remove) are not carried.
+ */
+export function conversationOf(prompt: readonly BaseMessage[]): {
+  instructions: string;
+  messages: Message[];
+} {
+  const system: string[] = [];
+  const messages: Message[] = [];
+  const toolNames = new Map<string, string>();
+  for (const message of prompt as readonly MessageFields[]) {
+    const content = textOf(message.content);
+    if (message.type === 'system') system.push(content);
+    else if (message.type === 'human') messages.push({ role: 'user', content });
+    else if (message.type === 'ai') {
+      const toolCalls = (message.tool_calls ?? []).map((call, index) => {
+        const callId = call.id ?? `call_${messages.length}_${index}`;
+        toolNames.set(callId, call.name);
+        return { callId, toolName: call.name, argumentsText: JSON.stringify(call.args ?? {}) };
+      });
+      messages.push({ role: 'assistant', content, toolCalls });
+    } else if (message.type === 'tool') {
+      const callId = message.tool_call_id ?? '';
+      messages.push({
+        role: 'tool',
+        callId,
+        toolName: message.name ?? toolNames.get(callId) ?? '',
+        content,
+        isError: message.status === 'error',
+      });
+    }
+  }
+  return { instructions: system.join('\n\n'), messages };
+}
+
+/** OpenAI-format function tools (what `bindTools` gives a model) as agent-trace's definitions. */
+export function toolDefinitionsOf(tools: unknown): ToolDefinition[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool: unknown) => {
+    const fn = (tool as { type?: string; function?: Record<string, unknown> }).function;
+    if (fn === undefined) return [];
+    return [
+      {
+        name: String(fn.name),
+        description: typeof fn.description === 'string' ? fn.description : '',
+        inputSchema: (fn.parameters ?? {}) as Readonly<Record<string, unknown>>,
+      },
+    ];
+  });
+}
+
+/** The text of a message's content: a string, or its text parts joined. */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
+  return content
+    .map(part => {
+      const { type, text } = part as { type?: unknown; text?: unknown };
+      return type === 'text' && typeof text === 'string' ? text : '';
+    })
+    .join('');
+}

@@ -1,0 +1,314 @@
+import {
+  randomIds,
+  systemClock,
+  type Clock,
+  type IdGenerator,
+  type StopReason,
+  type TraceSink,
+} from '@agent-trace/core';
+import { PriceTable, type ModelPrice } from '@agent-trace/core/cost';
+import { RunTracer } from '@agent-trace/core/internal';
+import { Redactor, type RedactionOptions } from '@agent-trace/core/redaction';
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { LLMResult } from '@langchain/core/outputs';
+import type { Serialized } from '@langchain/core/load/serializable';
+import type { ChainValues } from '@langchain/core/utils/types';
+import { textOf } from '../messages.js';
+import type { AnswerFields, GraphAgent, ModelStart } from './graph-agent.js';
+import { GraphScope } from './graph-scope.js';
+
+/** Options of {@link agentTraceCallbacks}. */
+export interface AgentTraceCallbacksOptions {
+  /** Where each run's events go: one sink or several (`jsonlSink`, `memorySink`, `otlpSink`). */
+  readonly trace: TraceSink | readonly TraceSink[];
+  /** The session every run's events carry. @defaultValue each run's id */
+  readonly session?: string;
+  /** Secrets replaced before any sink sees them; `false` turns it off. @defaultValue the known shapes */
+  readonly redaction?: RedactionOptions | false;
+  /** Prices of models, by `<provider>:<model>`, over the ones agent-trace knows. */
+  readonly prices?: Readonly<Record<string, ModelPrice>>;
+  /** @defaultValue the system clock */
+  readonly clock?: Clock;
+  /** @defaultValue random ids */
+  readonly ids?: IdGenerator;
+}
+
+/** What the handler knows of a LangChain run (a chain, a model call, a tool call). */
+interface Known {
+  readonly scope: GraphScope;
+  /** Set on the run a graph's invocation is: it ends the scope. */
+  readonly graph?: true;
+  readonly model?: { readonly agent: GraphAgent; readonly start: ModelStart };
+  readonly tool?: { readonly agent: GraphAgent; readonly callId: string };
+}
+
+/**
+ * The LangChain callback handler that records LangGraph graphs (and LangChain agents) as
+ * agent-trace traces. Pass it in the invocation's `callbacks`: each top-level invocation is a run;
+ * each node that calls a chat model is an agent (the prebuilt ReAct agent's model node takes the
+ * graph's name), with its model calls and the tool calls its answers asked for; a graph invoked
+ * from a tool is a sub-agent under that tool call.
+ */
+export class AgentTraceCallbackHandler extends BaseCallbackHandler {
+  name = 'agent-trace';
+  /** Run inline, in order: the trace is written as the graph runs. */
+  override awaitHandlers = true;
+  readonly #sinks: readonly TraceSink[];
+  readonly #prices: PriceTable;
+  readonly #runs = new Map<string, Known>();
+  readonly #flushes = new Set<Promise<void>>();
+  readonly #open = new Set<RunTracer>();
+
+  constructor(private readonly options: AgentTraceCallbacksOptions) {
+    super();
+    this.#sinks = Array.isArray(options.trace)
+      ? (options.trace as readonly TraceSink[])
+      : [options.trace as TraceSink];
+    this.#prices = new PriceTable(options.prices);
+  }
+
+  /**
+   * LangChain's callback manager calls this with the parent run's id fourth and the run's name
+   * eighth (as its own tracers read them), whatever the interface's parameter names say.
+   */
+  override handleChainStart(
+    _chain: Serialized,
+    inputs: ChainValues,
+    runId: string,
+    parentRunId?: string,
+    _tags?: string[],
+    _metadata?: Record<string, unknown>,
+    _runType?: string,
+    runName?: string,
+  ): void {
+    const parent = parentRunId === undefined ? undefined : this.#runs.get(parentRunId);
+    if (parent !== undefined && parent.tool === undefined) {
+      this.#runs.set(runId, { scope: parent.scope });
+      return;
+    }
+    const name = runName ?? 'langgraph';
+    const scope =
+      parent?.tool === undefined
+        ? this.#newRun(name, inputOf(inputs))
+        : new GraphScope(
+            parent.scope.tracer,
+            name,
+            {
+              kind: 'tool',
+              caller: parent.tool.agent,
+              tool: parent.tool.agent.toolSpan(parent.tool.callId)!,
+              callId: parent.tool.callId,
+            },
+            { prices: this.#prices, runTokens: parent.scope.runTokens },
+          );
+    this.#runs.set(runId, { scope, graph: true });
+  }
+
+  override handleChainEnd(outputs: ChainValues, runId: string): void {
+    const known = this.#runs.get(runId);
+    this.#runs.delete(runId);
+    if (known?.graph !== true) return;
+    this.#ended(known.scope, 'completed', outputOf(outputs));
+  }
+
+  override handleChainError(error: unknown, runId: string): void {
+    const known = this.#runs.get(runId);
+    this.#runs.delete(runId);
+    if (known?.graph !== true) return;
+    this.#ended(known.scope, stopReasonOf(error), undefined, error);
+  }
+
+  override handleChatModelStart(
+    llm: Serialized,
+    messages: BaseMessage[][],
+    runId: string,
+    parentRunId?: string,
+    extraParams?: Record<string, unknown>,
+    _tags?: string[],
+    metadata?: Record<string, unknown>,
+    runName?: string,
+  ): void {
+    const parent = parentRunId === undefined ? undefined : this.#runs.get(parentRunId);
+    const scope = parent?.scope ?? this.#newRun(runName ?? 'langchain', '');
+    const node = metadata?.langgraph_node;
+    const agentName =
+      typeof node !== 'string' || node === 'agent' || node === 'model' ? scope.name : node;
+    const agent = scope.agent(agentName);
+    const params = (extraParams?.invocation_params ?? {}) as Record<string, unknown>;
+    const start: ModelStart = {
+      provider: stringOr(metadata?.ls_provider, 'langchain'),
+      model: stringOr(metadata?.ls_model_name, stringOr(params.model, llm.id.at(-1) ?? '')),
+      tools: params.tools,
+    };
+    agent.called(start, messages[0] ?? []);
+    this.#runs.set(runId, {
+      scope,
+      model: { agent, start },
+      ...(parent === undefined ? { graph: true } : {}),
+    });
+  }
+
+  override handleLLMEnd(output: LLMResult, runId: string): void {
+    const known = this.#runs.get(runId);
+    this.#runs.delete(runId);
+    const generation = output.generations[0]?.[0] as
+      { message?: AnswerFields; text?: string } | undefined;
+    known?.model?.agent.answered(
+      known.model.start,
+      generation?.message ?? { content: generation?.text ?? '' },
+    );
+    if (known?.graph === true) this.#ended(known.scope, 'completed', undefined);
+  }
+
+  override handleLLMError(error: unknown, runId: string): void {
+    const known = this.#runs.get(runId);
+    this.#runs.delete(runId);
+    known?.model?.agent.answered(known.model.start, undefined, error);
+    if (known?.graph === true) this.#ended(known.scope, stopReasonOf(error), undefined, error);
+  }
+
+  override handleToolStart(
+    tool: Serialized,
+    input: string,
+    runId: string,
+    parentRunId?: string,
+    _tags?: string[],
+    _metadata?: Record<string, unknown>,
+    runName?: string,
+    toolCallId?: string,
+  ): void {
+    const scope = parentRunId === undefined ? undefined : this.#runs.get(parentRunId)?.scope;
+    const agent = scope?.agentOfCall(toolCallId);
+    if (scope === undefined || agent === undefined) return;
+    const name = runName ?? tool.id.at(-1) ?? 'tool';
+    const callId = toolCallId ?? `${name}-${agent.steps}`;
+    const asked = agent.pending.get(callId);
+    agent.pending.delete(callId);
+    agent.toolStarted(callId, name, asked?.args ?? parsed(input));
+    this.#runs.set(runId, { scope, tool: { agent, callId } });
+  }
+
+  override handleToolEnd(output: unknown, runId: string): void {
+    const known = this.#runs.get(runId);
+    this.#runs.delete(runId);
+    if (known?.tool === undefined) return;
+    const { content, status } = (output ?? {}) as { content?: unknown; status?: string };
+    const text = typeof output === 'string' ? output : textOf(content);
+    known.tool.agent.toolEnded(
+      known.tool.callId,
+      status === 'error' ? { error: new Error(text) } : { output: parsed(text) },
+    );
+  }
+
+  override handleToolError(error: unknown, runId: string): void {
+    const known = this.#runs.get(runId);
+    this.#runs.delete(runId);
+    known?.tool?.agent.toolEnded(known.tool.callId, { error });
+  }
+
+  /** Waits until every sink has stored what the runs gave it. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#flushes, ...[...this.#open].map(tracer => tracer.flush())]);
+  }
+
+  #newRun(name: string, input: string): GraphScope {
+    const ids = this.options.ids ?? randomIds;
+    const runId = ids.runId();
+    const tracer = new RunTracer({
+      sinks: this.#sinks,
+      runId,
+      session: this.options.session ?? runId,
+      clock: this.options.clock ?? systemClock,
+      ids,
+      name,
+      ...(this.options.redaction === false
+        ? {}
+        : { redaction: new Redactor(this.options.redaction) }),
+    });
+    this.#open.add(tracer);
+    const runSpan = tracer.start('run_start', name, null, { input });
+    return new GraphScope(
+      tracer,
+      name,
+      { kind: 'run', runSpan },
+      { prices: this.#prices, runTokens: { prompt: 0, completion: 0 } },
+    );
+  }
+
+  #ended(
+    scope: GraphScope,
+    stopReason: StopReason,
+    output: string | undefined,
+    error?: unknown,
+  ): void {
+    scope.ended(stopReason, output, error);
+    if (!scope.isRun) return;
+    this.#open.delete(scope.tracer);
+    const flushed = scope.tracer.flush();
+    this.#flushes.add(flushed);
+    void flushed.finally(() => this.#flushes.delete(flushed));
+  }
+}
+
+/**
+ * Records LangGraph graphs and LangChain agents as agent-trace traces, through LangChain's own
+ * callback handler interface.
+ *
+ * @example
+ * ```ts
+ * const callbacks = agentTraceCallbacks({ trace: jsonlSink('traces/agent.jsonl') });
+ * await agent.invoke({ messages: [{ role: 'user', content: 'How cold is Oslo?' }] }, { callbacks: [callbacks] });
+ * await callbacks.flush();
+ * ```
+ */
+export function agentTraceCallbacks(
+  options: AgentTraceCallbacksOptions,
+): AgentTraceCallbackHandler {
+  return new AgentTraceCallbackHandler(options);
+}
+
+/** A graph's input: its last user message, or the input as JSON. */
+function inputOf(inputs: ChainValues): string {
+  const messages = (inputs as { messages?: unknown }).messages;
+  if (Array.isArray(messages)) {
+    for (const message of [...(messages as unknown[])].reverse()) {
+      const { role, type, content } = message as {
+        role?: string;
+        type?: string;
+        content?: unknown;
+      };
+      const kind = role ?? type ?? (message as { getType?: () => string }).getType?.();
+      if (kind === 'user' || kind === 'human') return textOf(content);
+    }
+  }
+  return typeof inputs === 'string' ? inputs : JSON.stringify(inputs);
+}
+
+/** A graph's output: its last AI message's text, when its state holds messages. */
+function outputOf(outputs: ChainValues): string | undefined {
+  const messages = (outputs as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return undefined;
+  return textOf((messages.at(-1) as { content?: unknown }).content);
+}
+
+/** LangGraph's recursion limit is its step limit; an abort is an abort. */
+function stopReasonOf(error: unknown): StopReason {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'GraphRecursionError') return 'max_steps';
+  if (name === 'AbortError') return 'aborted';
+  return 'error';
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' && value !== '' ? value : fallback;
+}
+
+/** JSON text as its value; text that is not JSON as itself. */
+export function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,128 @@
+import type { LanguageModel, TraceEvent } from '@agent-trace/core';
+import { defined } from '@agent-trace/core/internal';
+import {
+  memorySink,
+  recordedEvents,
+  recordedModel,
+  Recording,
+  rerunReport,
+  type BridgedAgent,
+  type RerunReport,
+} from '@agent-trace/trace';
+import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { type AgentTraceChatModel, langchainModel } from '../langchain-model.js';
+import {
+  agentTraceCallbacks,
+  type AgentTraceCallbackHandler,
+  type AgentTraceCallbacksOptions,
+} from '../record/trace-callbacks.js';
+
+/** What a LangGraph graph is rerun with: the recorded input, models, tools and callbacks. */
+export interface LanggraphRerun {
+  /** What the recorded run was asked (its last user message). */
+  readonly input: string;
+  /**
+   * The chat model of the agent named `agent` in the recording (a node's name, or the prebuilt
+   * agent's graph name): it answers that agent's recorded model calls in order, and fails a call
+   * the recording does not have.
+   */
+  readonly model: (agent: string) => AgentTraceChatModel;
+  /** The tools, each answering with its recorded result for the same arguments (unless `liveTools`). */
+  readonly tools: <Tools extends readonly StructuredToolInterface[]>(tools: Tools) => Tools;
+  /** Pass as the invocation's `callbacks`: they record the rerun. */
+  readonly callbacks: AgentTraceCallbackHandler[];
+}
+
+/** Options of {@link rerunLanggraphTrace}. */
+export interface RerunLanggraphOptions extends Pick<AgentTraceCallbacksOptions, 'clock' | 'ids'> {
+  /** Run the real tools instead of answering from the recording. @defaultValue false */
+  readonly liveTools?: boolean;
+}
+
+/**
+ * Reruns a LangGraph graph, as the code defines it today, against a recorded run: each agent's
+ * model answers from its recorded calls in order, tools answer from their recorded results, and
+ * the new run, recorded as the first was, is compared with the recording step by step. The report
+ * is `rerunTrace`'s: `same`, or the first divergence explained.
+ *
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
+ * @param graph - invokes the graph with what it is given (its models, tools and callbacks)
+ */
+export async function rerunLanggraphTrace(
+  trace: readonly TraceEvent[] | string,
+  graph: (rerun: LanggraphRerun) => unknown,
+  options: RerunLanggraphOptions = {},
+): Promise<RerunReport<unknown>> {
+  const all = await recordedEvents(trace);
+  const recording = new Recording(all);
+  const recorded = all.filter(event => event.run === recording.runId);
+  const sink = memorySink();
+  const callbacks = agentTraceCallbacks({
+    trace: sink,
+    ...defined('clock', options.clock),
+    ...defined('ids', options.ids),
+  });
+  let result: unknown;
+  try {
+    result = await graph({
+      input: recording.input,
+      model: name =>
+        langchainModel(recordedModel(name, recording, identity(name, recording)), { agent: name }),
+      tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+      callbacks: [callbacks],
+    });
+  } catch (error) {
+    // Today's code failing where the recording did not is a divergence the comparison shows.
+    result = error;
+  }
+  await callbacks.flush();
+  return rerunReport(recorded, sink.events, result);
+}
+
+/** What the recording names `agent`'s model: the recorded answers stand in for it. */
+function identity(
+  agent: string,
+  recording: Recording,
+): Pick<LanguageModel, 'provider' | 'modelId'> {
+  const recorded = recording.modelOf(agent);
+  return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
+}
+
+/** The tools, each answering with its recorded result for the same name and arguments. */
+function recordedTools<Tools extends readonly StructuredToolInterface[]>(
+  tools: Tools,
+  recording: Recording,
+): Tools {
+  return tools.map(each =>
+    tool(
+      (args: unknown) => {
+        const result = recording.answerTool(each.name, args, () => {
+          throw new Error(
+            `Rerun: the recording has no result of tool '${each.name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
+          );
+        });
+        return typeof result === 'string' ? result : JSON.stringify(result);
+      },
+      { name: each.name, description: each.description, schema: each.schema as never },
+    ),
+  ) as unknown as Tools;
+}
+
+/**
+ * A LangGraph graph as a module exports it for `agent-trace rerun --agent`: the function that
+ * invokes it with what a rerun gives (see {@link rerunLanggraphTrace}).
+ *
+ * @example
+ * ```ts
+ * export default langgraphAgent(({ input, model, tools, callbacks }) =>
+ *   createReactAgent({ llm: model('forecaster'), tools: tools([weather]), name: 'forecaster' })
+ *     .invoke({ messages: [{ role: 'user', content: input }] }, { callbacks }),
+ * );
+ * ```
+ */
+export function langgraphAgent(graph: (rerun: LanggraphRerun) => unknown): BridgedAgent {
+  return {
+    framework: 'langgraph',
+    rerun: (trace, options) => rerunLanggraphTrace(trace, graph, options),
+  };
+}

@@ -22,6 +22,7 @@ import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 import { formatViewer, measureViewer } from './viewer.js';
 import { formatWorkflowSteps, measureWorkflowSteps } from './workflow-steps.js';
 import { formatBridgeOverhead, measureBridgeOverhead } from './bridge-overhead.js';
+import { formatLanggraphOverhead, measureLanggraphOverhead } from './bridge-langgraph.js';
 import { formatOpenaiAgentsOverhead, measureOpenaiAgentsOverhead } from './bridge-openai-agents.js';
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 
@@ -94,6 +95,12 @@ console.log(
 );
 const openaiAgentsOverhead = await measureOpenaiAgentsOverhead(quick ? 20 : 100, settings.rounds);
 console.log(formatOpenaiAgentsOverhead(openaiAgentsOverhead));
+
+console.log(
+  `\nRecording a LangGraph agent: the prebuilt ReAct agent over ${quick ? 20 : 100} steps, without callbacks and through agentTraceCallbacks (median µs a step)`,
+);
+const langgraphOverhead = await measureLanggraphOverhead(quick ? 20 : 100, settings.rounds);
+console.log(formatLanggraphOverhead(langgraphOverhead));
 
 console.log(
   "\nThrough the application's OpenTelemetry (otelSink): a 100-step run in each mode (median µs a step)",
@@ -193,6 +200,7 @@ writeFileSync(
       evalOverhead,
       bridgeOverhead,
       openaiAgentsOverhead,
+      langgraphOverhead,
       otelModes,
       viewer,
       targets: targets.map(([target, met, value]) => ({ target, met, value })),

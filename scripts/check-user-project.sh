@@ -14,7 +14,7 @@ mkdir -p "$packs"
 
 echo "== build and pack the packages"
 npx -y pnpm@10 -r run build >/dev/null
-for package in core trace testing viewer cli evals ai-sdk openai-agents; do
+for package in core trace testing viewer cli evals ai-sdk openai-agents langgraph; do
   (cd "packages/$package" && npx -y pnpm@10 pack --pack-destination "$packs" >/dev/null)
 done
 ls "$packs"
@@ -79,6 +79,10 @@ check_project() {
   echo "== an OpenAI Agents SDK agent from a script, with @openai/agents installed"
   npm install --no-audit --no-fund --loglevel=error @openai/agents@0.20.0
   node check-openai-agents.mjs
+
+  echo "== a LangGraph agent from a script, recorded, with @langchain/langgraph installed"
+  npm install --no-audit --no-fund --loglevel=error @langchain/langgraph@1.7.3
+  node check-langgraph.mjs
   cd "$root"
 }
 

@@ -13,16 +13,24 @@ interface MessageFields {
 
 /**
  * LangChain messages as agent-trace's conversation: system messages as the instructions, human,
- * AI (with their tool calls) and tool messages. Other kinds (function, remove) are not carried.
+ * AI (with their tool calls) and tool messages, from the message `from` on. Other kinds
+ * (function, remove) are not carried.
  */
-export function conversationOf(prompt: readonly BaseMessage[]): {
+export function conversationOf(
+  prompt: readonly BaseMessage[],
+  from = 0,
+): {
   instructions: string;
   messages: Message[];
 } {
   const system: string[] = [];
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
-  for (const message of prompt as readonly MessageFields[]) {
+  const fields = prompt as readonly MessageFields[];
+  // The instructions are every system message; only the messages from `from` on are converted.
+  for (let index = 0; index < from; index++)
+    if (fields[index]?.type === 'system') system.push(textOf(fields[index]?.content));
+  for (const message of fields.slice(from)) {
     const content = textOf(message.content);
     if (message.type === 'system') system.push(content);
     else if (message.type === 'human') messages.push({ role: 'user', content });

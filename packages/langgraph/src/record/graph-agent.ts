@@ -31,7 +31,7 @@ export interface ModelStart {
  * for, so the tool node's runs find the agent they answer.
  */
 export class GraphAgent extends RecordedAgent {
-  /** How many messages of the prompt were already recorded: the prompt grows between calls. */
+  /** How many of the prompt's messages were already recorded: the prompt grows between calls. */
   #seen = 0;
   /** The text of its last answer: its output. */
   lastText = '';
@@ -40,11 +40,10 @@ export class GraphAgent extends RecordedAgent {
 
   /** A chat model call starts, with its whole prompt. */
   called(model: ModelStart, prompt: readonly BaseMessage[]): void {
-    const { instructions, messages } = conversationOf(prompt);
     // A prompt that is not the last one grown (a node that builds its own) is recorded whole.
-    if (messages.length < this.#seen) this.#seen = 0;
-    const fresh = messages.slice(this.#seen);
-    this.#seen = messages.length;
+    if (prompt.length < this.#seen) this.#seen = 0;
+    const { instructions, messages: fresh } = conversationOf(prompt, this.#seen);
+    this.#seen = prompt.length;
     this.modelCallStarted({
       provider: model.provider,
       model: model.model,

@@ -105,7 +105,7 @@ it('a LangGraph agent is an eval task: its recorded trace is what the trajectory
           { callbacks: [callbacks] },
         );
         await callbacks.flush();
-        return String(state.messages.at(-1)?.content);
+        return state.messages.at(-1)?.text ?? '';
       },
       scorers: [trajectoryMatch(), includes()],
     }),

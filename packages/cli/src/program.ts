@@ -12,6 +12,7 @@ import {
 import { addFork, addRerun } from './program/running-commands.js';
 import { addEval } from './program/eval-commands.js';
 import { addView } from './program/view-command.js';
+import { addImport } from './program/import-command.js';
 
 export type { CliIo } from './program/command-context.js';
 
@@ -45,6 +46,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     addDiff,
     addStats,
     addExport,
+    addImport,
   ])
     add(program, context);
   return program;

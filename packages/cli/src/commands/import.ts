@@ -1,0 +1,114 @@
+import { writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { validateTrace } from '@agent-trace/trace';
+import {
+  fetchJaegerSpans,
+  importSpans,
+  spansFromOtlpJson,
+  type ForeignSpan,
+  type JaegerQuery,
+} from '@agent-trace/trace/import';
+import { exitCodes, type CommandResult } from './command-result.js';
+
+/** Options of {@link importCommand}: a file, or a Jaeger query service and what to ask it. */
+export interface ImportCommandOptions {
+  /** Where to write the trace (JSONL). */
+  readonly out: string;
+  /** An OTLP JSON file (the Collector's file exporter). */
+  readonly file?: string;
+  /** Jaeger's query service, e.g. http://localhost:16686. */
+  readonly jaeger?: string;
+  readonly traceId?: string;
+  readonly service?: string;
+  /** How far back to look for the service's traces: `30m`, `2h`, `7d`. @defaultValue 1h */
+  readonly since?: string;
+  readonly limit?: number;
+  /** For tests. @defaultValue the current time */
+  readonly now?: number;
+}
+
+/**
+ * `agent-trace import`: GenAI-convention spans back into an agent-trace trace, from an OTLP JSON
+ * file or a Jaeger query service, written as JSONL for `replay`, `view`, `stats` and `diff`. Says
+ * how many runs it made and which spans it could not map. Exit 0 written, 1 written but invalid,
+ * 2 nothing could be read.
+ */
+export async function importCommand(options: ImportCommandOptions): Promise<CommandResult> {
+  let spans: ForeignSpan[];
+  try {
+    spans = await spansOf(options);
+  } catch (error) {
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: (error as Error).message };
+  }
+  if (spans.length === 0)
+    return {
+      exitCode: exitCodes.unreadable,
+      stdout: '',
+      stderr: `No spans found in ${options.file ?? options.jaeger ?? 'the input'}: nothing imported.`,
+    };
+  const { events, traces, unmapped } = importSpans(spans);
+  await writeFile(options.out, events.map(event => `${JSON.stringify(event)}\n`).join(''));
+  const { problems } = validateTrace(events);
+  const lines = [
+    `imported ${spans.length} spans of ${traces.length} trace${traces.length === 1 ? '' : 's'} into ${options.out}: ${events.length} events`,
+    ...(unmapped.length === 0
+      ? []
+      : [
+          `not mapped (not GenAI agents, model calls or tool calls; what they held is kept where they were): ${unmapped
+            .map(each => `${each.name} ×${each.count}`)
+            .join(', ')}`,
+        ]),
+    ...problems.map(problem => `invalid: ${problem.message}`),
+  ];
+  return {
+    exitCode: problems.length === 0 ? exitCodes.ok : exitCodes.failed,
+    stdout: `${lines.join('\n')}\n`,
+    stderr: '',
+  };
+}
+
+async function spansOf(options: ImportCommandOptions): Promise<ForeignSpan[]> {
+  if (options.file !== undefined && options.jaeger !== undefined)
+    throw new Error('Give an OTLP JSON file or --jaeger, not both.');
+  if (options.file !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(options.file, 'utf8');
+    } catch (error) {
+      throw new Error(`Cannot read ${options.file}: ${(error as Error).message}`);
+    }
+    return spansFromOtlpJson(text, options.file);
+  }
+  if (options.jaeger === undefined)
+    throw new Error(
+      'Nothing to import: give an OTLP JSON file (agent-trace import spans.json --out trace.jsonl) or --jaeger <url> with --trace-id or --service.',
+    );
+  return fetchJaegerSpans(jaegerQuery(options.jaeger, options));
+}
+
+function jaegerQuery(url: string, options: ImportCommandOptions): JaegerQuery {
+  if (options.traceId !== undefined) return { url, traceId: options.traceId };
+  if (options.service === undefined)
+    throw new Error(
+      '--jaeger needs --trace-id <id>, or --service <name> (with --since and --limit).',
+    );
+  const now = options.now ?? Date.now();
+  return {
+    url,
+    service: options.service,
+    startMs: now - durationMs(options.since ?? '1h'),
+    endMs: now,
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+  };
+}
+
+/** `30m`, `2h`, `7d` in milliseconds. */
+function durationMs(text: string): number {
+  const match = /^(\d+)\s*(s|m|h|d)$/.exec(text.trim());
+  if (match === null)
+    throw new Error(`Invalid --since '${text}': use a number and s, m, h or d (e.g. 30m, 2h, 7d).`);
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+    match[2] as 's' | 'm' | 'h' | 'd'
+  ];
+  return Number(match[1]) * unit;
+}

@@ -1,0 +1,47 @@
+import { importCommand } from '../commands/import.js';
+import type { AddCommand } from './command-context.js';
+
+/** `agent-trace import`: GenAI spans from an OTLP JSON file or Jaeger back into a trace. */
+export const addImport: AddCommand = (program, { onResult }) => {
+  program
+    .command('import')
+    .description(
+      "Turn OpenTelemetry GenAI spans into an agent-trace trace: from an OTLP JSON file (the Collector's file exporter) or a Jaeger query service.",
+    )
+    .argument('[spans]', 'an OTLP JSON file, one ExportTraceServiceRequest a line')
+    .requiredOption('--out <trace.jsonl>', 'where to write the trace')
+    .option('--jaeger <url>', "Jaeger's query service, e.g. http://localhost:16686")
+    .option('--trace-id <id>', 'with --jaeger: the trace to import')
+    .option('--service <name>', "with --jaeger: import the service's traces")
+    .option('--since <duration>', 'with --service: how far back, e.g. 30m, 2h, 7d', '1h')
+    .option('--limit <n>', 'with --service: at most this many traces', '20')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  agent-trace import spans.json --out traces/imported.jsonl\n  agent-trace import --jaeger http://localhost:16686 --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --out traces/run.jsonl\n  agent-trace import --jaeger http://localhost:16686 --service support-desk --since 2h --out traces/desk.jsonl\n\nExit codes: 0 written, 1 written but invalid, 2 nothing read.',
+    )
+    .action(
+      async (
+        file: string | undefined,
+        options: {
+          out: string;
+          jaeger?: string;
+          traceId?: string;
+          service?: string;
+          since: string;
+          limit: string;
+        },
+      ) => {
+        onResult(
+          await importCommand({
+            out: options.out,
+            since: options.since,
+            limit: Number(options.limit),
+            ...(file === undefined ? {} : { file }),
+            ...(options.jaeger === undefined ? {} : { jaeger: options.jaeger }),
+            ...(options.traceId === undefined ? {} : { traceId: options.traceId }),
+            ...(options.service === undefined ? {} : { service: options.service }),
+          }),
+        );
+      },
+    );
+};

@@ -1,0 +1,44 @@
+/**
+ * A span read back from an OpenTelemetry backend (an OTLP JSON file, Jaeger), in one shape
+ * whatever its source: ids in hex, times in milliseconds, attributes as plain values.
+ */
+export interface ForeignSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  /** Absent for a root span. */
+  readonly parentSpanId?: string;
+  readonly name: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly attributes: Readonly<Record<string, unknown>>;
+  /** Set when the span's status is an error, with its message. */
+  readonly error?: string;
+  /** The service that made it (`service.name` of its resource or process). */
+  readonly service?: string;
+}
+
+/** A string attribute, if the span has one. */
+export function text(span: ForeignSpan, key: string): string | undefined {
+  const value = span.attributes[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A number attribute (int or double), if the span has one. */
+export function count(span: ForeignSpan, key: string): number | undefined {
+  const value = span.attributes[key];
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+    return Number(value);
+  return undefined;
+}
+
+/** An attribute holding JSON text (message content, tool definitions), parsed; undefined if not JSON. */
+export function json(span: ForeignSpan, key: string): unknown {
+  const value = span.attributes[key];
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,308 @@
+import type { Clock, IdGenerator, Message, StopReason, TraceSink } from '@agent-trace/core';
+import { PriceTable } from '@agent-trace/core/cost';
+import { RecordedAgent, RunTracer, sealRun, type OpenSpan } from '@agent-trace/core/internal';
+import { Redactor } from '@agent-trace/core/redaction';
+import { count, json, text, type ForeignSpan } from './foreign-span.js';
+import {
+  answerOf,
+  finishReasonOf,
+  instructionsOf,
+  messagesOf,
+  toolDefinitionsOf,
+} from './genai-messages.js';
+
+/** A span with its children, in time order. */
+export interface SpanNode {
+  readonly span: ForeignSpan;
+  readonly children: SpanNode[];
+}
+
+/** Where a span's mapped events hang: the parent span, and the agent it runs under. */
+interface Context {
+  readonly parent: OpenSpan;
+  readonly agent?: ImportedAgent;
+}
+
+/** An agent of the imported run, with what the import keeps between its calls. */
+class ImportedAgent extends RecordedAgent {
+  /** The last call's whole input, to tell whether the next one only grows it. */
+  previous: readonly Message[] = [];
+  lastText = '';
+  /** The agent it handed the conversation to (pass_control): its answer is this agent's. */
+  handedTo: string | undefined;
+}
+
+/** The model call operations of the GenAI conventions. */
+const modelCalls = new Set(['chat', 'text_completion', 'generate_content']);
+
+/**
+ * One trace of GenAI-convention spans as one agent-trace run, written through core's own
+ * `RunTracer`: `invoke_agent` spans are agents, `chat` spans model calls, `execute_tool` spans
+ * tool calls (or handoffs, with `gen_ai.transfer.*`). The events keep the spans' ids and times.
+ * Spans of other kinds are not mapped: their children hang where they would, and they are counted.
+ */
+export class ImportedRun {
+  readonly tracer: RunTracer;
+  readonly unmapped = new Map<string, number>();
+  readonly #clock: { now: () => number; at: number };
+  readonly #ids: { span?: string };
+  readonly #prices = new PriceTable();
+  readonly #tokens = { prompt: 0, completion: 0 };
+  #last: ImportedAgent | undefined;
+  /** The text of the last model call answered: the answer of an agent that handed off. */
+  #answer = '';
+  /** Agents made for model calls outside an agent span, by the span they hang under. */
+  readonly #implicit = new Map<string, ImportedAgent>();
+
+  constructor(traceId: string, runId: string, name: string, sinks: readonly TraceSink[]) {
+    const clock = { at: 0, now: () => clock.at };
+    this.#clock = clock;
+    const next: { span?: string } = {};
+    this.#ids = next;
+    let spans = 0;
+    const ids: IdGenerator = {
+      runId: () => runId,
+      traceId: () => traceId.padStart(32, '0'),
+      // The spans the import adds (the run's, an agent for calls outside one): hex, as ids are.
+      spanId: () => next.span ?? `a9e0${(++spans).toString(16).padStart(12, '0')}`,
+      callId: () => `imported-call-${++spans}`,
+    };
+    this.tracer = new RunTracer({
+      sinks,
+      runId,
+      session: runId,
+      clock: clock,
+      ids,
+      name,
+      redaction: new Redactor(),
+    });
+  }
+
+  /** Writes the run: its start at the root's start, the tree, its seal at the root's end. */
+  write(root: SpanNode, input: string, name: string): void {
+    const run = root.span;
+    // A run agent-trace exported keeps its span; another system's root is an agent of the run.
+    const own = text(run, 'gen_ai.operation.name') === 'invoke_workflow';
+    this.#at(run.startMs, own ? run.spanId : undefined);
+    const runSpan = this.tracer.start('run_start', name, null, { input });
+    if (own) this.#children(root, { parent: runSpan });
+    else this.#children({ span: run, children: [root] }, { parent: runSpan });
+    this.#at(run.endMs);
+    sealRun(this.tracer, runSpan, {
+      stopReason: stopOf(run),
+      output: this.#last?.lastText ?? '',
+      tokens: this.#tokens,
+      ...(run.error === undefined ? {} : { error: new Error(run.error) }),
+    });
+  }
+
+  /** Visits a span's children under `context`, then ends the agent made for calls outside one. */
+  #children(node: SpanNode, context: Context): void {
+    for (const child of node.children) this.#visit(child, context);
+    const implicit = this.#implicit.get(context.parent.spanId);
+    if (implicit === undefined) return;
+    this.#implicit.delete(context.parent.spanId);
+    this.#at(node.span.endMs);
+    implicit.ended({ stopReason: 'completed', output: implicit.lastText });
+  }
+
+  #visit(node: SpanNode, context: Context): void {
+    const { span } = node;
+    const operation = text(span, 'gen_ai.operation.name');
+    if (operation === 'invoke_agent' || operation === 'create_agent')
+      return this.#agent(node, context);
+    if (operation !== undefined && modelCalls.has(operation)) return this.#modelCall(node, context);
+    if (operation === 'execute_tool') {
+      const target = text(span, 'gen_ai.transfer.target.name');
+      return target === undefined
+        ? this.#tool(node, context)
+        : this.#handoff(node, context, target);
+    }
+    this.unmapped.set(span.name, (this.unmapped.get(span.name) ?? 0) + 1);
+    this.#children(node, context);
+  }
+
+  #agent(node: SpanNode, context: Context): void {
+    const { span } = node;
+    const name =
+      text(span, 'gen_ai.agent.name') ?? span.name.replace(/^invoke_agent\s*/, '') ?? 'agent';
+    const agent = new ImportedAgent(this.tracer, name, context.parent, {
+      prices: this.#prices,
+      runTokens: this.#tokens,
+    });
+    this.#at(span.startMs, span.spanId);
+    const agentSpan = agent.startAgent(
+      {
+        provider: text(span, 'gen_ai.provider.name') ?? '',
+        model: text(span, 'gen_ai.request.model') ?? '',
+      },
+      instructionsOf(json(span, 'gen_ai.system_instructions')) ?? '',
+      toolDefinitionsOf(json(span, 'gen_ai.tool.definitions')),
+    );
+    this.#children(node, { parent: agentSpan, agent });
+    this.#at(span.endMs);
+    const handedTo = agent.handedTo;
+    agent.ended({
+      stopReason: stopOf(span),
+      output: handedTo === undefined ? agent.lastText : this.#answer,
+      ...(span.error === undefined ? {} : { error: new Error(span.error) }),
+      ...(handedTo === undefined ? {} : { handedOffTo: handedTo }),
+    });
+    if (handedTo !== undefined) agent.lastText = this.#answer;
+    this.#last = agent;
+  }
+
+  #modelCall(node: SpanNode, context: Context): void {
+    const { span } = node;
+    const provider = text(span, 'gen_ai.provider.name') ?? text(span, 'gen_ai.system') ?? '';
+    const model = text(span, 'gen_ai.response.model') ?? text(span, 'gen_ai.request.model') ?? '';
+    const agent = context.agent ?? this.#implicitAgent(node, context, provider, model);
+    const { instructions, messages } = messagesOf(json(span, 'gen_ai.input.messages'));
+    // A call that repeats the agent's last input and adds to it (the whole conversation each time)
+    // is recorded with what it added; one that does not (only its new messages) as it is.
+    const grows =
+      agent.previous.length > 0 &&
+      messages.length >= agent.previous.length &&
+      JSON.stringify(messages.slice(0, agent.previous.length)) === JSON.stringify(agent.previous);
+    const fresh = grows ? messages.slice(agent.previous.length) : messages;
+    agent.previous = messages;
+    this.#at(span.startMs, span.spanId);
+    agent.modelCallStarted({
+      provider,
+      model,
+      instructions:
+        instructionsOf(json(span, 'gen_ai.system_instructions')) ?? instructions.join('\n\n'),
+      tools: toolDefinitionsOf(json(span, 'gen_ai.tool.definitions')),
+      messages: fresh,
+    });
+    const answer = answerOf(json(span, 'gen_ai.output.messages'));
+    // An array attribute, or (from Jaeger, which keeps arrays as JSON text) its JSON.
+    const reasons = json(span, 'gen_ai.response.finish_reasons');
+    const reason = Array.isArray(reasons)
+      ? String(reasons[0])
+      : (answer.finishReason ?? (typeof reasons === 'string' ? reasons : undefined));
+    this.#at(span.endMs);
+    agent.modelCallEnded({
+      provider,
+      model,
+      text: answer.text,
+      toolCalls: answer.toolCalls,
+      finishReason: finishReasonOf(reason, answer.toolCalls.length > 0),
+      usage: {
+        promptTokens: count(span, 'gen_ai.usage.input_tokens') ?? 0,
+        completionTokens: count(span, 'gen_ai.usage.output_tokens') ?? 0,
+        ...optional('cacheReadTokens', count(span, 'gen_ai.usage.cache_read.input_tokens')),
+        ...optional('cacheWriteTokens', count(span, 'gen_ai.usage.cache_creation.input_tokens')),
+      },
+      ...(span.error === undefined ? {} : { error: new Error(span.error) }),
+    });
+    if (span.error === undefined) {
+      agent.lastText = answer.text;
+      this.#answer = answer.text;
+    }
+    this.#children(node, { parent: agent.span ?? context.parent, agent });
+  }
+
+  #tool(node: SpanNode, context: Context): void {
+    const { span } = node;
+    const agent = context.agent;
+    if (agent === undefined) {
+      this.unmapped.set(span.name, (this.unmapped.get(span.name) ?? 0) + 1);
+      this.#children(node, context);
+      return;
+    }
+    const tool = text(span, 'gen_ai.tool.name') ?? span.name.replace(/^execute_tool\s*/, '');
+    const callId = text(span, 'gen_ai.tool.call.id') ?? span.spanId;
+    this.#at(span.startMs, span.spanId);
+    const toolSpan = agent.toolStarted(
+      callId,
+      tool,
+      parsedText(span.attributes['gen_ai.tool.call.arguments']),
+    );
+    this.#children(node, { parent: toolSpan });
+    this.#at(span.endMs);
+    agent.toolEnded(
+      callId,
+      span.error === undefined
+        ? { output: parsedText(span.attributes['gen_ai.tool.call.result']) }
+        : {
+            error: Object.assign(new Error(span.error), {
+              name: text(span, 'error.type') ?? 'Error',
+            }),
+          },
+    );
+  }
+
+  #handoff(node: SpanNode, context: Context, to: string): void {
+    const { span } = node;
+    const from = context.agent?.agent ?? text(span, 'gen_ai.agent.name') ?? '';
+    const mode =
+      text(span, 'gen_ai.transfer.mode') === 'return_to_caller'
+        ? 'return_to_caller'
+        : 'pass_control';
+    const fields = {
+      from,
+      to,
+      depth: count(span, 'agent_trace.handoff.depth') ?? 1,
+      mode,
+    } as const;
+    context.agent?.handedOff();
+    if (context.agent !== undefined && mode === 'pass_control') context.agent.handedTo = to;
+    this.#at(span.startMs, span.spanId);
+    const handoff = this.tracer.start('handoff_start', from, context.parent, fields);
+    this.#children(node, { parent: handoff });
+    this.#at(span.endMs);
+    this.tracer.end(handoff, fields);
+  }
+
+  /**
+   * A model call outside any agent span: the calls under one parent are an agent of their own,
+   * named by the span's agent name or model, ended when that parent's children are done.
+   */
+  #implicitAgent(node: SpanNode, context: Context, provider: string, model: string): ImportedAgent {
+    const known = this.#implicit.get(context.parent.spanId);
+    if (known !== undefined) return known;
+    const agent = new ImportedAgent(
+      this.tracer,
+      text(node.span, 'gen_ai.agent.name') ?? model,
+      context.parent,
+      {
+        prices: this.#prices,
+        runTokens: this.#tokens,
+      },
+    );
+    this.#at(node.span.startMs);
+    agent.startAgent({ provider, model }, '', []);
+    this.#implicit.set(context.parent.spanId, agent);
+    this.#last = agent;
+    return agent;
+  }
+
+  /** The time of the events to come, and the id of the span the next start opens. */
+  #at(ms: number, spanId?: string): void {
+    this.#clock.at = ms;
+    if (spanId === undefined) delete this.#ids.span;
+    else this.#ids.span = spanId;
+  }
+}
+
+/** A span's stop: agent-trace's own attribute, else its status. */
+function stopOf(span: ForeignSpan): StopReason {
+  const own = text(span, 'agent_trace.stop_reason');
+  if (own !== undefined) return own as StopReason;
+  return span.error === undefined ? 'completed' : 'error';
+}
+
+/** JSON text as its value; other text as itself. */
+function parsedText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+function optional<K extends string>(key: K, value: number | undefined): { [P in K]?: number } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: number });
+}

@@ -1,0 +1,121 @@
+import type { ForeignSpan } from './foreign-span.js';
+
+/** An OTLP/JSON attribute value: one of its typed fields. */
+interface AnyValue {
+  readonly stringValue?: string;
+  readonly boolValue?: boolean;
+  readonly intValue?: string | number;
+  readonly doubleValue?: number;
+  readonly arrayValue?: { readonly values?: readonly AnyValue[] };
+  readonly kvlistValue?: { readonly values?: readonly KeyValue[] };
+  readonly bytesValue?: string;
+}
+
+interface KeyValue {
+  readonly key: string;
+  readonly value?: AnyValue;
+}
+
+interface OtlpSpan {
+  readonly traceId?: string;
+  readonly spanId?: string;
+  readonly parentSpanId?: string;
+  readonly name?: string;
+  readonly startTimeUnixNano?: string | number;
+  readonly endTimeUnixNano?: string | number;
+  readonly attributes?: readonly KeyValue[];
+  readonly status?: { readonly code?: number | string; readonly message?: string };
+}
+
+interface ExportRequest {
+  readonly resourceSpans?: ReadonlyArray<{
+    readonly resource?: { readonly attributes?: readonly KeyValue[] };
+    readonly scopeSpans?: ReadonlyArray<{ readonly spans?: readonly OtlpSpan[] }>;
+  }>;
+}
+
+/** Bad OTLP JSON input: what failed, where, and what the file should hold. */
+export class OtlpJsonError extends Error {
+  override readonly name = 'OtlpJsonError';
+}
+
+/**
+ * The spans of an OTLP/JSON file, as the OpenTelemetry Collector's file exporter writes it: one
+ * `ExportTraceServiceRequest` per line (a whole file holding one request is read too). Ids are
+ * hex, as OTLP/JSON encodes them; base64 ids (protobuf's JSON mapping) are turned into hex.
+ *
+ * @param source - the file's name, for errors
+ */
+export function spansFromOtlpJson(textOfFile: string, source = 'the OTLP JSON'): ForeignSpan[] {
+  const trimmed = textOfFile.trim();
+  if (trimmed === '') return [];
+  const requests: ExportRequest[] = [];
+  const lines =
+    trimmed.startsWith('{') && !trimmed.includes('\n{') ? [trimmed] : trimmed.split('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      requests.push(JSON.parse(line) as ExportRequest);
+    } catch (error) {
+      throw new OtlpJsonError(
+        `${source}:${lines.length === 1 ? 1 : index + 1}: not JSON (${(error as Error).message}). An OTLP JSON file holds one ExportTraceServiceRequest ({"resourceSpans": [...]}) per line, as the Collector's file exporter writes it.`,
+      );
+    }
+  });
+  return requests.flatMap(request =>
+    (request.resourceSpans ?? []).flatMap(resourceSpans => {
+      const resource = attributesOf(resourceSpans.resource?.attributes);
+      const service =
+        typeof resource['service.name'] === 'string' ? resource['service.name'] : undefined;
+      return (resourceSpans.scopeSpans ?? []).flatMap(scope =>
+        (scope.spans ?? []).map(span => foreignSpan(span, service)),
+      );
+    }),
+  );
+}
+
+function foreignSpan(span: OtlpSpan, service: string | undefined): ForeignSpan {
+  const parent = hexId(span.parentSpanId);
+  const errorCode = span.status?.code === 2 || span.status?.code === 'STATUS_CODE_ERROR';
+  return {
+    traceId: hexId(span.traceId) ?? '',
+    spanId: hexId(span.spanId) ?? '',
+    ...(parent === undefined || /^0+$/.test(parent) ? {} : { parentSpanId: parent }),
+    name: span.name ?? '',
+    startMs: nanosToMs(span.startTimeUnixNano),
+    endMs: nanosToMs(span.endTimeUnixNano),
+    attributes: attributesOf(span.attributes),
+    ...(errorCode ? { error: span.status?.message ?? '' } : {}),
+    ...(service === undefined ? {} : { service }),
+  };
+}
+
+/** OTLP/JSON key-values as a plain record. */
+function attributesOf(list: readonly KeyValue[] | undefined): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const { key, value } of list ?? []) attributes[key] = valueOf(value);
+  return attributes;
+}
+
+function valueOf(value: AnyValue | undefined): unknown {
+  if (value === undefined) return undefined;
+  if (value.stringValue !== undefined) return value.stringValue;
+  if (value.boolValue !== undefined) return value.boolValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  if (value.doubleValue !== undefined) return value.doubleValue;
+  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(valueOf);
+  if (value.kvlistValue !== undefined) return attributesOf(value.kvlistValue.values);
+  return value.bytesValue;
+}
+
+/** An id as hex: OTLP/JSON writes hex; protobuf's JSON mapping writes base64. */
+function hexId(id: string | undefined): string | undefined {
+  if (id === undefined || id === '') return undefined;
+  if (/^[0-9a-f]+$/i.test(id) && (id.length === 16 || id.length === 32)) return id.toLowerCase();
+  return Buffer.from(id, 'base64').toString('hex');
+}
+
+function nanosToMs(nanos: string | number | undefined): number {
+  if (nanos === undefined) return 0;
+  return typeof nanos === 'number' ? nanos / 1e6 : Number(BigInt(nanos) / 1000n) / 1000;
+}

@@ -1,4 +1,4 @@
-import type { Clock, IdGenerator, Message, StopReason, TraceSink } from '@agent-trace/core';
+import type { IdGenerator, Message, StopReason, TraceSink } from '@agent-trace/core';
 import { PriceTable } from '@agent-trace/core/cost';
 import { RecordedAgent, RunTracer, sealRun, type OpenSpan } from '@agent-trace/core/internal';
 import { Redactor } from '@agent-trace/core/redaction';

@@ -20,7 +20,7 @@ it('reads the spans of an OTLP JSON file back into a run', async () => {
   });
   await sink.forceFlush();
   const file = join(mkdtempSync(join(tmpdir(), 'agent-trace-guide-import-')), 'spans.json');
-  writeFileSync(file, JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans()));
+  writeFileSync(file, JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans()) ?? '');
 
   const { events, unmapped } = importSpans(spansFromOtlpJson(readFileSync(file, 'utf8'), file));
 

@@ -41,14 +41,12 @@ function scripted() {
 it('runs the prebuilt ReAct agent from a FakeLLM script and records it', async () => {
   const forecaster = scripted();
   const file = join(mkdtempSync(join(tmpdir(), 'agent-trace-guide-langgraph-')), 'run.jsonl');
-  const sink = jsonlSink(file);
-  const callbacks = agentTraceCallbacks({ trace: sink });
+  const callbacks = agentTraceCallbacks({ trace: jsonlSink(file) });
   const state = await forecaster.invoke(
     { messages: [{ role: 'user', content: 'How cold is Oslo?' }] },
     { callbacks: [callbacks] },
   );
   await callbacks.flush(); // then: agent-trace replay, view, stats, diff on the file
-  await sink.close();
 
   expect(state.messages.at(-1)?.content).toBe('Oslo is at -3 °C.');
   const events = [];

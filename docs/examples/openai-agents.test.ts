@@ -48,12 +48,10 @@ it('records the runs of an Agents SDK agent through its tracing processor', asyn
     ),
   });
   setTracingDisabled(false);
-  const sink = jsonlSink(file);
-  const processor = agentTraceProcessor({ trace: sink });
+  const processor = agentTraceProcessor({ trace: jsonlSink(file) });
   addTraceProcessor(processor);
   const result = await run(triage, 'Is Oslo cold?');
   await processor.flush(); // then: agent-trace replay, view, stats, diff on the file
-  await sink.close();
 
   expect(result.finalOutput).toBe('Oslo is at -3 °C.');
   const events = [];

@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { LanguageModel, TraceEvent } from '@agent-trace/core';
+import type { TraceEvent } from '@agent-trace/core';
 import { defined } from '@agent-trace/core/internal';
 import {
   memorySink,
@@ -63,8 +63,7 @@ export async function rerunAiSdkTrace(
   try {
     result = await agent({
       input: recording.input,
-      model: (name = 'ai-sdk') =>
-        aiSdkModel(recordedModel(name, recording, identity(name, recording)), { agent: name }),
+      model: (name = 'ai-sdk') => aiSdkModel(recordedModel(name, recording), { agent: name }),
       tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
       telemetry: { integrations: [telemetry] },
     });
@@ -76,29 +75,13 @@ export async function rerunAiSdkTrace(
   return rerunReport(recorded, sink.events, result);
 }
 
-/** What the recording names `agent`'s model: the recorded answers stand in for it. */
-function identity(
-  agent: string,
-  recording: Recording,
-): Pick<LanguageModel, 'provider' | 'modelId'> {
-  const recorded = recording.modelOf(agent);
-  return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
-}
-
 /** The tools, each answering with its recorded result for the same name and input. */
 function recordedTools<Tools extends ToolSet>(tools: Tools, recording: Recording): Tools {
   const answering: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools))
     answering[name] = {
       ...tool,
-      execute: (input: unknown) =>
-        Promise.resolve().then(() =>
-          recording.answerTool(name, input, () => {
-            throw new Error(
-              `Rerun: the recording has no result of tool '${name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
-            );
-          }),
-        ),
+      execute: (input: unknown) => Promise.resolve().then(() => recording.replayTool(name, input)),
     };
   return answering as Tools;
 }

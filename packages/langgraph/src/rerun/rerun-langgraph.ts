@@ -1,4 +1,4 @@
-import type { LanguageModel, TraceEvent } from '@agent-trace/core';
+import type { TraceEvent } from '@agent-trace/core';
 import { defined } from '@agent-trace/core/internal';
 import {
   memorySink,
@@ -66,8 +66,7 @@ export async function rerunLanggraphTrace(
   try {
     result = await graph({
       input: recording.input,
-      model: name =>
-        langchainModel(recordedModel(name, recording, identity(name, recording)), { agent: name }),
+      model: name => langchainModel(recordedModel(name, recording), { agent: name }),
       tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
       callbacks: [callbacks],
     });
@@ -79,15 +78,6 @@ export async function rerunLanggraphTrace(
   return rerunReport(recorded, sink.events, result);
 }
 
-/** What the recording names `agent`'s model: the recorded answers stand in for it. */
-function identity(
-  agent: string,
-  recording: Recording,
-): Pick<LanguageModel, 'provider' | 'modelId'> {
-  const recorded = recording.modelOf(agent);
-  return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
-}
-
 /** The tools, each answering with its recorded result for the same name and arguments. */
 function recordedTools<Tools extends readonly StructuredToolInterface[]>(
   tools: Tools,
@@ -96,11 +86,7 @@ function recordedTools<Tools extends readonly StructuredToolInterface[]>(
   return tools.map(each =>
     tool(
       (args: unknown) => {
-        const result = recording.answerTool(each.name, args, () => {
-          throw new Error(
-            `Rerun: the recording has no result of tool '${each.name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
-          );
-        });
+        const result = recording.replayTool(each.name, args);
         return typeof result === 'string' ? result : JSON.stringify(result);
       },
       { name: each.name, description: each.description, schema: each.schema as never },

@@ -1,4 +1,4 @@
-import type { LanguageModel, TraceEvent } from '@agent-trace/core';
+import type { TraceEvent } from '@agent-trace/core';
 import { defined } from '@agent-trace/core/internal';
 import {
   memorySink,
@@ -68,7 +68,7 @@ export async function rerunOpenaiAgentsTrace(
         agent({
           input: recording.input,
           model: name =>
-            openaiAgentsModel(recordedModel(name, recording, identity(name, recording)), {
+            openaiAgentsModel(recordedModel(name, recording), {
               agent: name,
             }),
           tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
@@ -81,15 +81,6 @@ export async function rerunOpenaiAgentsTrace(
   return rerunReport(recorded, sink.events, result);
 }
 
-/** What the recording names `agent`'s model: the recorded answers stand in for it. */
-function identity(
-  agent: string,
-  recording: Recording,
-): Pick<LanguageModel, 'provider' | 'modelId'> {
-  const recorded = recording.modelOf(agent);
-  return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
-}
-
 /** The function tools, each answering with its recorded result for the same name and arguments. */
 function recordedTools<Tools extends readonly Tool[]>(tools: Tools, recording: Recording): Tools {
   return tools.map(tool => {
@@ -98,13 +89,7 @@ function recordedTools<Tools extends readonly Tool[]>(tools: Tools, recording: R
     return {
       ...tool,
       invoke: (_context: unknown, input: string) =>
-        Promise.resolve().then(() =>
-          recording.answerTool(name, parsed(input), () => {
-            throw new Error(
-              `Rerun: the recording has no result of tool '${name}' for this input: today's code calls it differently (or more often) than the recorded run did. Rerun with liveTools to run the real tool.`,
-            );
-          }),
-        ),
+        Promise.resolve().then(() => recording.replayTool(name, parsed(input))),
     };
   }) as unknown as Tools;
 }

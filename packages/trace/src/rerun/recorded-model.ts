@@ -41,13 +41,13 @@ function answerOf(recorded: RecordedCall): ModelResponse {
  * A model that answers an agent's calls from the recording, in order: the recorded text and tool
  * calls, and recorded failures again (so retries happen again). A call the recording does not have
  * fails, not retryably. It keeps the identity of the model it stands in for (`model`: today's
- * code, or what the recording names), its id, provider and settings, so a changed model shows as
- * a divergence.
+ * code, or by default what the recording names), its id, provider and settings, so a changed
+ * model shows as a divergence.
  */
 export function recordedModel(
   agent: string,
   recording: Recording,
-  model: Pick<LanguageModel, 'provider' | 'modelId' | 'settings'>,
+  model: Pick<LanguageModel, 'provider' | 'modelId' | 'settings'> = recording.identityOf(agent),
 ): LanguageModel {
   const take = (): ModelResponse => {
     const recorded = recording.nextCall(agent);

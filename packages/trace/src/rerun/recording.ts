@@ -82,6 +82,24 @@ export class Recording {
       throw new Error(recorded.error.message.replace(/^Tool '[^']*' failed: /, ''));
     return recorded.result;
   }
+
+  /**
+   * Answers a call of `tool` with `args` as the recording did (see {@link Recording.answerTool});
+   * a call the recording does not have fails, saying how to run the real tool instead.
+   */
+  replayTool(tool: string, args: unknown): unknown {
+    return this.answerTool(tool, args, () => {
+      throw new Error(
+        `Rerun: the recording has no result of tool '${tool}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
+      );
+    });
+  }
+
+  /** What the recording names `agent`'s model, to stand in for it: its provider and model id. */
+  identityOf(agent: string): { readonly provider: string; readonly modelId: string } {
+    const recorded = this.modelOf(agent);
+    return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
+  }
 }
 
 function toolKey(tool: string, args: unknown): string {

@@ -4,17 +4,13 @@
  * does nothing (what LangChain's callback system costs), and with agent-trace's handler writing
  * to memory and to a JSONL file. Interleaved rounds; µs a step and the ratio to no callbacks.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { agentTraceCallbacks, langchainModel } from '@agent-trace/langgraph';
 import { fakeLLM } from '@agent-trace/testing';
-import { jsonlSink, memorySink } from '@agent-trace/trace';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
-import { interleaved, ratio, table } from './measure.js';
+import { measureRecording, recordingTable, type RecordingOverhead } from './recording-overhead.js';
 import { addScript } from './scenario.js';
 
 const add = tool(({ a, b }: { a: number; b: number }) => String(a + b), {
@@ -36,20 +32,12 @@ class NoopHandler extends BaseCallbackHandler {
 }
 
 /** µs a step, by way of recording. */
-export interface LanggraphOverheadResult {
-  readonly steps: number;
-  readonly off: number;
-  readonly noop: number;
-  readonly memory: number;
-  readonly jsonl: number;
-}
+export type LanggraphOverheadResult = RecordingOverhead;
 
 export async function measureLanggraphOverhead(
   steps = 100,
   rounds = 5,
 ): Promise<LanggraphOverheadResult> {
-  const folder = mkdtempSync(join(tmpdir(), 'agent-trace-bench-langgraph-'));
-  let files = 0;
   const loop = async (callbacks: BaseCallbackHandler | undefined) => {
     const agent = createReactAgent({
       llm: langchainModel(fakeLLM(addScript(steps)), { agent: 'bench' }),
@@ -65,47 +53,26 @@ export async function measureLanggraphOverhead(
     );
     if (state.messages.at(-1)?.content !== 'done') throw new Error('the run did not end with done');
   };
-  const times = await interleaved(
-    {
-      off: () => loop(undefined),
-      noop: () => loop(new NoopHandler()),
-      memory: async () => {
-        const callbacks = agentTraceCallbacks({ trace: memorySink() });
-        await loop(callbacks);
-        await callbacks.flush();
-      },
-      jsonl: async () => {
-        const sink = jsonlSink(join(folder, `${files++}.jsonl`));
-        const callbacks = agentTraceCallbacks({ trace: sink });
-        await loop(callbacks);
-        await callbacks.flush();
-        await sink.close();
-      },
+  return measureRecording(steps, rounds, {
+    off: () => loop(undefined),
+    noop: () => loop(new NoopHandler()),
+    record: async trace => {
+      const callbacks = agentTraceCallbacks({ trace });
+      await loop(callbacks);
+      await callbacks.flush();
     },
-    rounds,
-  );
-  rmSync(folder, { recursive: true, force: true });
-  const per = (ms: number) => (ms * 1000) / steps;
-  return {
-    steps,
-    off: per(times.off),
-    noop: per(times.noop),
-    memory: per(times.memory),
-    jsonl: per(times.jsonl),
-  };
+  });
 }
 
 /** The benchmark's table. */
 export function formatLanggraphOverhead(result: LanggraphOverheadResult): string {
-  return table([
-    ['LangGraph prebuilt ReAct agent', 'µs a step', '/ off'],
-    ['no callbacks', result.off.toFixed(1), '1.00×'],
-    [
-      'a callback handler that does nothing',
-      result.noop.toFixed(1),
-      ratio(result.noop / result.off),
-    ],
-    ['agentTraceCallbacks → memory', result.memory.toFixed(1), ratio(result.memory / result.off)],
-    ['agentTraceCallbacks → JSONL', result.jsonl.toFixed(1), ratio(result.jsonl / result.off)],
-  ]);
+  return recordingTable(
+    {
+      run: 'LangGraph prebuilt ReAct agent',
+      off: 'no callbacks',
+      noop: 'a callback handler that does nothing',
+      recorder: 'agentTraceCallbacks',
+    },
+    result,
+  );
 }

@@ -5,14 +5,10 @@
  * writing to memory and to a JSONL file. Interleaved rounds; µs a step and the ratio
  * to telemetry off.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { agentTraceTelemetry } from '@agent-trace/ai-sdk';
-import { jsonlSink, memorySink } from '@agent-trace/trace';
 import { generateText, isStepCount, type Telemetry } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { interleaved, ratio, table } from './measure.js';
+import { measureRecording, recordingTable, type RecordingOverhead } from './recording-overhead.js';
 import { add, usage } from './peers/vercel-ai.js';
 
 /** A mock model that calls `add` for `steps − 1` steps, then answers. */
@@ -55,21 +51,12 @@ const noop: Telemetry = {
 };
 
 /** µs a step, by way of recording. */
-export interface BridgeOverheadResult {
-  readonly steps: number;
-  readonly off: number;
-  /** An integration whose callbacks do nothing: what the AI SDK's own telemetry events cost. */
-  readonly noop: number;
-  readonly memory: number;
-  readonly jsonl: number;
-}
+export type BridgeOverheadResult = RecordingOverhead;
 
 export async function measureBridgeOverhead(
   steps = 100,
   rounds = 5,
 ): Promise<BridgeOverheadResult> {
-  const folder = mkdtempSync(join(tmpdir(), 'agent-trace-bench-bridge-'));
-  let files = 0;
   const loop = (integrations?: Telemetry) =>
     generateText({
       model: mockModel(steps),
@@ -78,43 +65,26 @@ export async function measureBridgeOverhead(
       prompt: 'go',
       ...(integrations === undefined ? {} : { telemetry: { integrations: [integrations] } }),
     });
-  const times = await interleaved(
-    {
-      off: () => loop(),
-      noop: () => loop(noop),
-      memory: async () => {
-        const telemetry = agentTraceTelemetry({ trace: memorySink() });
-        await loop(telemetry);
-        await telemetry.flush();
-      },
-      jsonl: async () => {
-        const sink = jsonlSink(join(folder, `${files++}.jsonl`));
-        const telemetry = agentTraceTelemetry({ trace: sink });
-        await loop(telemetry);
-        await telemetry.flush();
-        await sink.close();
-      },
+  return measureRecording(steps, rounds, {
+    off: () => loop(),
+    noop: () => loop(noop),
+    record: async trace => {
+      const telemetry = agentTraceTelemetry({ trace });
+      await loop(telemetry);
+      await telemetry.flush();
     },
-    rounds,
-  );
-  rmSync(folder, { recursive: true, force: true });
-  const per = (ms: number) => (ms * 1000) / steps;
-  return {
-    steps,
-    off: per(times.off),
-    noop: per(times.noop),
-    memory: per(times.memory),
-    jsonl: per(times.jsonl),
-  };
+  });
 }
 
 /** The benchmark's table. */
 export function formatBridgeOverhead(result: BridgeOverheadResult): string {
-  return table([
-    ['AI SDK generateText', 'µs a step', '/ off'],
-    ['telemetry off', result.off.toFixed(1), '1.00×'],
-    ['an integration that does nothing', result.noop.toFixed(1), ratio(result.noop / result.off)],
-    ['agentTraceTelemetry → memory', result.memory.toFixed(1), ratio(result.memory / result.off)],
-    ['agentTraceTelemetry → JSONL', result.jsonl.toFixed(1), ratio(result.jsonl / result.off)],
-  ]);
+  return recordingTable(
+    {
+      run: 'AI SDK generateText',
+      off: 'telemetry off',
+      noop: 'an integration that does nothing',
+      recorder: 'agentTraceTelemetry',
+    },
+    result,
+  );
 }

@@ -2,6 +2,8 @@ import { memorySink } from '@agent-trace/trace';
 import { traceView, viewerHtml } from '@agent-trace/viewer';
 import { describe, expect, it } from 'vitest';
 import { recordForecast } from '../fixtures/agents/ai-sdk-forecaster.js';
+import { recordForecaster } from '../fixtures/agents/langgraph-desk.js';
+import { recordDesk } from '../fixtures/agents/openai-agents-desk.js';
 import { chromiumForFile, openPage, scratchFolder, text, writeTrace } from './viewer-support.js';
 import { join } from 'node:path';
 
@@ -22,4 +24,31 @@ describe('a trace recorded from an AI SDK agent, in Chromium', () => {
     expect(inspector).toContain('Oslo');
     await page.close();
   });
+});
+
+describe('traces recorded from Agents SDK and LangGraph agents, in Chromium', () => {
+  it.each([
+    ['the OpenAI Agents SDK desk (a handoff, an agent used as a tool)', recordDesk, 26],
+    ['the LangGraph forecaster (the prebuilt ReAct agent asking another)', recordForecaster, 20],
+  ] as const)(
+    '%s renders every span in the waterfall, a nested tool call in the inspector',
+    async (_name, record, events) => {
+      const trace = memorySink();
+      await record(trace);
+      expect(trace.events).toHaveLength(events);
+      const folder = scratchFolder();
+      const file = writeTrace(join(folder, 'run.jsonl'), trace.events);
+      const page = await openPage(browser(), viewerHtml(await traceView([file])), folder);
+      const spans = trace.events.filter(event => event.event.endsWith('_start')).length;
+      expect(await page.locator('.waterfall-rows .row').count()).toBeGreaterThanOrEqual(spans - 1);
+      const weather = trace.events.find(
+        event => event.event === 'tool_start' && (event as { tool: string }).tool === 'weather',
+      )!;
+      await page.locator(`.waterfall-rows .row[data-seq="${weather.seq}"]`).click();
+      const inspector = await text(page.locator('.inspector'));
+      expect(inspector).toContain('weather');
+      expect(inspector).toContain('Oslo');
+      await page.close();
+    },
+  );
 });

@@ -29,9 +29,12 @@ export { hashString } from './kernel/util/hash.js';
 export { countedUsage } from './kernel/protocol/usage.js';
 export { appendToolCall } from './kernel/protocol/message.js';
 export { RecordedAgent, sealRun, traceError } from './features/bridge/recorded-agent.js';
+export { BridgedRuns } from './features/bridge/bridged-runs.js';
+export type { BridgeRecordingOptions } from './features/bridge/bridged-runs.js';
 export type {
   BridgedAgentStart,
   BridgedCallEnd,
   BridgedCallStart,
   BridgedEnding,
 } from './features/bridge/recorded-agent.js';
+export { jsonOrText } from './kernel/util/json-or-text.js';

@@ -35,6 +35,7 @@ export {
   recordedEvents,
   recordedModel,
   Recording,
+  rerunBridged,
   rerunReport,
   rerunTrace,
 } from './rerun/index.js';

@@ -1,8 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomIds, systemClock, type TraceSink } from '@agent-trace/core';
-import { PriceTable } from '@agent-trace/core/cost';
-import { RunTracer, type BridgedEnding, type OpenSpan } from '@agent-trace/core/internal';
-import { Redactor } from '@agent-trace/core/redaction';
+import { BridgedRuns, type BridgedEnding, type OpenSpan } from '@agent-trace/core/internal';
 import { RecordedOperation } from './operation.js';
 import type { AgentTraceTelemetryOptions } from './trace-telemetry.js';
 
@@ -22,17 +19,10 @@ export class Recorder {
   /** Tool executions, so that an operation started inside one knows it is a sub-agent. */
   readonly tools = new AsyncLocalStorage<ToolContext>();
   #running = 0;
-  readonly #sinks: readonly TraceSink[];
-  readonly #prices: PriceTable;
-  // Runs still open, and the flushes of those that ended.
-  readonly #tracers = new Set<RunTracer>();
-  readonly #flushes = new Set<Promise<void>>();
+  readonly #runs: BridgedRuns;
 
   constructor(private readonly options: AgentTraceTelemetryOptions) {
-    this.#sinks = Array.isArray(options.trace)
-      ? (options.trace as readonly TraceSink[])
-      : [options.trace as TraceSink];
-    this.#prices = new PriceTable(options.prices);
+    this.#runs = new BridgedRuns(options);
   }
 
   /** An operation starts: a run of its own, or a sub-agent of the tool it was called from. */
@@ -44,30 +34,17 @@ export class Recorder {
       this.operations.set(
         callId,
         new RecordedOperation(operation.tracer, agent, span ?? null, {
-          prices: this.#prices,
+          prices: this.#runs.prices,
           runTokens: operation.runTokens,
         }),
       );
       return;
     }
-    const ids = this.options.ids ?? randomIds;
-    const runId = ids.runId();
-    const tracer = new RunTracer({
-      sinks: this.#sinks,
-      runId,
-      session: this.options.session ?? runId,
-      clock: this.options.clock ?? systemClock,
-      ids,
-      name: agent,
-      ...(this.options.redaction === false
-        ? {}
-        : { redaction: new Redactor(this.options.redaction) }),
-    });
-    this.#tracers.add(tracer);
+    const tracer = this.#runs.open(agent);
     const runSpan = tracer.start('run_start', agent, null, { input });
     this.operations.set(
       callId,
-      new RecordedOperation(tracer, agent, null, { prices: this.#prices, runSpan }),
+      new RecordedOperation(tracer, agent, null, { prices: this.#runs.prices, runSpan }),
     );
   }
 
@@ -77,11 +54,7 @@ export class Recorder {
     if (operation === undefined) return;
     this.operations.delete(callId);
     operation.ended(ending);
-    if (operation.runSpan === undefined) return;
-    this.#tracers.delete(operation.tracer);
-    const flushed = operation.tracer.flush();
-    this.#flushes.add(flushed);
-    void flushed.finally(() => this.#flushes.delete(flushed));
+    if (operation.runSpan !== undefined) this.#runs.closed(operation.tracer);
   }
 
   /**
@@ -99,7 +72,7 @@ export class Recorder {
   }
 
   /** Waits until every sink has stored what the runs gave it. */
-  async flush(): Promise<void> {
-    await Promise.all([...this.#flushes, ...[...this.#tracers].map(tracer => tracer.flush())]);
+  flush(): Promise<void> {
+    return this.#runs.flush();
   }
 }

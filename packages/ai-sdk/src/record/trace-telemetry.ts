@@ -1,28 +1,11 @@
-import type { Clock, IdGenerator, TraceSink } from '@agent-trace/core';
-import type { ModelPrice } from '@agent-trace/core/cost';
-import type { RedactionOptions } from '@agent-trace/core/redaction';
+import type { BridgeRecordingOptions } from '@agent-trace/core/internal';
 import type { Telemetry } from 'ai';
 import { Recorder } from './recorder.js';
 
-/** Options of {@link agentTraceTelemetry}. */
-export interface AgentTraceTelemetryOptions {
-  /** Where each run's events go: one sink or several (`jsonlSink`, `memorySink`, `otlpSink`). */
-  readonly trace: TraceSink | readonly TraceSink[];
+/** Options of {@link agentTraceTelemetry}: where runs go and how they are written, and the agent's name. */
+export interface AgentTraceTelemetryOptions extends BridgeRecordingOptions {
   /** The agent's name in the trace. @defaultValue the call's `functionId`, else `ai-sdk` */
   readonly agent?: string;
-  /** The session every run's events carry. @defaultValue each run's id */
-  readonly session?: string;
-  /** Secrets replaced before any sink sees them; `false` turns it off. @defaultValue the known shapes */
-  readonly redaction?: RedactionOptions | false;
-  /**
-   * Prices of models, by `<provider>:<model>` (e.g. `openai:gpt-4o`), over the ones agent-trace
-   * knows: each model call's cost is recorded; a model with no price has an unknown cost.
-   */
-  readonly prices?: Readonly<Record<string, ModelPrice>>;
-  /** @defaultValue the system clock */
-  readonly clock?: Clock;
-  /** @defaultValue random ids */
-  readonly ids?: IdGenerator;
 }
 
 /** The AI SDK telemetry integration that records agent-trace traces, and waits for its sinks. */

@@ -2,12 +2,10 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { TraceEvent } from '@agent-trace/core';
 import { defined } from '@agent-trace/core/internal';
 import {
-  memorySink,
-  recordedEvents,
-  type BridgedAgent,
   recordedModel,
-  Recording,
-  rerunReport,
+  rerunBridged,
+  type BridgedAgent,
+  type Recording,
   type RerunReport,
 } from '@agent-trace/trace';
 import type { Telemetry, ToolSet } from 'ai';
@@ -50,29 +48,23 @@ export async function rerunAiSdkTrace(
   agent: (rerun: AiSdkRerun) => unknown,
   options: RerunAiSdkOptions = {},
 ): Promise<RerunReport<unknown>> {
-  const all = await recordedEvents(trace);
-  const recording = new Recording(all);
-  const recorded = all.filter(event => event.run === recording.runId);
-  const sink = memorySink();
-  const telemetry = agentTraceTelemetry({
-    trace: sink,
-    ...defined('clock', options.clock),
-    ...defined('ids', options.ids),
-  });
-  let result: unknown;
-  try {
-    result = await agent({
-      input: recording.input,
-      model: (name = 'ai-sdk') => aiSdkModel(recordedModel(name, recording), { agent: name }),
-      tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
-      telemetry: { integrations: [telemetry] },
+  return rerunBridged(trace, async (recording, sink) => {
+    const telemetry = agentTraceTelemetry({
+      trace: sink,
+      ...defined('clock', options.clock),
+      ...defined('ids', options.ids),
     });
-  } catch (error) {
-    // Today's code failing where the recording did not is a divergence the comparison shows.
-    result = error;
-  }
-  await telemetry.flush();
-  return rerunReport(recorded, sink.events, result);
+    try {
+      return await agent({
+        input: recording.input,
+        model: (name = 'ai-sdk') => aiSdkModel(recordedModel(name, recording), { agent: name }),
+        tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+        telemetry: { integrations: [telemetry] },
+      });
+    } finally {
+      await telemetry.flush();
+    }
+  });
 }
 
 /** The tools, each answering with its recorded result for the same name and input. */

@@ -1,5 +1,4 @@
-import { writeFile } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { validateTrace } from '@agent-trace/trace';
 import {
   fetchJaegerSpans,

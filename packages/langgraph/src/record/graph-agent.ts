@@ -33,8 +33,6 @@ export interface ModelStart {
 export class GraphAgent extends RecordedAgent {
   /** How many of the prompt's messages were already recorded: the prompt grows between calls. */
   #seen = 0;
-  /** The text of its last answer: its output. */
-  lastText = '';
   /** The calls its answers asked for that no tool has taken yet, by call id. */
   readonly pending = new Map<string, { readonly tool: string; readonly args: unknown }>();
 
@@ -83,7 +81,6 @@ export class GraphAgent extends RecordedAgent {
       },
       ...(error === undefined ? {} : { error }),
     });
-    if (error === undefined) this.lastText = text;
   }
 }
 

@@ -1,14 +1,5 @@
-import {
-  randomIds,
-  systemClock,
-  type Clock,
-  type IdGenerator,
-  type StopReason,
-  type TraceSink,
-} from '@agent-trace/core';
-import { PriceTable, type ModelPrice } from '@agent-trace/core/cost';
-import { RunTracer } from '@agent-trace/core/internal';
-import { Redactor, type RedactionOptions } from '@agent-trace/core/redaction';
+import type { StopReason } from '@agent-trace/core';
+import { BridgedRuns, jsonOrText, type BridgeRecordingOptions } from '@agent-trace/core/internal';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
@@ -18,21 +9,8 @@ import { textOf } from '../messages.js';
 import type { AnswerFields, GraphAgent, ModelStart } from './graph-agent.js';
 import { GraphScope } from './graph-scope.js';
 
-/** Options of {@link agentTraceCallbacks}. */
-export interface AgentTraceCallbacksOptions {
-  /** Where each run's events go: one sink or several (`jsonlSink`, `memorySink`, `otlpSink`). */
-  readonly trace: TraceSink | readonly TraceSink[];
-  /** The session every run's events carry. @defaultValue each run's id */
-  readonly session?: string;
-  /** Secrets replaced before any sink sees them; `false` turns it off. @defaultValue the known shapes */
-  readonly redaction?: RedactionOptions | false;
-  /** Prices of models, by `<provider>:<model>`, over the ones agent-trace knows. */
-  readonly prices?: Readonly<Record<string, ModelPrice>>;
-  /** @defaultValue the system clock */
-  readonly clock?: Clock;
-  /** @defaultValue random ids */
-  readonly ids?: IdGenerator;
-}
+/** Options of {@link agentTraceCallbacks}: where runs go and how they are written. */
+export type AgentTraceCallbacksOptions = BridgeRecordingOptions;
 
 /** What the handler knows of a LangChain run (a chain, a model call, a tool call). */
 interface Known {
@@ -54,18 +32,12 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
   name = 'agent-trace';
   /** Run inline, in order: the trace is written as the graph runs. */
   override awaitHandlers = true;
-  readonly #sinks: readonly TraceSink[];
-  readonly #prices: PriceTable;
   readonly #runs = new Map<string, Known>();
-  readonly #flushes = new Set<Promise<void>>();
-  readonly #open = new Set<RunTracer>();
+  readonly #recorded: BridgedRuns;
 
-  constructor(private readonly options: AgentTraceCallbacksOptions) {
+  constructor(options: AgentTraceCallbacksOptions) {
     super();
-    this.#sinks = Array.isArray(options.trace)
-      ? (options.trace as readonly TraceSink[])
-      : [options.trace as TraceSink];
-    this.#prices = new PriceTable(options.prices);
+    this.#recorded = new BridgedRuns(options);
   }
 
   /**
@@ -100,7 +72,7 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
               tool: parent.tool.agent.toolSpan(parent.tool.callId)!,
               callId: parent.tool.callId,
             },
-            { prices: this.#prices, runTokens: parent.scope.runTokens },
+            { prices: this.#recorded.prices, runTokens: parent.scope.runTokens },
           );
     this.#runs.set(runId, { scope, graph: true });
   }
@@ -185,7 +157,7 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
     const callId = toolCallId ?? `${name}-${agent.steps}`;
     const asked = agent.pending.get(callId);
     agent.pending.delete(callId);
-    agent.toolStarted(callId, name, asked?.args ?? parsed(input));
+    agent.toolStarted(callId, name, asked?.args ?? jsonOrText(input));
     this.#runs.set(runId, { scope, tool: { agent, callId } });
   }
 
@@ -197,7 +169,7 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
     const text = typeof output === 'string' ? output : textOf(content);
     known.tool.agent.toolEnded(
       known.tool.callId,
-      status === 'error' ? { error: new Error(text) } : { output: parsed(text) },
+      status === 'error' ? { error: new Error(text) } : { output: jsonOrText(text) },
     );
   }
 
@@ -208,31 +180,18 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
   }
 
   /** Waits until every sink has stored what the runs gave it. */
-  async flush(): Promise<void> {
-    await Promise.all([...this.#flushes, ...[...this.#open].map(tracer => tracer.flush())]);
+  flush(): Promise<void> {
+    return this.#recorded.flush();
   }
 
   #newRun(name: string, input: string): GraphScope {
-    const ids = this.options.ids ?? randomIds;
-    const runId = ids.runId();
-    const tracer = new RunTracer({
-      sinks: this.#sinks,
-      runId,
-      session: this.options.session ?? runId,
-      clock: this.options.clock ?? systemClock,
-      ids,
-      name,
-      ...(this.options.redaction === false
-        ? {}
-        : { redaction: new Redactor(this.options.redaction) }),
-    });
-    this.#open.add(tracer);
+    const tracer = this.#recorded.open(name);
     const runSpan = tracer.start('run_start', name, null, { input });
     return new GraphScope(
       tracer,
       name,
       { kind: 'run', runSpan },
-      { prices: this.#prices, runTokens: { prompt: 0, completion: 0 } },
+      { prices: this.#recorded.prices, runTokens: { prompt: 0, completion: 0 } },
     );
   }
 
@@ -243,11 +202,7 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
     error?: unknown,
   ): void {
     scope.ended(stopReason, output, error);
-    if (!scope.isRun) return;
-    this.#open.delete(scope.tracer);
-    const flushed = scope.tracer.flush();
-    this.#flushes.add(flushed);
-    void flushed.finally(() => this.#flushes.delete(flushed));
+    if (scope.isRun) this.#recorded.closed(scope.tracer);
   }
 }
 
@@ -302,13 +257,4 @@ function stopReasonOf(error: unknown): StopReason {
 
 function stringOr(value: unknown, fallback: string): string {
   return typeof value === 'string' && value !== '' ? value : fallback;
-}
-
-/** JSON text as its value; text that is not JSON as itself. */
-export function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }

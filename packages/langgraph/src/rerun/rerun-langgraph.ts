@@ -1,12 +1,10 @@
 import type { TraceEvent } from '@agent-trace/core';
 import { defined } from '@agent-trace/core/internal';
 import {
-  memorySink,
-  recordedEvents,
   recordedModel,
-  Recording,
-  rerunReport,
+  rerunBridged,
   type BridgedAgent,
+  type Recording,
   type RerunReport,
 } from '@agent-trace/trace';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
@@ -53,29 +51,23 @@ export async function rerunLanggraphTrace(
   graph: (rerun: LanggraphRerun) => unknown,
   options: RerunLanggraphOptions = {},
 ): Promise<RerunReport<unknown>> {
-  const all = await recordedEvents(trace);
-  const recording = new Recording(all);
-  const recorded = all.filter(event => event.run === recording.runId);
-  const sink = memorySink();
-  const callbacks = agentTraceCallbacks({
-    trace: sink,
-    ...defined('clock', options.clock),
-    ...defined('ids', options.ids),
-  });
-  let result: unknown;
-  try {
-    result = await graph({
-      input: recording.input,
-      model: name => langchainModel(recordedModel(name, recording), { agent: name }),
-      tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
-      callbacks: [callbacks],
+  return rerunBridged(trace, async (recording, sink) => {
+    const callbacks = agentTraceCallbacks({
+      trace: sink,
+      ...defined('clock', options.clock),
+      ...defined('ids', options.ids),
     });
-  } catch (error) {
-    // Today's code failing where the recording did not is a divergence the comparison shows.
-    result = error;
-  }
-  await callbacks.flush();
-  return rerunReport(recorded, sink.events, result);
+    try {
+      return await graph({
+        input: recording.input,
+        model: name => langchainModel(recordedModel(name, recording), { agent: name }),
+        tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+        callbacks: [callbacks],
+      });
+    } finally {
+      await callbacks.flush();
+    }
+  });
 }
 
 /** The tools, each answering with its recorded result for the same name and arguments. */

@@ -1,9 +1,9 @@
 import type { StopReason } from '@agent-trace/core';
 import type { PriceTable } from '@agent-trace/core/cost';
-import type { OpenSpan, RunTracer } from '@agent-trace/core/internal';
+import { jsonOrText, type OpenSpan, type RunTracer } from '@agent-trace/core/internal';
 import { conversationOf } from '../to-model-request.js';
 import type { ResponseSpanData } from './response-call.js';
-import { parsed, SdkAgent } from './sdk-agent.js';
+import { SdkAgent } from './sdk-agent.js';
 
 /** A span as a tracing processor is given it, read by the fields the recorder needs. */
 export interface SdkSpan {
@@ -22,6 +22,8 @@ export interface SdkSpanError {
 /** A task span (a `run` call): its agents in order, and the agent-as-tool call it runs in, if any. */
 interface Task {
   readonly agents: SdkAgent[];
+  /** Set once its agents have ended. */
+  ended?: true;
   readonly caller?: {
     readonly agent: SdkAgent;
     readonly tool: OpenSpan<'tool_start'>;
@@ -35,7 +37,7 @@ interface Known {
   readonly parentId: string | null;
   readonly task?: Task;
   readonly agent?: SdkAgent;
-  readonly tool?: { readonly agent: SdkAgent; readonly callId: string; readonly tool: string };
+  readonly tool?: { readonly agent: SdkAgent; readonly callId: string };
 }
 
 /**
@@ -49,17 +51,11 @@ export class RecordedTrace {
   readonly #spans = new Map<string, Known>();
   #root: SdkAgent | undefined;
   readonly #runTokens = { prompt: 0, completion: 0 };
-  #ended = false;
 
   constructor(
     readonly tracer: RunTracer,
     private readonly prices: PriceTable,
   ) {}
-
-  /** Whether the run's seal is written. */
-  get ended(): boolean {
-    return this.#ended;
-  }
 
   /** A span starts: a task, an agent, or a tool call (whose arguments the model's answer gave). */
   spanStarted(span: SdkSpan): void {
@@ -86,7 +82,7 @@ export class RecordedTrace {
       this.#ensureRun(agent, '');
       const { callId, args } = agent.takeCall(String(name));
       agent.toolStarted(callId, String(name), args);
-      this.#spans.set(span.spanId, { ...known, tool: { agent, callId, tool: String(name) } });
+      this.#spans.set(span.spanId, { ...known, tool: { agent, callId } });
     } else this.#spans.set(span.spanId, known);
   }
 
@@ -106,7 +102,7 @@ export class RecordedTrace {
       agent.toolEnded(
         callId,
         error === undefined
-          ? { output: parsed(typeof data.output === 'string' ? data.output : '') }
+          ? { output: jsonOrText(typeof data.output === 'string' ? data.output : '') }
           : { error },
       );
     } else if (data.type === 'handoff') {
@@ -118,11 +114,11 @@ export class RecordedTrace {
     }
   }
 
-  /** The SDK trace ends: whatever is still open ends with it (a task that never ended). */
+  /** The SDK trace ends: the tasks that never ended end with it, the innermost first. */
   traceEnded(): void {
-    for (const known of [...this.#spans.values()].reverse())
-      if (known.task !== undefined && !this.#ended)
-        this.#taskEnded(known.task, { message: 'the trace ended before its run did' });
+    for (const { task } of [...this.#spans.values()].reverse())
+      if (task !== undefined && task.ended !== true)
+        this.#taskEnded(task, { message: 'the trace ended before its run did' });
   }
 
   #agentStarted(parentId: string | null, name: string): SdkAgent | undefined {
@@ -135,11 +131,7 @@ export class RecordedTrace {
       // An agent used as a tool: a handoff that returns to its caller, under the tool call.
       const { agent: caller, tool, callId } = task.caller;
       task.caller.handoff = this.tracer.start('handoff_start', caller.agent, tool, {
-        from: caller.agent,
-        to: name,
-        depth: caller.depth + 1,
-        mode: 'return_to_caller',
-        path: [...caller.path, name],
+        ...handoffFields(caller, name, 'return_to_caller'),
         call_id: callId,
       });
       parent = task.caller.handoff;
@@ -175,14 +167,7 @@ export class RecordedTrace {
         'handoff_start',
         agent.agent,
         agent.startAgent({ provider: '', model: '' }, '', []),
-        {
-          from: agent.agent,
-          to,
-          depth: agent.depth + 1,
-          mode: 'pass_control',
-          path: [...agent.path, to],
-          call_id: call.callId,
-        },
+        { ...handoffFields(agent, to, 'pass_control'), call_id: call.callId },
       ),
     };
   }
@@ -192,6 +177,7 @@ export class RecordedTrace {
    * innermost first, after its handoff; then the handoff that returns to an agent-as-tool's caller.
    */
   #taskEnded(task: Task, error: SdkSpanError | undefined): void {
+    task.ended = true;
     const last = task.agents.at(-1);
     const failure = error ?? last?.error;
     const stopReason = stopReasonOf(failure);
@@ -208,7 +194,6 @@ export class RecordedTrace {
         ...(cause === undefined ? {} : { error: cause }),
         ...(handoff === undefined || agent === last ? {} : { handedOffTo: handoff.to }),
       });
-      if (agent.runSpan !== undefined) this.#ended = true;
     }
     const caller = task.caller;
     if (caller?.handoff !== undefined)

@@ -1,5 +1,5 @@
 import type { PriceTable } from '@agent-trace/core/cost';
-import { RecordedAgent } from '@agent-trace/core/internal';
+import { jsonOrText, RecordedAgent } from '@agent-trace/core/internal';
 import type { OpenSpan, RunTracer } from '@agent-trace/core/internal';
 import { responseCall, type ResponseSpanData } from './response-call.js';
 
@@ -19,8 +19,6 @@ export class SdkAgent extends RecordedAgent {
    * each turn, and a turn's new items (the answer, then the tool results) stand on their own.
    */
   #seen = 0;
-  /** The text of its last answer: its output, when it is the one that ends the run. */
-  lastText = '';
   /** The calls of its last answer the tools have not taken yet: a function span names only the tool. */
   #pending: { callId: string; toolName: string; argumentsText: string }[] = [];
   handoff: OpenHandoff | undefined;
@@ -52,7 +50,6 @@ export class SdkAgent extends RecordedAgent {
     this.#seen = call.items;
     this.modelCallStarted(call);
     this.modelCallEnded(call.end);
-    this.lastText = call.end.text;
     this.#pending = [...call.end.toolCalls];
   }
 
@@ -61,15 +58,6 @@ export class SdkAgent extends RecordedAgent {
     const index = this.#pending.findIndex(call => call.toolName === tool);
     if (index < 0) return { callId: `${tool}-${this.steps}`, args: undefined };
     const [call] = this.#pending.splice(index, 1);
-    return { callId: call!.callId, args: parsed(call!.argumentsText) };
-  }
-}
-
-/** JSON text as its value; text that is not JSON as itself. */
-export function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
+    return { callId: call!.callId, args: jsonOrText(call!.argumentsText) };
   }
 }

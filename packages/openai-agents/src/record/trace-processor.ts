@@ -1,25 +1,10 @@
-import { randomIds, type Clock, type IdGenerator, type TraceSink } from '@agent-trace/core';
-import { PriceTable, type ModelPrice } from '@agent-trace/core/cost';
-import { RunTracer } from '@agent-trace/core/internal';
-import { Redactor, type RedactionOptions } from '@agent-trace/core/redaction';
+import type { Clock } from '@agent-trace/core';
+import { BridgedRuns, type BridgeRecordingOptions } from '@agent-trace/core/internal';
 import type { Span, Trace, TracingProcessor } from '@openai/agents';
 import { RecordedTrace } from './recorded-trace.js';
 
-/** Options of {@link agentTraceProcessor}. */
-export interface AgentTraceProcessorOptions {
-  /** Where each run's events go: one sink or several (`jsonlSink`, `memorySink`, `otlpSink`). */
-  readonly trace: TraceSink | readonly TraceSink[];
-  /** The session every run's events carry. @defaultValue the SDK trace's `groupId`, else the run's id */
-  readonly session?: string;
-  /** Secrets replaced before any sink sees them; `false` turns it off. @defaultValue the known shapes */
-  readonly redaction?: RedactionOptions | false;
-  /** Prices of models, by `<provider>:<model>`, over the ones agent-trace knows. */
-  readonly prices?: Readonly<Record<string, ModelPrice>>;
-  /** @defaultValue the times the SDK's spans carry */
-  readonly clock?: Clock;
-  /** @defaultValue random ids */
-  readonly ids?: IdGenerator;
-}
+/** Options of {@link agentTraceProcessor}: where runs go and how they are written. */
+export type AgentTraceProcessorOptions = BridgeRecordingOptions;
 
 /** The tracing processor that records agent-trace traces, and waits for its sinks. */
 export interface AgentTraceProcessor extends TracingProcessor {
@@ -51,35 +36,17 @@ class SpanClock implements Clock {
  * ```
  */
 export function agentTraceProcessor(options: AgentTraceProcessorOptions): AgentTraceProcessor {
-  const sinks: readonly TraceSink[] = Array.isArray(options.trace)
-    ? (options.trace as readonly TraceSink[])
-    : [options.trace as TraceSink];
-  const prices = new PriceTable(options.prices);
   const spanClock = new SpanClock();
-  const clock = options.clock ?? spanClock;
+  const runs = new BridgedRuns(options, spanClock);
   const traces = new Map<string, RecordedTrace>();
-  const flushes = new Set<Promise<void>>();
   const at = (time: string | null): void => {
     const parsedTime = time === null ? Number.NaN : Date.parse(time);
     spanClock.at = Number.isNaN(parsedTime) ? Date.now() : parsedTime;
   };
-  const flushAll = async (): Promise<void> => {
-    await Promise.all([...flushes, ...[...traces.values()].map(each => each.tracer.flush())]);
-  };
   return {
     onTraceStart(trace: Trace) {
-      const ids = options.ids ?? randomIds;
-      const runId = ids.runId();
-      const tracer = new RunTracer({
-        sinks,
-        runId,
-        session: options.session ?? trace.groupId ?? runId,
-        clock,
-        ids,
-        name: trace.name,
-        ...(options.redaction === false ? {} : { redaction: new Redactor(options.redaction) }),
-      });
-      traces.set(trace.traceId, new RecordedTrace(tracer, prices));
+      const tracer = runs.open(trace.name, trace.groupId ?? undefined);
+      traces.set(trace.traceId, new RecordedTrace(tracer, runs.prices));
       return Promise.resolve();
     },
     onSpanStart(span: Span<never>) {
@@ -98,13 +65,11 @@ export function agentTraceProcessor(options: AgentTraceProcessorOptions): AgentT
       traces.delete(trace.traceId);
       at(null);
       recorded.traceEnded();
-      const flushed = recorded.tracer.flush();
-      flushes.add(flushed);
-      void flushed.finally(() => flushes.delete(flushed));
+      runs.closed(recorded.tracer);
       return Promise.resolve();
     },
-    forceFlush: flushAll,
-    shutdown: flushAll,
-    flush: flushAll,
+    forceFlush: () => runs.flush(),
+    shutdown: () => runs.flush(),
+    flush: () => runs.flush(),
   };
 }

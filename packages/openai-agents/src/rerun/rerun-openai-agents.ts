@@ -1,19 +1,16 @@
 import type { TraceEvent } from '@agent-trace/core';
-import { defined } from '@agent-trace/core/internal';
+import { defined, jsonOrText } from '@agent-trace/core/internal';
 import {
-  memorySink,
-  recordedEvents,
   recordedModel,
-  Recording,
-  rerunReport,
+  rerunBridged,
   type BridgedAgent,
+  type Recording,
   type RerunReport,
 } from '@agent-trace/trace';
 import type { Model, Tool } from '@openai/agents';
 import { openaiAgentsModel } from '../openai-agents-model.js';
 import type { AgentTraceProcessorOptions } from '../record/trace-processor.js';
 import { withAgentTrace } from '../record/with-agent-trace.js';
-import { parsed } from '../record/sdk-agent.js';
 
 /** What an Agents SDK agent is rerun with: the recorded input, models and tools. */
 export interface OpenaiAgentsRerun {
@@ -56,29 +53,17 @@ export async function rerunOpenaiAgentsTrace(
   agent: (rerun: OpenaiAgentsRerun) => unknown,
   options: RerunOpenaiAgentsOptions = {},
 ): Promise<RerunReport<unknown>> {
-  const all = await recordedEvents(trace);
-  const recording = new Recording(all);
-  const recorded = all.filter(event => event.run === recording.runId);
-  const sink = memorySink();
-  let result: unknown;
-  try {
-    result = await withAgentTrace(
+  return rerunBridged(trace, (recording, sink) =>
+    withAgentTrace(
       { trace: sink, ...defined('clock', options.clock), ...defined('ids', options.ids) },
       () =>
         agent({
           input: recording.input,
-          model: name =>
-            openaiAgentsModel(recordedModel(name, recording), {
-              agent: name,
-            }),
+          model: name => openaiAgentsModel(recordedModel(name, recording), { agent: name }),
           tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
         }),
-    );
-  } catch (error) {
-    // Today's code failing where the recording did not is a divergence the comparison shows.
-    result = error;
-  }
-  return rerunReport(recorded, sink.events, result);
+    ),
+  );
 }
 
 /** The function tools, each answering with its recorded result for the same name and arguments. */
@@ -89,7 +74,7 @@ function recordedTools<Tools extends readonly Tool[]>(tools: Tools, recording: R
     return {
       ...tool,
       invoke: (_context: unknown, input: string) =>
-        Promise.resolve().then(() => recording.replayTool(name, parsed(input))),
+        Promise.resolve().then(() => recording.replayTool(name, jsonOrText(input))),
     };
   }) as unknown as Tools;
 }

@@ -1,6 +1,12 @@
 import type { IdGenerator, Message, StopReason, TraceSink } from '@agent-trace/core';
 import { PriceTable } from '@agent-trace/core/cost';
-import { RecordedAgent, RunTracer, sealRun, type OpenSpan } from '@agent-trace/core/internal';
+import {
+  jsonOrText,
+  RecordedAgent,
+  RunTracer,
+  sealRun,
+  type OpenSpan,
+} from '@agent-trace/core/internal';
 import { Redactor } from '@agent-trace/core/redaction';
 import { count, json, text, type ForeignSpan } from './foreign-span.js';
 import {
@@ -27,7 +33,6 @@ interface Context {
 class ImportedAgent extends RecordedAgent {
   /** The last call's whole input, to tell whether the next one only grows it. */
   previous: readonly Message[] = [];
-  lastText = '';
   /** The agent it handed the conversation to (pass_control): its answer is this agent's. */
   handedTo: string | undefined;
 }
@@ -48,8 +53,7 @@ export class ImportedRun {
   readonly #ids: { span?: string };
   readonly #prices = new PriceTable();
   readonly #tokens = { prompt: 0, completion: 0 };
-  #last: ImportedAgent | undefined;
-  /** The text of the last model call answered: the answer of an agent that handed off. */
+  /** The text of the last model call answered: the run's output, and a handing-off agent's. */
   #answer = '';
   /** Agents made for model calls outside an agent span, by the span they hang under. */
   readonly #implicit = new Map<string, ImportedAgent>();
@@ -90,7 +94,7 @@ export class ImportedRun {
     this.#at(run.endMs);
     sealRun(this.tracer, runSpan, {
       stopReason: stopOf(run),
-      output: this.#last?.lastText ?? '',
+      output: this.#answer,
       tokens: this.#tokens,
       ...(run.error === undefined ? {} : { error: new Error(run.error) }),
     });
@@ -124,8 +128,7 @@ export class ImportedRun {
 
   #agent(node: SpanNode, context: Context): void {
     const { span } = node;
-    const name =
-      text(span, 'gen_ai.agent.name') ?? span.name.replace(/^invoke_agent\s*/, '') ?? 'agent';
+    const name = text(span, 'gen_ai.agent.name') ?? span.name.replace(/^invoke_agent\s*/, '');
     const agent = new ImportedAgent(this.tracer, name, context.parent, {
       prices: this.#prices,
       runTokens: this.#tokens,
@@ -148,8 +151,6 @@ export class ImportedRun {
       ...(span.error === undefined ? {} : { error: new Error(span.error) }),
       ...(handedTo === undefined ? {} : { handedOffTo: handedTo }),
     });
-    if (handedTo !== undefined) agent.lastText = this.#answer;
-    this.#last = agent;
   }
 
   #modelCall(node: SpanNode, context: Context): void {
@@ -196,10 +197,7 @@ export class ImportedRun {
       },
       ...(span.error === undefined ? {} : { error: new Error(span.error) }),
     });
-    if (span.error === undefined) {
-      agent.lastText = answer.text;
-      this.#answer = answer.text;
-    }
+    if (span.error === undefined) this.#answer = answer.text;
     this.#children(node, { parent: agent.span ?? context.parent, agent });
   }
 
@@ -274,7 +272,6 @@ export class ImportedRun {
     this.#at(node.span.startMs);
     agent.startAgent({ provider, model }, '', []);
     this.#implicit.set(context.parent.spanId, agent);
-    this.#last = agent;
     return agent;
   }
 
@@ -293,14 +290,9 @@ function stopOf(span: ForeignSpan): StopReason {
   return span.error === undefined ? 'completed' : 'error';
 }
 
-/** JSON text as its value; other text as itself. */
+/** An attribute that may hold JSON text, as its value. */
 function parsedText(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
+  return typeof value === 'string' ? jsonOrText(value) : value;
 }
 
 function optional<K extends string>(key: K, value: number | undefined): { [P in K]?: number } {

@@ -10,5 +10,5 @@ export type { PlanTarget, RerunTarget, TargetResult } from './rerun-target.js';
 export { recordedEvents, Recording } from './recording.js';
 export type { RecordedCall } from './recording.js';
 export { recordedModel } from './recorded-model.js';
-export { isBridgedAgent } from './bridged-agent.js';
+export { isBridgedAgent, rerunBridged } from './bridged-agent.js';
 export type { BridgedAgent } from './bridged-agent.js';

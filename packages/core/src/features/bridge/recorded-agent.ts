@@ -82,6 +82,9 @@ export class RecordedAgent {
   /** The tokens of every agent of the run, which its seal counts. */
   readonly runTokens: { prompt: number; completion: number };
   readonly #prices: PriceTable;
+  readonly #start: BridgedAgentStart;
+  /** The text of its last answer: its output, when its framework does not say. */
+  lastText = '';
 
   constructor(
     readonly tracer: RunTracer,
@@ -100,8 +103,6 @@ export class RecordedAgent {
     this.#prices = run.prices;
     this.#start = run.start ?? {};
   }
-
-  readonly #start: BridgedAgentStart;
 
   /** The run's span, on the run's own agent. */
   get runSpan(): OpenSpan<'run_start'> | undefined {
@@ -194,6 +195,7 @@ export class RecordedAgent {
       ...(priced === undefined ? {} : { cost_usd: costOf(usage, priced.price) }),
       ...(call.error === undefined ? {} : { error: traceError(call.error) }),
     });
+    if (call.error === undefined) this.lastText = call.text;
   }
 
   /** A tool starts running. */

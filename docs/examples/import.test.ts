@@ -22,9 +22,9 @@ it('reads the spans of an OTLP JSON file back into a run', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'agent-trace-guide-import-')), 'spans.json');
   writeFileSync(file, JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans()) ?? '');
 
-  const { events, unmapped } = importSpans(spansFromOtlpJson(readFileSync(file, 'utf8'), file));
+  const { events, plainSpans } = importSpans(spansFromOtlpJson(readFileSync(file, 'utf8'), file));
 
-  expect(unmapped).toEqual([]);
+  expect(plainSpans).toEqual([]);
   expect(validateTrace(events).problems).toEqual([]);
   expect(events.at(-1)).toMatchObject({ event: 'run_end', output: 'Hello!' });
 });

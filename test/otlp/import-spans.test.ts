@@ -34,20 +34,30 @@ function otlpJson(spans: readonly ReadableSpan[]): string {
   return new TextDecoder().decode(JsonTraceSerializer.serializeRequest([...spans]));
 }
 
-/** A run's tree, for people and for comparing: each span's depth, kind and name. */
-function tree(events: readonly TraceEvent[]): string[] {
+/**
+ * A run's tree, for people and for comparing: each span's depth, kind and name. Without plain
+ * spans (`mapped`), what they held is shown where they were: the tree a bridge records.
+ */
+function tree(events: readonly TraceEvent[], { mapped = false } = {}): string[] {
   const depth = new Map<string, number>();
   const lines: string[] = [];
   for (const event of events) {
     if (!event.event.endsWith('_start')) continue;
-    const level = event.parent_span_id === null ? 0 : (depth.get(event.parent_span_id) ?? 0) + 1;
+    const parent = event.parent_span_id === null ? -1 : (depth.get(event.parent_span_id) ?? -1);
+    if (mapped && event.event === 'span_start') {
+      depth.set(event.span_id, parent);
+      continue;
+    }
+    const level = parent + 1;
     depth.set(event.span_id, level);
     const what =
       event.event === 'tool_start'
-        ? (event as { tool: string }).tool
+        ? event.tool
         : event.event === 'handoff_start'
-          ? `${(event as { from: string }).from}→${(event as { to: string }).to}`
-          : event.agent;
+          ? `${event.from}→${event.to}`
+          : event.event === 'span_start'
+            ? event.name
+            : event.agent;
     lines.push(`${'  '.repeat(level)}${event.event.replace('_start', '')} ${what}`);
   }
   return lines;
@@ -81,11 +91,11 @@ describe('agent-trace import: GenAI spans back into a trace', () => {
     const sink = otlpSink({ exporter, captureContent: true, serviceName: 'desk' });
     await run(triage, 'Refund order A-1', { trace: [recorded, sink] });
     await sink.forceFlush();
-    const { events, unmapped, traces } = importSpans(
+    const { events, plainSpans, traces } = importSpans(
       spansFromOtlpJson(otlpJson(exporter.getFinishedSpans())),
     );
     expect(traces).toHaveLength(1);
-    expect(unmapped).toEqual([]);
+    expect(plainSpans).toEqual([]);
     expect(validateTrace(events).problems).toEqual([]);
     expect(tree(events)).toEqual(tree(recorded.events));
     const original = recorded.events;
@@ -141,10 +151,15 @@ describe('agent-trace import: GenAI spans back into a trace', () => {
     await telemetry.flush();
     await provider.forceFlush();
     const spans = exporter.getFinishedSpans();
-    const { events, unmapped } = importSpans(spansFromOtlpJson(otlpJson(spans)));
+    const { events, plainSpans } = importSpans(spansFromOtlpJson(otlpJson(spans)));
     expect(validateTrace(events).problems).toEqual([]);
-    expect(tree(events)).toEqual(tree(bridged.events));
-    expect(unmapped.map(each => each.name)).toEqual(expect.arrayContaining([]));
+    // The AI SDK's step spans are plain spans around each step's model and tool calls.
+    expect(plainSpans).toEqual([
+      { name: 'step 1', count: 1 },
+      { name: 'step 2', count: 1 },
+    ]);
+    expect(tree(events)).toEqual(forecasterTree);
+    expect(tree(events, { mapped: true })).toEqual(tree(bridged.events));
     const calls = events.filter(event => event.event === 'llm_end');
     expect(calls).toMatchObject([
       {
@@ -159,13 +174,15 @@ describe('agent-trace import: GenAI spans back into a trace', () => {
   });
 });
 
-/** The tree of the AI SDK's forecaster, as its bridge records it and as it comes back. */
+/** The tree of the AI SDK's forecaster as its OpenTelemetry spans bring it back. */
 const forecasterTree = [
   'run forecaster',
   '  agent forecaster',
-  '    llm forecaster',
-  '    tool weather',
-  '    llm forecaster',
+  '    span step 1',
+  '      llm forecaster',
+  '      tool weather',
+  '    span step 2',
+  '      llm forecaster',
 ];
 
 /**
@@ -202,11 +219,16 @@ describe('agent-trace import from Jaeger', () => {
     const { url, server, asked } = await jaeger();
     try {
       const traceId = 'f9ccbb9f019fd5b8e2114434ad83e69c';
-      const { events, unmapped } = importSpans(await fetchJaegerSpans({ url, traceId }));
+      const { events, plainSpans } = importSpans(await fetchJaegerSpans({ url, traceId }));
       expect(asked).toEqual([`/api/traces/${traceId}`]);
       expect(validateTrace(events).problems).toEqual([]);
       expect(tree(events)).toEqual(forecasterTree);
-      expect(unmapped.map(each => each.name)).toEqual(['step 1', 'step 2']);
+      expect(plainSpans.map(each => each.name)).toEqual(['step 1', 'step 2']);
+      // Jaeger's own tags for the span's kind and status are read, not kept as attributes.
+      expect(events.find(event => event.event === 'span_start')).toMatchObject({
+        name: 'step 1',
+        attributes: { 'gen_ai.operation.name': 'agent_step' },
+      });
       expect(events.filter(event => event.event === 'llm_end')).toMatchObject([
         { tok_prompt: 30, finish_reason: 'tool_calls' },
         { text: 'Oslo is at -3 °C.', finish_reason: 'stop' },
@@ -234,14 +256,18 @@ describe('agent-trace import from Jaeger', () => {
       ]);
       expect(imported.code).toBe(0);
       expect(imported.stdout).toContain('of 1 trace into');
-      expect(imported.stdout).toContain('not mapped');
+      expect(imported.stdout).toContain(
+        'kept as plain spans (not GenAI agents, model calls or tool calls): step 1 ×1, step 2 ×1',
+      );
       expect(asked.at(-1)).toMatch(
         /^\/api\/traces\?service=forecast-service&start=\d+&end=\d+&limit=20$/,
       );
       const validated = await cli(['validate', out]);
       expect(validated.stdout).toContain(': valid — 1 run');
       expect(validated.code).toBe(0);
-      expect((await cli(['replay', out])).stdout).toContain('agent forecaster');
+      const replayed = (await cli(['replay', out])).stdout;
+      expect(replayed).toContain('agent forecaster');
+      expect(replayed).toMatch(/span step 1 .*"gen_ai.operation.name":"agent_step"/);
       const missing = await cli(['import', '--jaeger', url, '--trace-id', '0123', '--out', out]);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('no such trace');

@@ -132,4 +132,30 @@ describe('jsonlSink', () => {
       expect(list.at(-1)).toMatchObject({ stop_reason: 'aborted', error: { type: 'aborted' } });
     });
   }
+
+  it('closes an interrupted workflow, counting the steps that had ended', async () => {
+    const path = join(directory, 'interrupted-workflow.jsonl');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/fixtures/hanging-run.ts', path, 'workflow'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>(resolve =>
+      child.stdout.on('data', (data: Buffer) => data.toString().includes('ready') && resolve()),
+    );
+    child.kill('SIGTERM');
+    await new Promise(resolve => child.on('exit', resolve));
+    expect((await validateTraceFile(path)).problems).toEqual([]);
+    const list = await events(path);
+    // The hanging step's events are held until it ends (steps commit in order): they are lost.
+    expect(list.slice(-3)).toMatchObject([
+      { event: 'workflow_step_end', name: 'fetch', status: 'completed' },
+      {
+        event: 'workflow_end',
+        status: 'aborted',
+        steps: { completed: 1, failed: 0, skipped: 0 },
+      },
+      { event: 'run_end', stop_reason: 'aborted' },
+    ]);
+  });
 });

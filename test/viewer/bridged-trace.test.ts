@@ -1,9 +1,11 @@
 import { memorySink } from '@agent-trace/trace';
+import { importSpans, spansFromOtlpJson } from '@agent-trace/trace/import';
 import { traceView, viewerHtml } from '@agent-trace/viewer';
 import { describe, expect, it } from 'vitest';
 import { recordForecast } from '../fixtures/agents/ai-sdk-forecaster.js';
 import { recordForecaster } from '../fixtures/agents/langgraph-desk.js';
 import { recordDesk } from '../fixtures/agents/openai-agents-desk.js';
+import { deskApiSpans } from '../fixtures/otlp/desk-api-spans.js';
 import { chromiumForFile, openPage, scratchFolder, text, writeTrace } from './viewer-support.js';
 import { join } from 'node:path';
 
@@ -51,4 +53,25 @@ describe('traces recorded from Agents SDK and LangGraph agents, in Chromium', ()
       await page.close();
     },
   );
+});
+
+describe('an imported trace with plain spans, in Chromium', () => {
+  it("shows another system's spans in the tree, their attributes in the inspector, a failed one as an error", async () => {
+    const { events } = importSpans(spansFromOtlpJson(deskApiSpans));
+    const folder = scratchFolder();
+    const file = writeTrace(join(folder, 'imported.jsonl'), events);
+    const page = await openPage(browser(), viewerHtml(await traceView([file])), folder);
+    const rowOf = (name: string) => {
+      const start = events.find(event => event.event === 'span_start' && event.name === name)!;
+      return page.locator(`.waterfall-rows .row[data-seq="${start.seq}"]`);
+    };
+    expect(await text(rowOf('POST /chat'))).toContain('span POST /chat');
+    await expect.poll(() => rowOf('GET /carrier').getAttribute('class')).toContain('status-error');
+    await rowOf('SELECT orders').click();
+    const inspector = await text(page.locator('.inspector'));
+    expect(inspector).toContain('client');
+    expect(inspector).toContain('db.query.text');
+    expect(inspector).toContain('SELECT status FROM orders WHERE id = $1');
+    await page.close();
+  });
 });

@@ -28,7 +28,12 @@ export { toTraceMessage } from './kernel/protocol/trace-message.js';
 export { hashString } from './kernel/util/hash.js';
 export { countedUsage } from './kernel/protocol/usage.js';
 export { appendToolCall } from './kernel/protocol/message.js';
-export { RecordedAgent, sealRun, traceError } from './features/bridge/recorded-agent.js';
+export {
+  bridgedRunTally,
+  RecordedAgent,
+  sealRun,
+  traceError,
+} from './features/bridge/recorded-agent.js';
 export { BridgedRuns } from './features/bridge/bridged-runs.js';
 export type { BridgeRecordingOptions } from './features/bridge/bridged-runs.js';
 export type {
@@ -36,5 +41,6 @@ export type {
   BridgedCallEnd,
   BridgedCallStart,
   BridgedEnding,
+  BridgedRunTally,
 } from './features/bridge/recorded-agent.js';
 export { jsonOrText } from './kernel/util/json-or-text.js';

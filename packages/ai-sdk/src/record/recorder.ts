@@ -35,7 +35,7 @@ export class Recorder {
         callId,
         new RecordedOperation(operation.tracer, agent, span ?? null, {
           prices: this.#runs.prices,
-          runTokens: operation.runTokens,
+          runTally: operation.runTally,
         }),
       );
       return;

@@ -45,15 +45,15 @@ export async function importCommand(options: ImportCommandOptions): Promise<Comm
       stdout: '',
       stderr: `No spans found in ${options.file ?? options.jaeger ?? 'the input'}: nothing imported.`,
     };
-  const { events, traces, unmapped } = importSpans(spans);
+  const { events, traces, plainSpans } = importSpans(spans);
   await writeFile(options.out, events.map(event => `${JSON.stringify(event)}\n`).join(''));
   const { problems } = validateTrace(events);
   const lines = [
     `imported ${spans.length} spans of ${traces.length} trace${traces.length === 1 ? '' : 's'} into ${options.out}: ${events.length} events`,
-    ...(unmapped.length === 0
+    ...(plainSpans.length === 0
       ? []
       : [
-          `not mapped (not GenAI agents, model calls or tool calls; what they held is kept where they were): ${unmapped
+          `kept as plain spans (not GenAI agents, model calls or tool calls): ${plainSpans
             .map(each => `${each.name} ×${each.count}`)
             .join(', ')}`,
         ]),

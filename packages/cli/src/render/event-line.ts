@@ -76,6 +76,14 @@ function summary(event: TraceEvent, style: Style): string {
       return event.verdict === 'accepted'
         ? `${style.bold('plan')} ${event.revision} accepted (after ${planReasons[event.reason]})`
         : style.yellow(`plan ${event.revision} refused: ${cut((event.problems ?? []).join('; '))}`);
+    case 'span_start':
+      return `${style.dim('span')} ${event.name}${event.service === undefined ? '' : ` (${event.service})`}`;
+    case 'span_end':
+      return event.error === undefined
+        ? `${style.dim('span')} ${event.name} ends  ${Math.round(event.duration_ms)} ms`
+        : style.red(
+            `span ${event.name} ✗ ${event.error.type}  ${Math.round(event.duration_ms)} ms`,
+          );
     case 'agent_end':
       return `agent ${style.cyan(event.agent)} ends: ${event.stop_reason}`;
     case 'run_end':

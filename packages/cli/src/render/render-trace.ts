@@ -62,6 +62,8 @@ class TreeRenderer {
         return this.#workflow(start, end as TraceEventOf<'workflow_end'> | undefined);
       case 'workflow_step_start':
         return this.#workflowStep(start, end as TraceEventOf<'workflow_step_end'> | undefined);
+      case 'span_start':
+        return this.#plain(start, end as TraceEventOf<'span_end'> | undefined);
       default:
         return start.event;
     }
@@ -185,6 +187,23 @@ class TreeRenderer {
             ? s.yellow('waits for approval')
             : s.red(`✗ ${end.error?.type ?? 'failed'}: ${this.#cut(end.error?.message ?? '')}`);
     return `${head}  ${outcome}${tries}  ${this.#ms(end.duration_ms)}`;
+  }
+
+  /** A plain span (another system's, kept by an import): its name, kind, service and attributes. */
+  #plain(start: TraceEventOf<'span_start'>, end: TraceEventOf<'span_end'> | undefined): string {
+    const s = this.#style;
+    const parts = [`${s.dim('span')} ${s.bold(start.name)}`];
+    if (start.span_kind !== undefined) parts.push(s.dim(start.span_kind));
+    if (start.service !== undefined) parts.push(s.dim(start.service));
+    if (start.attributes !== undefined && Object.keys(start.attributes).length > 0)
+      parts.push(this.#value(start.attributes));
+    if (end === undefined) parts.push(this.#unended());
+    else {
+      parts.push(this.#ms(end.duration_ms));
+      if (end.error !== undefined)
+        parts.push(s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`));
+    }
+    return parts.join('  ');
   }
 
   #point(event: TraceEvent): string {

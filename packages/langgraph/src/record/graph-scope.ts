@@ -1,6 +1,11 @@
 import type { StopReason } from '@agent-trace/core';
 import type { PriceTable } from '@agent-trace/core/cost';
-import { sealRun, type OpenSpan, type RunTracer } from '@agent-trace/core/internal';
+import {
+  sealRun,
+  type OpenSpan,
+  type RunTracer,
+  type BridgedRunTally,
+} from '@agent-trace/core/internal';
 import { GraphAgent } from './graph-agent.js';
 
 /** A graph's run as it started: the run of its own, or the tool call it runs inside. */
@@ -28,7 +33,7 @@ export class GraphScope {
     private readonly start: ScopeStart,
     private readonly run: {
       readonly prices: PriceTable;
-      readonly runTokens: { prompt: number; completion: number };
+      readonly runTally: BridgedRunTally;
     },
   ) {}
 
@@ -38,8 +43,8 @@ export class GraphScope {
   }
 
   /** The tokens of every agent of the run. */
-  get runTokens(): { prompt: number; completion: number } {
-    return this.run.runTokens;
+  get runTally(): BridgedRunTally {
+    return this.run.runTally;
   }
 
   /** The agent named `name`, started on its first model call. */
@@ -48,7 +53,7 @@ export class GraphScope {
     if (known !== undefined) return known;
     const agent = new GraphAgent(this.tracer, name, this.#parentOf(name), {
       prices: this.run.prices,
-      runTokens: this.run.runTokens,
+      runTally: this.run.runTally,
       ...(this.start.kind === 'tool' ? { start: { path: [this.start.caller.agent, name] } } : {}),
     });
     this.#agents.set(name, agent);
@@ -75,7 +80,7 @@ export class GraphScope {
       sealRun(this.tracer, this.start.runSpan, {
         stopReason,
         output: answer,
-        tokens: this.run.runTokens,
+        tally: this.run.runTally,
         ...(error === undefined ? {} : { error }),
       });
     else if (this.#handoff !== undefined)

@@ -1,5 +1,10 @@
 import type { StopReason } from '@agent-trace/core';
-import { BridgedRuns, jsonOrText, type BridgeRecordingOptions } from '@agent-trace/core/internal';
+import {
+  BridgedRuns,
+  jsonOrText,
+  type BridgeRecordingOptions,
+  bridgedRunTally,
+} from '@agent-trace/core/internal';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
@@ -72,7 +77,7 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
               tool: parent.tool.agent.toolSpan(parent.tool.callId)!,
               callId: parent.tool.callId,
             },
-            { prices: this.#recorded.prices, runTokens: parent.scope.runTokens },
+            { prices: this.#recorded.prices, runTally: parent.scope.runTally },
           );
     this.#runs.set(runId, { scope, graph: true });
   }
@@ -191,7 +196,7 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
       tracer,
       name,
       { kind: 'run', runSpan },
-      { prices: this.#recorded.prices, runTokens: { prompt: 0, completion: 0 } },
+      { prices: this.#recorded.prices, runTally: bridgedRunTally() },
     );
   }
 

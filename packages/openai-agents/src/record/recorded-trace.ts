@@ -1,6 +1,11 @@
 import type { StopReason } from '@agent-trace/core';
 import type { PriceTable } from '@agent-trace/core/cost';
-import { jsonOrText, type OpenSpan, type RunTracer } from '@agent-trace/core/internal';
+import {
+  jsonOrText,
+  type OpenSpan,
+  type RunTracer,
+  bridgedRunTally,
+} from '@agent-trace/core/internal';
 import { conversationOf } from '../to-model-request.js';
 import type { ResponseSpanData } from './response-call.js';
 import { SdkAgent } from './sdk-agent.js';
@@ -50,7 +55,7 @@ interface Known {
 export class RecordedTrace {
   readonly #spans = new Map<string, Known>();
   #root: SdkAgent | undefined;
-  readonly #runTokens = { prompt: 0, completion: 0 };
+  readonly #runTally = bridgedRunTally();
 
   constructor(
     readonly tracer: RunTracer,
@@ -140,7 +145,7 @@ export class RecordedTrace {
       this.tracer,
       name,
       parent,
-      { prices: this.prices, runTokens: this.#runTokens },
+      { prices: this.prices, runTally: this.#runTally },
       [...(from?.path ?? []), name],
     );
     this.#root ??= agent;

@@ -1,5 +1,5 @@
 import type { PriceTable } from '@agent-trace/core/cost';
-import { jsonOrText, RecordedAgent } from '@agent-trace/core/internal';
+import { jsonOrText, RecordedAgent, type BridgedRunTally } from '@agent-trace/core/internal';
 import type { OpenSpan, RunTracer } from '@agent-trace/core/internal';
 import { responseCall, type ResponseSpanData } from './response-call.js';
 
@@ -31,7 +31,7 @@ export class SdkAgent extends RecordedAgent {
     parent: OpenSpan | null,
     run: {
       readonly prices: PriceTable;
-      readonly runTokens: { prompt: number; completion: number };
+      readonly runTally: BridgedRunTally;
     },
     /** The agents from the run's first to this one, through handoffs and agents used as tools. */
     readonly path: readonly string[],

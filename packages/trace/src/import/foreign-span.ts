@@ -15,6 +15,31 @@ export interface ForeignSpan {
   readonly error?: string;
   /** The service that made it (`service.name` of its resource or process). */
   readonly service?: string;
+  /** Its OpenTelemetry kind; absent for `internal` (or unspecified). */
+  readonly kind?: ForeignSpanKind;
+}
+
+/** The span kinds other than `internal`. */
+export type ForeignSpanKind = 'server' | 'client' | 'producer' | 'consumer';
+
+const kinds: readonly (ForeignSpanKind | undefined)[] = [
+  undefined,
+  undefined,
+  'server',
+  'client',
+  'producer',
+  'consumer',
+];
+
+/**
+ * A span kind as OTLP (its number, or `SPAN_KIND_CLIENT`) or Jaeger (`client`) writes it; undefined
+ * for `internal`, unspecified or unknown.
+ */
+export function spanKindOf(value: unknown): ForeignSpanKind | undefined {
+  if (typeof value === 'number') return kinds[value];
+  if (typeof value !== 'string') return undefined;
+  const name = value.replace(/^SPAN_KIND_/, '').toLowerCase();
+  return kinds.find(kind => kind === name);
 }
 
 /** A string attribute, if the span has one. */

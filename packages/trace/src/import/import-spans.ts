@@ -4,14 +4,17 @@ import { json, text, type ForeignSpan } from './foreign-span.js';
 import { messagesOf } from './genai-messages.js';
 import { ImportedRun, type SpanNode } from './imported-run.js';
 
-/** What an import made of the spans, and what it could not map. */
+/** What an import made of the spans, and what it kept as plain spans. */
 export interface ImportResult {
   /** The events of the runs, one run per trace, in order. */
   readonly events: TraceEvent[];
   /** The trace ids read, one run each. */
   readonly traces: readonly string[];
-  /** Spans that are not GenAI agents, model calls or tool calls, by name, with how many. */
-  readonly unmapped: ReadonlyArray<{ readonly name: string; readonly count: number }>;
+  /**
+   * Spans that are not GenAI agents, model calls or tool calls, kept as plain spans: by name,
+   * with how many.
+   */
+  readonly plainSpans: ReadonlyArray<{ readonly name: string; readonly count: number }>;
 }
 
 /**
@@ -20,12 +23,12 @@ export interface ImportResult {
  * `chat` (and `text_completion`, `generate_content`) spans model calls with their messages, usage
  * and finish reason, `execute_tool` spans tool calls, or handoffs when they carry
  * `gen_ai.transfer.*`; a trace agent-trace exported (its `invoke_workflow` root) comes back as the
- * run it was. Other spans are not mapped: what they hold hangs where they were, and the result
- * names them. The runs validate, and `replay`, `view`, `stats` and `diff` read them.
+ * run it was. Other spans (an HTTP request, a database query, a framework's step) are plain spans
+ * in the tree, with their names and attributes, and the result names them. The runs validate, and `replay`, `view`, `stats` and `diff` read them.
  */
 export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
   const sink = memorySink();
-  const unmapped = new Map<string, number>();
+  const plain = new Map<string, number>();
   const byTrace = new Map<string, ForeignSpan[]>();
   for (const span of spans) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
   const traces = [...byTrace.entries()].sort(([, a], [, b]) => earliest(a) - earliest(b));
@@ -35,13 +38,13 @@ export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
     const runId = text(root.span, 'agent_trace.run_id') ?? `imported-${traceId.slice(0, 16)}`;
     const run = new ImportedRun(traceId, runId, name, [sink]);
     run.write(root, inputOf(traceSpans), name);
-    for (const [spanName, times] of run.unmapped)
-      unmapped.set(spanName, (unmapped.get(spanName) ?? 0) + times);
+    for (const [spanName, times] of run.plain)
+      plain.set(spanName, (plain.get(spanName) ?? 0) + times);
   }
   return {
     events: [...sink.events],
     traces: traces.map(([traceId]) => traceId),
-    unmapped: [...unmapped].map(([name, count]) => ({ name, count })),
+    plainSpans: [...plain].map(([name, count]) => ({ name, count })),
   };
 }
 
@@ -57,6 +60,7 @@ function treeOf(spans: readonly ForeignSpan[]): SpanNode {
   if (roots.length === 1) return roots[0]!;
   const first = roots[0]!.span;
   return {
+    synthetic: true,
     span: {
       traceId: first.traceId,
       spanId: `${first.spanId}-roots`,

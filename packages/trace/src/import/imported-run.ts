@@ -1,6 +1,8 @@
 import type { IdGenerator, Message, StopReason, TraceSink } from '@agent-trace/core';
 import { PriceTable } from '@agent-trace/core/cost';
 import {
+  bridgedRunTally,
+  defined,
   jsonOrText,
   RecordedAgent,
   RunTracer,
@@ -21,12 +23,19 @@ import {
 export interface SpanNode {
   readonly span: ForeignSpan;
   readonly children: SpanNode[];
+  /** Set on the node the import makes to hold a trace's several roots: not a span of the trace. */
+  readonly synthetic?: true;
 }
 
-/** Where a span's mapped events hang: the parent span, and the agent it runs under. */
+/**
+ * Where a span's events hang: the parent span, and the agent it runs under (the parent may be a
+ * plain span inside that agent).
+ */
 interface Context {
   readonly parent: OpenSpan;
   readonly agent?: ImportedAgent;
+  /** Under a tool call or a handoff: the agent that made it, whom a plain span there belongs to. */
+  readonly caller?: string;
 }
 
 /** An agent of the imported run, with what the import keeps between its calls. */
@@ -44,15 +53,20 @@ const modelCalls = new Set(['chat', 'text_completion', 'generate_content']);
  * One trace of GenAI-convention spans as one agent-trace run, written through core's own
  * `RunTracer`: `invoke_agent` spans are agents, `chat` spans model calls, `execute_tool` spans
  * tool calls (or handoffs, with `gen_ai.transfer.*`). The events keep the spans' ids and times.
- * Spans of other kinds are not mapped: their children hang where they would, and they are counted.
+ * Spans of other kinds are plain spans (`span_start` / `span_end`) with their name and attributes,
+ * counted by name.
  */
 export class ImportedRun {
   readonly tracer: RunTracer;
-  readonly unmapped = new Map<string, number>();
+  /** The spans kept as plain spans, by name, with how many. */
+  readonly plain = new Map<string, number>();
+  readonly #name: string;
+  /** The service of the trace's root: a plain span of another names its own. */
+  #service: string | undefined;
   readonly #clock: { now: () => number; at: number };
   readonly #ids: { span?: string };
   readonly #prices = new PriceTable();
-  readonly #tokens = { prompt: 0, completion: 0 };
+  readonly #tally = bridgedRunTally();
   /** The text of the last model call answered: the run's output, and a handing-off agent's. */
   #answer = '';
   /** Agents made for model calls outside an agent span, by the span they hang under. */
@@ -61,6 +75,7 @@ export class ImportedRun {
   constructor(traceId: string, runId: string, name: string, sinks: readonly TraceSink[]) {
     const clock = { at: 0, now: () => clock.at };
     this.#clock = clock;
+    this.#name = name;
     const next: { span?: string } = {};
     this.#ids = next;
     let spans = 0;
@@ -85,17 +100,18 @@ export class ImportedRun {
   /** Writes the run: its start at the root's start, the tree, its seal at the root's end. */
   write(root: SpanNode, input: string, name: string): void {
     const run = root.span;
-    // A run agent-trace exported keeps its span; another system's root is an agent of the run.
+    // A run agent-trace exported keeps its span; another system's root hangs under the run's.
     const own = text(run, 'gen_ai.operation.name') === 'invoke_workflow';
+    this.#service = run.service ?? root.children[0]?.span.service;
     this.#at(run.startMs, own ? run.spanId : undefined);
     const runSpan = this.tracer.start('run_start', name, null, { input });
-    if (own) this.#children(root, { parent: runSpan });
+    if (own || root.synthetic === true) this.#children(root, { parent: runSpan });
     else this.#children({ span: run, children: [root] }, { parent: runSpan });
     this.#at(run.endMs);
     sealRun(this.tracer, runSpan, {
       stopReason: stopOf(run),
       output: this.#answer,
-      tokens: this.#tokens,
+      tally: this.#tally,
       ...(run.error === undefined ? {} : { error: new Error(run.error) }),
     });
   }
@@ -122,8 +138,34 @@ export class ImportedRun {
         ? this.#tool(node, context)
         : this.#handoff(node, context, target);
     }
-    this.unmapped.set(span.name, (this.unmapped.get(span.name) ?? 0) + 1);
-    this.#children(node, context);
+    this.#plain(node, context);
+  }
+
+  /** A span of none of the kinds above: a plain span, with its name, kind and attributes. */
+  #plain(node: SpanNode, context: Context): void {
+    const { span } = node;
+    this.plain.set(span.name, (this.plain.get(span.name) ?? 0) + 1);
+    this.#at(span.startMs, span.spanId);
+    const name = span.name;
+    const opened = this.tracer.start(
+      'span_start',
+      context.agent?.agent ?? context.caller ?? this.#name,
+      context.parent,
+      {
+        name,
+        ...defined('span_kind', span.kind),
+        ...plainAttributes(span),
+        ...defined('service', span.service === this.#service ? undefined : span.service),
+      },
+    );
+    this.#children(node, { ...context, parent: opened });
+    this.#at(span.endMs);
+    this.tracer.end(opened, {
+      name,
+      ...(span.error === undefined
+        ? {}
+        : { error: { type: text(span, 'error.type') ?? 'Error', message: span.error } }),
+    });
   }
 
   #agent(node: SpanNode, context: Context): void {
@@ -131,7 +173,7 @@ export class ImportedRun {
     const name = text(span, 'gen_ai.agent.name') ?? span.name.replace(/^invoke_agent\s*/, '');
     const agent = new ImportedAgent(this.tracer, name, context.parent, {
       prices: this.#prices,
-      runTokens: this.#tokens,
+      runTally: this.#tally,
     });
     this.#at(span.startMs, span.spanId);
     const agentSpan = agent.startAgent(
@@ -169,6 +211,7 @@ export class ImportedRun {
     agent.previous = messages;
     this.#at(span.startMs, span.spanId);
     agent.modelCallStarted({
+      ...defined('parent', between(context)),
       provider,
       model,
       instructions:
@@ -204,11 +247,7 @@ export class ImportedRun {
   #tool(node: SpanNode, context: Context): void {
     const { span } = node;
     const agent = context.agent;
-    if (agent === undefined) {
-      this.unmapped.set(span.name, (this.unmapped.get(span.name) ?? 0) + 1);
-      this.#children(node, context);
-      return;
-    }
+    if (agent === undefined) return this.#plain(node, context);
     const tool = text(span, 'gen_ai.tool.name') ?? span.name.replace(/^execute_tool\s*/, '');
     const callId = text(span, 'gen_ai.tool.call.id') ?? span.spanId;
     this.#at(span.startMs, span.spanId);
@@ -216,8 +255,9 @@ export class ImportedRun {
       callId,
       tool,
       parsedText(span.attributes['gen_ai.tool.call.arguments']),
+      between(context),
     );
-    this.#children(node, { parent: toolSpan });
+    this.#children(node, { parent: toolSpan, caller: agent.agent });
     this.#at(span.endMs);
     agent.toolEnded(
       callId,
@@ -248,7 +288,7 @@ export class ImportedRun {
     if (context.agent !== undefined && mode === 'pass_control') context.agent.handedTo = to;
     this.#at(span.startMs, span.spanId);
     const handoff = this.tracer.start('handoff_start', from, context.parent, fields);
-    this.#children(node, { parent: handoff });
+    this.#children(node, { parent: handoff, caller: from });
     this.#at(span.endMs);
     this.tracer.end(handoff, fields);
   }
@@ -266,7 +306,7 @@ export class ImportedRun {
       context.parent,
       {
         prices: this.#prices,
-        runTokens: this.#tokens,
+        runTally: this.#tally,
       },
     );
     this.#at(node.span.startMs);
@@ -279,8 +319,27 @@ export class ImportedRun {
   #at(ms: number, spanId?: string): void {
     this.#clock.at = ms;
     if (spanId === undefined) delete this.#ids.span;
-    else this.#ids.span = spanId;
+    else this.#ids.span = spanId.padStart(16, '0');
   }
+}
+
+/**
+ * A plain span's attributes: its own, less those agent-trace's export adds (the run id; the error
+ * type, which is the error's).
+ */
+function plainAttributes(span: ForeignSpan): { attributes?: Record<string, unknown> } {
+  const attributes = { ...span.attributes };
+  delete attributes['agent_trace.run_id'];
+  if (span.error !== undefined) delete attributes['error.type'];
+  return Object.keys(attributes).length === 0 ? {} : { attributes };
+}
+
+/** The plain span between a call and its agent, when there is one. */
+function between(context: Context): OpenSpan | undefined {
+  const agentSpan = context.agent?.span;
+  return agentSpan === undefined || context.parent.spanId === agentSpan.spanId
+    ? undefined
+    : context.parent;
 }
 
 /** A span's stop: agent-trace's own attribute, else its status. */

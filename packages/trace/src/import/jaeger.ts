@@ -1,4 +1,4 @@
-import type { ForeignSpan } from './foreign-span.js';
+import { spanKindOf, type ForeignSpan } from './foreign-span.js';
 
 /** A span as Jaeger's query API (`/api/traces`) returns it. */
 interface JaegerSpan {
@@ -90,6 +90,14 @@ export async function fetchJaegerSpans(
   return spansFromJaeger(parsed);
 }
 
+const jaegerOwnTags = [
+  'span.kind',
+  'otel.status_code',
+  'otel.status_description',
+  'error',
+  'internal.span.format',
+];
+
 /** The spans of a Jaeger query API response. */
 export function spansFromJaeger(response: JaegerResponse): ForeignSpan[] {
   const problems = (response.errors ?? []).map(each => each.msg ?? String(each.code));
@@ -103,6 +111,10 @@ export function spansFromJaeger(response: JaegerResponse): ForeignSpan[] {
       const service =
         span.processID === undefined ? undefined : trace.processes?.[span.processID]?.serviceName;
       const failed = attributes['otel.status_code'] === 'ERROR' || attributes.error === true;
+      const status = attributes['otel.status_description'];
+      const kind = spanKindOf(attributes['span.kind']);
+      // Tags Jaeger adds for the span's kind and status: read above, not the span's attributes.
+      for (const key of jaegerOwnTags) delete attributes[key];
       return {
         traceId: span.traceID,
         spanId: span.spanID,
@@ -111,15 +123,9 @@ export function spansFromJaeger(response: JaegerResponse): ForeignSpan[] {
         startMs: span.startTime / 1000,
         endMs: (span.startTime + span.duration) / 1000,
         attributes,
-        ...(failed
-          ? {
-              error:
-                typeof attributes['otel.status_description'] === 'string'
-                  ? attributes['otel.status_description']
-                  : '',
-            }
-          : {}),
+        ...(failed ? { error: typeof status === 'string' ? status : '' } : {}),
         ...(service === undefined ? {} : { service }),
+        ...(kind === undefined ? {} : { kind }),
       };
     }),
   );

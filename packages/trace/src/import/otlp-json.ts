@@ -1,4 +1,4 @@
-import type { ForeignSpan } from './foreign-span.js';
+import { spanKindOf, type ForeignSpan } from './foreign-span.js';
 
 /** An OTLP/JSON attribute value: one of its typed fields. */
 interface AnyValue {
@@ -21,6 +21,7 @@ interface OtlpSpan {
   readonly spanId?: string;
   readonly parentSpanId?: string;
   readonly name?: string;
+  readonly kind?: number | string;
   readonly startTimeUnixNano?: string | number;
   readonly endTimeUnixNano?: string | number;
   readonly attributes?: readonly KeyValue[];
@@ -77,6 +78,7 @@ export function spansFromOtlpJson(textOfFile: string, source = 'the OTLP JSON'):
 function foreignSpan(span: OtlpSpan, service: string | undefined): ForeignSpan {
   const parent = hexId(span.parentSpanId);
   const errorCode = span.status?.code === 2 || span.status?.code === 'STATUS_CODE_ERROR';
+  const kind = spanKindOf(span.kind);
   return {
     traceId: hexId(span.traceId) ?? '',
     spanId: hexId(span.spanId) ?? '',
@@ -87,6 +89,7 @@ function foreignSpan(span: OtlpSpan, service: string | undefined): ForeignSpan {
     attributes: attributesOf(span.attributes),
     ...(errorCode ? { error: span.status?.message ?? '' } : {}),
     ...(service === undefined ? {} : { service }),
+    ...(kind === undefined ? {} : { kind }),
   };
 }
 

@@ -7,6 +7,8 @@ interface OpenRun {
   readonly open: Map<string, TraceEvent>;
   /** Model and tool calls per open agent span, for a synthesised `agent_end`. */
   readonly countsByAgentSpan: Map<string, { steps: number; toolCalls: number }>;
+  /** Steps ended so far per open workflow span, for a synthesised `workflow_end`. */
+  readonly stepsByWorkflowSpan: Map<string, { completed: number; failed: number; skipped: number }>;
   agents: number;
   llmCalls: number;
   toolCalls: number;
@@ -31,6 +33,7 @@ export class OpenRunTracker {
         lastSeq: event.seq,
         open: new Map([[event.span_id, event]]),
         countsByAgentSpan: new Map(),
+        stepsByWorkflowSpan: new Map(),
         agents: 0,
         llmCalls: 0,
         toolCalls: 0,
@@ -54,6 +57,8 @@ export class OpenRunTracker {
       if (event.event === 'agent_start') {
         run.agents++;
         run.countsByAgentSpan.set(event.span_id, { steps: 0, toolCalls: 0 });
+      } else if (event.event === 'workflow_start') {
+        run.stepsByWorkflowSpan.set(event.span_id, { completed: 0, failed: 0, skipped: 0 });
       } else if (event.event === 'tool_start') {
         run.toolCalls++;
         if (agentCounts !== undefined) agentCounts.toolCalls++;
@@ -71,6 +76,14 @@ export class OpenRunTracker {
       run.toolErrors++;
     } else if (event.event === 'agent_end') {
       run.countsByAgentSpan.delete(event.span_id);
+    } else if (event.event === 'workflow_step_end' && event.status !== 'interrupted') {
+      const steps =
+        event.parent_span_id === null
+          ? undefined
+          : run.stepsByWorkflowSpan.get(event.parent_span_id);
+      if (steps !== undefined) steps[event.status]++;
+    } else if (event.event === 'workflow_end') {
+      run.stepsByWorkflowSpan.delete(event.span_id);
     }
   }
 
@@ -164,6 +177,10 @@ function closeSpan(
         tok_completion: 0,
         error,
       };
+    case 'span_start':
+    case 'workflow_start':
+    case 'workflow_step_start':
+      return closeOtherSpan(start, end, run, error);
     default:
       return {
         ...end,
@@ -179,6 +196,42 @@ function closeSpan(
         },
         tok_prompt: run.promptTokens,
         tok_completion: run.completionTokens,
+        error,
+      };
+  }
+}
+
+/** The end of a plain span, a workflow or a workflow step cut off. */
+function closeOtherSpan(
+  start: TraceEventOf<'span_start' | 'workflow_start' | 'workflow_step_start'>,
+  end: Envelope & { duration_ms: number },
+  run: OpenRun,
+  error: { type: string; message: string },
+): TraceEvent {
+  switch (start.event) {
+    case 'span_start':
+      return { ...end, event: spanEndFor.span_start, name: start.name, error };
+    case 'workflow_start':
+      return {
+        ...end,
+        event: spanEndFor.workflow_start,
+        workflow: start.workflow,
+        status: 'aborted',
+        steps: run.stepsByWorkflowSpan.get(start.span_id) ?? {
+          completed: 0,
+          failed: 0,
+          skipped: 0,
+        },
+        error,
+      };
+    case 'workflow_step_start':
+      return {
+        ...end,
+        event: spanEndFor.workflow_step_start,
+        workflow: start.workflow,
+        name: start.name,
+        status: 'failed',
+        attempts: 0,
         error,
       };
   }

@@ -16,6 +16,7 @@ import {
   toolEndAttributes,
   workflowEndAttributes,
 } from './span-end-attributes.js';
+import { plainSpanHead } from './plain-span.js';
 import {
   finishReason,
   ownAttributes,
@@ -57,7 +58,8 @@ interface PendingSpan {
  * `invoke_workflow` for the run and for each workflow, `workflow_step {step}` (INTERNAL) for workflow
  * steps, `invoke_agent {agent}` (INTERNAL) for agents, `chat {model}` (CLIENT) for model calls,
  * `execute_tool {tool}` (INTERNAL) for tools, and for handoffs an `execute_tool` span with
- * `gen_ai.transfer.*` whose child is the target's `invoke_agent`. Guardrail verdicts, retries,
+ * `gen_ai.transfer.*` whose child is the target's `invoke_agent`; a plain span (another system's,
+ * imported) keeps its name, kind and attributes. Guardrail verdicts, retries,
  * approvals and plans become span events of their parent.
  */
 export class SpanBuilder {
@@ -83,6 +85,7 @@ export class SpanBuilder {
       case 'handoff_start':
       case 'workflow_start':
       case 'workflow_step_start':
+      case 'span_start':
         this.#pending.set(event.span_id, { start: event, events: [] });
         if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
         return undefined;
@@ -245,9 +248,12 @@ export class SpanBuilder {
     // every name.
     const head = spanHead(start);
     const { attributes } = head;
-    attributes['gen_ai.conversation.id'] = start.session;
-    // A span followed live has no seq yet (-1): the trace gives it when the event is written.
-    if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
+    // A plain span keeps the attributes it came with (and the run id), so it exports as it came.
+    if (start.event !== 'span_start') {
+      attributes['gen_ai.conversation.id'] = start.session;
+      // A span followed live has no seq yet (-1): the trace gives it when the event is written.
+      if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
+    }
     const name = this.#endAttributes(start, end, attributes) ?? head.name;
     const error = (end as { error?: { type: string; message: string } }).error;
     if (error !== undefined) attributes['error.type'] = error.type;
@@ -284,6 +290,8 @@ export class SpanBuilder {
         return workflowEndAttributes(start, end as TraceEventOf<'workflow_end'>, attributes);
       case 'workflow_step_start':
         return stepEndAttributes(start, end as TraceEventOf<'workflow_step_end'>, attributes);
+      case 'span_start':
+        return undefined;
       default: {
         const handoff = start as TraceEventOf<'handoff_start'>;
         const parent = handoff.parent_span_id;
@@ -343,6 +351,8 @@ export function spanHead(start: TraceEvent): {
     case 'workflow_step_start':
       attributes['gen_ai.workflow.name'] = start.workflow;
       return { name: `workflow_step ${start.name}`, kind: SpanKind.INTERNAL, attributes };
+    case 'span_start':
+      return plainSpanHead(start);
     case 'agent_start':
       attributes['gen_ai.operation.name'] = 'invoke_agent';
       attributes['gen_ai.provider.name'] = providerName(start.provider);

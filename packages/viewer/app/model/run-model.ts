@@ -8,7 +8,10 @@ import {
 } from '@agent-trace/trace/model';
 import { compact, count, cut } from './format.js';
 
-/** What a waterfall row stands for: a span (run, agent, model call, tool call, handoff) or a point event. */
+/**
+ * What a waterfall row stands for: a span (run, agent, model call, tool call, handoff, workflow,
+ * step, or a plain span of another system) or a point event.
+ */
 export type RowKind =
   | 'run'
   | 'agent'
@@ -22,7 +25,8 @@ export type RowKind =
   | 'rate_limit_wait'
   | 'workflow'
   | 'step'
-  | 'plan';
+  | 'plan'
+  | 'span';
 
 /** The row kinds of point events: markers on the waterfall, not bars. */
 export const pointKinds: ReadonlySet<RowKind> = new Set([
@@ -91,6 +95,7 @@ const spanKinds: Readonly<Record<string, RowKind>> = {
   handoff_start: 'handoff',
   workflow_start: 'workflow',
   workflow_step_start: 'step',
+  span_start: 'span',
 };
 
 function pointKindOf(event: string): RowKind {
@@ -235,6 +240,8 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `step ${start.name}`;
     case 'plan':
       return `plan ${start.revision} ${start.verdict}`;
+    case 'span_start':
+      return `span ${start.name}`;
     default:
       return start.event;
   }
@@ -282,6 +289,14 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return start.problems === undefined
         ? `after ${planReasons[start.reason]}`
         : cut(start.problems.join('; '), 120);
+    case 'span_start':
+      return [
+        start.span_kind ?? '',
+        start.service ?? '',
+        start.attributes === undefined ? '' : cut(compact(start.attributes), 100),
+      ]
+        .filter(part => part !== '')
+        .join(' · ');
     default:
       return '';
   }

@@ -3,6 +3,7 @@ import { count, dollars, duration, pretty, prettyJsonText } from '../model/forma
 import type { Row, RunModel } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
 import { PlanView, WorkflowStepView, WorkflowView } from './workflow-inspector.js';
+import { PlainSpanView } from './plain-span-inspector.js';
 
 type Message = TraceEventOf<'llm_start'>['messages'][number];
 type ToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
@@ -354,6 +355,8 @@ function Details({ row, run }: { row: Row; run: RunModel }) {
       return <WorkflowStepView start={start} end={end} row={row} />;
     case 'plan':
       return <PlanView event={start} />;
+    case 'span_start':
+      return <PlainSpanView start={start} end={end} row={row} />;
     case 'run_start':
       return (
         <>

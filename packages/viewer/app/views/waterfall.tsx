@@ -23,6 +23,7 @@ const icons: Readonly<Record<Row['kind'], string>> = {
   workflow: '☰',
   step: '▸',
   plan: '✎',
+  span: '○',
 };
 
 /** Props of {@link Waterfall}. */

@@ -4,6 +4,12 @@ import type { StopReason } from '../../kernel/protocol/stop-reason.js';
 import type { TraceError } from '../../kernel/protocol/trace-envelope.js';
 import type { ToolDefinition } from '../../kernel/model/language-model.js';
 import { countedUsage } from '../../kernel/protocol/usage.js';
+import {
+  costSummary,
+  countCost,
+  emptyTally,
+  type CostTally,
+} from '../../kernel/protocol/cost-tally.js';
 import { toTraceMessage } from '../../kernel/protocol/trace-message.js';
 import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
 import { defined } from '../../kernel/util/defined.js';
@@ -19,6 +25,8 @@ export interface BridgedCallStart {
   readonly tools: readonly ToolDefinition[];
   /** The messages new since the agent's previous call: the conversation only grows. */
   readonly messages: readonly Message[];
+  /** The span it hangs under, when one stands between it and the agent's; else the agent's. */
+  readonly parent?: OpenSpan;
 }
 
 /** Its end: the answer, why it stopped and what it used. */
@@ -50,6 +58,18 @@ export interface BridgedEnding {
   readonly handedOffTo?: string;
 }
 
+/** What the agents of a bridged run add up to, for its seal: tokens and cost. */
+export interface BridgedRunTally {
+  prompt: number;
+  completion: number;
+  readonly cost: CostTally;
+}
+
+/** A run's tally of nothing yet. */
+export function bridgedRunTally(): BridgedRunTally {
+  return { prompt: 0, completion: 0, cost: emptyTally() };
+}
+
 /** What an agent's start says of it beyond its first model call. */
 export interface BridgedAgentStart {
   readonly handoffs?: readonly string[];
@@ -76,11 +96,12 @@ export class RecordedAgent {
   #toolCalls = 0;
   #tokensIn = 0;
   #tokensOut = 0;
+  readonly #cost = emptyTally();
 
   /** Set on the run's own agent: the run's span, ended with it. */
   #runSpan: OpenSpan<'run_start'> | undefined;
   /** The tokens of every agent of the run, which its seal counts. */
-  readonly runTokens: { prompt: number; completion: number };
+  readonly runTally: BridgedRunTally;
   readonly #prices: PriceTable;
   readonly #start: BridgedAgentStart;
   /** The text of its last answer: its output, when its framework does not say. */
@@ -94,12 +115,12 @@ export class RecordedAgent {
     run: {
       readonly prices: PriceTable;
       readonly runSpan?: OpenSpan<'run_start'>;
-      readonly runTokens?: { prompt: number; completion: number };
+      readonly runTally?: BridgedRunTally;
       readonly start?: BridgedAgentStart;
     },
   ) {
     this.#runSpan = run.runSpan;
-    this.runTokens = run.runTokens ?? { prompt: 0, completion: 0 };
+    this.runTally = run.runTally ?? bridgedRunTally();
     this.#prices = run.prices;
     this.#start = run.start ?? {};
   }
@@ -144,7 +165,7 @@ export class RecordedAgent {
     const messagesHash = this.#conversation.hash;
     const toolsText = JSON.stringify(call.tools);
     this.#model = { model: call.model, provider: call.provider };
-    this.#llm = this.tracer.start('llm_start', this.agent, agentSpan, {
+    this.#llm = this.tracer.start('llm_start', this.agent, call.parent ?? agentSpan, {
       model: call.model,
       provider: call.provider,
       step: ++this.#step,
@@ -174,9 +195,13 @@ export class RecordedAgent {
     });
     this.#tokensIn += usage.promptTokens;
     this.#tokensOut += usage.completionTokens;
-    this.runTokens.prompt += usage.promptTokens;
-    this.runTokens.completion += usage.completionTokens;
+    this.runTally.prompt += usage.promptTokens;
+    this.runTally.completion += usage.completionTokens;
     const priced = this.#prices.priceOf(call.provider, call.model);
+    const cost = priced === undefined ? undefined : costOf(usage, priced.price);
+    // A failed call is not counted, as the loop does not count one.
+    if (call.error === undefined)
+      countCost([this.#cost, this.runTally.cost], cost, `${call.provider}/${call.model}`);
     this.tracer.end(span, {
       model: call.model,
       provider: call.provider,
@@ -192,17 +217,25 @@ export class RecordedAgent {
       tok_completion: usage.completionTokens,
       ...defined('tok_cache_read', usage.cacheReadTokens),
       ...defined('tok_cache_write', usage.cacheWriteTokens),
-      ...(priced === undefined ? {} : { cost_usd: costOf(usage, priced.price) }),
+      ...defined('cost_usd', cost),
       ...(call.error === undefined ? {} : { error: traceError(call.error) }),
     });
     if (call.error === undefined) this.lastText = call.text;
   }
 
-  /** A tool starts running. */
-  toolStarted(callId: string, toolName: string, input: unknown): OpenSpan<'tool_start'> {
+  /**
+   * A tool starts running, under the agent's span or under `parent` (a span that stands between
+   * them).
+   */
+  toolStarted(
+    callId: string,
+    toolName: string,
+    input: unknown,
+    parent?: OpenSpan,
+  ): OpenSpan<'tool_start'> {
     const agentSpan = this.startAgent(this.#model, '', []);
     this.#toolCalls++;
-    const span = this.tracer.start('tool_start', this.agent, agentSpan, {
+    const span = this.tracer.start('tool_start', this.agent, parent ?? agentSpan, {
       tool: toolName,
       call_id: callId,
       args: input,
@@ -260,9 +293,12 @@ export class RecordedAgent {
       output: ending.output,
       ...defined('handed_off_to', ending.handedOffTo),
       ...defined('error', error),
+      ...(this.#cost.usd === 0 && this.#cost.unpricedCalls === 0
+        ? {}
+        : { cost: costSummary(this.#cost) }),
     });
     if (this.#runSpan !== undefined)
-      sealRun(this.tracer, this.#runSpan, { ...ending, tokens: this.runTokens });
+      sealRun(this.tracer, this.#runSpan, { ...ending, tally: this.runTally });
   }
 
   /** Starts the agent's span once: at its first model call, tool call or end. */
@@ -302,18 +338,19 @@ export class RecordedAgent {
 export function sealRun(
   tracer: RunTracer,
   runSpan: OpenSpan<'run_start'>,
-  ending: BridgedEnding & { readonly tokens: { prompt: number; completion: number } },
+  ending: BridgedEnding & { readonly tally: BridgedRunTally },
 ): void {
   const error = ending.error === undefined ? undefined : traceError(ending.error);
   tracer.end(runSpan, {
     stop_reason: ending.stopReason,
     last_seq: tracer.nextSeq,
     counts: { events: tracer.nextSeq + 1, ...tracer.counts },
-    tok_prompt: ending.tokens.prompt,
-    tok_completion: ending.tokens.completion,
+    tok_prompt: ending.tally.prompt,
+    tok_completion: ending.tally.completion,
     output: ending.output,
     ...defined('error', error),
     ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
+    ...(tracer.counts.llm_calls === 0 ? {} : { cost: costSummary(ending.tally.cost) }),
   });
 }
 

@@ -9,6 +9,7 @@ export const spanEndFor = {
   handoff_start: 'handoff_end',
   workflow_start: 'workflow_end',
   workflow_step_start: 'workflow_step_end',
+  span_start: 'span_end',
 } as const satisfies Partial<Record<TraceEventName, TraceEventName>>;
 
 /** A start event name: one that opens a span. */

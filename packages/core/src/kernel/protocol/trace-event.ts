@@ -10,6 +10,7 @@ export {
   TraceError,
 } from './trace-envelope.js';
 import { envelope, TraceError } from './trace-envelope.js';
+import { SpanEndEvent, SpanStartEvent } from './plain-span-events.js';
 import {
   PlanEvent,
   WorkflowEndEvent,
@@ -384,6 +385,8 @@ export const TraceEvent = z.discriminatedUnion('event', [
   WorkflowStepEndEvent,
   WorkflowEndEvent,
   PlanEvent,
+  SpanStartEvent,
+  SpanEndEvent,
   AgentEndEvent,
   RunEndEvent,
 ]);
@@ -416,6 +419,8 @@ export const traceEventNames: readonly TraceEventName[] = [
   'workflow_step_end',
   'workflow_end',
   'plan',
+  'span_start',
+  'span_end',
   'agent_end',
   'run_end',
 ];

@@ -13,6 +13,7 @@ import { addFork, addRerun } from './program/running-commands.js';
 import { addEval } from './program/eval-commands.js';
 import { addView } from './program/view-command.js';
 import { addImport } from './program/import-command.js';
+import { addIndex, addQuery, addRuns } from './program/library-commands.js';
 
 export type { CliIo } from './program/command-context.js';
 
@@ -47,6 +48,9 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     addStats,
     addExport,
     addImport,
+    addIndex,
+    addQuery,
+    addRuns,
   ])
     add(program, context);
   return program;

@@ -7,6 +7,7 @@ import {
   type ForeignSpan,
   type JaegerQuery,
 } from '@agent-trace/trace/import';
+import { durationMs } from './duration.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 
 /** Options of {@link importCommand}: a file, or a Jaeger query service and what to ask it. */
@@ -95,19 +96,8 @@ function jaegerQuery(url: string, options: ImportCommandOptions): JaegerQuery {
   return {
     url,
     service: options.service,
-    startMs: now - durationMs(options.since ?? '1h'),
+    startMs: now - durationMs(options.since ?? '1h', '--since'),
     endMs: now,
     ...(options.limit === undefined ? {} : { limit: options.limit }),
   };
-}
-
-/** `30m`, `2h`, `7d` in milliseconds. */
-function durationMs(text: string): number {
-  const match = /^(\d+)\s*(s|m|h|d)$/.exec(text.trim());
-  if (match === null)
-    throw new Error(`Invalid --since '${text}': use a number and s, m, h or d (e.g. 30m, 2h, 7d).`);
-  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
-    match[2] as 's' | 'm' | 'h' | 'd'
-  ];
-  return Number(match[1]) * unit;
 }

@@ -1,5 +1,6 @@
 import { formatUsd } from '@agent-trace/core/cost';
 import type { Style } from '../render/style.js';
+import { renderTable } from '../render/table.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { TraceInput, unreadableTrace } from './trace-input.js';
 import {
@@ -49,15 +50,8 @@ function table(
       : []),
   ]);
   if (rows.length === 0) return [];
-  const all = [[title, ...header.slice(1)], ...rows];
-  const widths = all[0]!.map((_, column) => Math.max(...all.map(row => row[column]!.length)));
-  return all.map(row =>
-    row
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
-      )
-      .join('  '),
-  );
+  const numbers = new Set(header.map((_, column) => column).filter(column => column > 0));
+  return renderTable([title, ...header.slice(1)], rows, numbers);
 }
 
 /**

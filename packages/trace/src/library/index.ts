@@ -1,0 +1,22 @@
+/**
+ * `@agent-trace/trace/library`: a folder of traces with an index and SQL beside it (DuckDB, an
+ * optional peer), and the DuckDB opening the experiment store shares.
+ */
+export {
+  LibraryBusyError,
+  TraceLibrary,
+  type IndexedFile,
+  type QueryResult,
+  type TraceLibraryOptions,
+} from './trace-library.js';
+export type { LibraryProgress, LibraryUpdate, UpdateOptions } from './update-library.js';
+export { runQuery, type RunFilter, type RunSort } from './run-filter.js';
+export {
+  inTransaction,
+  rowsOf,
+  text,
+  withDuckDb,
+  type DuckConnection,
+  type DuckDbOpening,
+  type DuckJson,
+} from './duckdb.js';

@@ -1,0 +1,98 @@
+import type { DuckDBValue } from '@duckdb/node-api';
+
+/** Which runs to list, and in what order: every field narrows; none lists the latest runs. */
+export interface RunFilter {
+  /** Runs where this agent ran. */
+  readonly agent?: string;
+  /** Runs that called this tool. */
+  readonly tool?: string;
+  /** Runs that called this model. */
+  readonly model?: string;
+  /** The stop reason; `failed` for any but `completed` and `interrupted` (a pause). */
+  readonly stop?: string;
+  /** Runs with an error anywhere (a model call, a tool call, the run): `true`, or its type. */
+  readonly error?: true | string;
+  readonly session?: string;
+  /** Started at or after / before. */
+  readonly since?: Date;
+  readonly until?: Date;
+  readonly minCostUsd?: number;
+  readonly maxCostUsd?: number;
+  readonly minDurationMs?: number;
+  readonly maxDurationMs?: number;
+  /** Text in the run's input or output, a model's answer, a tool's arguments or result, an error. */
+  readonly text?: string;
+  /** Most expensive, longest, most tokens, or latest first. @defaultValue 'time' */
+  readonly sort?: RunSort;
+  /** @defaultValue 50 */
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** How runs are ordered: each one's largest first. */
+export type RunSort = 'time' | 'cost' | 'duration' | 'tokens';
+
+const orders: Readonly<Record<RunSort, string>> = {
+  time: 'started_at DESC',
+  cost: 'cost_usd DESC NULLS LAST',
+  duration: 'duration_ms DESC NULLS LAST',
+  tokens: '(tok_prompt + tok_completion) DESC NULLS LAST',
+};
+
+/** A run's events, for the conditions on what happened inside it. */
+const inside = (condition: string) =>
+  `EXISTS (SELECT 1 FROM trace_events e JOIN trace_files f USING (file_id)
+    WHERE f.path = r.file AND e.run = r.run AND ${condition})`;
+
+/** The SQL and its values that list the runs a filter selects, from the `runs` view. */
+export function runQuery(filter: RunFilter): { sql: string; values: DuckDBValue[] } {
+  const values: DuckDBValue[] = [];
+  const value = (item: DuckDBValue) => {
+    values.push(item);
+    return `$${values.length}`;
+  };
+  const where: string[] = [];
+  if (filter.agent !== undefined)
+    where.push(inside(`e.event = 'agent_start' AND e.agent = ${value(filter.agent)}`));
+  if (filter.tool !== undefined)
+    where.push(inside(`e.event = 'tool_start' AND e.name = ${value(filter.tool)}`));
+  if (filter.model !== undefined)
+    where.push(inside(`e.event = 'llm_end' AND e.name = ${value(filter.model)}`));
+  if (filter.stop === 'failed') where.push(`stop_reason NOT IN ('completed', 'interrupted')`);
+  else if (filter.stop !== undefined) where.push(`stop_reason = ${value(filter.stop)}`);
+  if (filter.error === true) where.push(inside('e.error_type IS NOT NULL'));
+  else if (filter.error !== undefined) where.push(inside(`e.error_type = ${value(filter.error)}`));
+  if (filter.session !== undefined) where.push(`session = ${value(filter.session)}`);
+  if (filter.since !== undefined)
+    where.push(`started_at >= ${value(timestamp(filter.since))}::TIMESTAMP`);
+  if (filter.until !== undefined)
+    where.push(`started_at < ${value(timestamp(filter.until))}::TIMESTAMP`);
+  if (filter.minCostUsd !== undefined) where.push(`cost_usd >= ${value(filter.minCostUsd)}`);
+  if (filter.maxCostUsd !== undefined) where.push(`cost_usd <= ${value(filter.maxCostUsd)}`);
+  if (filter.minDurationMs !== undefined)
+    where.push(`duration_ms >= ${value(filter.minDurationMs)}`);
+  if (filter.maxDurationMs !== undefined)
+    where.push(`duration_ms <= ${value(filter.maxDurationMs)}`);
+  if (filter.text !== undefined && filter.text !== '') {
+    const pattern = value(`%${filter.text.replace(/[\\%_]/g, match => `\\${match}`)}%`);
+    where.push(
+      `(r.input ILIKE ${pattern} ESCAPE '\\' OR r.output ILIKE ${pattern} ESCAPE '\\' OR ${inside(
+        `(e.input ILIKE ${pattern} ESCAPE '\\' OR e.output ILIKE ${pattern} ESCAPE '\\'
+          OR e.error_message ILIKE ${pattern} ESCAPE '\\')`,
+      )})`,
+    );
+  }
+  const order = orders[filter.sort ?? 'time'];
+  const limit = Math.max(0, Math.floor(filter.limit ?? 50));
+  const offset = Math.max(0, Math.floor(filter.offset ?? 0));
+  return {
+    sql: `SELECT * FROM runs r${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
+      ORDER BY ${order}, run LIMIT ${limit} OFFSET ${offset}`,
+    values,
+  };
+}
+
+/** A date as DuckDB's TIMESTAMP text (UTC). */
+function timestamp(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}

@@ -1,0 +1,167 @@
+/**
+ * The trace library's tables and the views it documents. Tables hold what the index read: the
+ * files (how far each was read) and one row per event with the fields the views need, extracted
+ * once. Views are what users query: `runs`, `agents`, `llm_calls`, `tool_calls`, `handoffs` and
+ * `events`, each row with its run id, file and byte offset.
+ */
+
+/** The tables, made on every opening for writing. */
+export const librarySchema = `
+CREATE TABLE IF NOT EXISTS trace_files (
+  file_id INTEGER PRIMARY KEY, path VARCHAR NOT NULL UNIQUE, indexed_bytes BIGINT NOT NULL,
+  head BLOB NOT NULL, skipped_lines BIGINT NOT NULL, first_skipped BIGINT);
+CREATE TABLE IF NOT EXISTS trace_events (
+  file_id INTEGER NOT NULL, "offset" BIGINT NOT NULL, length INTEGER NOT NULL,
+  run VARCHAR NOT NULL, session VARCHAR, seq INTEGER, event VARCHAR NOT NULL, time TIMESTAMP,
+  agent VARCHAR, span_id VARCHAR, parent_span_id VARCHAR,
+  name VARCHAR, provider VARCHAR, stop_reason VARCHAR, status VARCHAR, duration_ms DOUBLE,
+  tok_prompt BIGINT, tok_completion BIGINT, cost_usd DOUBLE, unpriced_calls INTEGER,
+  llm_calls INTEGER, tool_calls INTEGER, tool_errors INTEGER, steps INTEGER,
+  from_agent VARCHAR, to_agent VARCHAR, depth INTEGER, mode VARCHAR, call_id VARCHAR,
+  attempt INTEGER, finish_reason VARCHAR, handed_off_to VARCHAR,
+  error_type VARCHAR, error_message VARCHAR, input VARCHAR, output VARCHAR);
+CREATE TEMP TABLE IF NOT EXISTS staged_lines (file_id INTEGER, "offset" DOUBLE, line VARCHAR);
+`;
+
+/** The shape `json_transform` reads each line into: one parse a line, every field at once. */
+const lineShape = JSON.stringify({
+  v: 'INTEGER',
+  run: 'VARCHAR',
+  session: 'VARCHAR',
+  seq: 'INTEGER',
+  event: 'VARCHAR',
+  time: 'VARCHAR',
+  agent: 'VARCHAR',
+  span_id: 'VARCHAR',
+  parent_span_id: 'VARCHAR',
+  tool: 'VARCHAR',
+  model: 'VARCHAR',
+  provider: 'VARCHAR',
+  to: 'VARCHAR',
+  from: 'VARCHAR',
+  name: 'VARCHAR',
+  workflow: 'VARCHAR',
+  guardrail: 'VARCHAR',
+  stop_reason: 'VARCHAR',
+  status: 'VARCHAR',
+  verdict: 'VARCHAR',
+  duration_ms: 'DOUBLE',
+  tok_prompt: 'BIGINT',
+  tok_completion: 'BIGINT',
+  cost_usd: 'DOUBLE',
+  cost: { usd: 'DOUBLE', unpriced_calls: 'INTEGER' },
+  counts: { llm_calls: 'INTEGER', tool_calls: 'INTEGER', tool_errors: 'INTEGER' },
+  steps: 'JSON',
+  tool_calls: 'JSON',
+  depth: 'INTEGER',
+  mode: 'VARCHAR',
+  call_id: 'VARCHAR',
+  attempt: 'INTEGER',
+  finish_reason: 'VARCHAR',
+  handed_off_to: 'VARCHAR',
+  error: { type: 'VARCHAR', message: 'VARCHAR' },
+  input: 'JSON',
+  output: 'JSON',
+  args: 'JSON',
+  result: 'JSON',
+  text: 'VARCHAR',
+});
+
+/** A JSON value as text: a string as it is, anything else as its JSON. */
+const asText = (column: string) =>
+  `CASE WHEN json_type(${column}) = 'VARCHAR' THEN ${column} ->> '$' ELSE ${column}::VARCHAR END`;
+
+/**
+ * Parses the staged lines, once each: a line that is not JSON parses to null. The lines that are
+ * not trace events (null, or no run or event) stay out of `trace_events` and are counted.
+ */
+export const parseStagedLines = `
+CREATE OR REPLACE TEMP TABLE parsed_lines AS
+SELECT file_id, "offset"::BIGINT AS "offset", strlen(line) AS length,
+  try(json_transform(line, '${lineShape}')) AS j
+FROM staged_lines`;
+
+/** The parsed lines that are not trace events, per file: how many, and the first's offset. */
+export const skippedParsedLines = `
+SELECT file_id, count(*) AS n, min("offset") AS first FROM parsed_lines
+WHERE j IS NULL OR j.run IS NULL OR j.event IS NULL GROUP BY file_id`;
+
+/** Moves the parsed events into `trace_events`, with the fields the views read. */
+export const insertParsedEvents = `
+INSERT INTO trace_events
+SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
+  TRY_CAST(j.time AS TIMESTAMP), j.agent, j.span_id, j.parent_span_id,
+  CASE WHEN j.event LIKE 'llm_%' OR j.event = 'agent_start' THEN j.model
+       WHEN j.event LIKE 'handoff_%' THEN j."to"
+       WHEN j.event LIKE 'workflow_step_%' OR j.event LIKE 'span_%' OR j.event = 'retry' THEN j.name
+       WHEN j.event LIKE 'workflow_%' THEN j.workflow
+       WHEN j.event = 'guardrail' THEN j.guardrail
+       ELSE j.tool END,
+  j.provider, j.stop_reason, coalesce(j.status, j.verdict), j.duration_ms,
+  j.tok_prompt, j.tok_completion, coalesce(j.cost_usd, j.cost.usd), j.cost.unpriced_calls,
+  j.counts.llm_calls,
+  coalesce(j.counts.tool_calls, CASE WHEN j.event = 'agent_end' THEN TRY_CAST(j.tool_calls AS INTEGER) END),
+  j.counts.tool_errors,
+  CASE WHEN j.event = 'agent_end' THEN TRY_CAST(j.steps AS INTEGER) END,
+  j."from", j."to", j.depth, j.mode, j.call_id, j.attempt, j.finish_reason, j.handed_off_to,
+  j.error.type, j.error.message,
+  CASE WHEN j.event IN ('tool_start', 'tool_end') THEN ${asText('j.args')}
+       WHEN j.input IS NOT NULL THEN ${asText('j.input')} END,
+  CASE WHEN j.event = 'tool_end' THEN ${asText('j.result')}
+       WHEN j.event = 'llm_end' THEN j.text
+       WHEN j.output IS NOT NULL THEN ${asText('j.output')} END
+FROM parsed_lines
+WHERE j.run IS NOT NULL AND j.event IS NOT NULL`;
+
+/** The views users query. `file` is the path under the library's folder. */
+export const libraryViews = `
+CREATE OR REPLACE VIEW events AS
+SELECT e.run, e.session, e.seq, e.event, e.time, e.agent, e.span_id, e.parent_span_id, e.name,
+  e.duration_ms, e.error_type, f.path AS file, e."offset", e.length
+FROM trace_events e JOIN trace_files f USING (file_id);
+
+CREATE OR REPLACE VIEW runs AS
+WITH starts AS (
+  SELECT file_id, run, arg_min(session, seq) AS session, arg_min(agent, seq) AS entry_agent,
+    min(time) AS started_at, arg_min("offset", seq) AS "offset", arg_min(input, seq) AS input
+  FROM trace_events WHERE event = 'run_start' GROUP BY file_id, run),
+ends AS (
+  SELECT file_id, run, arg_max(time, seq) AS ended_at, arg_max(stop_reason, seq) AS stop_reason,
+    sum(duration_ms) AS duration_ms, arg_max(tok_prompt, seq) AS tok_prompt,
+    arg_max(tok_completion, seq) AS tok_completion, arg_max(cost_usd, seq) AS cost_usd,
+    arg_max(unpriced_calls, seq) AS unpriced_calls, arg_max(llm_calls, seq) AS llm_calls,
+    arg_max(tool_calls, seq) AS tool_calls, arg_max(tool_errors, seq) AS tool_errors,
+    arg_max(output, seq) AS output, arg_max(error_type, seq) AS error_type,
+    arg_max(error_message, seq) AS error_message
+  FROM trace_events WHERE event = 'run_end' GROUP BY file_id, run)
+SELECT s.run, s.session, s.entry_agent, s.started_at, e.ended_at, e.stop_reason, e.duration_ms,
+  e.tok_prompt, e.tok_completion, e.cost_usd, e.unpriced_calls, e.llm_calls, e.tool_calls,
+  e.tool_errors, e.error_type, e.error_message, s.input, e.output, f.path AS file, s."offset"
+FROM starts s LEFT JOIN ends e USING (file_id, run) JOIN trace_files f USING (file_id);
+
+CREATE OR REPLACE VIEW agents AS
+SELECT s.run, s.agent, s.name AS model, s.provider, s.time AS started_at, e.stop_reason,
+  e.steps, e.tool_calls, e.tok_prompt, e.tok_completion, e.cost_usd, e.duration_ms,
+  e.handed_off_to, e.error_type, e.output, f.path AS file, s."offset", s.span_id
+FROM trace_events s
+LEFT JOIN trace_events e ON e.file_id = s.file_id AND e.run = s.run AND e.span_id = s.span_id
+  AND e.event = 'agent_end'
+JOIN trace_files f ON f.file_id = s.file_id
+WHERE s.event = 'agent_start';
+
+CREATE OR REPLACE VIEW llm_calls AS
+SELECT run, agent, name AS model, provider, time, finish_reason, tok_prompt, tok_completion,
+  cost_usd, duration_ms, attempt, error_type, error_message, output AS text, f.path AS file,
+  "offset", span_id
+FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'llm_end';
+
+CREATE OR REPLACE VIEW tool_calls AS
+SELECT run, agent, name AS tool, call_id, time, input AS args, output AS result, error_type,
+  error_message, duration_ms, attempt, f.path AS file, "offset", span_id
+FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'tool_end';
+
+CREATE OR REPLACE VIEW handoffs AS
+SELECT run, from_agent, to_agent, depth, mode, time, duration_ms, error_type, f.path AS file,
+  "offset", span_id
+FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'handoff_end';
+`;

@@ -1,0 +1,54 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/** A trace file of the library's folder as found on disk. */
+export interface FoundFile {
+  /** Its path under the folder, with `/` separators. */
+  readonly path: string;
+  readonly absolute: string;
+  readonly size: number;
+}
+
+/** Folders never searched: dependencies, version control, and hidden folders (the index's own). */
+const skipped = (name: string) => name === 'node_modules' || name.startsWith('.');
+
+/** Every `.jsonl` file under `folder`, in path order. */
+export function findTraceFiles(folder: string): FoundFile[] {
+  const found: FoundFile[] = [];
+  const visit = (directory: string): void => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const absolute = join(directory, entry.name);
+      if (entry.isDirectory()) {
+        if (!skipped(entry.name)) visit(absolute);
+      } else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
+        found.push({
+          path: relative(folder, absolute).split(sep).join('/'),
+          absolute,
+          size: statSync(absolute).size,
+        });
+      }
+    }
+  };
+  visit(folder);
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** How many first bytes of a file say it is the file the index read (not a rewritten one). */
+export const headBytes = 256;
+
+/** Up to `length` bytes of a file from `position`. */
+export function readRange(absolute: string, position: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  const descriptor = openSync(absolute, 'r');
+  try {
+    let read = 0;
+    while (read < length) {
+      const got = readSync(descriptor, buffer, read, length - read, position + read);
+      if (got === 0) break;
+      read += got;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(descriptor);
+  }
+}

@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { text, withDuckDb, type DuckConnection, type DuckJson } from './duckdb.js';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { runQuery, type RunFilter } from './run-filter.js';
+import { librarySchema, libraryViews } from './schema.js';
+import { updateLibrary, type LibraryUpdate, type UpdateOptions } from './update-library.js';
+
+/** Options of {@link TraceLibrary}. */
+export interface TraceLibraryOptions {
+  /** The index's database file. @defaultValue `<folder>/.agent-trace/index.duckdb` */
+  readonly indexFile?: string;
+  /** How long to wait while another process updates the index. @defaultValue 60000 */
+  readonly lockTimeoutMs?: number;
+}
+
+/** The answer to a query: its column names and rows (JSON values). */
+export interface QueryResult {
+  readonly columns: readonly string[];
+  readonly rows: readonly Record<string, DuckJson>[];
+}
+
+/** A trace file as the index knows it. */
+export interface IndexedFile {
+  readonly path: string;
+  /** Bytes read so far: the file's complete lines. */
+  readonly indexedBytes: number;
+  /** Lines that are not trace events, and the byte offset of the first. */
+  readonly skippedLines: number;
+  readonly firstSkippedOffset: number | undefined;
+}
+
+/** The index is held by another process for longer than the wait allowed. */
+export class LibraryBusyError extends Error {
+  constructor(file: string, waitedMs: number, cause: unknown) {
+    super(
+      `The trace index ${file} stayed locked by another process for ${Math.round(waitedMs)} ms: another agent-trace is updating it (a first index of a big folder takes a while). Try again when it is done.`,
+      { cause },
+    );
+    this.name = 'LibraryBusyError';
+  }
+}
+
+/**
+ * A folder of JSONL traces with an index beside it: DuckDB (`@duckdb/node-api`, an optional
+ * peer), updated incrementally by {@link TraceLibrary.update}, queried with SQL over the views
+ * `runs`, `agents`, `llm_calls`, `tool_calls`, `handoffs` and `events` (each row with its run id,
+ * file and byte offset). The database is opened for each piece of work and closed after, so
+ * several processes can share it one at a time.
+ */
+export class TraceLibrary {
+  readonly folder: string;
+  readonly indexFile: string;
+  readonly #lockTimeoutMs: number;
+
+  constructor(folder: string, options: TraceLibraryOptions = {}) {
+    this.folder = resolve(folder);
+    this.indexFile = options.indexFile ?? join(this.folder, '.agent-trace', 'index.duckdb');
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
+  }
+
+  /** Reads what is new in the folder into the index; see {@link updateLibrary}. */
+  async update(options: UpdateOptions = {}): Promise<LibraryUpdate> {
+    if (!existsSync(this.folder))
+      throw new Error(
+        `No folder ${this.folder}: the library indexes the traces in a folder that exists.`,
+      );
+    return this.#open(false, connection => updateLibrary(connection, this.folder, options));
+  }
+
+  /**
+   * Runs SQL on the index, read-only: the views above (and its tables). It does not update the
+   * index first; call {@link TraceLibrary.update}.
+   */
+  async query(sql: string, values: DuckDBValue[] = []): Promise<QueryResult> {
+    return this.#open(true, async connection => {
+      const reader = await connection.runAndReadAll(sql, values);
+      const columns = reader.columnNames();
+      // DuckDB's JSON gives 64-bit integers as text; counts, tokens and offsets read as numbers.
+      const wide = reader
+        .columnTypes()
+        .flatMap((type, index) => (/INT/.test(type.toString()) ? [columns[index]!] : []));
+      const rows = reader.getRowObjectsJson();
+      for (const row of rows)
+        for (const column of wide) {
+          const value = row[column];
+          if (typeof value === 'string' && Number.isSafeInteger(Number(value)))
+            row[column] = Number(value);
+        }
+      return { columns, rows };
+    });
+  }
+
+  /** The runs a filter selects (the `runs` view's columns), read-only. */
+  async runs(filter: RunFilter = {}): Promise<QueryResult> {
+    const { sql, values } = runQuery(filter);
+    return this.query(sql, values);
+  }
+
+  /** The files the index has read, and how far. */
+  async files(): Promise<IndexedFile[]> {
+    const { rows } = await this.query(
+      'SELECT path, indexed_bytes, skipped_lines, first_skipped FROM trace_files ORDER BY path',
+    );
+    return rows.map(row => ({
+      path: text(row.path),
+      indexedBytes: Number(row.indexed_bytes),
+      skippedLines: Number(row.skipped_lines),
+      firstSkippedOffset: row.first_skipped === null ? undefined : Number(row.first_skipped),
+    }));
+  }
+
+  #open<T>(readOnly: boolean, work: (connection: DuckConnection) => Promise<T>): Promise<T> {
+    if (readOnly && !existsSync(this.indexFile))
+      throw new Error(
+        `No trace index at ${this.indexFile}: run \`agent-trace index ${this.folder}\` first.`,
+      );
+    return withDuckDb(
+      this.indexFile,
+      {
+        needer: 'The trace library of @agent-trace/trace (agent-trace index, query, runs, serve)',
+        ...(readOnly ? { readOnly: true } : { schema: librarySchema + libraryViews }),
+        lockTimeoutMs: this.#lockTimeoutMs,
+        busy: (file, waited, cause) => new LibraryBusyError(file, waited, cause),
+      },
+      work,
+    );
+  }
+}

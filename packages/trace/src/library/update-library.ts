@@ -1,0 +1,246 @@
+import type { DuckDBAppender } from '@duckdb/node-api';
+import { inTransaction, rowsOf, text, type DuckConnection } from './duckdb.js';
+import { insertParsedEvents, parseStagedLines, skippedParsedLines } from './schema.js';
+import { findTraceFiles, headBytes, readRange, type FoundFile } from './trace-files.js';
+
+/** What one update of the index did. */
+export interface LibraryUpdate {
+  /** Trace files in the folder. */
+  readonly files: number;
+  /** Files read this time: new, grown, or rewritten (read again from the start). */
+  readonly read: number;
+  readonly rewritten: number;
+  /** Files gone from the folder, forgotten by the index. */
+  readonly removed: number;
+  /** Bytes read: only what was not read before. */
+  readonly bytes: number;
+  /** Events added. */
+  readonly events: number;
+  /** Lines read that are not trace events (not JSON, or no run or event). */
+  readonly skippedLines: number;
+}
+
+/** How far an update has got, told after each batch it commits. */
+export interface LibraryProgress {
+  readonly filesRead: number;
+  readonly filesToRead: number;
+  readonly bytes: number;
+}
+
+/** Options of {@link updateLibrary}. */
+export interface UpdateOptions {
+  /** Bytes of lines staged before they are committed. @defaultValue 64 MiB */
+  readonly batchBytes?: number;
+  readonly onProgress?: (progress: LibraryProgress) => void;
+}
+
+interface KnownFile {
+  readonly id: number;
+  readonly indexed: number;
+  readonly head: string;
+}
+
+/** A file's part to read: from where the index stopped (0 when new or rewritten) to its size. */
+interface Work {
+  readonly file: FoundFile;
+  readonly id: number;
+  readonly from: number;
+}
+
+/** One batch of staged lines: per file, where its staged lines start and end, and how many. */
+interface Batch {
+  bytes: number;
+  readonly files: Map<
+    number,
+    { path: string; start: number; end: number; lines: number; head: string }
+  >;
+}
+
+const chunkBytes = 16 * 1024 * 1024;
+
+/**
+ * Brings the index up to date with the folder: a new file is read, a grown one from where the
+ * index stopped, a rewritten one (shorter, or different first bytes) again from its start, and a
+ * removed one is forgotten. Only complete lines are read: a torn last line waits until it is
+ * complete. Lines are committed in batches, each with how far its files were read, so a process
+ * killed in the middle leaves a consistent index that the next update completes.
+ */
+export async function updateLibrary(
+  connection: DuckConnection,
+  folder: string,
+  options: UpdateOptions = {},
+): Promise<LibraryUpdate> {
+  const found = findTraceFiles(folder);
+  const known = new Map(
+    (await rowsOf(connection, 'SELECT file_id, path, indexed_bytes, head FROM trace_files')).map(
+      row => [
+        text(row.path),
+        { id: Number(row.file_id), indexed: Number(row.indexed_bytes), head: text(row.head) },
+      ],
+    ),
+  );
+  const present = new Set(found.map(file => file.path));
+  const gone = [...known].filter(([path]) => !present.has(path)).map(([, file]) => file.id);
+  const { work, rewritten } = plan(found, known);
+  await forget(connection, [...gone, ...rewritten]);
+  const totals = { bytes: 0, events: 0, skipped: 0 };
+  const batchBytes = options.batchBytes ?? 64 * 1024 * 1024;
+  let batch: Batch = { bytes: 0, files: new Map() };
+  let appender = await connection.createAppender('staged_lines', 'main', 'temp');
+  let filesRead = 0;
+  const commit = async () => {
+    appender.closeSync();
+    const added = await commitBatch(connection, batch);
+    totals.events += added.events;
+    totals.skipped += added.skipped;
+    batch = { bytes: 0, files: new Map() };
+    appender = await connection.createAppender('staged_lines', 'main', 'temp');
+    options.onProgress?.({ filesRead, filesToRead: work.length, bytes: totals.bytes });
+  };
+  for (const item of work) {
+    for (const chunk of completeChunks(item.file.absolute, item.from, item.file.size)) {
+      stage(appender, batch, item, chunk);
+      totals.bytes += chunk.buffer.length;
+      if (batch.bytes >= batchBytes) await commit();
+    }
+    filesRead++;
+  }
+  if (batch.files.size > 0) await commit();
+  appender.closeSync();
+  return {
+    files: found.length,
+    read: work.length,
+    rewritten: rewritten.length,
+    removed: gone.length,
+    bytes: totals.bytes,
+    events: totals.events,
+    skippedLines: totals.skipped,
+  };
+}
+
+/** Which files to read and from where; which were rewritten and are read again. */
+function plan(
+  found: readonly FoundFile[],
+  known: ReadonlyMap<string, KnownFile>,
+): { work: Work[]; rewritten: number[] } {
+  let nextId = Math.max(0, ...[...known.values()].map(file => file.id)) + 1;
+  const work: Work[] = [];
+  const rewritten: number[] = [];
+  for (const file of found) {
+    const before = known.get(file.path);
+    if (before === undefined) {
+      if (file.size > 0) work.push({ file, id: nextId++, from: 0 });
+      continue;
+    }
+    const head = readRange(file.absolute, 0, before.head.length / 2).toString('hex');
+    if (file.size < before.indexed || head !== before.head) {
+      rewritten.push(before.id);
+      work.push({ file, id: before.id, from: 0 });
+    } else if (file.size > before.indexed) work.push({ file, id: before.id, from: before.indexed });
+  }
+  return { work, rewritten };
+}
+
+/** Forgets files (gone, or to be read again): their events and how far they were read. */
+async function forget(connection: DuckConnection, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const list = ids.join(', ');
+  await inTransaction(connection, async () => {
+    await connection.run(`DELETE FROM trace_events WHERE file_id IN (${list})`);
+    await connection.run(`DELETE FROM trace_files WHERE file_id IN (${list})`);
+  });
+}
+
+/** The complete lines of a file between `from` and `size`, in chunks, each with its position. */
+function* completeChunks(
+  absolute: string,
+  from: number,
+  size: number,
+): Generator<{ position: number; buffer: Buffer }> {
+  let position = from;
+  while (position < size) {
+    let length = Math.min(chunkBytes, size - position);
+    let buffer = readRange(absolute, position, length);
+    let end = buffer.lastIndexOf(0x0a) + 1;
+    // A line longer than a chunk: read on until its end, or stop at a torn last line.
+    while (end === 0 && position + length < size) {
+      length = Math.min(length * 2, size - position);
+      buffer = readRange(absolute, position, length);
+      end = buffer.lastIndexOf(0x0a) + 1;
+    }
+    if (end === 0) return;
+    yield { position, buffer: buffer.subarray(0, end) };
+    position += end;
+  }
+}
+
+/** Stages a chunk's lines, each with its file and byte offset. */
+function stage(
+  appender: DuckDBAppender,
+  batch: Batch,
+  item: Work,
+  chunk: { position: number; buffer: Buffer },
+): void {
+  const { buffer, position } = chunk;
+  let entry = batch.files.get(item.id);
+  if (entry === undefined) {
+    const head = readRange(item.file.absolute, 0, Math.min(headBytes, item.file.size));
+    entry = {
+      path: item.file.path,
+      start: position,
+      end: position,
+      lines: 0,
+      head: head.toString('hex'),
+    };
+    batch.files.set(item.id, entry);
+  }
+  let start = 0;
+  while (start < buffer.length) {
+    const newline = buffer.indexOf(0x0a, start);
+    if (newline > start) {
+      appender.appendInteger(item.id);
+      appender.appendDouble(position + start);
+      appender.appendVarchar(buffer.toString('utf8', start, newline));
+      appender.endRow();
+      entry.lines++;
+    }
+    start = newline + 1;
+  }
+  entry.end = position + buffer.length;
+  batch.bytes += buffer.length;
+}
+
+/**
+ * Commits a batch in one transaction: its events, how far each of its files is read, and how many
+ * of its lines were not events. Returns what it added.
+ */
+async function commitBatch(
+  connection: DuckConnection,
+  batch: Batch,
+): Promise<{ events: number; skipped: number }> {
+  return inTransaction(connection, async () => {
+    await connection.run(parseStagedLines);
+    await connection.run(insertParsedEvents);
+    const skipped = new Map(
+      (await rowsOf(connection, skippedParsedLines)).map(row => [
+        Number(row.file_id),
+        { count: Number(row.n), first: Number(row.first) },
+      ]),
+    );
+    for (const [id, file] of batch.files) {
+      const skip = skipped.get(id);
+      await connection.run(
+        `INSERT INTO trace_files VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (file_id) DO UPDATE SET indexed_bytes = excluded.indexed_bytes,
+           head = excluded.head, skipped_lines = trace_files.skipped_lines + excluded.skipped_lines,
+           first_skipped = coalesce(trace_files.first_skipped, excluded.first_skipped)`,
+        [id, file.path, file.end, file.head, skip?.count ?? 0, skip?.first ?? null],
+      );
+    }
+    await connection.run('DELETE FROM staged_lines');
+    await connection.run('DROP TABLE parsed_lines');
+    const staged = [...batch.files.values()].reduce((sum, file) => sum + file.lines, 0);
+    const notEvents = [...skipped.values()].reduce((sum, file) => sum + file.count, 0);
+    return { events: staged - notEvents, skipped: notEvents };
+  });
+}

@@ -25,6 +25,7 @@ import { formatBridgeOverhead, measureBridgeOverhead } from './bridge-overhead.j
 import { formatLanggraphOverhead, measureLanggraphOverhead } from './bridge-langgraph.js';
 import { formatOpenaiAgentsOverhead, measureOpenaiAgentsOverhead } from './bridge-openai-agents.js';
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
+import { formatLibrary, measureLibrary } from './library.js';
 
 const quick = process.argv.includes('--quick');
 const settings = quick
@@ -112,6 +113,13 @@ console.log('\nThe viewer in Chromium: a 100,000-event trace beside a small one'
 const viewer = await measureViewer();
 console.log(formatViewer(viewer));
 
+const libraryFiles = quick ? 1_000 : 10_000;
+console.log(
+  `\nThe trace library: ${libraryFiles.toLocaleString('en')} trace files indexed, re-indexed after an append, and asked (each cell its own process, capped at 5 min)`,
+);
+const library = await measureLibrary(libraryFiles, 32, 5 * 60_000);
+console.log(formatLibrary(library));
+
 const share = jsonlShareOfFastestPeer(loop);
 const jsonl = loop.filter(sample => sample.subject === 'agent-trace-jsonl');
 const flatJsonl = jsonl.at(-1)!.microsecondsPerStep / jsonl[0]!.microsecondsPerStep;
@@ -161,6 +169,28 @@ const targets = [
     viewer.large.firstPaintMs <= 2000,
     `${viewer.large.firstPaintMs.toFixed(0)} ms`,
   ],
+  [
+    `${library.files.toLocaleString('en')} trace files (${(library.bytes / 2 ** 30).toFixed(2)} GB) index in under a minute`,
+    'milliseconds' in library.cells[0]! && library.cells[0].milliseconds < 60_000,
+    'milliseconds' in library.cells[0]!
+      ? `${(library.cells[0].milliseconds / 1000).toFixed(1)} s`
+      : library.cells[0]!.failed,
+  ],
+  [
+    're-index after appending to 10 files reads only what was appended',
+    'bytes' in library.appended && library.appended.bytes === library.appendedBytes,
+    'bytes' in library.appended
+      ? `${library.appended.bytes} of ${library.appendedBytes} bytes`
+      : library.appended.failed,
+  ],
+  ...library.answers.map(
+    answer =>
+      [
+        `query: ${answer.question} under 1 s`,
+        answer.milliseconds < 1000,
+        `${answer.milliseconds.toFixed(0)} ms`,
+      ] as const,
+  ),
   ...manyRuns.commands.map(sample => {
     const refuses = sample.command === 'view';
     const what = refuses
@@ -198,6 +228,7 @@ writeFileSync(
       mcpCall,
       workflowSteps,
       evalOverhead,
+      library,
       bridgeOverhead,
       openaiAgentsOverhead,
       langgraphOverhead,

@@ -20,7 +20,10 @@ CREATE TABLE IF NOT EXISTS trace_events (
   from_agent VARCHAR, to_agent VARCHAR, depth INTEGER, mode VARCHAR, call_id VARCHAR,
   attempt INTEGER, finish_reason VARCHAR, handed_off_to VARCHAR,
   error_type VARCHAR, error_message VARCHAR, input VARCHAR, output VARCHAR);
+CREATE TABLE IF NOT EXISTS library_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS staged_lines (file_id INTEGER, "offset" DOUBLE, line VARCHAR);
+CREATE TEMP TABLE IF NOT EXISTS staged_files (
+  file_id INTEGER, path VARCHAR, indexed_bytes DOUBLE, head VARCHAR);
 `;
 
 /** The shape `json_transform` reads each line into: one parse a line, every field at once. */
@@ -85,6 +88,18 @@ FROM staged_lines`;
 export const skippedParsedLines = `
 SELECT file_id, count(*) AS n, min("offset") AS first FROM parsed_lines
 WHERE j IS NULL OR j.run IS NULL OR j.event IS NULL GROUP BY file_id`;
+
+/**
+ * Records how far the staged files are read, with their lines that were not events: one
+ * statement for the batch.
+ */
+export const recordStagedFiles = `
+INSERT INTO trace_files
+SELECT f.file_id, f.path, f.indexed_bytes::BIGINT, f.head, coalesce(s.n, 0), s.first
+FROM staged_files f LEFT JOIN (${skippedParsedLines.trim()}) s USING (file_id)
+ON CONFLICT (file_id) DO UPDATE SET indexed_bytes = excluded.indexed_bytes, head = excluded.head,
+  skipped_lines = trace_files.skipped_lines + excluded.skipped_lines,
+  first_skipped = coalesce(trace_files.first_skipped, excluded.first_skipped)`;
 
 /** Moves the parsed events into `trace_events`, with the fields the views read. */
 export const insertParsedEvents = `

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { text, withDuckDb, type DuckConnection, type DuckJson } from './duckdb.js';
+import { hashString } from '@agent-trace/core/internal';
+import { rowsOf, text, withDuckDb, type DuckConnection, type DuckJson } from './duckdb.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { runQuery, type RunFilter } from './run-filter.js';
 import { librarySchema, libraryViews } from './schema.js';
@@ -65,7 +66,10 @@ export class TraceLibrary {
       throw new Error(
         `No folder ${this.folder}: the library indexes the traces in a folder that exists.`,
       );
-    return this.#open(false, connection => updateLibrary(connection, this.folder, options));
+    return this.#open(false, async connection => {
+      await ensureViews(connection);
+      return updateLibrary(connection, this.folder, options);
+    });
   }
 
   /**
@@ -119,11 +123,27 @@ export class TraceLibrary {
       this.indexFile,
       {
         needer: 'The trace library of @agent-trace/trace (agent-trace index, query, runs, serve)',
-        ...(readOnly ? { readOnly: true } : { schema: librarySchema + libraryViews }),
+        ...(readOnly ? { readOnly: true } : { schema: librarySchema }),
         lockTimeoutMs: this.#lockTimeoutMs,
         busy: (file, waited, cause) => new LibraryBusyError(file, waited, cause),
       },
       work,
     );
   }
+}
+
+/**
+ * Makes the views when the index has none, or older ones: replacing them on every opening would
+ * change the catalog each time (and DuckDB's first checkpoint after a large index then takes a
+ * second).
+ */
+async function ensureViews(connection: DuckConnection): Promise<void> {
+  const version = hashString(libraryViews);
+  const rows = await rowsOf(connection, "SELECT value FROM library_meta WHERE key = 'views'");
+  if (rows[0]?.value === version) return;
+  await connection.run(libraryViews);
+  await connection.run(
+    "INSERT INTO library_meta VALUES ('views', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    [version],
+  );
 }

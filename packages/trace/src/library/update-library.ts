@@ -1,6 +1,11 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { inTransaction, rowsOf, text, type DuckConnection } from './duckdb.js';
-import { insertParsedEvents, parseStagedLines, skippedParsedLines } from './schema.js';
+import {
+  insertParsedEvents,
+  parseStagedLines,
+  recordStagedFiles,
+  skippedParsedLines,
+} from './schema.js';
 import { findTraceFiles, headBytes, readRange, type FoundFile } from './trace-files.js';
 
 /** What one update of the index did. */
@@ -70,6 +75,8 @@ export async function updateLibrary(
   folder: string,
   options: UpdateOptions = {},
 ): Promise<LibraryUpdate> {
+  // DuckDB's default is most of the machine's memory; an index needs far less.
+  await connection.run(`SET memory_limit = '512MB'`);
   const found = findTraceFiles(folder);
   const known = new Map(
     (await rowsOf(connection, 'SELECT file_id, path, indexed_bytes, head FROM trace_files')).map(
@@ -107,6 +114,8 @@ export async function updateLibrary(
   }
   if (batch.files.size > 0) await commit();
   appender.closeSync();
+  // Written now into the database file, not left in the write-ahead log for the next opening.
+  if (totals.bytes > 0 || gone.length > 0) await connection.run('CHECKPOINT');
   return {
     files: found.length,
     read: work.length,
@@ -227,17 +236,18 @@ async function commitBatch(
         { count: Number(row.n), first: Number(row.first) },
       ]),
     );
+    const files = await connection.createAppender('staged_files', 'main', 'temp');
     for (const [id, file] of batch.files) {
-      const skip = skipped.get(id);
-      await connection.run(
-        `INSERT INTO trace_files VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (file_id) DO UPDATE SET indexed_bytes = excluded.indexed_bytes,
-           head = excluded.head, skipped_lines = trace_files.skipped_lines + excluded.skipped_lines,
-           first_skipped = coalesce(trace_files.first_skipped, excluded.first_skipped)`,
-        [id, file.path, file.end, file.head, skip?.count ?? 0, skip?.first ?? null],
-      );
+      files.appendInteger(id);
+      files.appendVarchar(file.path);
+      files.appendDouble(file.end);
+      files.appendVarchar(file.head);
+      files.endRow();
     }
+    files.closeSync();
+    await connection.run(recordStagedFiles);
     await connection.run('DELETE FROM staged_lines');
+    await connection.run('DELETE FROM staged_files');
     await connection.run('DROP TABLE parsed_lines');
     const staged = [...batch.files.values()].reduce((sum, file) => sum + file.lines, 0);
     const notEvents = [...skipped.values()].reduce((sum, file) => sum + file.count, 0);

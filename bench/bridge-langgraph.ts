@@ -7,17 +7,10 @@
 import { agentTraceCallbacks, langchainModel } from '@agent-trace/langgraph';
 import { fakeLLM } from '@agent-trace/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { z } from 'zod';
 import { measureRecording, recordingTable, type RecordingOverhead } from './recording-overhead.js';
 import { addScript } from './scenario.js';
-
-const add = tool(({ a, b }: { a: number; b: number }) => String(a + b), {
-  name: 'add',
-  description: 'Add two numbers',
-  schema: z.object({ a: z.number(), b: z.number() }),
-});
+import { add } from './peers/langgraph.js';
 
 /** A callback handler that does nothing, awaited as agent-trace's is: LangChain's own cost. */
 class NoopHandler extends BaseCallbackHandler {

@@ -12,29 +12,11 @@ import {
   run,
   setTraceProcessors,
   setTracingDisabled,
-  tool,
   type TracingProcessor,
 } from '@openai/agents';
-import { z } from 'zod';
 import { measureRecording, recordingTable, type RecordingOverhead } from './recording-overhead.js';
 import { addScript } from './scenario.js';
-
-const add = tool({
-  name: 'add',
-  description: 'Add two numbers',
-  parameters: z.object({ a: z.number(), b: z.number() }),
-  execute: ({ a, b }) => a + b,
-});
-
-/** A tracing processor that does nothing: the SDK's own tracing cost, with no export. */
-const noop: TracingProcessor = {
-  onTraceStart: () => Promise.resolve(),
-  onTraceEnd: () => Promise.resolve(),
-  onSpanStart: () => Promise.resolve(),
-  onSpanEnd: () => Promise.resolve(),
-  shutdown: () => Promise.resolve(),
-  forceFlush: () => Promise.resolve(),
-};
+import { add, noopProcessor as noop } from './peers/openai-agents.js';
 
 /** µs a step, by way of recording. */
 export type OpenaiAgentsOverheadResult = RecordingOverhead;

@@ -48,7 +48,8 @@ class ScriptedChatModel extends BaseChatModel {
   }
 }
 
-const add = tool(({ a, b }: { a: number; b: number }) => String(a + b), {
+/** The scenario's tool, as LangChain defines one. */
+export const add = tool(({ a, b }: { a: number; b: number }) => String(a + b), {
   name: 'add',
   description: 'Add two numbers',
   schema: z.object({ a: z.number(), b: z.number() }),

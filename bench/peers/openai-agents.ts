@@ -1,11 +1,19 @@
 /** The OpenAI Agents SDK under the shared scenario, on its own `ScriptedModel`. */
-import { Agent, run, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import {
+  Agent,
+  run,
+  setTraceProcessors,
+  setTracingDisabled,
+  tool,
+  type TracingProcessor,
+} from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import { addArguments } from '../scenario.js';
 import { expectDone, type Subject } from './subject.js';
 
-const add = tool({
+/** The scenario's tool, as the Agents SDK defines one. */
+export const add = tool({
   name: 'add',
   description: 'Add two numbers',
   parameters: z.object({ a: z.number(), b: z.number() }),
@@ -13,7 +21,7 @@ const add = tool({
 });
 
 /** A tracing processor that does nothing: the SDK's own tracing cost, with no export. */
-const noopProcessor = {
+export const noopProcessor: TracingProcessor = {
   onTraceStart: () => Promise.resolve(),
   onTraceEnd: () => Promise.resolve(),
   onSpanStart: () => Promise.resolve(),

@@ -13,25 +13,9 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { deskApiSecret, deskApiSpans, spanIdOf } from '../fixtures/otlp/desk-api-spans.js';
+import { spanTree } from '../support/span-tree.js';
 
 const golden = fileURLToPath(new URL('../../golden', import.meta.url));
-
-/** Each start as `depth kind name`. */
-function tree(events: readonly TraceEvent[]): string[] {
-  const depth = new Map<string, number>();
-  return events.flatMap(event => {
-    if (!event.event.endsWith('_start')) return [];
-    const level = event.parent_span_id === null ? 0 : (depth.get(event.parent_span_id) ?? 0) + 1;
-    depth.set(event.span_id, level);
-    const what =
-      event.event === 'span_start'
-        ? event.name
-        : event.event === 'tool_start'
-          ? event.tool
-          : event.agent;
-    return [`${'  '.repeat(level)}${event.event.replace('_start', '')} ${what}`];
-  });
-}
 
 const deskTree = [
   'run desk',
@@ -48,7 +32,7 @@ describe('agent-trace import: plain spans', () => {
   it('keeps spans of other kinds in the tree, with their names, kinds, attributes and errors', () => {
     const { events, plainSpans } = importSpans(spansFromOtlpJson(deskApiSpans, 'desk.json'));
     expect(validateTrace(events).problems).toEqual([]);
-    expect(tree(events)).toEqual(deskTree);
+    expect(spanTree(events)).toEqual(deskTree);
     expect(plainSpans).toEqual([
       { name: 'POST /chat', count: 1 },
       { name: 'SELECT orders', count: 1 },
@@ -122,7 +106,7 @@ describe('agent-trace import: plain spans', () => {
       spansFromOtlpJson(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))),
     ).events;
     expect(validateTrace(again).problems).toEqual([]);
-    expect(tree(again)).toEqual(tree(first));
+    expect(spanTree(again)).toEqual(spanTree(first));
     const plain = (events: readonly TraceEvent[]) =>
       events.filter(event => event.event === 'span_start' || event.event === 'span_end');
     expect(plain(again)).toEqual(plain(first));
@@ -134,7 +118,7 @@ describe('agent-trace import: plain spans', () => {
     );
     const { events } = importSpans(spans);
     expect(validateTrace(events).problems).toEqual([]);
-    expect(tree(events).slice(0, 3)).toEqual(['run desk', '  span POST /chat', '  agent desk']);
+    expect(spanTree(events).slice(0, 3)).toEqual(['run desk', '  span POST /chat', '  agent desk']);
   });
 
   it("names another service's span by its service", () => {

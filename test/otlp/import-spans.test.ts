@@ -1,6 +1,6 @@
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { agentTraceTelemetry, aiSdkModel } from '@agent-trace/ai-sdk';
-import { agent, handoff, run, tool, type TraceEvent } from '@agent-trace/core';
+import { agent, handoff, run, tool } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { fetchJaegerSpans, importSpans, spansFromOtlpJson } from '@agent-trace/trace/import';
@@ -23,6 +23,7 @@ import {
 import { generateText, isStepCount, tool as aiTool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { spanTree } from '../support/span-tree.js';
 
 beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -32,35 +33,6 @@ afterAll(() => context.disable());
 /** Spans as the Collector's file exporter writes them: OTLP/JSON, one request a line. */
 function otlpJson(spans: readonly ReadableSpan[]): string {
   return new TextDecoder().decode(JsonTraceSerializer.serializeRequest([...spans]));
-}
-
-/**
- * A run's tree, for people and for comparing: each span's depth, kind and name. Without plain
- * spans (`mapped`), what they held is shown where they were: the tree a bridge records.
- */
-function tree(events: readonly TraceEvent[], { mapped = false } = {}): string[] {
-  const depth = new Map<string, number>();
-  const lines: string[] = [];
-  for (const event of events) {
-    if (!event.event.endsWith('_start')) continue;
-    const parent = event.parent_span_id === null ? -1 : (depth.get(event.parent_span_id) ?? -1);
-    if (mapped && event.event === 'span_start') {
-      depth.set(event.span_id, parent);
-      continue;
-    }
-    const level = parent + 1;
-    depth.set(event.span_id, level);
-    const what =
-      event.event === 'tool_start'
-        ? event.tool
-        : event.event === 'handoff_start'
-          ? `${event.from}→${event.to}`
-          : event.event === 'span_start'
-            ? event.name
-            : event.agent;
-    lines.push(`${'  '.repeat(level)}${event.event.replace('_start', '')} ${what}`);
-  }
-  return lines;
 }
 
 describe('agent-trace import: GenAI spans back into a trace', () => {
@@ -97,7 +69,7 @@ describe('agent-trace import: GenAI spans back into a trace', () => {
     expect(traces).toHaveLength(1);
     expect(plainSpans).toEqual([]);
     expect(validateTrace(events).problems).toEqual([]);
-    expect(tree(events)).toEqual(tree(recorded.events));
+    expect(spanTree(events)).toEqual(spanTree(recorded.events));
     const original = recorded.events;
     expect(events.at(-1)).toMatchObject({
       event: 'run_end',
@@ -158,8 +130,8 @@ describe('agent-trace import: GenAI spans back into a trace', () => {
       { name: 'step 1', count: 1 },
       { name: 'step 2', count: 1 },
     ]);
-    expect(tree(events)).toEqual(forecasterTree);
-    expect(tree(events, { mapped: true })).toEqual(tree(bridged.events));
+    expect(spanTree(events)).toEqual(forecasterTree);
+    expect(spanTree(events, { mapped: true })).toEqual(spanTree(bridged.events));
     const calls = events.filter(event => event.event === 'llm_end');
     expect(calls).toMatchObject([
       {
@@ -222,7 +194,7 @@ describe('agent-trace import from Jaeger', () => {
       const { events, plainSpans } = importSpans(await fetchJaegerSpans({ url, traceId }));
       expect(asked).toEqual([`/api/traces/${traceId}`]);
       expect(validateTrace(events).problems).toEqual([]);
-      expect(tree(events)).toEqual(forecasterTree);
+      expect(spanTree(events)).toEqual(forecasterTree);
       expect(plainSpans.map(each => each.name)).toEqual(['step 1', 'step 2']);
       // Jaeger's own tags for the span's kind and status are read, not kept as attributes.
       expect(events.find(event => event.event === 'span_start')).toMatchObject({

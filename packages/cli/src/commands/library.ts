@@ -125,12 +125,6 @@ function describeUpdate(update: LibraryUpdate): string {
 
 /** A query's rows as a table (cells cut at 60 characters), JSON lines or CSV. */
 export function formatRows(result: QueryResult, format: RowFormat): string {
-  const cell = (value: unknown) =>
-    value === null || value === undefined
-      ? ''
-      : typeof value === 'string'
-        ? value
-        : JSON.stringify(value);
   if (format === 'json')
     return result.rows.map(row => `${JSON.stringify(pick(row, result.columns))}\n`).join('');
   if (format === 'csv') {
@@ -138,7 +132,7 @@ export function formatRows(result: QueryResult, format: RowFormat): string {
       /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
     return [
       result.columns,
-      ...result.rows.map(row => result.columns.map(column => cell(row[column]))),
+      ...result.rows.map(row => result.columns.map(column => text(row[column]))),
     ]
       .map(line => `${line.map(quote).join(',')}\n`)
       .join('');
@@ -147,7 +141,7 @@ export function formatRows(result: QueryResult, format: RowFormat): string {
     const flat = text.replace(/\s+/g, ' ');
     return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
   };
-  const rows = result.rows.map(row => result.columns.map(column => cut(cell(row[column]))));
+  const rows = result.rows.map(row => result.columns.map(column => cut(text(row[column]))));
   const numeric = new Set(
     result.columns.flatMap((column, index) =>
       result.rows.length > 0 &&

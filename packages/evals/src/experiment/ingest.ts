@@ -1,13 +1,6 @@
-import {
-  closeSync,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  statSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { completeLinesFrom } from '@agent-trace/trace/library';
 import { inTransaction, rowsOf, text, type Connection } from './database.js';
 import type { CaseLine, ExperimentIdentity, JournalLine, WriterStart } from './journal.js';
 
@@ -57,22 +50,6 @@ export async function ingestJournals(connection: Connection, root: string): Prom
 
 function readIdentity(file: string): ExperimentIdentity {
   return JSON.parse(readFileSync(file, 'utf8')) as ExperimentIdentity;
-}
-
-/** The complete lines of a file after byte `from`, and where the last one ends. */
-function completeLinesFrom(file: string, from: number): { lines: string[]; bytes: number } {
-  const size = statSync(file).size;
-  if (size <= from) return { lines: [], bytes: from };
-  const buffer = Buffer.alloc(size - from);
-  const descriptor = openSync(file, 'r');
-  try {
-    readSync(descriptor, buffer, 0, buffer.length, from);
-  } finally {
-    closeSync(descriptor);
-  }
-  const end = buffer.lastIndexOf(0x0a) + 1;
-  const chunk = buffer.subarray(0, end).toString('utf8');
-  return { lines: chunk.split('\n').filter(line => line !== ''), bytes: from + end };
 }
 
 async function insertExperiment(

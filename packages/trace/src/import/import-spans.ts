@@ -24,15 +24,23 @@ export interface ImportResult {
  * and finish reason, `execute_tool` spans tool calls, or handoffs when they carry
  * `gen_ai.transfer.*`; a trace agent-trace exported (its `invoke_workflow` root) comes back as the
  * run it was. Other spans (an HTTP request, a database query, a framework's step) are plain spans
- * in the tree, with their names and attributes, and the result names them. The runs validate, and `replay`, `view`, `stats` and `diff` read them.
+ * in the tree, with their names and attributes, and the result names them. The runs validate,
+ * and `replay`, `view`, `stats` and `diff` read them.
  */
 export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
   const sink = memorySink();
   const plain = new Map<string, number>();
   const byTrace = new Map<string, ForeignSpan[]>();
-  for (const span of spans) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
-  const traces = [...byTrace.entries()].sort(([, a], [, b]) => earliest(a) - earliest(b));
-  for (const [traceId, traceSpans] of traces) {
+  for (const span of spans) {
+    const list = byTrace.get(span.traceId);
+    if (list === undefined) byTrace.set(span.traceId, [span]);
+    else list.push(span);
+  }
+  // Each trace's first start, found once, orders the runs.
+  const traces = [...byTrace.entries()]
+    .map(([traceId, traceSpans]) => ({ traceId, traceSpans, startMs: earliest(traceSpans) }))
+    .sort((a, b) => a.startMs - b.startMs);
+  for (const { traceId, traceSpans } of traces) {
     const root = treeOf(traceSpans);
     const name = runName(root, traceSpans);
     const runId = text(root.span, 'agent_trace.run_id') ?? `imported-${traceId.slice(0, 16)}`;
@@ -43,7 +51,7 @@ export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
   }
   return {
     events: [...sink.events],
-    traces: traces.map(([traceId]) => traceId),
+    traces: traces.map(({ traceId }) => traceId),
     plainSpans: [...plain].map(([name, count]) => ({ name, count })),
   };
 }
@@ -65,8 +73,8 @@ function treeOf(spans: readonly ForeignSpan[]): SpanNode {
       traceId: first.traceId,
       spanId: `${first.spanId}-roots`,
       name: 'trace',
-      startMs: Math.min(...roots.map(root => root.span.startMs)),
-      endMs: Math.max(...roots.map(root => root.span.endMs)),
+      startMs: earliest(roots.map(root => root.span)),
+      endMs: roots.reduce((latest, root) => Math.max(latest, root.span.endMs), -Infinity),
       attributes: {},
     },
     children: roots,
@@ -96,5 +104,6 @@ function inputOf(spans: readonly ForeignSpan[]): string {
 }
 
 function earliest(spans: readonly ForeignSpan[]): number {
-  return Math.min(...spans.map(span => span.startMs));
+  // A loop, not Math.min(...spans): a spread of a big trace's spans overflows the stack.
+  return spans.reduce((least, span) => Math.min(least, span.startMs), Infinity);
 }

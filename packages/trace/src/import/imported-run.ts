@@ -235,8 +235,8 @@ export class ImportedRun {
       usage: {
         promptTokens: count(span, 'gen_ai.usage.input_tokens') ?? 0,
         completionTokens: count(span, 'gen_ai.usage.output_tokens') ?? 0,
-        ...optional('cacheReadTokens', count(span, 'gen_ai.usage.cache_read.input_tokens')),
-        ...optional('cacheWriteTokens', count(span, 'gen_ai.usage.cache_creation.input_tokens')),
+        ...defined('cacheReadTokens', count(span, 'gen_ai.usage.cache_read.input_tokens')),
+        ...defined('cacheWriteTokens', count(span, 'gen_ai.usage.cache_creation.input_tokens')),
       },
       ...(span.error === undefined ? {} : { error: new Error(span.error) }),
     });
@@ -352,8 +352,4 @@ function stopOf(span: ForeignSpan): StopReason {
 /** An attribute that may hold JSON text, as its value. */
 function parsedText(value: unknown): unknown {
   return typeof value === 'string' ? jsonOrText(value) : value;
-}
-
-function optional<K extends string>(key: K, value: number | undefined): { [P in K]?: number } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: number });
 }

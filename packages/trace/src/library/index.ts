@@ -11,6 +11,7 @@ export {
 } from './trace-library.js';
 export type { LibraryProgress, LibraryUpdate, UpdateOptions } from './update-library.js';
 export { runQuery, type RunFilter, type RunSort } from './run-filter.js';
+export { completeLinesFrom } from './trace-files.js';
 export {
   inTransaction,
   rowsOf,

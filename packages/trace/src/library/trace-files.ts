@@ -52,3 +52,45 @@ export function readRange(absolute: string, position: number, length: number): B
     closeSync(descriptor);
   }
 }
+
+const chunkBytes = 16 * 1024 * 1024;
+
+/** The complete lines of a file between `from` and `size`, in chunks, each with its position. */
+export function* completeChunks(
+  absolute: string,
+  from: number,
+  size: number,
+): Generator<{ position: number; buffer: Buffer }> {
+  let position = from;
+  while (position < size) {
+    let length = Math.min(chunkBytes, size - position);
+    let buffer = readRange(absolute, position, length);
+    let end = buffer.lastIndexOf(0x0a) + 1;
+    // A line longer than a chunk: read on until its end, or stop at a torn last line.
+    while (end === 0 && position + length < size) {
+      length = Math.min(length * 2, size - position);
+      buffer = readRange(absolute, position, length);
+      end = buffer.lastIndexOf(0x0a) + 1;
+    }
+    if (end === 0) return;
+    yield { position, buffer: buffer.subarray(0, end) };
+    position += end;
+  }
+}
+
+/**
+ * The complete lines of a file after byte `from` (a torn last line is left for later), and the
+ * byte where the last one ends: where the next read starts.
+ */
+export function completeLinesFrom(
+  absolute: string,
+  from: number,
+): { lines: string[]; bytes: number } {
+  const lines: string[] = [];
+  let bytes = from;
+  for (const { position, buffer } of completeChunks(absolute, from, statSync(absolute).size)) {
+    for (const line of buffer.toString('utf8').split('\n')) if (line !== '') lines.push(line);
+    bytes = position + buffer.length;
+  }
+  return { lines, bytes };
+}

@@ -6,7 +6,13 @@ import {
   recordStagedFiles,
   skippedParsedLines,
 } from './schema.js';
-import { findTraceFiles, headBytes, readRange, type FoundFile } from './trace-files.js';
+import {
+  completeChunks,
+  findTraceFiles,
+  headBytes,
+  readRange,
+  type FoundFile,
+} from './trace-files.js';
 
 /** What one update of the index did. */
 export interface LibraryUpdate {
@@ -60,8 +66,6 @@ interface Batch {
     { path: string; start: number; end: number; lines: number; head: string }
   >;
 }
-
-const chunkBytes = 16 * 1024 * 1024;
 
 /**
  * Brings the index up to date with the folder: a new file is read, a grown one from where the
@@ -132,7 +136,7 @@ function plan(
   found: readonly FoundFile[],
   known: ReadonlyMap<string, KnownFile>,
 ): { work: Work[]; rewritten: number[] } {
-  let nextId = Math.max(0, ...[...known.values()].map(file => file.id)) + 1;
+  let nextId = [...known.values()].reduce((most, file) => Math.max(most, file.id), 0) + 1;
   const work: Work[] = [];
   const rewritten: number[] = [];
   for (const file of found) {
@@ -158,29 +162,6 @@ async function forget(connection: DuckConnection, ids: readonly number[]): Promi
     await connection.run(`DELETE FROM trace_events WHERE file_id IN (${list})`);
     await connection.run(`DELETE FROM trace_files WHERE file_id IN (${list})`);
   });
-}
-
-/** The complete lines of a file between `from` and `size`, in chunks, each with its position. */
-function* completeChunks(
-  absolute: string,
-  from: number,
-  size: number,
-): Generator<{ position: number; buffer: Buffer }> {
-  let position = from;
-  while (position < size) {
-    let length = Math.min(chunkBytes, size - position);
-    let buffer = readRange(absolute, position, length);
-    let end = buffer.lastIndexOf(0x0a) + 1;
-    // A line longer than a chunk: read on until its end, or stop at a torn last line.
-    while (end === 0 && position + length < size) {
-      length = Math.min(length * 2, size - position);
-      buffer = readRange(absolute, position, length);
-      end = buffer.lastIndexOf(0x0a) + 1;
-    }
-    if (end === 0) return;
-    yield { position, buffer: buffer.subarray(0, end) };
-    position += end;
-  }
 }
 
 /** Stages a chunk's lines, each with its file and byte offset. */

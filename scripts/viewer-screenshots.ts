@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { run } from '@agent-trace/core';
 import { jsonlSink } from '@agent-trace/trace';
-import { diffView, serveTraces, traceView, viewerHtml } from '@agent-trace/viewer';
+import { diffView, serveLibrary, traceView, viewerHtml } from '@agent-trace/viewer';
 import { reviewDesk, type ModelFor } from '../examples/document-review/agents.js';
 import { draft } from '../examples/document-review/draft.js';
 import { strictGuard } from '../examples/document-review/variants.js';
@@ -57,9 +57,9 @@ try {
   await shoot(page, 'diff');
 
   const lines = readFileSync(demo, 'utf8').split('\n');
-  const server = await serveTraces(folder);
   writeFileSync(join(folder, 'live.jsonl'), lines.slice(0, 40).join('\n') + '\n');
-  await page.goto(`${server.url}#file=live.jsonl`);
+  const server = await serveLibrary(folder);
+  await page.goto(server.url);
   await page.waitForSelector('.row');
   appendFileSync(join(folder, 'live.jsonl'), lines.slice(40, 44).join('\n') + '\n');
   await page.waitForTimeout(400);

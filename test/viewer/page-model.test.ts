@@ -5,7 +5,11 @@ import { alignTraces, compareTraces, forkTrace } from '@agent-trace/trace';
 import { reviewDesk, type ModelFor } from '../../examples/document-review/agents.js';
 import { scriptSafeJson, viewerHtml } from '@agent-trace/viewer';
 import { agentGraph } from '../../packages/viewer/app/model/agent-graph.js';
-import { buildRuns } from '../../packages/viewer/app/model/run-model.js';
+import { buildRuns, type RunModel } from '../../packages/viewer/app/model/run-model.js';
+import type { ListRows } from '../../packages/viewer/app/model/run-rows.js';
+
+/** Every row of a run the page holds whole. */
+const rowsOf = (run: RunModel | undefined) => (run!.rows as ListRows).list;
 import { deskEvents, deskWithStrictGuard, markup } from './viewer-support.js';
 
 /** The desk's own scripts go unused in a fork: the recording and the new model answer. */
@@ -16,10 +20,11 @@ describe("the viewer's model of a run", () => {
   it('nests every span under its parent, descendants right after it', async () => {
     const [run] = buildRuns(await deskEvents());
     expect(run!.stopReason).toBe('completed');
-    for (const row of run!.rows) {
+    const rows = rowsOf(run);
+    for (const row of rows) {
       for (let inside = row.index + 1; inside < row.subtreeEnd; inside++)
-        expect(run!.rows[inside]!.depth).toBeGreaterThan(row.depth);
-      expect(run!.rows[row.subtreeEnd]?.depth ?? 0).toBeLessThanOrEqual(row.depth);
+        expect(rows[inside]!.depth).toBeGreaterThan(row.depth);
+      expect(rows[row.subtreeEnd]?.depth ?? 0).toBeLessThanOrEqual(row.depth);
     }
     expect(run!.totals).toMatchObject({
       llmCalls: 15,
@@ -39,9 +44,11 @@ describe("the viewer's model of a run", () => {
       ),
     );
     expect(run!.stopReason).toBeUndefined();
-    expect(run!.rows.filter(row => row.status === 'open').map(row => row.kind)).toEqual(
-      expect.arrayContaining(['run', 'agent', 'tool']),
-    );
+    expect(
+      rowsOf(run)
+        .filter(row => row.status === 'open')
+        .map(row => row.kind),
+    ).toEqual(expect.arrayContaining(['run', 'agent', 'tool']));
   });
 
   it('says where a run comes from: a fork of a recorded run', async () => {
@@ -54,7 +61,7 @@ describe("the viewer's model of a run", () => {
       }),
     });
     const [run] = buildRuns(events);
-    expect(run!.rows[0]!.summary).toMatch(/^forked from run \S+ after step 2 · stop: /);
+    expect(rowsOf(run)[0]!.summary).toMatch(/^forked from run \S+ after step 2 · stop: /);
   });
 
   it('totals the cost of the priced calls and counts the unpriced ones', async () => {

@@ -49,17 +49,18 @@ describe('agent-trace view', () => {
     expect(stderr).toContain(`agent-trace validate ${trace}`);
   });
 
-  it('refuses a trace past the size one page holds, before reading it, and points to --serve', async () => {
+  it('serves a trace past the size one page holds, and refuses to write such a page with --out or --diff', async () => {
     const folder = scratchFolder();
     const trace = writeTrace(join(folder, 'big.jsonl'), await deskEvents());
     const megabytes = statSync(trace).size / 2 ** 20;
     const limit = String(megabytes / 2);
-    const refused = await cli(['view', trace, '--no-open', '--max-page-mb', limit]);
+    const out = join(folder, 'big.html');
+    const refused = await cli(['view', trace, '--out', out, '--no-open', '--max-page-mb', limit]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${trace} is ${megabytes.toFixed(2)} MB, more than one page`);
-    expect(refused.stderr).toContain(`agent-trace view --serve ${folder}`);
-    expect(refused.stderr).not.toContain('--out');
-    expect(existsSync(join(folder, 'big.html'))).toBe(false);
+    expect(refused.stderr).toContain(`agent-trace view ${trace} (without --out`);
+    expect(refused.stderr).toContain(`agent-trace serve ${folder}`);
+    expect(existsSync(out)).toBe(false);
     const diff = await cli([
       'view',
       trace,
@@ -70,6 +71,16 @@ describe('agent-trace view', () => {
       String(megabytes * 1.5),
     ]);
     expect(diff).toMatchObject({ code: 2, stderr: expect.stringContaining('2 traces are') });
+    const served = await untilServed(['view', trace, '--max-page-mb', limit]);
+    expect(served.lines[0]).toContain(`${trace}: ${megabytes.toFixed(2)} MB, more than one page`);
+    const runs = (await fetch(new URL('/api/runs', served.url)).then(answer => answer.json())) as {
+      id: string;
+      rowCount: number;
+    }[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.rowCount).toBeGreaterThan(20);
+    expect(await served.stop()).toBe(0);
+    expect(existsSync(out)).toBe(false);
     expect(
       (await cli(['view', trace, '--no-open', '--max-page-mb', String(megabytes * 2)])).code,
     ).toBe(0);
@@ -81,7 +92,7 @@ describe('agent-trace view', () => {
   it('exits 2 with advice when given no trace, or two traces and --diff', async () => {
     const none = await cli(['view']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('agent-trace view --serve traces');
+    expect(none.stderr).toContain('agent-trace serve traces');
     const two = await cli(['view', 'a.jsonl', 'b.jsonl', '--diff', 'c.jsonl']);
     expect(two).toMatchObject({
       code: 2,
@@ -89,44 +100,63 @@ describe('agent-trace view', () => {
     });
   });
 
-  it('serves a folder with --serve until stopped, and refuses a folder that is not there', async () => {
+  it('serves a folder (serve, or view --serve) until stopped, and refuses a folder that is not there', async () => {
     const folder = scratchFolder();
     writeTrace(join(folder, 'desk.jsonl'), await deskEvents());
-    const controller = new AbortController();
-    const lines: string[] = [];
-    let announced: (url: string) => void = () => undefined;
-    const url = new Promise<string>(resolve => (announced = resolve));
-    const exit = runCli(['view', '--serve', folder], {
-      stdout: text => {
-        lines.push(text);
-        const found = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(text);
-        if (found?.[1] !== undefined) announced(found[1]);
-      },
-      stderr: () => undefined,
-      env: {},
-      isTTY: false,
-      signal: controller.signal,
-    });
-    const files = (await fetch(new URL('/api/files', await url)).then(response =>
-      response.json(),
-    )) as {
-      name: string;
-    }[];
-    expect(files.map(file => file.name)).toEqual(['desk.jsonl']);
-    const taken = await cli(['view', '--serve', folder, '--port', new URL(await url).port]);
-    expect(taken).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('Choose another port'),
-    });
-    const invalid = await cli(['view', '--serve', folder, '--port', 'x']);
+    for (const command of [
+      ['serve', folder],
+      ['view', '--serve', folder],
+    ]) {
+      const served = await untilServed(command);
+      const runs = (await fetch(new URL('/api/runs', served.url)).then(answer =>
+        answer.json(),
+      )) as { file: string }[];
+      expect(runs.map(run => run.file)).toEqual(['desk.jsonl']);
+      const taken = await cli([...command, '--port', new URL(served.url).port]);
+      expect(taken).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('Choose another port'),
+      });
+      expect(await served.stop()).toBe(0);
+    }
+    const invalid = await cli(['serve', folder, '--port', 'x']);
     expect(invalid).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('Invalid --port NaN'),
     });
-    controller.abort();
-    expect(await exit).toBe(0);
-    const missing = await cli(['view', '--serve', join(folder, 'nowhere')]);
+    const missing = await cli(['serve', join(folder, 'nowhere')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('there is no such folder');
   });
 });
+
+/** Runs a serving command until its address is printed; `stop` ends it and gives its exit code. */
+async function untilServed(
+  argv: readonly string[],
+): Promise<{ url: string; lines: string[]; stop: () => Promise<number> }> {
+  const controller = new AbortController();
+  const lines: string[] = [];
+  let announced: (url: string) => void = () => undefined;
+  const url = new Promise<string>(resolve => (announced = resolve));
+  const exit = runCli([...argv], {
+    stdout: text => {
+      lines.push(text);
+      const found = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(text);
+      if (found?.[1] !== undefined) announced(found[1]);
+    },
+    stderr: text => announced(`failed: ${text}`),
+    env: {},
+    isTTY: false,
+    signal: controller.signal,
+  });
+  const address = await url;
+  if (address.startsWith('failed')) throw new Error(address);
+  return {
+    url: address,
+    lines,
+    stop: () => {
+      controller.abort();
+      return exit;
+    },
+  };
+}

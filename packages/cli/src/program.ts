@@ -11,7 +11,7 @@ import {
 } from './program/reading-commands.js';
 import { addFork, addRerun } from './program/running-commands.js';
 import { addEval } from './program/eval-commands.js';
-import { addView } from './program/view-command.js';
+import { addServe, addView } from './program/view-command.js';
 import { addImport } from './program/import-command.js';
 import { addIndex, addQuery, addRuns } from './program/library-commands.js';
 
@@ -51,6 +51,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     addIndex,
     addQuery,
     addRuns,
+    addServe,
   ])
     add(program, context);
   return program;

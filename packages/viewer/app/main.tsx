@@ -3,7 +3,7 @@ import { viewerDataElementId, type ViewerData } from '../src/viewer-data.js';
 import { buildRuns } from './model/run-model.js';
 import { DiffPage } from './views/diff-page.js';
 import { ExperimentPage } from './views/experiment-page.js';
-import { LivePage } from './views/live-page.js';
+import { ServedPage } from './views/served-page.js';
 import { TracePage } from './views/trace-page.js';
 import './styles.css';
 
@@ -15,7 +15,7 @@ function readData(): ViewerData {
 
 function App({ data }: { data: ViewerData }) {
   if (data.mode === 'diff') return <DiffPage data={data} />;
-  if (data.mode === 'serve') return <LivePage title={data.title} />;
+  if (data.mode === 'serve') return <ServedPage title={data.title} source={data.source} />;
   if (data.mode === 'experiment') return <ExperimentPage data={data} />;
   const runs = data.files.flatMap(file =>
     buildRuns(file.events, data.files.length > 1 ? file.name : ''),

@@ -1,6 +1,7 @@
 export { ViewerAssetsMissingError } from './page-assets.js';
-export { serveTraces } from './trace-server.js';
-export type { ServedTraceFile, ServeTracesOptions, TraceServer } from './trace-server.js';
+export { serveFiles, serveLibrary } from './served/served-viewer.js';
+export type { ServedViewer, ServeOptions } from './served/served-viewer.js';
+export type { LibrarySourceOptions } from './served/run-sources.js';
 export { diffView, rerunView, traceView } from './trace-views.js';
 export { experimentView } from './experiment-view.js';
 export type { ExperimentSide } from './experiment-view.js';
@@ -12,7 +13,11 @@ export type {
   ExperimentData,
   ExperimentScorerData,
   ExperimentSideData,
+  GraphFact,
   RunDiffData,
+  RunSummary,
+  ServedData,
+  SummaryTotals,
   ScoreChange,
   TraceFileData,
   ViewerData,

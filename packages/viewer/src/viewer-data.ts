@@ -38,11 +38,60 @@ export type ViewerData =
       readonly actual: readonly TraceEvent[];
       readonly runs: readonly RunDiffData[];
     }
-  | {
-      readonly mode: 'serve';
-      readonly title: string;
-    }
+  | ServedData
   | ExperimentData;
+
+/**
+ * A served page: its runs are asked of the server, and each run's rows fetched in windows. A
+ * library (a folder with its index) filters runs on the server; served files filter in the page.
+ */
+export interface ServedData {
+  readonly mode: 'serve';
+  readonly title: string;
+  readonly source: 'library' | 'files';
+}
+
+/** What the agent graph reads of a run: its agent starts and its handoffs and delegations. */
+export interface GraphFact {
+  readonly event: string;
+  readonly agent: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly mode?: string;
+}
+
+/** What a run's totals add up to. */
+export interface SummaryTotals {
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+  readonly costUsd: number;
+  readonly unpricedCalls: number;
+  readonly llmCalls: number;
+  readonly toolCalls: number;
+  readonly errors: number;
+  readonly durationMs: number;
+}
+
+/** A run as a served page lists it, before any of its rows are fetched. */
+export interface RunSummary {
+  readonly id: string;
+  readonly session: string;
+  /** The trace file, relative to the served folder (or as given). */
+  readonly file: string;
+  readonly entryAgent: string;
+  /** Epoch milliseconds of its first event. */
+  readonly startedAt: number;
+  /** Undefined while the run has not ended. */
+  readonly stopReason: string | undefined;
+  readonly agents: readonly string[];
+  readonly totals: SummaryTotals;
+  /** Epoch milliseconds of its latest event, when the run's rows are known. */
+  readonly lastAt?: number;
+  readonly rowCount?: number;
+  /** Changes whenever an event of the run is read: the page fetches its outline again. */
+  readonly version?: number;
+  readonly graph?: readonly GraphFact[];
+}
 
 /** One experiment as the experiments page names it. */
 export interface ExperimentSideData {

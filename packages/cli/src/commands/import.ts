@@ -7,7 +7,7 @@ import {
   type ForeignSpan,
   type JaegerQuery,
 } from '@agent-trace/trace/import';
-import { durationMs } from './duration.js';
+import { durationMs } from '@agent-trace/trace/library';
 import { exitCodes, type CommandResult } from './command-result.js';
 
 /** Options of {@link importCommand}: a file, or a Jaeger query service and what to ask it. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { diffView, serveTraces, traceView, viewerHtml, type ViewerData } from '@agent-trace/viewer';
+import { diffView, traceView, viewerHtml, type ViewerData } from '@agent-trace/viewer';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { unreadableTrace } from './trace-input.js';
 
@@ -21,10 +21,11 @@ export interface ViewCommandOptions {
 
 /**
  * The most trace (MiB of JSONL) one page is made of by default. A page holds its trace whole, as
- * one string in Node and as objects in the browser tab: past a few hundred MB neither holds it
- * (V8's longest string is about 512 MiB), and well before that a tab stops being usable.
+ * one string in Node and as objects in the browser tab, so its size is the tab's memory: past it,
+ * `view` serves the trace instead (the served viewer holds an outline and fetches rows in
+ * windows), and refuses to write a page with `--out` or `--diff`.
  */
-export const pageLimitMb = 256;
+export const pageLimitMb = 64;
 
 /** The page's default path: the trace's, with `.html`. */
 function defaultOut(file: string, diff: string | undefined): string {
@@ -47,7 +48,7 @@ export async function viewCommand(
       exitCode: exitCodes.unreadable,
       stdout: '',
       stderr:
-        'Give a trace to view, e.g. agent-trace view traces/demo.jsonl, or serve a folder live: agent-trace view --serve traces',
+        'Give a trace to view, e.g. agent-trace view traces/demo.jsonl, or serve a folder of traces: agent-trace serve traces',
     };
   if (options.diff !== undefined && files.length > 1)
     return {
@@ -65,6 +66,7 @@ export async function viewCommand(
   const tooBig = await pageTooBig(
     options.diff === undefined ? files : [first, options.diff],
     limitMb,
+    options.diff === undefined,
   );
   if (tooBig !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: tooBig };
   let data: ViewerData;
@@ -76,7 +78,7 @@ export async function viewCommand(
     return unreadableTrace(error, typeof file === 'string' ? file : first);
   }
   const out = options.out ?? defaultOut(first, options.diff);
-  return writePage(data, out, options, () => tooBigMessage(files, undefined));
+  return writePage(data, out, options, () => tooBigMessage(files, undefined, true));
 }
 
 /**
@@ -115,16 +117,38 @@ export async function writePage(
  * Why the traces are too big for one page, or undefined when they fit. Checked on their size on
  * disk before anything is read, so a huge trace is refused at once, not after filling memory.
  */
-async function pageTooBig(files: readonly string[], limitMb: number): Promise<string | undefined> {
+async function pageTooBig(
+  files: readonly string[],
+  limitMb: number,
+  servable: boolean,
+): Promise<string | undefined> {
+  const bytes = await tracesBytes(files);
+  return bytes > limitMb * 2 ** 20 ? tooBigMessage(files, { bytes, limitMb }, servable) : undefined;
+}
+
+/**
+ * The line `view` prints when it serves the traces instead of writing a page (they are past the
+ * page's size), or undefined when they make a page.
+ */
+export async function servedInstead(
+  files: readonly string[],
+  limitMb: number,
+): Promise<string | undefined> {
+  const bytes = await tracesBytes(files);
+  if (bytes <= limitMb * 2 ** 20) return undefined;
+  const what = files.length === 1 ? (files[0] as string) : `${files.length} traces`;
+  return `${what}: ${megabytes(bytes)}, more than one page is made of (${limitMb} MB), so it is served instead: its rows are read in windows as you scroll.`;
+}
+
+/** The traces' size on disk (a file that cannot be read counts nothing: reading it says why). */
+async function tracesBytes(files: readonly string[]): Promise<number> {
   let bytes = 0;
-  for (const file of files) {
-    try {
-      bytes += (await stat(file)).size;
-    } catch {
-      return undefined; // reading it says what is wrong, with the file's name
-    }
-  }
-  return bytes > limitMb * 2 ** 20 ? tooBigMessage(files, { bytes, limitMb }) : undefined;
+  for (const file of files)
+    bytes += await stat(file).then(
+      found => found.size,
+      () => 0,
+    );
+  return bytes;
 }
 
 function megabytes(bytes: number): string {
@@ -136,6 +160,7 @@ function megabytes(bytes: number): string {
 function tooBigMessage(
   files: readonly string[],
   size: { readonly bytes: number; readonly limitMb: number } | undefined,
+  servable: boolean,
 ): string {
   const what = files.length === 1 ? (files[0] as string) : `${files.length} traces`;
   const measured =
@@ -143,7 +168,10 @@ function tooBigMessage(
       ? `${what} make a page larger than one page can hold`
       : `${what} ${files.length === 1 ? 'is' : 'are'} ${megabytes(size.bytes)}, more than one page is made of (${size.limitMb} MB: a page holds its trace whole, in one string and in the browser tab)`;
   const folder = dirname(files[0] ?? '.');
-  return `${measured}. Serve it instead, and open it from the list: agent-trace view --serve ${folder}. Or raise the limit with --max-page-mb, or view a smaller trace.`;
+  const serve = servable
+    ? `agent-trace view ${files.join(' ')} (without --out: it is served, its rows read in windows), or its folder: agent-trace serve ${folder}`
+    : `agent-trace serve ${folder}, and open each from the list`;
+  return `${measured}. Serve it instead: ${serve}. Or raise the limit with --max-page-mb.`;
 }
 
 /** Opens a URL with `$BROWSER` or the platform's opener, if it can; a failure is ignored. */
@@ -164,47 +192,4 @@ function openInBrowser(url: string, env: NodeJS.ProcessEnv): void {
   } catch {
     // No opener: the printed address is enough.
   }
-}
-
-/** Options of {@link serveCommand}. */
-export interface ServeCommandOptions {
-  readonly port: number;
-  /** Prints a line (the address). */
-  readonly write: (line: string) => void;
-  /** Stops the server (Ctrl-C). */
-  readonly signal: AbortSignal;
-}
-
-/**
- * `agent-trace view --serve [folder]`: serves the folder's traces on 127.0.0.1 until stopped, runs
- * still being written updating live. Exit 0 when stopped, 2 when the folder cannot be served.
- */
-export async function serveCommand(
-  folder: string,
-  options: ServeCommandOptions,
-): Promise<CommandResult> {
-  const { port } = options;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    return {
-      exitCode: exitCodes.unreadable,
-      stdout: '',
-      stderr: `Invalid --port ${String(port)}: expected a whole number from 0 to 65535, e.g. --port 7400 (0 picks a free one).`,
-    };
-  let server;
-  try {
-    server = await serveTraces(folder, { port });
-  } catch (error) {
-    return {
-      exitCode: exitCodes.unreadable,
-      stdout: '',
-      stderr: error instanceof Error ? error.message : String(error),
-    };
-  }
-  options.write(`serving the traces of ${folder} at ${server.url} (Ctrl-C stops)`);
-  await new Promise(stop => {
-    if (options.signal.aborted) stop(undefined);
-    options.signal.addEventListener('abort', stop, { once: true });
-  });
-  await server.close();
-  return { exitCode: exitCodes.ok, stdout: '', stderr: '' };
 }

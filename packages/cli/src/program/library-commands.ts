@@ -1,6 +1,10 @@
-import type { RunFilter, RunSort } from '@agent-trace/trace/library';
+import {
+  runFilterOf,
+  type RunFilter,
+  type RunFilterFields,
+  type RunSort,
+} from '@agent-trace/trace/library';
 import { Option, type Command } from 'commander';
-import { durationMs } from '../commands/duration.js';
 import {
   indexCommand,
   queryCommand,
@@ -65,20 +69,8 @@ export const addQuery: AddCommand = (program, context) => {
     });
 };
 
-interface RunsFlags {
+interface RunsFlags extends RunFilterFields {
   dir: string;
-  agent?: string;
-  tool?: string;
-  model?: string;
-  stop?: string;
-  error?: string | true;
-  session?: string;
-  since?: string;
-  until?: string;
-  minCost?: string;
-  maxCost?: string;
-  minDuration?: string;
-  text?: string;
   sort: RunSort;
   limit: string;
   json?: boolean;
@@ -120,7 +112,7 @@ export const addRuns: AddCommand = (program, context) => {
     .action(async (flags: RunsFlags) => {
       let filter: RunFilter;
       try {
-        filter = runFilter(flags, Date.now());
+        filter = runFilterOf(flags, Date.now());
       } catch (error) {
         context.onResult({ exitCode: 2, stdout: '', stderr: `${(error as Error).message}\n` });
         return;
@@ -133,35 +125,3 @@ export const addRuns: AddCommand = (program, context) => {
       );
     });
 };
-
-function runFilter(flags: RunsFlags, now: number): RunFilter {
-  const number = (text: string | undefined, flag: string) => {
-    if (text === undefined) return undefined;
-    const value = Number(text);
-    if (!Number.isFinite(value)) throw new Error(`Invalid ${flag} '${text}': expected a number.`);
-    return value;
-  };
-  const entries: [keyof RunFilter, unknown][] = [
-    ['agent', flags.agent],
-    ['tool', flags.tool],
-    ['model', flags.model],
-    ['stop', flags.stop],
-    ['error', flags.error],
-    ['session', flags.session],
-    [
-      'since',
-      flags.since === undefined ? undefined : new Date(now - durationMs(flags.since, '--since')),
-    ],
-    [
-      'until',
-      flags.until === undefined ? undefined : new Date(now - durationMs(flags.until, '--until')),
-    ],
-    ['minCostUsd', number(flags.minCost, '--min-cost')],
-    ['maxCostUsd', number(flags.maxCost, '--max-cost')],
-    ['minDurationMs', number(flags.minDuration, '--min-duration')],
-    ['text', flags.text],
-    ['sort', flags.sort],
-    ['limit', number(flags.limit, '--limit')],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
-}

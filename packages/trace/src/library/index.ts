@@ -10,8 +10,21 @@ export {
   type TraceLibraryOptions,
 } from './trace-library.js';
 export type { LibraryProgress, LibraryUpdate, UpdateOptions } from './update-library.js';
-export { runQuery, type RunFilter, type RunSort } from './run-filter.js';
-export { completeLinesFrom } from './trace-files.js';
+export {
+  runFilterOf,
+  runQuery,
+  type RunFilter,
+  type RunFilterFields,
+  type RunSort,
+} from './run-filter.js';
+export {
+  completeChunks,
+  completeLinesFrom,
+  findTraceFiles,
+  headBytes,
+  readRange,
+} from './trace-files.js';
+export type { FoundFile } from './trace-files.js';
 export {
   inTransaction,
   rowsOf,
@@ -21,3 +34,4 @@ export {
   type DuckDbOpening,
   type DuckJson,
 } from './duckdb.js';
+export { durationMs } from './duration.js';

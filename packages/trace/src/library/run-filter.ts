@@ -1,4 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
+import { durationMs } from './duration.js';
 
 /** Which runs to list, and in what order: every field narrows; none lists the latest runs. */
 export interface RunFilter {
@@ -95,4 +96,60 @@ export function runQuery(filter: RunFilter): { sql: string; values: DuckDBValue[
 /** A date as DuckDB's TIMESTAMP text (UTC). */
 function timestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/**
+ * A run filter as text, named as `agent-trace runs` names its flags (and the served viewer its
+ * query parameters): `since` and `until` are durations back from now (`2h`, `7d`), costs in US
+ * dollars, `minDuration` in milliseconds, `error` true or an error type.
+ */
+export interface RunFilterFields {
+  readonly agent?: string;
+  readonly tool?: string;
+  readonly model?: string;
+  readonly stop?: string;
+  readonly error?: string | true;
+  readonly session?: string;
+  readonly since?: string;
+  readonly until?: string;
+  readonly minCost?: string;
+  readonly maxCost?: string;
+  readonly minDuration?: string;
+  readonly text?: string;
+  readonly sort?: string;
+  readonly limit?: string;
+}
+
+const sorts: readonly string[] = ['time', 'cost', 'duration', 'tokens'];
+
+/** The filter `fields` ask for at `now`; throws naming the field when one is not valid. */
+export function runFilterOf(fields: RunFilterFields, now: number): RunFilter {
+  const number = (text: string | undefined, flag: string) => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value))
+      throw new Error(`Invalid ${flag} '${text}': expected a number.`);
+    return value;
+  };
+  const ago = (text: string | undefined, flag: string) =>
+    text === undefined ? undefined : new Date(now - durationMs(text, flag));
+  if (fields.sort !== undefined && !sorts.includes(fields.sort))
+    throw new Error(`Invalid --sort '${fields.sort}': use one of ${sorts.join(', ')}.`);
+  const entries: [keyof RunFilter, unknown][] = [
+    ['agent', fields.agent],
+    ['tool', fields.tool],
+    ['model', fields.model],
+    ['stop', fields.stop],
+    ['error', fields.error],
+    ['session', fields.session],
+    ['since', ago(fields.since, '--since')],
+    ['until', ago(fields.until, '--until')],
+    ['minCostUsd', number(fields.minCost, '--min-cost')],
+    ['maxCostUsd', number(fields.maxCost, '--max-cost')],
+    ['minDurationMs', number(fields.minDuration, '--min-duration')],
+    ['text', fields.text],
+    ['sort', fields.sort],
+    ['limit', number(fields.limit, '--limit')],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as RunFilter;
 }

@@ -53,13 +53,15 @@ export function readRange(absolute: string, position: number, length: number): B
   }
 }
 
-const chunkBytes = 16 * 1024 * 1024;
-
-/** The complete lines of a file between `from` and `size`, in chunks, each with its position. */
+/**
+ * The complete lines of a file between `from` and `size`, in chunks of about `chunkBytes` (16 MiB
+ * unless told), each with its position.
+ */
 export function* completeChunks(
   absolute: string,
   from: number,
   size: number,
+  chunkBytes = 16 * 1024 * 1024,
 ): Generator<{ position: number; buffer: Buffer }> {
   let position = from;
   while (position < size) {

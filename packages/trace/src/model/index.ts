@@ -4,5 +4,7 @@
  */
 export { buildRunTrees, isSpanNode } from './span-tree.js';
 export type { RunTree, SpanNode } from './span-tree.js';
-export { runTotals } from './run-totals.js';
-export type { RunTotals } from './run-totals.js';
+export { SpanPlacer } from './span-placer.js';
+export type { PlacedEvent, Placement } from './span-placer.js';
+export { emptyTally, runTotals, tallyEvent } from './run-totals.js';
+export type { RunTally, RunTotals } from './run-totals.js';

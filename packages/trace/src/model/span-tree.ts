@@ -1,5 +1,5 @@
 import type { TraceEvent } from '@agent-trace/core';
-import { isSpanEnd, isSpanStart } from '@agent-trace/core/spans';
+import { SpanPlacer } from './span-placer.js';
 
 /** A span of a trace with its start, its end (when the trace has one) and its children. */
 export interface SpanNode {
@@ -31,32 +31,19 @@ export function isSpanNode(value: SpanNode | TraceEvent): value is SpanNode {
  */
 export function buildRunTrees(events: Iterable<TraceEvent>): RunTree[] {
   const trees: RunTree[] = [];
-  const nodesByRun = new Map<string, Map<string, SpanNode>>();
-  const latestRoot = new Map<string, SpanNode>();
+  const placer = new SpanPlacer<SpanNode>(node => node.end === undefined);
   for (const event of events) {
-    let nodes = nodesByRun.get(event.run);
-    if (nodes === undefined) {
-      nodes = new Map();
-      nodesByRun.set(event.run, nodes);
-    }
-    const parent = event.parent_span_id === null ? undefined : nodes.get(event.parent_span_id);
-    if (isSpanStart(event.event)) {
+    const placement = placer.place(event);
+    if (placement.kind === 'end') {
+      placement.own.end = event;
+    } else if (placement.kind === 'point') {
+      placement.parent?.children.push(event);
+    } else {
       const node: SpanNode = { start: event, end: undefined, children: [] };
-      nodes.set(event.span_id, node);
-      const root = latestRoot.get(event.run);
-      if (parent !== undefined) parent.children.push(node);
-      else if (root === undefined || event.event === 'run_start') {
-        latestRoot.set(event.run, node);
-        trees.push({ run: event.run, root: node });
-      } else root.children.push(node);
-      continue;
+      placer.started(event, node, placement);
+      if (placement.kind === 'root') trees.push({ run: event.run, root: node });
+      else placement.parent.children.push(node);
     }
-    const own = nodes.get(event.span_id);
-    if (own !== undefined && own.end === undefined && isSpanEnd(event.event)) {
-      own.end = event;
-      continue;
-    }
-    (parent ?? latestRoot.get(event.run))?.children.push(event);
   }
   return trees;
 }

@@ -1,4 +1,4 @@
-import type { TraceEvent } from '@agent-trace/core';
+import type { GraphFact } from '../../src/viewer-data.js';
 
 /** An agent of the graph, placed in a column by its distance from the entry agent. */
 export interface GraphNode {
@@ -30,12 +30,13 @@ export interface AgentGraph {
  * laid out in columns by breadth-first distance from the first agent; agents nothing reaches (an
  * entry agent of another run) start a column 0 of their own.
  */
-export function agentGraph(events: readonly TraceEvent[]): AgentGraph {
+export function agentGraph(events: readonly GraphFact[]): AgentGraph {
   const starts = new Map<string, number>();
   const edges = new Map<string, GraphEdge>();
   for (const event of events) {
     if (event.event === 'agent_start') starts.set(event.agent, (starts.get(event.agent) ?? 0) + 1);
-    if (event.event !== 'handoff_start') continue;
+    if (event.event !== 'handoff_start' || event.from === undefined || event.to === undefined)
+      continue;
     const kind = event.mode === 'pass_control' ? 'handoff' : 'delegation';
     const key = `${event.from}\u0000${event.to}\u0000${kind}`;
     const edge = edges.get(key);

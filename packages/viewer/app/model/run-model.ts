@@ -6,37 +6,13 @@ import {
   type RunTotals,
   type SpanNode,
 } from '@agent-trace/trace/model';
+import { isSpanStart } from '@agent-trace/core/spans';
+import { rowKindOf, type RowKind } from '../../src/row-kinds.js';
+import type { GraphFact } from '../../src/viewer-data.js';
 import { compact, count, cut } from './format.js';
+import { ListRows, type RunRows } from './run-rows.js';
 
-/**
- * What a waterfall row stands for: a span (run, agent, model call, tool call, handoff, workflow,
- * step, or a plain span of another system) or a point event.
- */
-export type RowKind =
-  | 'run'
-  | 'agent'
-  | 'llm'
-  | 'tool'
-  | 'handoff'
-  | 'guardrail'
-  | 'retry'
-  | 'malformed_answer'
-  | 'approval'
-  | 'rate_limit_wait'
-  | 'workflow'
-  | 'step'
-  | 'plan'
-  | 'span';
-
-/** The row kinds of point events: markers on the waterfall, not bars. */
-export const pointKinds: ReadonlySet<RowKind> = new Set([
-  'guardrail',
-  'retry',
-  'malformed_answer',
-  'approval',
-  'rate_limit_wait',
-  'plan',
-]);
+export { pointKinds, type RowKind } from '../../src/row-kinds.js';
 
 /** How a row went: `open` is a span the trace never ended (a run still being written). */
 export type RowStatus = 'ok' | 'warn' | 'error' | 'open';
@@ -70,6 +46,8 @@ export interface Totals extends RunTotals {
 
 /** A run of a trace, ready to show. */
 export interface RunModel {
+  /** Names the run among the page's runs: its file and id. */
+  readonly key: string;
   readonly id: string;
   readonly session: string;
   /** The trace file it came from. */
@@ -83,25 +61,16 @@ export interface RunModel {
   readonly output: string | undefined;
   readonly agents: readonly string[];
   readonly totals: Totals;
-  readonly rows: readonly Row[];
+  readonly rows: RunRows;
+  /** Every event of the run, when the page holds them (a served run's are fetched in windows). */
   readonly events: readonly TraceEvent[];
+  /** What the agent graph reads: the run's agent starts and handoffs. */
+  readonly graph: readonly GraphFact[];
 }
 
-const spanKinds: Readonly<Record<string, RowKind>> = {
-  run_start: 'run',
-  agent_start: 'agent',
-  llm_start: 'llm',
-  tool_start: 'tool',
-  handoff_start: 'handoff',
-  workflow_start: 'workflow',
-  workflow_step_start: 'step',
-  span_start: 'span',
-};
-
-function pointKindOf(event: string): RowKind {
-  if (event === 'approval_requested' || event === 'approval_resolved') return 'approval';
-  if (event === 'rate_limit_wait' || event === 'plan') return event;
-  return event === 'retry' || event === 'malformed_answer' ? event : 'guardrail';
+/** A run's key among the page's runs. */
+export function runKey(file: string, id: string): string {
+  return `${file}\u0000${id}`;
 }
 
 /** Splits events into runs, in order of first appearance. */
@@ -130,9 +99,11 @@ export function buildRun(events: readonly TraceEvent[], file = ''): RunModel {
   const lastAt = latestTime(events, startedAt);
   const rows: Row[] = [];
   for (const root of roots) flatten(root, 0, rows, startedAt, lastAt);
+  const agentStarts = events.filter(event => event.event === 'agent_start');
   const runStart = events.find(event => event.event === 'run_start');
   const runEnd = events.findLast(event => event.event === 'run_end');
   return {
+    key: runKey(file, first.run),
     id: first.run,
     session: first.session,
     file,
@@ -141,10 +112,11 @@ export function buildRun(events: readonly TraceEvent[], file = ''): RunModel {
     stopReason: runEnd?.event === 'run_end' ? runEnd.stop_reason : undefined,
     input: runStart?.event === 'run_start' ? runStart.input : undefined,
     output: runEnd?.event === 'run_end' ? runEnd.output : undefined,
-    agents: [...new Set(events.filter(e => e.event === 'agent_start').map(e => e.agent))],
+    agents: [...new Set(agentStarts.map(event => event.agent))],
     totals: totalsOf(events, lastAt - startedAt),
-    rows,
+    rows: new ListRows(rows),
     events,
+    graph: events,
   };
 }
 
@@ -165,32 +137,51 @@ function flatten(
   const index = rows.length;
   const start = isSpanNode(item) ? item.start : item;
   const end = isSpanNode(item) ? item.end : undefined;
-  const kind = spanKinds[start.event] ?? pointKindOf(start.event);
+  const row = buildRow(start, end, { index, depth, subtreeEnd: index + 1 }, runStart, lastAt);
+  rows.push(row);
+  if (isSpanNode(item))
+    for (const child of item.children) flatten(child, depth + 1, rows, runStart, lastAt);
+  (row as { subtreeEnd: number }).subtreeEnd = rows.length;
+}
+
+/** Where a row is in its run's tree order. */
+export interface RowPlace {
+  readonly index: number;
+  readonly depth: number;
+  readonly subtreeEnd: number;
+}
+
+/**
+ * One row from the event that opens it and the one that closes it (for a span that has ended), at
+ * its place in the tree; times are from the run's start, and a span not ended reaches `lastAt`.
+ */
+export function buildRow(
+  start: TraceEvent,
+  end: TraceEvent | undefined,
+  place: RowPlace,
+  runStart: number,
+  lastAt: number,
+): Row {
+  const isSpan = isSpanStart(start.event);
   const startMs = Date.parse(start.time) - runStart;
   const endMs =
     end !== undefined
       ? Date.parse(end.time) - runStart
-      : isSpanNode(item)
+      : isSpan
         ? Math.max(startMs, lastAt - runStart)
         : startMs;
-  const row = {
-    index,
-    kind,
+  return {
+    ...place,
+    kind: rowKindOf(start.event),
     seq: start.seq,
-    depth,
     start,
     end,
     startMs,
     endMs,
-    status: statusOf(start, end, isSpanNode(item)),
+    status: statusOf(start, end, isSpan),
     title: titleOf(start, end),
     summary: summaryOf(start, end),
-    subtreeEnd: index + 1,
   };
-  rows.push(row);
-  if (isSpanNode(item))
-    for (const child of item.children) flatten(child, depth + 1, rows, runStart, lastAt);
-  row.subtreeEnd = rows.length;
 }
 
 function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolean): RowStatus {

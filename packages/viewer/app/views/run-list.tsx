@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { count, duration } from '../model/format.js';
 import type { RunModel } from '../model/run-model.js';
 import { VirtualList } from './virtual-list.js';
@@ -27,47 +28,20 @@ export interface RunListProps {
   readonly shown: readonly RunModel[];
   readonly filter: RunFilter;
   readonly onFilter: (filter: RunFilter) => void;
+  /** Filters of the runs' source, shown instead of the list's own. */
+  readonly filters?: ComponentChildren;
+  /** The chosen run's key. */
   readonly selected: string | undefined;
-  readonly onSelect: (run: string) => void;
+  readonly onSelect: (key: string) => void;
 }
 
 /** The runs of the page, filterable by stop reason, agent and errors. */
-export function RunList({ runs, shown, filter, onFilter, selected, onSelect }: RunListProps) {
-  const reasons = [...new Set(runs.map(run => run.stopReason ?? 'running'))].sort();
-  const agents = [...new Set(runs.flatMap(run => run.agents))].sort();
-  const selectedIndex = shown.findIndex(run => run.id === selected);
+export function RunList(props: RunListProps) {
+  const { runs, shown, selected, onSelect } = props;
+  const selectedIndex = shown.findIndex(run => run.key === selected);
   return (
     <nav class="runs" aria-label="Runs">
-      <div class="filters">
-        <select
-          aria-label="Stop reason"
-          value={filter.stopReason}
-          onChange={event => onFilter({ ...filter, stopReason: event.currentTarget.value })}
-        >
-          <option value="">every stop reason</option>
-          {reasons.map(reason => (
-            <option value={reason}>{reason}</option>
-          ))}
-        </select>
-        <select
-          aria-label="Agent"
-          value={filter.agent}
-          onChange={event => onFilter({ ...filter, agent: event.currentTarget.value })}
-        >
-          <option value="">every agent</option>
-          {agents.map(agent => (
-            <option value={agent}>{agent}</option>
-          ))}
-        </select>
-        <label>
-          <input
-            type="checkbox"
-            checked={filter.errorsOnly}
-            onChange={event => onFilter({ ...filter, errorsOnly: event.currentTarget.checked })}
-          />{' '}
-          with errors only
-        </label>
-      </div>
+      {props.filters ?? <OwnFilters runs={runs} filter={props.filter} onFilter={props.onFilter} />}
       <p class="muted run-count">
         {count(shown.length)} of {count(runs.length)} run{runs.length === 1 ? '' : 's'}
       </p>
@@ -81,16 +55,62 @@ export function RunList({ runs, shown, filter, onFilter, selected, onSelect }: R
           const run = shown[index];
           return run === undefined ? null : (
             <RunItem
-              key={run.id}
+              key={run.key}
               run={run}
               top={top}
-              selected={run.id === selected}
+              selected={run.key === selected}
               onSelect={onSelect}
             />
           );
         }}
       />
     </nav>
+  );
+}
+
+/** The page's own filters of the runs it holds: stop reason, agent, errors. */
+function OwnFilters({
+  runs,
+  filter,
+  onFilter,
+}: {
+  readonly runs: readonly RunModel[];
+  readonly filter: RunFilter;
+  readonly onFilter: (filter: RunFilter) => void;
+}) {
+  const reasons = [...new Set(runs.map(run => run.stopReason ?? 'running'))].sort();
+  const agents = [...new Set(runs.flatMap(run => run.agents))].sort();
+  return (
+    <div class="filters">
+      <select
+        aria-label="Stop reason"
+        value={filter.stopReason}
+        onChange={event => onFilter({ ...filter, stopReason: event.currentTarget.value })}
+      >
+        <option value="">every stop reason</option>
+        {reasons.map(reason => (
+          <option value={reason}>{reason}</option>
+        ))}
+      </select>
+      <select
+        aria-label="Agent"
+        value={filter.agent}
+        onChange={event => onFilter({ ...filter, agent: event.currentTarget.value })}
+      >
+        <option value="">every agent</option>
+        {agents.map(agent => (
+          <option value={agent}>{agent}</option>
+        ))}
+      </select>
+      <label>
+        <input
+          type="checkbox"
+          checked={filter.errorsOnly}
+          onChange={event => onFilter({ ...filter, errorsOnly: event.currentTarget.checked })}
+        />{' '}
+        with errors only
+      </label>
+    </div>
   );
 }
 
@@ -113,7 +133,7 @@ function RunItem({
       class={`run-item ${selected ? 'selected' : ''}`}
       style={{ top: `${top}px` }}
       data-run={run.id}
-      onClick={() => onSelect(run.id)}
+      onClick={() => onSelect(run.key)}
     >
       <span class="run-line">
         <span

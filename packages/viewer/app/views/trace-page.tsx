@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { agentGraph } from '../model/agent-graph.js';
 import { count, dollars, duration } from '../model/format.js';
 import { sumTotals, type RunModel } from '../model/run-model.js';
@@ -17,6 +17,14 @@ export interface TracePageProps {
   readonly aside?: ComponentChildren;
   /** Shown when there are no runs. */
   readonly empty?: string;
+  /**
+   * The run list's filters, when the runs come filtered (a served library asks its index): the
+   * page then shows the runs as given.
+   */
+  readonly filters?: ComponentChildren;
+  /** The chosen run's key, when the page that holds the runs chooses (a served page). */
+  readonly chosen?: string;
+  readonly onChoose?: (key: string) => void;
 }
 
 function Totals({ runs }: { runs: readonly RunModel[] }) {
@@ -62,18 +70,31 @@ function Totals({ runs }: { runs: readonly RunModel[] }) {
 }
 
 /** Runs, waterfall, inspector and agent graph of a trace. */
-export function TracePage({ title, runs, warnings, aside, empty }: TracePageProps) {
+export function TracePage(props: TracePageProps) {
+  const { title, runs, warnings, aside, empty, filters } = props;
   const [filter, setFilter] = useState<RunFilter>(noFilter);
-  const [chosenRun, setChosenRun] = useState<string | undefined>(undefined);
+  const [ownChoice, setOwnChoice] = useState<string | undefined>(undefined);
+  const chosenRun = props.chosen ?? ownChoice;
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>(undefined);
   const [tab, setTab] = useState<'waterfall' | 'graph'>('waterfall');
   const [graphScope, setGraphScope] = useState<'run' | 'shown'>('run');
-  const shown = useMemo(() => runs.filter(run => matches(run, filter)), [runs, filter]);
-  const run = shown.find(candidate => candidate.id === chosenRun) ?? shown.at(-1);
-  const row = run?.rows.find(candidate => candidate.seq === selectedSeq);
+  const shown = useMemo(
+    () => (filters === undefined ? runs.filter(run => matches(run, filter)) : runs),
+    [runs, filter, filters === undefined],
+  );
+  const run = shown.find(candidate => candidate.key === chosenRun) ?? shown.at(-1);
+  const onChoose = props.onChoose;
+  useEffect(() => {
+    // The page's own filter hid the chosen run: the run shown instead is the one chosen.
+    if (run !== undefined && props.chosen !== undefined && run.key !== props.chosen)
+      onChoose?.(run.key);
+  }, [run?.key, props.chosen]);
+  const row =
+    run === undefined || selectedSeq === undefined
+      ? undefined
+      : run.rows.rowAt(run.rows.indexOfSeq(selectedSeq));
   const graph = useMemo(
-    () =>
-      agentGraph(graphScope === 'run' ? (run?.events ?? []) : shown.flatMap(each => each.events)),
+    () => agentGraph(graphScope === 'run' ? (run?.graph ?? []) : shown.flatMap(each => each.graph)),
     [graphScope, run, shown],
   );
   return (
@@ -93,9 +114,11 @@ export function TracePage({ title, runs, warnings, aside, empty }: TracePageProp
             shown={shown}
             filter={filter}
             onFilter={setFilter}
-            selected={run?.id}
-            onSelect={id => {
-              setChosenRun(id);
+            filters={filters}
+            selected={run?.key}
+            onSelect={key => {
+              setOwnChoice(key);
+              props.onChoose?.(key);
               setSelectedSeq(undefined);
             }}
           />
@@ -117,7 +140,7 @@ export function TracePage({ title, runs, warnings, aside, empty }: TracePageProp
                 </span>
               </div>
               {tab === 'waterfall' ? (
-                <Waterfall key={run.id} run={run} selected={row?.seq} onSelect={setSelectedSeq} />
+                <Waterfall key={run.key} run={run} selected={row?.seq} onSelect={setSelectedSeq} />
               ) : (
                 <>
                   <label class="scope">

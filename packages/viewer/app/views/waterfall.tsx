@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { duration } from '../model/format.js';
 import { pointKinds, type Row, type RunModel } from '../model/run-model.js';
+import { visibleRows, type RunRows } from '../model/run-rows.js';
 import { VirtualList } from './virtual-list.js';
 
 const rowHeight = 24;
@@ -33,17 +34,6 @@ export interface WaterfallProps {
   readonly onSelect: (seq: number) => void;
 }
 
-/** The rows left when collapsed spans hide their descendants. */
-function visibleRows(rows: readonly Row[], collapsed: ReadonlySet<number>): Row[] {
-  const visible: Row[] = [];
-  for (let index = 0; index < rows.length;) {
-    const row = rows[index] as Row;
-    visible.push(row);
-    index = collapsed.has(row.seq) ? row.subtreeEnd : index + 1;
-  }
-  return visible;
-}
-
 /** A tick step of 1, 2 or 5 × 10^n milliseconds giving about `wanted` ticks. */
 function tickStep(totalMs: number, wanted: number): number {
   const raw = totalMs / Math.max(1, wanted);
@@ -62,17 +52,19 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
   const [zoom, setZoom] = useState(1);
   const [listWidth, setListWidth] = useState(1200);
   const scroller = useRef<HTMLDivElement | null>(null);
-  const rows = useMemo(() => visibleRows(run.rows, collapsed), [run, collapsed]);
-  const totalMs = Math.max(1, ...run.rows.slice(0, 1).map(row => row.endMs), run.totals.durationMs);
+  const all = run.rows;
+  const visible = useMemo(() => visibleRows(all, collapsed), [run, collapsed]);
+  const totalMs = Math.max(1, all.rowAt(0)?.endMs ?? 0, run.totals.durationMs);
   const viewWidth = Math.max(300, listWidth - labelWidth - 90);
   const trackWidth = viewWidth * zoom;
   const x = (ms: number): number => (ms / totalMs) * trackWidth;
-  const selectedIndex = rows.findIndex(row => row.seq === selected);
-  const toggle = (row: Row, open?: boolean): void => {
-    if (row.subtreeEnd === row.index + 1) return;
+  const selectedIndex = selected === undefined ? -1 : visible.indexOf(all.indexOfSeq(selected));
+  const toggle = (index: number, open?: boolean): void => {
+    if (all.subtreeEndAt(index) === index + 1) return;
+    const seq = all.seqAt(index);
     const next = new Set(collapsed);
-    if (open ?? collapsed.has(row.seq)) next.delete(row.seq);
-    else next.add(row.seq);
+    if (open ?? collapsed.has(seq)) next.delete(seq);
+    else next.add(seq);
     setCollapsed(next);
   };
   const zoomTo = (factor: number, anchorX?: number): void => {
@@ -98,8 +90,8 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
   return (
     <section class="waterfall" aria-label="Waterfall">
       <Toolbar
-        run={run}
-        shownRows={rows.length}
+        rows={all}
+        shownRows={visible.length}
         totalMs={totalMs}
         zoom={zoom}
         zoomTo={zoomTo}
@@ -108,18 +100,21 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
       <VirtualList
         label="Spans"
         className="waterfall-rows"
-        count={rows.length}
+        count={visible.length}
         rowHeight={rowHeight}
         width={width}
         headerHeight={axisHeight}
         scrollerRef={scroller}
-        onKeyDown={keyboard(rows, selectedIndex, onSelect, toggle)}
+        onKeyDown={keyboard(all, visible, selectedIndex, onSelect, toggle)}
         onWidth={setListWidth}
         {...(selectedIndex === -1 ? {} : { revealIndex: selectedIndex })}
         header={<Axis ticks={ticksOf(totalMs, zoom, viewWidth)} width={width} x={x} />}
         renderRow={(index, top) => {
-          const row = rows[index];
-          return row === undefined ? null : (
+          const at = visible[index] ?? -1;
+          const row = all.rowAt(at);
+          return row === undefined ? (
+            <PendingRow key={all.seqAt(at)} top={top} width={width} depth={all.depthAt(at)} />
+          ) : (
             <SpanRow
               key={row.seq}
               row={row}
@@ -145,20 +140,20 @@ function ticksOf(totalMs: number, zoom: number, viewWidth: number): number[] {
 
 /** ↑ and ↓ move the selection; ← and → collapse and open the selected span. */
 function keyboard(
-  rows: readonly Row[],
+  all: RunRows,
+  visible: Int32Array,
   selectedIndex: number,
   onSelect: (seq: number) => void,
-  toggle: (row: Row, open?: boolean) => void,
+  toggle: (index: number, open?: boolean) => void,
 ): (event: KeyboardEvent) => void {
   return event => {
-    const row = rows[selectedIndex];
     const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
     if (step !== undefined) {
-      const next = rows[Math.min(rows.length - 1, Math.max(0, selectedIndex + step))];
-      if (next !== undefined) onSelect(next.seq);
+      const next = visible[Math.min(visible.length - 1, Math.max(0, selectedIndex + step))];
+      if (next !== undefined) onSelect(all.seqAt(next));
       event.preventDefault();
-    } else if (row !== undefined && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
-      toggle(row, event.key === 'ArrowRight');
+    } else if (selectedIndex !== -1 && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+      toggle(visible[selectedIndex]!, event.key === 'ArrowRight');
       event.preventDefault();
     }
   };
@@ -166,22 +161,26 @@ function keyboard(
 
 /** Zoom, fit, expand and collapse, and what is shown. */
 function Toolbar({
-  run,
+  rows,
   shownRows,
   totalMs,
   zoom,
   zoomTo,
   collapse,
 }: {
-  readonly run: RunModel;
+  readonly rows: RunRows;
   readonly shownRows: number;
   readonly totalMs: number;
   readonly zoom: number;
   readonly zoomTo: (factor: number) => void;
   readonly collapse: (seqs: ReadonlySet<number>) => void;
 }) {
-  const nestedAgents = () =>
-    new Set(run.rows.filter(row => row.kind === 'agent' && row.depth > 1).map(row => row.seq));
+  const nestedAgents = () => {
+    const seqs = new Set<number>();
+    for (let index = 0; index < rows.count; index++)
+      if (rows.kindAt(index) === 'agent' && rows.depthAt(index) > 1) seqs.add(rows.seqAt(index));
+    return seqs;
+  };
   return (
     <div class="toolbar">
       <button type="button" onClick={() => zoomTo(zoom * 2)} aria-label="Zoom in">
@@ -200,7 +199,7 @@ function Toolbar({
         collapse agents
       </button>
       <span class="muted">
-        {shownRows} of {run.rows.length} rows · {duration(totalMs)} · zoom {zoom}×
+        {shownRows} of {rows.count} rows · {duration(totalMs)} · zoom {zoom}×
       </span>
     </div>
   );
@@ -235,7 +234,7 @@ interface RowLine {
   readonly width: number;
   readonly x: (ms: number) => number;
   readonly collapsed: ReadonlySet<number>;
-  readonly toggle: (row: Row) => void;
+  readonly toggle: (index: number) => void;
   readonly onSelect: (seq: number) => void;
   readonly drag: (event: MouseEvent) => void;
 }
@@ -276,7 +275,7 @@ function SpanRow({
           class="twisty"
           onClick={event => {
             event.stopPropagation();
-            toggle(row);
+            toggle(row.index);
           }}
         >
           {parent ? (collapsed.has(row.seq) ? '▸' : '▾') : ''}
@@ -298,6 +297,17 @@ function SpanRow({
           {isPoint ? row.summary : duration(row.endMs - row.startMs)}
           {row.status === 'open' ? ' · not ended' : ''}
         </span>
+      </div>
+    </div>
+  );
+}
+
+/** A row whose events are still being fetched: its place, indented, until they come. */
+function PendingRow({ top, width, depth }: { top: number; width: number; depth: number }) {
+  return (
+    <div role="listitem" class="row pending" style={{ top: `${top}px`, width: `${width}px` }}>
+      <div class="label" style={{ paddingLeft: `${6 + depth * 14}px`, width: `${labelWidth}px` }}>
+        <span class="muted">…</span>
       </div>
     </div>
   );

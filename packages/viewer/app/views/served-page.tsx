@@ -1,0 +1,82 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { RunSummary } from '../../src/viewer-data.js';
+import { runKey } from '../model/run-model.js';
+import { LibraryFilters, type LibraryFilter } from './library-filters.js';
+import { listedRun, useServedRun } from './served-run.js';
+import { TracePage } from './trace-page.js';
+
+/** Moves whenever the server says its files changed (a new file, appended lines). */
+function useChanges(): [number, string | undefined] {
+  const [changes, setChanges] = useState(0);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const source = new EventSource('/api/changes');
+    source.addEventListener('changed', () => setChanges(n => n + 1));
+    source.onerror = () =>
+      setProblem('The server does not answer: is agent-trace serve still running?');
+    source.onopen = () => setProblem(undefined);
+    return () => source.close();
+  }, []);
+  return [changes, problem];
+}
+
+/** The query asking the server for the runs a filter selects. */
+function runsAddress(filter: LibraryFilter): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter))
+    if (value !== '' && value !== false) query.set(name, value === true ? '' : value);
+  return `/api/runs?${query.toString()}`;
+}
+
+/**
+ * A served page (`agent-trace serve`, or `view` of a big trace): the runs are asked of the server
+ * (filtered there for a library), kept up to date as files change, and the chosen run's rows
+ * fetched in windows.
+ */
+export function ServedPage({ title, source }: { title: string; source: 'library' | 'files' }) {
+  const [changes, problem] = useChanges();
+  const [filter, setFilter] = useState<LibraryFilter>({});
+  const [summaries, setSummaries] = useState<readonly RunSummary[] | undefined>(undefined);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [chosen, setChosen] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    let stopped = false;
+    fetch(runsAddress(source === 'library' ? filter : {}))
+      .then(async answer => {
+        if (!answer.ok) throw new Error(await answer.text());
+        return answer.json() as Promise<RunSummary[]>;
+      })
+      .then(found => {
+        if (stopped) return;
+        setSummaries(found);
+        setFailure(undefined);
+      })
+      .catch((error: Error) => stopped || setFailure(error.message));
+    return () => {
+      stopped = true;
+    };
+  }, [filter, changes]);
+  const listed = useMemo(() => (summaries ?? []).map(listedRun), [summaries]);
+  // A library lists the latest first; files list runs as they come, the latest last.
+  const fallback = source === 'library' ? summaries?.[0] : summaries?.at(-1);
+  const chosenSummary =
+    summaries?.find(summary => runKey(summary.file, summary.id) === chosen) ?? fallback;
+  const opened = useServedRun(chosenSummary, changes);
+  const runs =
+    opened === undefined ? listed : listed.map(run => (run.key === opened.key ? opened : run));
+  return (
+    <TracePage
+      title={title}
+      runs={runs}
+      warnings={[problem, failure].filter((line): line is string => line !== undefined)}
+      empty={summaries === undefined ? 'Reading the traces…' : 'No runs yet.'}
+      {...(source === 'library'
+        ? { filters: <LibraryFilters filter={filter} onFilter={setFilter} /> }
+        : {})}
+      chosen={
+        chosenSummary === undefined ? undefined : runKey(chosenSummary.file, chosenSummary.id)
+      }
+      onChoose={setChosen}
+    />
+  );
+}

@@ -1,0 +1,243 @@
+import type { ServerResponse } from 'node:http';
+import { viewerHtml } from '../viewer-html.js';
+import { FileOutline } from './file-outline.js';
+import { listen, send, sendJson } from './http.js';
+import {
+  filesSource,
+  librarySource,
+  type LibrarySourceOptions,
+  type RunSource,
+} from './run-sources.js';
+
+/** Options of {@link serveLibrary} and {@link serveFiles}. */
+export interface ServeOptions {
+  /** The port; 0 picks a free one. @defaultValue 0 */
+  readonly port?: number;
+  /**
+   * The address to listen on. Served on a loopback address, only requests addressed to it are
+   * answered. @defaultValue '127.0.0.1'
+   */
+  readonly host?: string;
+  /** How often the files are looked at for new and appended lines, in milliseconds. @defaultValue 500 */
+  readonly pollMs?: number;
+}
+
+/** A running served viewer. */
+export interface ServedViewer {
+  /** The page's address, e.g. `http://127.0.0.1:41234/`. */
+  readonly url: string;
+  /** Stops the server, its polling and every open page's stream. */
+  close(): Promise<void>;
+}
+
+/** The most rows one request for a window of rows gets. */
+const maxWindow = 2000;
+/** How many files' outlines the server keeps; the least recently asked for goes first. */
+const keptOutlines = 16;
+/** The least time between two `changed` messages to the pages. */
+const changedEveryMs = 250;
+
+/**
+ * `agent-trace serve <folder>`: the viewer over a folder's trace library. The runs page asks the
+ * index for runs (filtered by agent, tool, model, stop reason, error, cost, duration, time,
+ * session or text); a run opened is outlined from its file and its rows are read back in windows
+ * by byte offset, so neither the page nor the server ever holds a whole file. New and growing
+ * files reach open pages without a reload. Read-only; no file outside the folder is served.
+ */
+export async function serveLibrary(
+  folder: string,
+  options: ServeOptions & LibrarySourceOptions = {},
+): Promise<ServedViewer> {
+  return servedViewer(await librarySource(folder, options), options);
+}
+
+/**
+ * The served viewer of some trace files (what `agent-trace view` opens for a trace too big for one
+ * page): their runs are outlined as the files are read, the first rows shown while a big file is
+ * still being read, and each run's rows fetched in windows.
+ */
+export function serveFiles(
+  files: readonly string[],
+  options: ServeOptions = {},
+): Promise<ServedViewer> {
+  return servedViewer(filesSource(files), options);
+}
+
+async function servedViewer(source: RunSource, options: ServeOptions): Promise<ServedViewer> {
+  const host = options.host ?? '127.0.0.1';
+  const page = viewerHtml({ mode: 'serve', title: source.title, source: source.kind });
+  const outlines = new OutlineCache(() => changes.changed());
+  const changes = new Changes();
+  const api: Readonly<
+    Record<string, (query: URLSearchParams, response: ServerResponse) => Promise<void>>
+  > = {
+    '/api/runs': async (query, response) => {
+      sendJson(response, await source.runs(query, (path, name) => outlines.get(path, name)));
+    },
+    '/api/facets': async (_query, response) => sendJson(response, await source.facets()),
+    '/api/run': async (query, response) => {
+      const opened = await openRun(source, outlines, query, response);
+      if (opened !== undefined) sendJson(response, opened.run.summary());
+    },
+    '/api/outline': async (query, response) => {
+      const opened = await openRun(source, outlines, query, response);
+      if (opened !== undefined) {
+        const outline = opened.run.outline();
+        send(response, 200, 'application/octet-stream', new Uint8Array(outline.buffer));
+      }
+    },
+    '/api/rows': async (query, response) => {
+      const opened = await openRun(source, outlines, query, response);
+      if (opened === undefined) return;
+      const { run, file } = opened;
+      const from = Math.max(0, Number(query.get('from')) || 0);
+      const to = Math.min(run.count, from + maxWindow, Number(query.get('to')) || 0);
+      const { order } = run.tree();
+      const places = [];
+      for (let index = from; index < to; index++) places.push(run.lines(order[index]!));
+      const lines = await file.readLines(places);
+      const rows = lines.map(([start, end]) => `{"start":${start},"end":${end || 'null'}}`);
+      send(response, 200, 'application/json', `{"from":${from},"rows":[${rows.join(',')}]}`);
+    },
+    '/api/changes': (_query, response) => Promise.resolve(changes.follow(response)),
+  };
+  const { server, url } = await listen(host, options.port ?? 0, async (address, response) => {
+    if (address.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
+    const answer = api[address.pathname];
+    if (answer === undefined) return send(response, 404, 'text/plain', 'Not found.');
+    return answer(address.searchParams, response);
+  });
+  let polling: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    polling ??= poll(source, outlines, changes).finally(() => (polling = undefined));
+  }, options.pollMs ?? 500);
+  return {
+    url,
+    close: () =>
+      new Promise(done => {
+        clearInterval(timer);
+        changes.close();
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Looks for changes: the source's files, and every kept outline's file. */
+async function poll(source: RunSource, outlines: OutlineCache, changes: Changes): Promise<void> {
+  const changed = await source.poll().catch(() => false);
+  if ((await outlines.refreshAll()) || changed) changes.changed();
+}
+
+/** The run a request names, its file read up to date; answers 404 (and gives undefined) when none. */
+async function openRun(
+  source: RunSource,
+  outlines: OutlineCache,
+  query: URLSearchParams,
+  response: ServerResponse,
+) {
+  const name = query.get('file') ?? '';
+  const path = await source.file(name);
+  if (path === undefined) {
+    send(response, 404, 'text/plain', `No trace file '${name}' is served here.`);
+    return undefined;
+  }
+  const file = await outlines.get(path, name);
+  const run = file.run(query.get('run') ?? '');
+  if (run !== undefined) return { file, run };
+  send(response, 404, 'text/plain', `No run '${query.get('run') ?? ''}' in ${name}.`);
+  return undefined;
+}
+
+/**
+ * The outlines of the files pages look at, kept up to date. A big file is read a budget at a time
+ * in the background, pages told after each part, so its first rows show while the rest is read.
+ */
+class OutlineCache {
+  readonly #outlines = new Map<string, FileOutline>();
+  /** Big files being read on in the background. */
+  readonly #readingOn = new Set<FileOutline>();
+  readonly #onChange: () => void;
+
+  constructor(onChange: () => void) {
+    this.#onChange = onChange;
+  }
+
+  async get(absolute: string, name: string): Promise<FileOutline> {
+    let outline = this.#outlines.get(absolute);
+    if (outline === undefined) {
+      outline = new FileOutline(absolute, name);
+      this.#outlines.set(absolute, outline);
+      for (const [path] of this.#outlines) {
+        if (this.#outlines.size <= keptOutlines) break;
+        this.#outlines.delete(path);
+      }
+    } else {
+      // The latest asked for is the last to go.
+      this.#outlines.delete(absolute);
+      this.#outlines.set(absolute, outline);
+    }
+    await this.#read(outline);
+    return outline;
+  }
+
+  /** Reads on every kept file; true when any changed. */
+  async refreshAll(): Promise<boolean> {
+    let changed = false;
+    for (const outline of [...this.#outlines.values()])
+      changed = (await this.#read(outline).catch(() => false)) || changed;
+    return changed;
+  }
+
+  /** Reads one budget of the file now, and the rest in the background, telling pages as it goes. */
+  async #read(outline: FileOutline): Promise<boolean> {
+    const { changed, more } = await outline.refresh();
+    if (more && !this.#readingOn.has(outline)) {
+      this.#readingOn.add(outline);
+      const onward = async (): Promise<void> => {
+        for (let step = await outline.refresh(); ; step = await outline.refresh()) {
+          this.#onChange();
+          if (!step.more) return;
+        }
+      };
+      void onward()
+        .catch(() => undefined)
+        .finally(() => this.#readingOn.delete(outline));
+    }
+    return changed;
+  }
+}
+
+/** The pages following changes (server-sent events), told at most every {@link changedEveryMs}. */
+class Changes {
+  readonly #followers = new Set<ServerResponse>();
+  #last = 0;
+  #pending: NodeJS.Timeout | undefined;
+
+  follow(response: ServerResponse): void {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    response.write(': following\n\n');
+    this.#followers.add(response);
+    response.on('close', () => this.#followers.delete(response));
+  }
+
+  changed(): void {
+    if (this.#pending !== undefined) return;
+    const wait = Math.max(0, this.#last + changedEveryMs - Date.now());
+    this.#pending = setTimeout(() => {
+      this.#pending = undefined;
+      this.#last = Date.now();
+      for (const follower of this.#followers) follower.write('event: changed\ndata: {}\n\n');
+    }, wait);
+  }
+
+  close(): void {
+    clearTimeout(this.#pending);
+    for (const follower of this.#followers) follower.end();
+    this.#followers.clear();
+  }
+}

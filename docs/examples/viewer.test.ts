@@ -1,5 +1,5 @@
 // docs/guide/viewer.md: the commands of the page, on the demo's trace: a page written to a file,
-// two traces diffed on one page, and a refused trace past the page limit.
+// two traces diffed on one page, and a page refused past the page limit.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,8 +35,18 @@ it('puts two traces on one page, run by run', async () => {
   expect(readFileSync(page, 'utf8')).toContain('id="agent-trace-data"');
 });
 
-it('refuses a trace past the page limit, and points to --serve', async () => {
-  const { code, stderr } = await cli(['view', before, '--max-page-mb', '0.001', '--no-open']);
-  expect(code).not.toBe(0);
-  expect(stderr).toContain('--serve');
+it('refuses to write a page of a trace past the page limit, and says how to serve it', async () => {
+  const page = join(dir, 'big.html');
+  const { code, stderr } = await cli([
+    'view',
+    before,
+    '--out',
+    page,
+    '--max-page-mb',
+    '0.001',
+    '--no-open',
+  ]);
+  expect(code).toBe(2);
+  expect(stderr).toContain(`agent-trace view ${before} (without --out`);
+  expect(stderr).toContain(`agent-trace serve ${dir}`);
 });

@@ -9,7 +9,7 @@ export interface CliIo {
   stderr(text: string): void;
   readonly env: NodeJS.ProcessEnv;
   readonly isTTY: boolean;
-  /** Stops commands that run until stopped (`view --serve`); without it they run until the process ends. */
+  /** Stops commands that run until stopped (`serve`, and `view` of a big trace); without it they run until the process ends. */
   readonly signal?: AbortSignal;
   /**
    * Lets a long command stop cleanly on Ctrl-C while it runs (`eval`): the signal fires on the

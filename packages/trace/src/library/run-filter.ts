@@ -151,5 +151,5 @@ export function runFilterOf(fields: RunFilterFields, now: number): RunFilter {
     ['sort', fields.sort],
     ['limit', number(fields.limit, '--limit')],
   ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as RunFilter;
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
 }

@@ -60,7 +60,10 @@ export class SpanPlacer<Node> {
   /** Records the node of a span start placed as `placement`. */
   started(event: PlacedEvent, node: Node, placement: Placement<Node>): void {
     let nodes = this.#nodes.get(event.run);
-    if (nodes === undefined) this.#nodes.set(event.run, (nodes = new Map()));
+    if (nodes === undefined) {
+      nodes = new Map<string, Node>();
+      this.#nodes.set(event.run, nodes);
+    }
     nodes.set(event.span_id, node);
     if (placement.kind === 'root') this.#latestRoot.set(event.run, node);
   }

@@ -32,6 +32,39 @@ function useFacets(): Readonly<Record<string, readonly string[]>> {
 }
 
 /**
+ * A text field that keeps what is typed until it is applied (left, or Enter): the page redraws as
+ * runs arrive, and a field showing only the applied filter would lose the typing.
+ */
+function Field({
+  value,
+  onApply,
+  ...attributes
+}: {
+  readonly value: string;
+  readonly onApply: (value: string) => void;
+  readonly type: 'search' | 'number';
+  readonly 'aria-label': string;
+  readonly placeholder: string;
+  readonly list?: string;
+  readonly min?: string;
+  readonly step?: string;
+}) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  return (
+    <input
+      {...attributes}
+      value={draft}
+      onInput={event => setDraft(event.currentTarget.value)}
+      onChange={event => onApply(event.currentTarget.value)}
+    />
+  );
+}
+
+/** Applies one filter field's value. */
+type Apply = (name: keyof LibraryFilter) => (value: string) => void;
+
+/**
  * The filters of a served library's runs: who ran (agent), what was called (tool, model), how it
  * ended (stop reason, errors), when, how costly and long, the session, and words anywhere in its
  * inputs and outputs. A text field applies when it is left or Enter is pressed.
@@ -44,17 +77,16 @@ export function LibraryFilters({
   readonly onFilter: (filter: LibraryFilter) => void;
 }) {
   const facets = useFacets();
-  const set = (name: keyof LibraryFilter) => (event: Event) =>
-    onFilter({ ...filter, [name]: (event.currentTarget as HTMLInputElement).value });
+  const apply: Apply = name => value => onFilter({ ...filter, [name]: value });
   const named = (name: 'agent' | 'tool' | 'model', label: string) => (
     <>
-      <input
+      <Field
         type="search"
         aria-label={label}
         placeholder={`${name}…`}
         list={`facet-${name}`}
         value={filter[name] ?? ''}
-        onChange={set(name)}
+        onApply={apply(name)}
       />
       <datalist id={`facet-${name}`}>
         {(facets[name] ?? []).map(value => (
@@ -65,61 +97,28 @@ export function LibraryFilters({
   );
   return (
     <div class="filters library-filters">
-      <input
+      <Field
         type="search"
         aria-label="Text"
         placeholder="words in inputs and outputs…"
         value={filter.text ?? ''}
-        onChange={set('text')}
+        onApply={apply('text')}
       />
       {named('agent', 'Agent')}
       {named('tool', 'Tool')}
       {named('model', 'Model')}
-      <select aria-label="Stop reason" value={filter.stop ?? ''} onChange={set('stop')}>
+      <select
+        aria-label="Stop reason"
+        value={filter.stop ?? ''}
+        onChange={event => apply('stop')(event.currentTarget.value)}
+      >
         <option value="">every stop reason</option>
         <option value="failed">failed (not completed)</option>
         {(facets.stop ?? []).map(reason => (
           <option value={reason}>{reason}</option>
         ))}
       </select>
-      <select aria-label="Since" value={filter.since ?? ''} onChange={set('since')}>
-        <option value="">any time</option>
-        <option value="1h">last hour</option>
-        <option value="1d">last day</option>
-        <option value="7d">last 7 days</option>
-        <option value="30d">last 30 days</option>
-      </select>
-      <input
-        type="number"
-        aria-label="Least cost"
-        placeholder="cost ≥ $"
-        min="0"
-        step="any"
-        value={filter.minCost ?? ''}
-        onChange={set('minCost')}
-      />
-      <input
-        type="number"
-        aria-label="Least duration"
-        placeholder="duration ≥ s"
-        min="0"
-        step="any"
-        value={filter.minDuration === undefined ? '' : String(Number(filter.minDuration) / 1000)}
-        onChange={event => {
-          const seconds = event.currentTarget.value;
-          onFilter({
-            ...filter,
-            minDuration: seconds === '' ? '' : String(Number(seconds) * 1000),
-          });
-        }}
-      />
-      <input
-        type="search"
-        aria-label="Session"
-        placeholder="session…"
-        value={filter.session ?? ''}
-        onChange={set('session')}
-      />
+      <Measures filter={filter} apply={apply} />
       <label>
         <input
           type="checkbox"
@@ -128,12 +127,64 @@ export function LibraryFilters({
         />{' '}
         with errors only
       </label>
-      <select aria-label="Sort" value={filter.sort ?? 'time'} onChange={set('sort')}>
+      <select
+        aria-label="Sort"
+        value={filter.sort ?? 'time'}
+        onChange={event => apply('sort')(event.currentTarget.value)}
+      >
         <option value="time">latest first</option>
         <option value="cost">most expensive first</option>
         <option value="duration">longest first</option>
         <option value="tokens">most tokens first</option>
       </select>
     </div>
+  );
+}
+
+/** When a run started, how costly and long it was at least, and its session. */
+function Measures({ filter, apply }: { readonly filter: LibraryFilter; readonly apply: Apply }) {
+  const seconds =
+    filter.minDuration === undefined || filter.minDuration === ''
+      ? ''
+      : String(Number(filter.minDuration) / 1000);
+  return (
+    <>
+      <select
+        aria-label="Since"
+        value={filter.since ?? ''}
+        onChange={event => apply('since')(event.currentTarget.value)}
+      >
+        <option value="">any time</option>
+        <option value="1h">last hour</option>
+        <option value="1d">last day</option>
+        <option value="7d">last 7 days</option>
+        <option value="30d">last 30 days</option>
+      </select>
+      <Field
+        type="number"
+        aria-label="Least cost"
+        placeholder="cost ≥ $"
+        min="0"
+        step="any"
+        value={filter.minCost ?? ''}
+        onApply={apply('minCost')}
+      />
+      <Field
+        type="number"
+        aria-label="Least duration"
+        placeholder="duration ≥ s"
+        min="0"
+        step="any"
+        value={seconds}
+        onApply={value => apply('minDuration')(value === '' ? '' : String(Number(value) * 1000))}
+      />
+      <Field
+        type="search"
+        aria-label="Session"
+        placeholder="session…"
+        value={filter.session ?? ''}
+        onApply={apply('session')}
+      />
+    </>
   );
 }

@@ -24,7 +24,8 @@ function useChanges(): [number, string | undefined] {
 function runsAddress(filter: LibraryFilter): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(filter))
-    if (value !== '' && value !== false) query.set(name, value === true ? '' : value);
+    if (value !== '' && value !== false && value !== undefined)
+      query.set(name, value === true ? '' : String(value));
   return `/api/runs?${query.toString()}`;
 }
 

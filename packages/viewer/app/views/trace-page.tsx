@@ -76,8 +76,6 @@ export function TracePage(props: TracePageProps) {
   const [ownChoice, setOwnChoice] = useState<string | undefined>(undefined);
   const chosenRun = props.chosen ?? ownChoice;
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>(undefined);
-  const [tab, setTab] = useState<'waterfall' | 'graph'>('waterfall');
-  const [graphScope, setGraphScope] = useState<'run' | 'shown'>('run');
   const shown = useMemo(
     () => (filters === undefined ? runs.filter(run => matches(run, filter)) : runs),
     [runs, filter, filters === undefined],
@@ -93,10 +91,6 @@ export function TracePage(props: TracePageProps) {
     run === undefined || selectedSeq === undefined
       ? undefined
       : run.rows.rowAt(run.rows.indexOfSeq(selectedSeq));
-  const graph = useMemo(
-    () => agentGraph(graphScope === 'run' ? (run?.graph ?? []) : shown.flatMap(each => each.graph)),
-    [graphScope, run, shown],
-  );
   return (
     <div class="page">
       <header class="header">
@@ -131,37 +125,58 @@ export function TracePage(props: TracePageProps) {
                 : 'No run matches the filter.'}
             </p>
           ) : (
-            <>
-              <div class="tabs" role="tablist">
-                <Tabs tab={tab} onTab={setTab} />
-                <span class="muted run-title">
-                  run {run.id} · session {run.session}
-                  {run.file === '' ? '' : ` · ${run.file}`}
-                </span>
-              </div>
-              {tab === 'waterfall' ? (
-                <Waterfall key={run.key} run={run} selected={row?.seq} onSelect={setSelectedSeq} />
-              ) : (
-                <>
-                  <label class="scope">
-                    <input
-                      type="checkbox"
-                      checked={graphScope === 'shown'}
-                      onChange={event =>
-                        setGraphScope(event.currentTarget.checked ? 'shown' : 'run')
-                      }
-                    />{' '}
-                    every run shown ({shown.length})
-                  </label>
-                  <AgentGraphView graph={graph} />
-                </>
-              )}
-            </>
+            <RunView run={run} shown={shown} selected={selectedSeq} onSelect={setSelectedSeq} />
           )}
         </main>
         {run === undefined ? null : <Inspector row={row} run={run} />}
       </div>
     </div>
+  );
+}
+
+/** The chosen run: its waterfall, or the agent graph of it (or of every run shown). */
+function RunView({
+  run,
+  shown,
+  selected,
+  onSelect,
+}: {
+  readonly run: RunModel;
+  readonly shown: readonly RunModel[];
+  readonly selected: number | undefined;
+  readonly onSelect: (seq: number) => void;
+}) {
+  const [tab, setTab] = useState<'waterfall' | 'graph'>('waterfall');
+  const [graphScope, setGraphScope] = useState<'run' | 'shown'>('run');
+  const graph = useMemo(
+    () => agentGraph(graphScope === 'run' ? run.graph : shown.flatMap(each => each.graph)),
+    [graphScope, run, shown],
+  );
+  return (
+    <>
+      <div class="tabs" role="tablist">
+        <Tabs tab={tab} onTab={setTab} />
+        <span class="muted run-title">
+          run {run.id} · session {run.session}
+          {run.file === '' ? '' : ` · ${run.file}`}
+        </span>
+      </div>
+      {tab === 'waterfall' ? (
+        <Waterfall key={run.key} run={run} selected={selected} onSelect={onSelect} />
+      ) : (
+        <>
+          <label class="scope">
+            <input
+              type="checkbox"
+              checked={graphScope === 'shown'}
+              onChange={event => setGraphScope(event.currentTarget.checked ? 'shown' : 'run')}
+            />{' '}
+            every run shown ({shown.length})
+          </label>
+          <AgentGraphView graph={graph} />
+        </>
+      )}
+    </>
   );
 }
 

@@ -59,14 +59,7 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
   const trackWidth = viewWidth * zoom;
   const x = (ms: number): number => (ms / totalMs) * trackWidth;
   const selectedIndex = selected === undefined ? -1 : visible.indexOf(all.indexOfSeq(selected));
-  const toggle = (index: number, open?: boolean): void => {
-    if (all.subtreeEndAt(index) === index + 1) return;
-    const seq = all.seqAt(index);
-    const next = new Set(collapsed);
-    if (open ?? collapsed.has(seq)) next.delete(seq);
-    else next.add(seq);
-    setCollapsed(next);
-  };
+  const toggle = toggler(all, collapsed, setCollapsed);
   const zoomTo = (factor: number, anchorX?: number): void => {
     const element = scroller.current;
     const next = Math.min(maxZoom, Math.max(minZoom, factor));
@@ -128,6 +121,22 @@ export function Waterfall({ run, selected, onSelect }: WaterfallProps) {
       />
     </section>
   );
+}
+
+/** Collapses or opens the span at an index (`open` says which; else it flips). */
+function toggler(
+  all: RunRows,
+  collapsed: ReadonlySet<number>,
+  setCollapsed: (next: ReadonlySet<number>) => void,
+): (index: number, open?: boolean) => void {
+  return (index, open) => {
+    if (all.subtreeEndAt(index) === index + 1) return;
+    const seq = all.seqAt(index);
+    const next = new Set(collapsed);
+    if (open ?? collapsed.has(seq)) next.delete(seq);
+    else next.add(seq);
+    setCollapsed(next);
+  };
 }
 
 /** Where the axis has a tick: every 1, 2 or 5 × 10^n ms, about one per 110 pixels. */

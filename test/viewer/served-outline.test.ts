@@ -1,0 +1,148 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sequentialIds, steppingClock, type TraceEvent } from '@agent-trace/core';
+import { planAndRun } from '@agent-trace/core/workflow';
+import { memorySink } from '@agent-trace/trace';
+import { serveFiles, type RunSummary, type ServedViewer } from '@agent-trace/viewer';
+import { plannerAgent, request } from '../../examples/data-pipeline/planner.js';
+import { pipelineTools } from '../../examples/data-pipeline/tools.js';
+import { buildRuns } from '../../packages/viewer/app/model/run-model.js';
+import type { ListRows } from '../../packages/viewer/app/model/run-rows.js';
+import { rowKinds } from '../../packages/viewer/src/row-kinds.js';
+import {
+  approvalEvents,
+  deskEvents,
+  flakyToolEvents,
+  reactEvents,
+  scratchFolder,
+} from './viewer-support.js';
+
+let served: ServedViewer | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+async function plannedEvents(): Promise<TraceEvent[]> {
+  const sink = memorySink();
+  await planAndRun(plannerAgent(), request, {
+    tools: pipelineTools,
+    trace: sink,
+    clock: steppingClock(),
+    ids: sequentialIds(),
+  });
+  return sink.events;
+}
+
+const line = (event: TraceEvent): string => `${JSON.stringify(event)}\n`;
+
+/** One row as the served viewer gives it: from the outline and the window of rows. */
+interface ServedRow {
+  readonly seq: number;
+  readonly depth: number;
+  readonly subtreeEnd: number;
+  readonly kind: string;
+  readonly start: TraceEvent;
+  readonly end: TraceEvent | null;
+}
+
+/** Every run of the served file as the page would see it: the outline, then every row's events. */
+async function servedRuns(url: string, file: string): Promise<Map<string, ServedRow[]>> {
+  const summaries = (await fetch(new URL('/api/runs', url)).then(answer =>
+    answer.json(),
+  )) as RunSummary[];
+  const runs = new Map<string, ServedRow[]>();
+  for (const { id } of summaries.filter(summary => summary.file === file)) {
+    const query = `file=${encodeURIComponent(file)}&run=${encodeURIComponent(id)}`;
+    const answer = await fetch(new URL(`/api/outline?${query}`, url));
+    const outline = new Int32Array(await answer.arrayBuffer());
+    const n = outline.length / 4;
+    const { rows } = (await fetch(new URL(`/api/rows?${query}&from=0&to=${n}`, url)).then(answer =>
+      answer.json(),
+    )) as { rows: { start: TraceEvent; end: TraceEvent | null }[] };
+    runs.set(
+      id,
+      rows.map((row, index) => ({
+        seq: outline[index]!,
+        depth: outline[n + index]!,
+        subtreeEnd: outline[n * 2 + index]!,
+        kind: rowKinds[outline[n * 3 + index]!]!,
+        start: row.start,
+        end: row.end,
+      })),
+    );
+  }
+  return runs;
+}
+
+/** The rows the page builds when it holds the events whole: what the served rows must equal. */
+function pageRuns(events: readonly TraceEvent[]): Map<string, ServedRow[]> {
+  return new Map(
+    buildRuns(events).map(run => [
+      run.id,
+      (run.rows as ListRows).list.map(row => ({
+        seq: row.seq,
+        depth: row.depth,
+        subtreeEnd: row.subtreeEnd,
+        kind: row.kind,
+        start: row.start,
+        end: row.end ?? null,
+      })),
+    ]),
+  );
+}
+
+describe('the served viewer’s outline of a run', () => {
+  it('is the page’s span tree, row for row, for every kind of run', async () => {
+    const traces = {
+      desk: await deskEvents(),
+      approval: await approvalEvents(),
+      flaky: await flakyToolEvents(),
+      react: await reactEvents(),
+      planned: await plannedEvents(),
+    };
+    const folder = scratchFolder();
+    const files = Object.entries(traces).map(([name, events]) => {
+      const file = join(folder, `${name}.jsonl`);
+      writeFileSync(file, events.map(line).join(''));
+      return file;
+    });
+    served = await serveFiles(files);
+    for (const [index, events] of Object.values(traces).entries()) {
+      const expected = pageRuns(events);
+      const got = await servedRuns(served.url, files[index]!);
+      expect([...got.keys()]).toEqual([...expected.keys()]);
+      for (const [run, rows] of expected) expect(got.get(run)).toEqual(rows);
+    }
+  });
+
+  it('follows a file as it is written: every prefix, a torn last line read once it is whole', async () => {
+    const events = [...(await deskEvents()), ...(await approvalEvents())];
+    const folder = scratchFolder();
+    const file = join(folder, 'growing.jsonl');
+    writeFileSync(file, '');
+    served = await serveFiles([file]);
+    let written = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: 40 }), fc.nat({ max: 200 }), async (ahead, torn) => {
+        const upTo = Math.min(events.length, written + ahead);
+        appendFileSync(file, events.slice(written, upTo).map(line).join(''));
+        written = upTo;
+        const next = events[written];
+        const tail =
+          next === undefined ? '' : line(next).slice(0, Math.min(torn, line(next).length - 1));
+        appendFileSync(file, tail);
+        const got = await servedRuns(served!.url, file);
+        const expected = pageRuns(events.slice(0, written));
+        expect([...got.keys()]).toEqual([...expected.keys()]);
+        for (const [run, rows] of expected) expect(got.get(run)).toEqual(rows);
+        // The rest of the torn line: the next round starts on a whole line.
+        if (next !== undefined) appendFileSync(file, line(next).slice(tail.length));
+        if (next !== undefined) written++;
+      }),
+      { numRuns: 25, seed: 31 },
+    );
+  });
+});

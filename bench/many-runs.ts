@@ -2,7 +2,7 @@
  * The CLI on a trace of many small runs, as a service that records every request leaves it: about
  * 1.1 GB of the 10-step scenario's runs (42 events each, some 60,000 runs). Each command runs in a
  * process of its own, bundled as a built application is, and reports its peak RSS against the
- * 300 MB each should stay under; `view` must refuse such a trace at once and point to `--serve`.
+ * 300 MB each should stay under; `view --out` must refuse such a trace at once and say how to serve it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
  */
 export { buildRunTrees, isSpanNode } from './span-tree.js';
 export type { RunTree, SpanNode } from './span-tree.js';
-export { SpanPlacer } from './span-placer.js';
-export type { PlacedEvent, Placement } from './span-placer.js';
+export { mapSpanIndex, SpanPlacer } from './span-placer.js';
+export type { PlacedEvent, Placement, SpanIndex } from './span-placer.js';
 export { emptyTally, runTotals, tallyEvent } from './run-totals.js';
 export type { RunTally, RunTotals } from './run-totals.js';

@@ -22,6 +22,28 @@ export type Placement<Node> =
   | { readonly kind: 'end'; readonly own: Node }
   | { readonly kind: 'point'; readonly parent: Node | undefined };
 
+/** Where a placer keeps the spans it has seen, by run and span id. */
+export interface SpanIndex<Node> {
+  get(run: string, spanId: string): Node | undefined;
+  set(run: string, spanId: string, node: Node): void;
+}
+
+/** Spans kept in maps by run and span id: exact, about 60 bytes a span. */
+export function mapSpanIndex<Node>(): SpanIndex<Node> {
+  const nodes = new Map<string, Map<string, Node>>();
+  return {
+    get: (run, spanId) => nodes.get(run)?.get(spanId),
+    set: (run, spanId, node) => {
+      let ofRun = nodes.get(run);
+      if (ofRun === undefined) {
+        ofRun = new Map<string, Node>();
+        nodes.set(run, ofRun);
+      }
+      ofRun.set(spanId, node);
+    },
+  };
+}
+
 /**
  * The one rule that places a trace's events in span trees, whatever a tree's nodes are (whole
  * events for `replay` and the page, row numbers for the served viewer's outline of a big trace).
@@ -29,29 +51,30 @@ export type Placement<Node> =
  * resumed run's `run_start` roots a tree of its own.
  */
 export class SpanPlacer<Node> {
-  readonly #nodes = new Map<string, Map<string, Node>>();
+  readonly #nodes: SpanIndex<Node>;
   readonly #latestRoot = new Map<string, Node>();
   readonly #isOpen: (node: Node) => boolean;
 
-  /** `isOpen` tells whether a span node has had no end yet. */
-  constructor(isOpen: (node: Node) => boolean) {
+  /**
+   * `isOpen` tells whether a span node has had no end yet; `index` keeps the spans seen (maps
+   * unless told: a big trace's outline keeps them more compactly).
+   */
+  constructor(isOpen: (node: Node) => boolean, index: SpanIndex<Node> = mapSpanIndex()) {
     this.#isOpen = isOpen;
+    this.#nodes = index;
   }
 
   /** Where `event` goes. A span start is then given its node with {@link SpanPlacer.started}. */
   place(event: PlacedEvent): Placement<Node> {
-    const nodes = this.#nodes.get(event.run);
     const parent =
-      event.parent_span_id === null || nodes === undefined
-        ? undefined
-        : nodes.get(event.parent_span_id);
+      event.parent_span_id === null ? undefined : this.#nodes.get(event.run, event.parent_span_id);
     const root = this.#latestRoot.get(event.run);
     if (isSpanStart(event.event)) {
       if (parent !== undefined) return { kind: 'child', parent };
       if (root === undefined || event.event === 'run_start') return { kind: 'root' };
       return { kind: 'child', parent: root };
     }
-    const own = nodes?.get(event.span_id);
+    const own = this.#nodes.get(event.run, event.span_id);
     if (own !== undefined && this.#isOpen(own) && isSpanEnd(event.event))
       return { kind: 'end', own };
     return { kind: 'point', parent: parent ?? root };
@@ -59,12 +82,7 @@ export class SpanPlacer<Node> {
 
   /** Records the node of a span start placed as `placement`. */
   started(event: PlacedEvent, node: Node, placement: Placement<Node>): void {
-    let nodes = this.#nodes.get(event.run);
-    if (nodes === undefined) {
-      nodes = new Map<string, Node>();
-      this.#nodes.set(event.run, nodes);
-    }
-    nodes.set(event.span_id, node);
+    this.#nodes.set(event.run, event.span_id, node);
     if (placement.kind === 'root') this.#latestRoot.set(event.run, node);
   }
 }

@@ -18,49 +18,48 @@ export function listedRun(summary: RunSummary): RunModel {
 }
 
 /** A big run's outline is fetched again at most this often while its file grows. */
-const bigOutlineEveryMs = 1000;
+const bigOutlineEveryMs = 2000;
 
 const address = (path: string, summary: RunSummary): string =>
   `${path}?file=${encodeURIComponent(summary.file)}&run=${encodeURIComponent(summary.id)}`;
 
-/**
- * The opened run of a served page: its summary and outline fetched from the server (again when
- * `changes` moves and the run has grown), its rows fetched in windows as they are drawn.
- */
-export function useServedRun(
-  chosen: RunSummary | undefined,
-  changes: number,
-): RunModel | undefined {
-  const [model, setModel] = useState<RunModel | undefined>(undefined);
-  const [, setFetched] = useState(0);
-  const state = useRef<{ key: string; rows: WindowedRows; version: number; at: number }>(undefined);
-  const key = chosen === undefined ? '' : runKey(chosen.file, chosen.id);
-  useEffect(() => {
-    if (chosen === undefined) return undefined;
-    let current = state.current;
-    if (current?.key !== key) {
-      const rows = new WindowedRows(chosen.file, chosen.id, () => setFetched(n => n + 1));
-      current = state.current = { key, rows, version: -1, at: 0 };
-      setModel(undefined);
-    }
-    const opened = current;
-    let stopped = false;
-    const refresh = async (): Promise<void> => {
-      const summary = (await fetch(address('/api/run', chosen)).then(answer =>
+/** An opened run: its rows, the outline version it holds, and whether it is asking the server. */
+interface Opened {
+  readonly key: string;
+  readonly chosen: RunSummary;
+  readonly rows: WindowedRows;
+  version: number;
+  at: number;
+  busy: boolean;
+  /** A change came while asking: ask again after. */
+  again: boolean;
+  closed: boolean;
+}
+
+/** Asks for the run's summary, and its outline when it moved; again while changes came meanwhile. */
+async function refresh(opened: Opened, show: (model: RunModel) => void): Promise<void> {
+  if (opened.busy) {
+    opened.again = true;
+    return;
+  }
+  opened.busy = true;
+  try {
+    do {
+      opened.again = false;
+      const summary = (await fetch(address('/api/run', opened.chosen)).then(answer =>
         answer.ok ? answer.json() : undefined,
       )) as RunSummary | undefined;
-      if (summary === undefined || stopped || summary.version === opened.version) return;
-      const big = (summary.rowCount ?? 0) > 100_000;
+      if (summary === undefined || opened.closed || summary.version === opened.version) continue;
       const wait = opened.at + bigOutlineEveryMs - Date.now();
-      if (big && wait > 0 && opened.version !== -1) {
-        // Too soon after the last one: fetched once the time is up, unless a newer change comes.
-        setTimeout(() => void (stopped || refresh().catch(() => undefined)), wait);
-        return;
+      if ((summary.rowCount ?? 0) > 100_000 && wait > 0 && opened.version !== -1) {
+        // A big run's outline is fetched at most every second: once the time is up.
+        setTimeout(() => void refresh(opened, show).catch(() => undefined), wait);
+        continue;
       }
-      const outline = await fetch(address('/api/outline', chosen)).then(answer =>
+      const outline = await fetch(address('/api/outline', opened.chosen)).then(answer =>
         answer.arrayBuffer(),
       );
-      if (stopped) return;
+      if (opened.closed) return;
       opened.version = summary.version ?? 0;
       opened.at = Date.now();
       opened.rows.setOutline(
@@ -68,12 +67,48 @@ export function useServedRun(
         summary.startedAt,
         summary.lastAt ?? summary.startedAt,
       );
-      setModel({ ...listedRun(summary), rows: opened.rows });
+      show({ ...listedRun(summary), rows: opened.rows });
+    } while (opened.again && !opened.closed);
+  } finally {
+    opened.busy = false;
+  }
+}
+
+/**
+ * The opened run of a served page: its summary and outline fetched from the server (again when
+ * `changes` moves and the run has grown; one request at a time, so a stream of changes while a
+ * big file is read cannot starve it), its rows fetched in windows as they are drawn.
+ */
+export function useServedRun(
+  chosen: RunSummary | undefined,
+  changes: number,
+): RunModel | undefined {
+  const [model, setModel] = useState<RunModel | undefined>(undefined);
+  const [, setFetched] = useState(0);
+  const state = useRef<Opened | undefined>(undefined);
+  const key = chosen === undefined ? '' : runKey(chosen.file, chosen.id);
+  useEffect(() => {
+    if (chosen === undefined) return undefined;
+    const rows = new WindowedRows(chosen.file, chosen.id, () => setFetched(n => n + 1));
+    const opened: Opened = {
+      key,
+      chosen,
+      rows,
+      version: -1,
+      at: 0,
+      busy: false,
+      again: false,
+      closed: false,
     };
-    void refresh().catch(() => undefined);
+    state.current = opened;
+    setModel(undefined);
     return () => {
-      stopped = true;
+      opened.closed = true;
     };
+  }, [key]);
+  useEffect(() => {
+    const opened = state.current;
+    if (opened?.key === key) void refresh(opened, setModel).catch(() => undefined);
   }, [key, changes]);
   return model?.key === key ? model : undefined;
 }

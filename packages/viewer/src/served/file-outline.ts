@@ -48,6 +48,7 @@ export class FileOutline {
   #skipped = 0;
   #size = 0;
   #refreshing: Promise<OutlineRefresh> | undefined;
+  #more = false;
 
   constructor(absolute: string, name: string) {
     this.absolute = absolute;
@@ -66,6 +67,11 @@ export class FileOutline {
   /** Bytes read, and the file's size when last looked at. */
   get progress(): { readonly scanned: number; readonly size: number; readonly skipped: number } {
     return { scanned: this.#scanned, size: this.#size, skipped: this.#skipped };
+  }
+
+  /** True while the file is being read: a read is under way, or the last stopped short of its end. */
+  get reading(): boolean {
+    return this.#more || this.#refreshing !== undefined;
   }
 
   /**
@@ -101,6 +107,7 @@ export class FileOutline {
     if (this.#head.length < headBytes && this.#scanned > this.#head.length)
       this.#head = readRange(this.absolute, 0, Math.min(headBytes, this.#scanned));
     const more = this.#scanned < size && this.#scanned - from >= budgetBytes;
+    this.#more = more;
     return { changed: rewritten || this.#scanned > from, more };
   }
 

@@ -1,6 +1,7 @@
 import type { TraceEvent } from '@agent-trace/core';
 import { emptyTally, SpanPlacer, tallyEvent, type RunTally } from '@agent-trace/trace/model';
 import { pointKinds, rowKinds, rowKindOf } from '../row-kinds.js';
+import { HashedSpans } from './hashed-spans.js';
 import type { GraphFact, RunSummary } from '../viewer-data.js';
 
 /** A row's place in the file: its start event's line, and its end event's when it has one. */
@@ -14,6 +15,8 @@ export interface RowLines {
 
 /** A run's rows in tree order: for each row its seq, depth, subtree end and kind code. */
 export interface TreeOrder {
+  /** The run's version when it was ordered. */
+  readonly version: number;
   /** Row numbers (in the order rows arrived) in tree order. */
   readonly order: Int32Array;
   readonly depth: Int32Array;
@@ -53,7 +56,7 @@ export class RunOutline {
   #endLength = new Int32Array(16);
   #roots: number[] = [];
   #version = 0;
-  #tree: TreeOrder | undefined;
+  #tree: (TreeOrder & { readonly at: number }) | undefined;
   #session = '';
   #entryAgent = '';
   #startedAt = Number.NaN;
@@ -64,6 +67,7 @@ export class RunOutline {
   readonly #graph: GraphFact[] = [];
   readonly #placer = new SpanPlacer<number>(
     row => this.#endOffset[row] === -1 && spanCodes.has(this.#kind[row] ?? -1),
+    new HashedSpans(),
   );
 
   constructor(run: string, file: string) {
@@ -84,7 +88,6 @@ export class RunOutline {
   /** Adds an event read at `offset` (`length` bytes), placed by the one span-tree rule. */
   add(event: TraceEvent, offset: number, length: number): void {
     this.#version++;
-    this.#tree = undefined;
     if (Number.isNaN(this.#startedAt)) this.#first(event);
     this.#note(event);
     const placement = this.#placer.place(event);
@@ -168,9 +171,20 @@ export class RunOutline {
     };
   }
 
-  /** The rows in tree order (each part's root, then its children in the order they came). */
-  tree(): TreeOrder {
-    this.#tree ??= treeOrder(this.#parent, this.#roots, this.#count);
+  /**
+   * The rows in tree order (each part's root, then its children in the order they came). While
+   * the file is still being read (`reading`), a tree up to a second old is given again instead of
+   * ordering a million rows on every request; the read's last change orders them all.
+   */
+  tree(reading = false): TreeOrder {
+    const fresh = this.#tree?.version === this.#version;
+    const recent = reading && performance.now() - (this.#tree?.at ?? -Infinity) < staleTreeMs;
+    if (this.#tree === undefined || !(fresh || recent))
+      this.#tree = {
+        ...treeOrder(this.#parent, this.#roots, this.#count),
+        version: this.#version,
+        at: performance.now(),
+      };
     return this.#tree;
   }
 
@@ -178,9 +192,9 @@ export class RunOutline {
    * The outline the page holds: for each row in tree order its seq, depth, subtree end and kind
    * code, as four runs of 32-bit integers.
    */
-  outline(): Int32Array {
-    const { order, depth, subtreeEnd } = this.tree();
-    const n = this.#count;
+  outline(reading = false): Int32Array {
+    const { order, depth, subtreeEnd } = this.tree(reading);
+    const n = order.length;
     const out = new Int32Array(n * 4);
     for (let index = 0; index < n; index++) {
       const row = order[index] ?? 0;
@@ -193,11 +207,18 @@ export class RunOutline {
   }
 }
 
+/** How old a tree order may be while its file is still being read. */
+const staleTreeMs = 2000;
+
 /** The most handoffs and agent starts a summary carries for the agent graph. */
 const maxGraphFacts = 20_000;
 
 /** Rows in tree order from their parents: children of a row in the order they arrived. */
-function treeOrder(parent: Int32Array, roots: readonly number[], n: number): TreeOrder {
+function treeOrder(
+  parent: Int32Array,
+  roots: readonly number[],
+  n: number,
+): Omit<TreeOrder, 'version'> {
   // Children by counting: children[first[p]] … children[first[p + 1] - 1] are p's children.
   const first = new Int32Array(n + 1);
   for (let row = 0; row < n; row++) {
@@ -206,7 +227,9 @@ function treeOrder(parent: Int32Array, roots: readonly number[], n: number): Tre
   }
   for (let row = 0; row < n; row++) first[row + 1]! += first[row]!;
   const children = new Int32Array(Math.max(1, first[n]!));
-  const filled = first.slice(0, n);
+  // Where each row's next child goes; the same array then holds subtree sizes.
+  const filled = new Int32Array(n);
+  filled.set(first.subarray(0, n));
   for (let row = 0; row < n; row++) {
     const p = parent[row]!;
     if (p >= 0) children[filled[p]!++] = row;
@@ -232,7 +255,7 @@ function treeOrder(parent: Int32Array, roots: readonly number[], n: number): Tre
     }
   }
   // A subtree's size, children before parents: the reverse of tree order.
-  const size = new Int32Array(n).fill(1);
+  const size = filled.fill(1);
   for (let index = n - 1; index >= 0; index--) {
     const p = parent[order[index]!]!;
     if (p >= 0) size[p]! += size[order[index]!]!;

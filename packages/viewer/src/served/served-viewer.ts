@@ -34,6 +34,8 @@ export interface ServedViewer {
 const maxWindow = 2000;
 /** How many files' outlines the server keeps; the least recently asked for goes first. */
 const keptOutlines = 16;
+/** What a request reads of a file before answering; the rest is read in the background. */
+const firstReadBytes = 8 * 1024 * 1024;
 /** The least time between two `changed` messages to the pages. */
 const changedEveryMs = 250;
 
@@ -77,12 +79,19 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
     '/api/facets': async (_query, response) => sendJson(response, await source.facets()),
     '/api/run': async (query, response) => {
       const opened = await openRun(source, outlines, query, response);
-      if (opened !== undefined) sendJson(response, opened.run.summary());
+      if (opened === undefined) return;
+      // The rows and version of the outline the page would get now (older while a file is read).
+      const tree = opened.run.tree(opened.file.reading);
+      sendJson(response, {
+        ...opened.run.summary(),
+        rowCount: tree.order.length,
+        version: tree.version,
+      });
     },
     '/api/outline': async (query, response) => {
       const opened = await openRun(source, outlines, query, response);
       if (opened !== undefined) {
-        const outline = opened.run.outline();
+        const outline = opened.run.outline(opened.file.reading);
         send(response, 200, 'application/octet-stream', new Uint8Array(outline.buffer));
       }
     },
@@ -92,7 +101,7 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
       const { run, file } = opened;
       const from = Math.max(0, Number(query.get('from')) || 0);
       const to = Math.min(run.count, from + maxWindow, Number(query.get('to')) || 0);
-      const { order } = run.tree();
+      const { order } = run.tree(file.reading);
       const places = [];
       for (let index = from; index < to; index++) places.push(run.lines(order[index]!));
       const lines = await file.readLines(places);
@@ -191,7 +200,9 @@ class OutlineCache {
 
   /** Reads one budget of the file now, and the rest in the background, telling pages as it goes. */
   async #read(outline: FileOutline): Promise<boolean> {
-    const { changed, more } = await outline.refresh();
+    // While a big file is read on in the background, a request takes what is read so far.
+    if (this.#readingOn.has(outline)) return false;
+    const { changed, more } = await outline.refresh(firstReadBytes);
     if (more && !this.#readingOn.has(outline)) {
       this.#readingOn.add(outline);
       const onward = async (): Promise<void> => {

@@ -16,6 +16,9 @@ const note = 'Checked against the ledger: the sum matches the receipts up to thi
 
 type Mutable = Record<string, unknown>;
 
+/** A copy of an event whose fields can be renumbered. */
+const copy = (event: object): Mutable => ({ ...event });
+
 /** Writes the trace; returns its bytes, events and rows (spans and point events). */
 export async function writeBigTrace(
   path: string,
@@ -25,8 +28,8 @@ export async function writeBigTrace(
   await run(adderAgent(fakeLLM(addScript(3)), 3), 'Add the receipts up.', { trace: sink });
   const template = sink.events as readonly TraceEvent[];
   const [runStart, agentStart] = template;
-  const step = template.slice(2, 6).map(event => ({ ...event }));
-  const ending = template.slice(-4).map(event => ({ ...event }));
+  const step = template.slice(2, 6).map(copy);
+  const ending = template.slice(-4).map(copy);
   const started = Date.parse(runStart!.time);
   const file = openSync(path, 'w');
   let written = 0;
@@ -48,11 +51,11 @@ export async function writeBigTrace(
     pending = [];
     pendingBytes = 0;
   };
-  write({ ...runStart }, 0);
-  write({ ...agentStart }, 1);
+  write(copy(runStart!), 0);
+  write(copy(agentStart!), 1);
   let steps = 0;
   for (; written + pendingBytes < bytes; steps++) {
-    const [llmStart, llmEnd, toolStart, toolEnd] = step.map(event => ({ ...event }));
+    const [llmStart, llmEnd, toolStart, toolEnd] = step.map(copy);
     const call = `call-${steps}`;
     for (const event of [llmStart!, llmEnd!]) {
       event.span_id = `llm-${steps}`;

@@ -11,10 +11,13 @@ import { pipelineTools } from '../../examples/data-pipeline/tools.js';
 import { buildRuns } from '../../packages/viewer/app/model/run-model.js';
 import type { ListRows } from '../../packages/viewer/app/model/run-rows.js';
 import { rowKinds } from '../../packages/viewer/src/row-kinds.js';
+import { isSpanStart } from '@agent-trace/core/spans';
 import {
   approvalEvents,
+  chromiumForFile,
   deskEvents,
   flakyToolEvents,
+  longRunEvents,
   reactEvents,
   scratchFolder,
 } from './viewer-support.js';
@@ -144,5 +147,50 @@ describe('the served viewer’s outline of a run', () => {
       }),
       { numRuns: 25, seed: 31 },
     );
+  });
+});
+
+describe('a big run in the served viewer, in Chromium', () => {
+  const browser = chromiumForFile();
+
+  it('fetches rows in windows as they scroll into view: every row drawn once fetched, none held whole', async () => {
+    const events = await longRunEvents(1500);
+    const folder = scratchFolder();
+    const file = join(folder, 'long.jsonl');
+    writeFileSync(file, events.map(line).join(''));
+    served = await serveFiles([file]);
+    const page = await browser().newPage({ viewport: { width: 1500, height: 900 } });
+    page.setDefaultTimeout(10_000);
+    const windows: string[] = [];
+    page.on('request', request => {
+      if (request.url().includes('/api/rows')) windows.push(new URL(request.url()).search);
+    });
+    await page.goto(served.url);
+    await page.waitForSelector('.waterfall-rows .row.kind-llm');
+    const seen = new Set<number>();
+    for (;;) {
+      await expect.poll(() => page.locator('.waterfall-rows .row.pending').count()).toBe(0);
+      for (const seq of await page.evaluate<string[]>(
+        "[...document.querySelectorAll('.waterfall-rows .row')].map(row => row.getAttribute('data-seq'))",
+      ))
+        seen.add(Number(seq));
+      const done = await page.evaluate<boolean>(
+        "(() => { const list = document.querySelector('.waterfall-rows'); const before = list.scrollTop; list.scrollTop += list.clientHeight - 48; return list.scrollTop === before; })()",
+      );
+      if (done) break;
+      // The list draws the rows now in view on its scroll event: two frames later.
+      await page.evaluate(
+        'new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))',
+      );
+    }
+    const starts = events.filter(event => isSpanStart(event.event)).map(event => event.seq);
+    expect([...seen].sort((a, b) => a - b)).toEqual(starts);
+    // 3,002 rows in windows of 200: each window asked for once or so, never the whole run.
+    expect(windows.length).toBeGreaterThanOrEqual(15);
+    expect(windows.every(query => /from=\d+&to=\d+/.test(query))).toBe(true);
+    const last = starts.at(-1)!;
+    await page.locator(`.row[data-seq="${last}"]`).click();
+    expect(await page.getByLabel('Inspector').getAttribute('data-seq')).toBe(String(last));
+    await page.close();
   });
 });

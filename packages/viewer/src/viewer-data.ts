@@ -91,6 +91,8 @@ export interface RunSummary {
   /** Changes whenever an event of the run is read: the page fetches its outline again. */
   readonly version?: number;
   readonly graph?: readonly GraphFact[];
+  /** How far its file has been read, while a big file is still being read. */
+  readonly reading?: { readonly bytes: number; readonly of: number };
 }
 
 /** One experiment as the experiments page names it. */

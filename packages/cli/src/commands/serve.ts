@@ -10,6 +10,8 @@ export interface ServeCommandOptions {
   readonly write: (line: string) => void;
   /** Stops the server (Ctrl-C). */
   readonly signal: AbortSignal;
+  /** Told the address once serving (`view` opens it in the browser). */
+  readonly onServing?: (url: string) => void;
 }
 
 /** What is served: a folder's trace library, or some trace files too big for one page. */
@@ -54,6 +56,7 @@ export async function serveCommand(
   }
   const what = 'folder' in served ? `the traces of ${served.folder}` : served.files.join(', ');
   options.write(`serving ${what} at ${server.url} (Ctrl-C stops)`);
+  options.onServing?.(server.url);
   await new Promise(stop => {
     if (options.signal.aborted) stop(undefined);
     options.signal.addEventListener('abort', stop, { once: true });

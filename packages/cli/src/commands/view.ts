@@ -175,7 +175,7 @@ function tooBigMessage(
 }
 
 /** Opens a URL with `$BROWSER` or the platform's opener, if it can; a failure is ignored. */
-function openInBrowser(url: string, env: NodeJS.ProcessEnv): void {
+export function openInBrowser(url: string, env: NodeJS.ProcessEnv): void {
   const [command, ...args] =
     env.BROWSER !== undefined && env.BROWSER !== ''
       ? [env.BROWSER, url]

@@ -1,16 +1,25 @@
 /** The view and serve commands: pages of traces, and the served viewer. */
-import { pageLimitMb, servedInstead, viewCommand } from '../commands/view.js';
+import { openInBrowser, pageLimitMb, servedInstead, viewCommand } from '../commands/view.js';
 import { serveCommand, type Served } from '../commands/serve.js';
 import type { AddCommand, CommandContext } from './command-context.js';
 import { defined } from '@agent-trace/core/internal';
 
-/** Serves until the command is stopped, printing what `write` is told. */
-function serve(served: Served, port: number, host: string | undefined, { io }: CommandContext) {
+/** Serves until the command is stopped, printing what `write` is told; `open` opens the page. */
+function serve(
+  served: Served,
+  port: number,
+  host: string | undefined,
+  { io }: CommandContext,
+  open = false,
+) {
   return serveCommand(served, {
     port,
     ...defined('host', host),
     write: line => void io.stdout(line),
     signal: io.signal ?? new AbortController().signal,
+    ...(open && io.env.CI === undefined
+      ? { onServing: (url: string) => openInBrowser(url, io.env) }
+      : {}),
   });
 }
 
@@ -63,7 +72,7 @@ export const addView: AddCommand = (program, context) => {
         const instead = servable ? await servedInstead(files, options.maxPageMb) : undefined;
         if (instead !== undefined) {
           io.stdout(instead);
-          return onResult(await serve({ files }, options.port, undefined, context));
+          return onResult(await serve({ files }, options.port, undefined, context, options.open));
         }
         onResult(
           await viewCommand(files, {

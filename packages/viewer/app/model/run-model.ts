@@ -66,6 +66,8 @@ export interface RunModel {
   readonly events: readonly TraceEvent[];
   /** What the agent graph reads: the run's agent starts and handoffs. */
   readonly graph: readonly GraphFact[];
+  /** How far a served run's file has been read, while it is still being read. */
+  readonly reading?: { readonly bytes: number; readonly of: number };
 }
 
 /** A run's key among the page's runs. */

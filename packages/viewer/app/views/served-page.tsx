@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunSummary } from '../../src/viewer-data.js';
-import { runKey } from '../model/run-model.js';
+import { runKey, type RunModel } from '../model/run-model.js';
 import { LibraryFilters, type LibraryFilter } from './library-filters.js';
 import { listedRun, useServedRun } from './served-run.js';
 import { TracePage } from './trace-page.js';
@@ -18,6 +18,14 @@ function useChanges(): [number, string | undefined] {
     return () => source.close();
   }, []);
   return [changes, problem];
+}
+
+/** What the page says while a big file is still being read: its rows grow as it goes. */
+function readingLine(run: RunModel | undefined): string | undefined {
+  if (run?.reading === undefined) return undefined;
+  const { bytes, of } = run.reading;
+  const share = of === 0 ? 0 : Math.floor((bytes / of) * 100);
+  return `Reading ${run.file}: ${share}% of ${(of / 2 ** 20).toFixed(0)} MB read, rows added as they are read.`;
 }
 
 /** The query asking the server for the runs a filter selects. */
@@ -69,7 +77,9 @@ export function ServedPage({ title, source }: { title: string; source: 'library'
     <TracePage
       title={title}
       runs={runs}
-      warnings={[problem, failure].filter((line): line is string => line !== undefined)}
+      warnings={[problem, failure, readingLine(opened)].filter(
+        (line): line is string => line !== undefined,
+      )}
       empty={summaries === undefined ? 'Reading the traces…' : 'No runs yet.'}
       {...(source === 'library'
         ? { filters: <LibraryFilters filter={filter} onFilter={setFilter} /> }

@@ -49,7 +49,8 @@ async function refresh(opened: Opened, show: (model: RunModel) => void): Promise
       const summary = (await fetch(address('/api/run', opened.chosen)).then(answer =>
         answer.ok ? answer.json() : undefined,
       )) as RunSummary | undefined;
-      if (summary === undefined || opened.closed || summary.version === opened.version) continue;
+      if (summary === undefined || opened.closed) continue;
+      if (summary.version === opened.version) continue;
       const wait = opened.at + bigOutlineEveryMs - Date.now();
       if ((summary.rowCount ?? 0) > 100_000 && wait > 0 && opened.version !== -1) {
         // A big run's outline is fetched at most every second: once the time is up.
@@ -67,7 +68,7 @@ async function refresh(opened: Opened, show: (model: RunModel) => void): Promise
         summary.startedAt,
         summary.lastAt ?? summary.startedAt,
       );
-      show({ ...listedRun(summary), rows: opened.rows });
+      show({ ...listedRun(summary), rows: opened.rows, reading: summary.reading });
     } while (opened.again && !opened.closed);
   } finally {
     opened.busy = false;

@@ -82,10 +82,12 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
       if (opened === undefined) return;
       // The rows and version of the outline the page would get now (older while a file is read).
       const tree = opened.run.tree(opened.file.reading);
+      const { scanned, size } = opened.file.progress;
       sendJson(response, {
         ...opened.run.summary(),
         rowCount: tree.order.length,
         version: tree.version,
+        ...(opened.file.reading ? { reading: { bytes: scanned, of: size } } : {}),
       });
     },
     '/api/outline': async (query, response) => {

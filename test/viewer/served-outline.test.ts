@@ -2,12 +2,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sequentialIds, steppingClock, type TraceEvent } from '@agent-trace/core';
-import { planAndRun } from '@agent-trace/core/workflow';
-import { memorySink } from '@agent-trace/trace';
+import type { TraceEvent } from '@agent-trace/core';
 import { serveFiles, type RunSummary, type ServedViewer } from '@agent-trace/viewer';
-import { plannerAgent, request } from '../../examples/data-pipeline/planner.js';
-import { pipelineTools } from '../../examples/data-pipeline/tools.js';
 import { buildRuns } from '../../packages/viewer/app/model/run-model.js';
 import type { ListRows } from '../../packages/viewer/app/model/run-rows.js';
 import { rowKinds } from '../../packages/viewer/src/row-kinds.js';
@@ -18,6 +14,7 @@ import {
   deskEvents,
   flakyToolEvents,
   longRunEvents,
+  plannedEvents,
   reactEvents,
   scratchFolder,
 } from './viewer-support.js';
@@ -27,17 +24,6 @@ afterEach(async () => {
   await served?.close();
   served = undefined;
 });
-
-async function plannedEvents(): Promise<TraceEvent[]> {
-  const sink = memorySink();
-  await planAndRun(plannerAgent(), request, {
-    tools: pipelineTools,
-    trace: sink,
-    clock: steppingClock(),
-    ids: sequentialIds(),
-  });
-  return sink.events;
-}
 
 const line = (event: TraceEvent): string => `${JSON.stringify(event)}\n`;
 

@@ -5,9 +5,12 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { z } from 'zod';
-import { agent, run, sequentialIds, tool, type TraceEvent } from '@agent-trace/core';
+import { agent, run, sequentialIds, steppingClock, tool, type TraceEvent } from '@agent-trace/core';
+import { planAndRun } from '@agent-trace/core/workflow';
 import { fakeLLM, rejectTool, runWithApprover } from '@agent-trace/testing';
 import { memorySink } from '@agent-trace/trace';
+import { plannerAgent, request } from '../../examples/data-pipeline/planner.js';
+import { pipelineTools } from '../../examples/data-pipeline/tools.js';
 import { reviewDesk, type ModelFor } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
 import { strictGuard } from '../../examples/document-review/variants.js';
@@ -214,5 +217,17 @@ export async function approvalEvents(): Promise<TraceEvent[]> {
     rejectTool('refund', 'over the limit', 'ana'),
     { trace: sink, ...deterministic() },
   );
+  return sink.events;
+}
+
+/** The data pipeline's planned run: a plan whose first step fails, a second plan that completes. */
+export async function plannedEvents(): Promise<TraceEvent[]> {
+  const sink = memorySink();
+  await planAndRun(plannerAgent(), request, {
+    tools: pipelineTools,
+    trace: sink,
+    clock: steppingClock(),
+    ids: sequentialIds(),
+  });
   return sink.events;
 }

@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sequentialIds, steppingClock } from '@agent-trace/core';
 import { isSpanStart } from '@agent-trace/core/spans';
-import { planAndRun } from '@agent-trace/core/workflow';
-import { memorySink } from '@agent-trace/trace';
 import { viewerHtml } from '@agent-trace/viewer';
-import { plannerAgent, request } from '../../examples/data-pipeline/planner.js';
-import { pipelineTools } from '../../examples/data-pipeline/tools.js';
-import { allRowSeqs, chromiumForFile, openPage, text } from './viewer-support.js';
+import { allRowSeqs, chromiumForFile, openPage, plannedEvents, text } from './viewer-support.js';
 
 const browser = chromiumForFile();
-
-/** The data pipeline's planned run: a plan whose first step fails, a second plan that completes. */
-async function plannedEvents() {
-  const sink = memorySink();
-  await planAndRun(plannerAgent(), request, {
-    tools: pipelineTools,
-    trace: sink,
-    clock: steppingClock(),
-    ids: sequentialIds(),
-  });
-  return sink.events;
-}
 
 describe('a planned workflow in the viewer, in Chromium', () => {
   it('shows the plans, the workflows, their steps and what each step did', async () => {

@@ -1,5 +1,6 @@
 import type { TraceEvent } from '@agent-trace/core';
 import type { AlignedStep } from '@agent-trace/trace';
+import type { RunTotals } from '@agent-trace/trace/model';
 
 /** One trace file as the page holds it. */
 export interface TraceFileData {
@@ -60,15 +61,8 @@ export interface GraphFact {
   readonly mode?: string;
 }
 
-/** What a run's totals add up to. */
-export interface SummaryTotals {
-  readonly tokensIn: number;
-  readonly tokensOut: number;
-  readonly costUsd: number;
-  readonly unpricedCalls: number;
-  readonly llmCalls: number;
-  readonly toolCalls: number;
-  readonly errors: number;
+/** What a run's calls add up to, and how long it took. */
+export interface SummaryTotals extends RunTotals {
   readonly durationMs: number;
 }
 

@@ -2,13 +2,13 @@ import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import {
   buildRunTrees,
   isSpanNode,
+  emptyTally,
   runTotals,
-  type RunTotals,
   type SpanNode,
 } from '@agent-trace/trace/model';
 import { isSpanStart } from '@agent-trace/core/spans';
 import { rowKindOf, type RowKind } from '../../src/row-kinds.js';
-import type { GraphFact } from '../../src/viewer-data.js';
+import type { GraphFact, RunSummary, SummaryTotals } from '../../src/viewer-data.js';
 import { compact, count, cut } from './format.js';
 import { ListRows, type RunRows } from './run-rows.js';
 
@@ -40,34 +40,19 @@ export interface Row {
 }
 
 /** Totals of a run (or of several): what its calls add up to, and how long it took. */
-export interface Totals extends RunTotals {
-  readonly durationMs: number;
-}
+export type Totals = SummaryTotals;
 
-/** A run of a trace, ready to show. */
-export interface RunModel {
+/** A run of a trace, ready to show: its summary (as a served page lists it) and its rows. */
+export interface RunModel extends RunSummary {
   /** Names the run among the page's runs: its file and id. */
   readonly key: string;
-  readonly id: string;
-  readonly session: string;
-  /** The trace file it came from. */
-  readonly file: string;
-  readonly entryAgent: string;
-  /** Epoch milliseconds of its first event. */
-  readonly startedAt: number;
-  /** Undefined while the run has not ended. */
-  readonly stopReason: string | undefined;
   readonly input: string | undefined;
   readonly output: string | undefined;
-  readonly agents: readonly string[];
-  readonly totals: Totals;
   readonly rows: RunRows;
   /** Every event of the run, when the page holds them (a served run's are fetched in windows). */
   readonly events: readonly TraceEvent[];
   /** What the agent graph reads: the run's agent starts and handoffs. */
   readonly graph: readonly GraphFact[];
-  /** How far a served run's file has been read, while it is still being read. */
-  readonly reading?: { readonly bytes: number; readonly of: number };
 }
 
 /** A run's key among the page's runs. */
@@ -348,16 +333,7 @@ export function totalsOf(events: readonly TraceEvent[], durationMs: number): Tot
 
 /** The sum of several runs' totals. */
 export function sumTotals(runs: readonly RunModel[]): Totals {
-  const sum = {
-    tokensIn: 0,
-    tokensOut: 0,
-    costUsd: 0,
-    unpricedCalls: 0,
-    llmCalls: 0,
-    toolCalls: 0,
-    errors: 0,
-    durationMs: 0,
-  };
+  const sum = { ...emptyTally(), durationMs: 0 };
   for (const { totals } of runs)
     for (const key of Object.keys(sum) as (keyof Totals)[]) sum[key] += totals[key];
   return sum;

@@ -169,6 +169,7 @@ describe('agent-trace serve, in Chromium', () => {
     ])
       for (const api of ['run', 'outline', 'rows'])
         expect(await status(`/api/${api}?file=${file}${run}`), `${api} ${file}`).toBe(404);
+    expect(await status('/api/__proto__')).toBe(404);
     expect(await status('/api/runs', { host: `evil.example:${port}` })).toBe(403);
     expect(await status('/api/runs', { method: 'POST' })).toBe(405);
     expect(await status('/api/runs', { method: 'DELETE' })).toBe(405);

@@ -101,9 +101,10 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
       const opened = await openRun(source, outlines, query, response);
       if (opened === undefined) return;
       const { run, file } = opened;
-      const from = Math.max(0, Number(query.get('from')) || 0);
-      const to = Math.min(run.count, from + maxWindow, Number(query.get('to')) || 0);
+      // Positions in the tree order the page holds (an older one while a big file is read).
       const { order } = run.tree(file.reading);
+      const from = Math.max(0, Number(query.get('from')) || 0);
+      const to = Math.min(order.length, from + maxWindow, Number(query.get('to')) || 0);
       const places = [];
       for (let index = from; index < to; index++) places.push(run.lines(order[index]!));
       const lines = await file.readLines(places);
@@ -114,7 +115,7 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
   };
   const { server, url } = await listen(host, options.port ?? 0, async (address, response) => {
     if (address.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
-    const answer = api[address.pathname];
+    const answer = Object.hasOwn(api, address.pathname) ? api[address.pathname] : undefined;
     if (answer === undefined) return send(response, 404, 'text/plain', 'Not found.');
     return answer(address.searchParams, response);
   });

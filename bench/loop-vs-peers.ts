@@ -4,7 +4,7 @@
  * test model, each subject and N in a fresh process. Reports the median µs per step, peak RSS,
  * and how many times more per step each peer spends than agent-trace.
  */
-import { figure, ratio, runWorker, table } from './measure.js';
+import { CappedCell, figure, ratio, runWorker, table } from './measure.js';
 import type { LoopSample } from './peers/loop-worker.js';
 import type { SubjectKey } from './peers/registry.js';
 
@@ -23,7 +23,41 @@ const subjectOrder: readonly SubjectKey[] = [
   'openai-agents-noop',
 ];
 
-/** Measures every subject at every N (each in its own process, `budgetMs` of samples each). */
+/** A loop cell's caps: past either, the cell stops and reports what it reached. */
+export const loopCellCaps = {
+  seconds: Number(process.env.BENCH_CELL_SECONDS ?? 90),
+  memoryMb: Number(process.env.BENCH_CELL_MB ?? 1500),
+};
+
+/** One cell in its own process, capped: a capped cell is its last sample, marked `capped`. */
+async function loopCell(subject: SubjectKey, steps: number, budgetMs: number): Promise<LoopSample> {
+  try {
+    return await runWorker<LoopSample>(
+      'bench/peers/loop-worker.ts',
+      [subject, String(steps), String(budgetMs)],
+      loopCellCaps.seconds * 1000,
+      loopCellCaps.memoryMb,
+    );
+  } catch (error) {
+    if (!(error instanceof CappedCell)) throw error;
+    const reached = error.reached as LoopSample | undefined;
+    return {
+      subject,
+      name: reached?.name ?? subject,
+      kind: subject.startsWith('agent-trace') ? 'agent-trace' : 'peer',
+      steps,
+      microsecondsPerStep: reached?.microsecondsPerStep ?? Number.NaN,
+      runs: reached?.runs ?? 0,
+      peakRssMb: reached?.peakRssMb ?? Number.NaN,
+      capped: error.cap,
+    };
+  }
+}
+
+/**
+ * Measures every subject at every N (each in its own process, `budgetMs` of samples each, capped
+ * at {@link loopCellCaps}).
+ */
 export async function measureLoopVsPeers(
   sizes: readonly number[],
   budgetMs: number,
@@ -32,17 +66,23 @@ export async function measureLoopVsPeers(
   const samples: LoopSample[] = [];
   for (const subject of subjectOrder) {
     for (const steps of sizes) {
-      const sample = await runWorker<LoopSample>('bench/peers/loop-worker.ts', [
-        subject,
-        String(steps),
-        String(budgetMs),
-      ]);
+      const sample = await loopCell(subject, steps, budgetMs);
       samples.push(sample);
       onProgress(sample);
     }
   }
   return samples;
 }
+
+/** `a / b` as a ratio, or `capped` when either is missing. */
+const ratioText = (a: number, b: number): string =>
+  Number.isNaN(a) || Number.isNaN(b) ? 'capped' : ratio(a / b);
+
+/** A cell's µs per step, with `*` when it was capped (what it reached before). */
+const perStepText = (sample: LoopSample | undefined): string =>
+  sample === undefined
+    ? '—'
+    : `${Number.isNaN(sample.microsecondsPerStep) ? 'capped' : figure(sample.microsecondsPerStep)}${sample.capped === undefined || Number.isNaN(sample.microsecondsPerStep) ? '' : '*'}`;
 
 const find = (samples: readonly LoopSample[], subject: string, steps: number) =>
   samples.find(sample => sample.subject === subject && sample.steps === steps);
@@ -58,12 +98,16 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
     ['µs per step', ...sizes.map(size => `N = ${size}`), `N=${last} / N=${first}`, 'peak RSS'],
     ...subjects.map(subject => {
       const values = sizes.map(size => find(samples, subject, size)?.microsecondsPerStep ?? NaN);
-      const rss = Math.max(...samples.filter(s => s.subject === subject).map(s => s.peakRssMb));
+      const rss = Math.max(
+        ...samples
+          .filter(s => s.subject === subject && !Number.isNaN(s.peakRssMb))
+          .map(s => s.peakRssMb),
+      );
       return [
         nameOf(subject),
-        ...values.map(figure),
-        ratio(values.at(-1)! / values[0]!),
-        `${rss.toFixed(0)} MB`,
+        ...sizes.map(size => perStepText(find(samples, subject, size))),
+        ratioText(values.at(-1)!, values[0]!),
+        Number.isFinite(rss) ? `${rss.toFixed(0)} MB` : '—',
       ];
     }),
   ]);
@@ -74,9 +118,9 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
     ...ours.map(subject => [
       nameOf(subject),
       ...peers.map(peer =>
-        ratio(
-          find(samples, peer, pivot)!.microsecondsPerStep /
-            find(samples, subject, pivot)!.microsecondsPerStep,
+        ratioText(
+          find(samples, peer, pivot)?.microsecondsPerStep ?? Number.NaN,
+          find(samples, subject, pivot)?.microsecondsPerStep ?? Number.NaN,
         ),
       ),
     ]),
@@ -87,7 +131,17 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
     native === undefined || react === undefined
       ? ''
       : `\n\nReAct mode / native tool calls at N = ${pivot}, no sink: ${ratio(react.microsecondsPerStep / native.microsecondsPerStep)} per step (the answer parsed, the chunks split, the observation a text message)`;
-  return `${perStep}\n\n${ratios}${reactLine}`;
+  const cappedCells = samples.filter(sample => sample.capped !== undefined);
+  const cappedLine =
+    cappedCells.length === 0
+      ? ''
+      : `\n\n* capped (the cell stopped, its numbers are what it reached): ${cappedCells
+          .map(
+            sample =>
+              `${nameOf(sample.subject)} at N = ${sample.steps} capped at ${sample.capped} after ${sample.runs} run${sample.runs === 1 ? '' : 's'}`,
+          )
+          .join('; ')}`;
+  return `${perStep}\n\n${ratios}${reactLine}${cappedLine}`;
 }
 
 type Framework = 'agent-trace' | 'Vercel AI SDK' | 'LangGraph.js' | 'OpenAI Agents SDK';
@@ -161,8 +215,8 @@ export function formatModes(samples: readonly LoopSample[], pivot = 100): string
         const times =
           framework === 'agent-trace' || ours === undefined
             ? ''
-            : ` (${ratio(sample.microsecondsPerStep / ours.microsecondsPerStep)})`;
-        return `${figure(sample.microsecondsPerStep)}${times}${note === undefined ? '' : ` [${note}]`}`;
+            : ` (${ratioText(sample.microsecondsPerStep, ours.microsecondsPerStep)})`;
+        return `${perStepText(sample)}${times}${note === undefined ? '' : ` [${note}]`}`;
       }),
     ];
   });
@@ -180,7 +234,10 @@ export function jsonlShareOfFastestPeer(
   samples: readonly LoopSample[],
   steps = 100,
 ): { peer: string; share: number } {
-  const peers = samples.filter(sample => sample.kind === 'peer' && sample.steps === steps);
+  const peers = samples.filter(
+    sample =>
+      sample.kind === 'peer' && sample.steps === steps && !Number.isNaN(sample.microsecondsPerStep),
+  );
   const fastest = peers.reduce((best, sample) =>
     sample.microsecondsPerStep < best.microsecondsPerStep ? sample : best,
   );

@@ -1,5 +1,6 @@
 /** Small timing and formatting helpers shared by the benchmarks. */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** The median of a list of numbers. */
 export function median(values: readonly number[]): number {
@@ -37,14 +38,51 @@ export async function interleaved<Name extends string>(
 }
 
 /**
+ * A cell stopped at its cap: how long it ran or how much memory it held, and the last JSON line it
+ * printed before (what it had reached), if any.
+ */
+export class CappedCell extends Error {
+  readonly cap: string;
+  readonly reached: unknown;
+
+  constructor(what: string, cap: string, reached: unknown) {
+    super(`${what}: capped at ${cap}`);
+    this.cap = cap;
+    this.reached = reached;
+  }
+}
+
+/** A process's resident memory now, in MB (Linux), or 0 when it cannot be read. */
+function rssMb(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The last line of the output that is JSON, parsed, or undefined. */
+function lastJson(output: string): unknown {
+  const last = output.trim().split('\n').at(-1) ?? '';
+  try {
+    return last === '' ? undefined : (JSON.parse(last) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Runs a worker in a process of its own and returns the JSON it prints last: a TypeScript one
- * through tsx, a `.mjs` one with plain node. A worker still running after `timeoutMs` is killed
- * and the call fails, saying so: a cell never holds the benchmark up.
+ * through tsx, a `.mjs` one with plain node. A worker still running after `timeoutMs`, or holding
+ * more than `memoryMb` of resident memory, is killed and the call fails with a {@link CappedCell}
+ * carrying what it last printed: a cell never holds the benchmark up.
  */
 export async function runWorker<Result>(
   script: string,
   args: readonly string[],
   timeoutMs = 10 * 60_000,
+  memoryMb = Number.POSITIVE_INFINITY,
 ): Promise<Result> {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], {
@@ -52,19 +90,26 @@ export async function runWorker<Result>(
   });
   let output = '';
   child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-  let capped = false;
-  const cap = setTimeout(() => {
-    capped = true;
+  let capped: string | undefined;
+  const stop = (cap: string): void => {
+    capped ??= cap;
     child.kill('SIGKILL');
-  }, timeoutMs);
+  };
+  const timer = setTimeout(() => stop(`${timeoutMs / 1000} s`), timeoutMs);
+  const watch = Number.isFinite(memoryMb)
+    ? setInterval(() => {
+        const held = rssMb(child.pid);
+        if (held > memoryMb) stop(`${memoryMb} MB (held ${held.toFixed(0)} MB)`);
+      }, 250)
+    : undefined;
   const code = await new Promise<number | null>(resolve => child.on('close', resolve));
-  clearTimeout(cap);
-  if (capped)
-    throw new Error(`${script} ${args.join(' ')} ran past its ${timeoutMs / 1000} s cap.`);
-  const last = output.trim().split('\n').at(-1) ?? '';
-  if (code !== 0 || last === '')
-    throw new Error(`${script} ${args.join(' ')} failed (exit ${code}).`);
-  return JSON.parse(last) as Result;
+  clearTimeout(timer);
+  clearInterval(watch);
+  const what = `${script} ${args.join(' ')}`;
+  if (capped !== undefined) throw new CappedCell(what, capped, lastJson(output));
+  const result = lastJson(output);
+  if (code !== 0 || result === undefined) throw new Error(`${what} failed (exit ${code}).`);
+  return result as Result;
 }
 
 /** Formats a table of rows (first row = header): the first column left-aligned, the rest right. */

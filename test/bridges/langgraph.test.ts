@@ -17,11 +17,9 @@ import {
   type Change,
 } from '../fixtures/agents/langgraph-desk.js';
 import { cli } from '../support/cli.js';
+import { eventLines, eventOf } from '../support/event-lines.js';
 
 const golden = fileURLToPath(new URL('../../golden', import.meta.url));
-
-const shape = (events: readonly TraceEvent[]) =>
-  events.map(event => `${event.event} ${event.agent}`);
 
 async function recorded(): Promise<TraceEvent[]> {
   const sink = memorySink();
@@ -56,7 +54,7 @@ describe('LangGraph graphs recorded through agentTraceCallbacks', () => {
   it('the prebuilt ReAct agent, asking another through a tool, becomes one valid run', async () => {
     const events = await recorded();
     expect(validateTrace(events).problems).toEqual([]);
-    expect(shape(events)).toEqual([
+    expect(eventLines(events)).toEqual([
       'run_start forecaster',
       'agent_start forecaster',
       'llm_start forecaster',
@@ -78,17 +76,12 @@ describe('LangGraph graphs recorded through agentTraceCallbacks', () => {
       'agent_end forecaster',
       'run_end forecaster',
     ]);
-    const find = (name: string, agent: string) =>
-      events.find(event => event.event === name && event.agent === agent) as Record<
-        string,
-        unknown
-      >;
-    expect(find('agent_start', 'researcher')).toMatchObject({
+    expect(eventOf(events, 'agent_start', 'researcher')).toMatchObject({
       instructions: 'Look the weather up.',
       tools: ['weather'],
       tool_definitions: [{ name: 'weather', description: 'The weather in a city' }],
     });
-    expect(find('tool_end', 'researcher')).toMatchObject({
+    expect(eventOf(events, 'tool_end', 'researcher')).toMatchObject({
       args: { city: 'Oslo' },
       result: { city: 'Oslo', celsius: -3 },
     });
@@ -102,7 +95,7 @@ describe('LangGraph graphs recorded through agentTraceCallbacks', () => {
   it('a two-node graph: each node that calls a model is an agent, side by side in the run', async () => {
     const events = await recordedDesk();
     expect(validateTrace(events).problems).toEqual([]);
-    expect(shape(events)).toEqual([
+    expect(eventLines(events)).toEqual([
       'run_start desk',
       'agent_start researcher',
       'llm_start researcher',

@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { desk, recordDesk, type Change } from '../fixtures/agents/openai-agents-desk.js';
+import { eventLines, eventOf } from '../support/event-lines.js';
 
 const weather = tool({
   name: 'weather',
@@ -35,9 +36,6 @@ const weather = tool({
 });
 
 const golden = fileURLToPath(new URL('../../golden', import.meta.url));
-
-const shape = (events: readonly TraceEvent[]) =>
-  events.map(event => `${event.event} ${event.agent}`);
 
 async function recorded(): Promise<TraceEvent[]> {
   const sink = memorySink();
@@ -49,7 +47,7 @@ describe('Agents SDK agents recorded through agentTraceProcessor', () => {
   it('a handoff and an agent used as a tool become one valid run, nested as agent-trace nests them', async () => {
     const events = await recorded();
     expect(validateTrace(events).problems).toEqual([]);
-    expect(shape(events)).toEqual([
+    expect(eventLines(events)).toEqual([
       'run_start triage',
       'agent_start triage',
       'llm_start triage',
@@ -77,38 +75,33 @@ describe('Agents SDK agents recorded through agentTraceProcessor', () => {
       'agent_end triage',
       'run_end triage',
     ]);
-    const byEvent = (name: string, agent: string) =>
-      events.find(event => event.event === name && event.agent === agent) as Record<
-        string,
-        unknown
-      >;
-    expect(byEvent('run_start', 'triage')).toMatchObject({ input: 'Is Oslo cold?' });
-    expect(byEvent('agent_start', 'forecaster')).toMatchObject({
+    expect(eventOf(events, 'run_start', 'triage')).toMatchObject({ input: 'Is Oslo cold?' });
+    expect(eventOf(events, 'agent_start', 'forecaster')).toMatchObject({
       instructions: 'Ask the researcher.',
       tools: ['ask_researcher'],
       path: ['triage', 'forecaster'],
       tool_definitions: [{ name: 'ask_researcher', description: 'Ask the researcher' }],
     });
-    expect(byEvent('handoff_start', 'triage')).toMatchObject({
+    expect(eventOf(events, 'handoff_start', 'triage')).toMatchObject({
       from: 'triage',
       to: 'forecaster',
       mode: 'pass_control',
     });
-    expect(byEvent('handoff_start', 'forecaster')).toMatchObject({
+    expect(eventOf(events, 'handoff_start', 'forecaster')).toMatchObject({
       to: 'researcher',
       mode: 'return_to_caller',
     });
-    expect(byEvent('tool_end', 'researcher')).toMatchObject({
+    expect(eventOf(events, 'tool_end', 'researcher')).toMatchObject({
       tool: 'weather',
       args: { city: 'Oslo' },
       result: { city: 'Oslo', celsius: -3 },
     });
-    expect(byEvent('agent_end', 'triage')).toMatchObject({
+    expect(eventOf(events, 'agent_end', 'triage')).toMatchObject({
       stop_reason: 'completed',
       handed_off_to: 'forecaster',
       output: 'Cold: -3 °C in Oslo.',
     });
-    expect(byEvent('run_end', 'triage')).toMatchObject({
+    expect(eventOf(events, 'run_end', 'triage')).toMatchObject({
       stop_reason: 'completed',
       counts: { agents: 3, llm_calls: 5, tool_calls: 2 },
     });

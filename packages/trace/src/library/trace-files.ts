@@ -7,6 +7,8 @@ export interface FoundFile {
   readonly path: string;
   readonly absolute: string;
   readonly size: number;
+  /** Epoch milliseconds of its last write. */
+  readonly modified: number;
 }
 
 /** Folders never searched: dependencies, version control, and hidden folders (the index's own). */
@@ -21,10 +23,12 @@ export function findTraceFiles(folder: string): FoundFile[] {
       if (entry.isDirectory()) {
         if (!skipped(entry.name)) visit(absolute);
       } else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
+        const { size, mtimeMs } = statSync(absolute);
         found.push({
           path: relative(folder, absolute).split(sep).join('/'),
           absolute,
-          size: statSync(absolute).size,
+          size,
+          modified: mtimeMs,
         });
       }
     }

@@ -5,6 +5,7 @@ import { rowsOf, text, withDuckDb, type DuckConnection, type DuckJson } from './
 import type { DuckDBValue } from '@duckdb/node-api';
 import { runQuery, type RunFilter } from './run-filter.js';
 import { librarySchema, libraryViews } from './schema.js';
+import { findTraceFiles } from './trace-files.js';
 import { updateLibrary, type LibraryUpdate, type UpdateOptions } from './update-library.js';
 
 /** Options of {@link TraceLibrary}. */
@@ -53,6 +54,8 @@ export class TraceLibrary {
   readonly folder: string;
   readonly indexFile: string;
   readonly #lockTimeoutMs: number;
+  /** The folder's files (path, size, last write) when this library last brought the index up to them. */
+  #indexedFiles: string | undefined;
 
   constructor(folder: string, options: TraceLibraryOptions = {}) {
     this.folder = resolve(folder);
@@ -66,10 +69,28 @@ export class TraceLibrary {
       throw new Error(
         `No folder ${this.folder}: the library indexes the traces in a folder that exists.`,
       );
-    return this.#open(false, async connection => {
+    const found = findTraceFiles(this.folder);
+    const files = found
+      .map(file => `${file.path}\u0000${file.size}\u0000${file.modified}`)
+      .join('\n');
+    // Nothing written since this library's last update: the index is not opened (a served
+    // library asks twice a second).
+    if (files === this.#indexedFiles && existsSync(this.indexFile))
+      return {
+        files: found.length,
+        read: 0,
+        rewritten: 0,
+        removed: 0,
+        bytes: 0,
+        events: 0,
+        skippedLines: 0,
+      };
+    const update = await this.#open(false, async connection => {
       await ensureViews(connection);
-      return updateLibrary(connection, this.folder, options);
+      return updateLibrary(connection, this.folder, options, found);
     });
+    this.#indexedFiles = files;
+    return update;
   }
 
   /**

@@ -78,10 +78,10 @@ export async function updateLibrary(
   connection: DuckConnection,
   folder: string,
   options: UpdateOptions = {},
+  found: readonly FoundFile[] = findTraceFiles(folder),
 ): Promise<LibraryUpdate> {
   // DuckDB's default is most of the machine's memory; an index needs far less.
   await connection.run(`SET memory_limit = '512MB'`);
-  const found = findTraceFiles(folder);
   const known = new Map(
     (await rowsOf(connection, 'SELECT file_id, path, indexed_bytes, head FROM trace_files')).map(
       row => [

@@ -1,14 +1,9 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import {
-  buildRunTrees,
-  isSpanNode,
-  emptyTally,
-  runTotals,
-  type SpanNode,
-} from '@agent-trace/trace/model';
+import { buildRunTrees, isSpanNode, emptyTally, type SpanNode } from '@agent-trace/trace/model';
 import { isSpanStart } from '@agent-trace/core/spans';
 import { rowKindOf, type RowKind } from '../../src/row-kinds.js';
 import type { GraphFact, RunSummary, SummaryTotals } from '../../src/viewer-data.js';
+import { RunSummarizer } from '../../src/run-summarizer.js';
 import { compact, count, cut } from './format.js';
 import { ListRows, type RunRows } from './run-rows.js';
 
@@ -46,8 +41,6 @@ export type Totals = SummaryTotals;
 export interface RunModel extends RunSummary {
   /** Names the run among the page's runs: its file and id. */
   readonly key: string;
-  readonly input: string | undefined;
-  readonly output: string | undefined;
   readonly rows: RunRows;
   /** Every event of the run, when the page holds them (a served run's are fetched in windows). */
   readonly events: readonly TraceEvent[];
@@ -80,38 +73,14 @@ export function buildRuns(events: readonly TraceEvent[], file = ''): RunModel[] 
 export function buildRun(events: readonly TraceEvent[], file = ''): RunModel {
   const first = events[0];
   if (first === undefined) throw new Error('A run has at least one event.');
+  const summarizer = new RunSummarizer(first.run, file);
+  for (const event of events) summarizer.add(event);
+  const summary = summarizer.summary();
   // Each part of the run (a resumed run has two) is a root of its own.
-  const roots = buildRunTrees(events).map(part => part.root);
-  const startedAt = Date.parse(first.time);
-  const lastAt = latestTime(events, startedAt);
   const rows: Row[] = [];
-  for (const root of roots) flatten(root, 0, rows, startedAt, lastAt);
-  const agentStarts = events.filter(event => event.event === 'agent_start');
-  const runStart = events.find(event => event.event === 'run_start');
-  const runEnd = events.findLast(event => event.event === 'run_end');
-  return {
-    key: runKey(file, first.run),
-    id: first.run,
-    session: first.session,
-    file,
-    entryAgent: first.agent,
-    startedAt,
-    stopReason: runEnd?.event === 'run_end' ? runEnd.stop_reason : undefined,
-    input: runStart?.event === 'run_start' ? runStart.input : undefined,
-    output: runEnd?.event === 'run_end' ? runEnd.output : undefined,
-    agents: [...new Set(agentStarts.map(event => event.agent))],
-    totals: totalsOf(events, lastAt - startedAt),
-    rows: new ListRows(rows),
-    events,
-    graph: events,
-  };
-}
-
-/** The time of the latest event: parallel calls end out of order, so every event is looked at. */
-function latestTime(events: readonly TraceEvent[], from: number): number {
-  let latest = from;
-  for (const event of events) latest = Math.max(latest, Date.parse(event.time));
-  return latest;
+  for (const { root } of buildRunTrees(events))
+    flatten(root, 0, rows, summary.startedAt, summary.lastAt);
+  return { ...summary, key: runKey(file, first.run), rows: new ListRows(rows), events };
 }
 
 function flatten(
@@ -324,11 +293,6 @@ function llmSummary(end: TraceEventOf<'llm_end'>): string {
     .filter(part => part !== '')
     .join(' + ');
   return `${end.tok_prompt}→${end.tok_completion} tok · ${answer || '(no answer)'}`;
-}
-
-/** Tokens, calls, errors and duration of a run's events. */
-export function totalsOf(events: readonly TraceEvent[], durationMs: number): Totals {
-  return { ...runTotals(events), durationMs };
 }
 
 /** The sum of several runs' totals. */

@@ -9,8 +9,6 @@ export function listedRun(summary: RunSummary): RunModel {
   return {
     ...summary,
     key: runKey(summary.file, summary.id),
-    input: undefined,
-    output: undefined,
     rows: new ListRows([]),
     events: [],
     graph: summary.graph ?? [],

@@ -1,8 +1,9 @@
 import type { TraceEvent } from '@agent-trace/core';
-import { emptyTally, SpanPlacer, tallyEvent, type RunTally } from '@agent-trace/trace/model';
+import { SpanPlacer } from '@agent-trace/trace/model';
 import { pointKinds, rowKinds, rowKindOf } from '../row-kinds.js';
 import { HashedSpans } from './hashed-spans.js';
-import type { GraphFact, RunSummary } from '../viewer-data.js';
+import { RunSummarizer } from '../run-summarizer.js';
+import type { RunSummary } from '../viewer-data.js';
 
 /** A row's place in the file: its start event's line, and its end event's when it has one. */
 export interface RowLines {
@@ -57,14 +58,7 @@ export class RunOutline {
   #roots: number[] = [];
   #version = 0;
   #tree: (TreeOrder & { readonly at: number }) | undefined;
-  #session = '';
-  #entryAgent = '';
-  #startedAt = Number.NaN;
-  #lastAt = Number.NaN;
-  #stopReason: string | undefined;
-  readonly #tally: RunTally = emptyTally();
-  readonly #agents = new Set<string>();
-  readonly #graph: GraphFact[] = [];
+  readonly #summarizer: RunSummarizer;
   readonly #placer = new SpanPlacer<number>(
     row => this.#endOffset[row] === -1 && spanCodes.has(this.#kind[row] ?? -1),
     new HashedSpans(),
@@ -73,23 +67,13 @@ export class RunOutline {
   constructor(run: string, file: string) {
     this.run = run;
     this.file = file;
-  }
-
-  /** Rows so far. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /** Grows by one with every event that arrives. */
-  get version(): number {
-    return this.#version;
+    this.#summarizer = new RunSummarizer(run, file);
   }
 
   /** Adds an event read at `offset` (`length` bytes), placed by the one span-tree rule. */
   add(event: TraceEvent, offset: number, length: number): void {
     this.#version++;
-    if (Number.isNaN(this.#startedAt)) this.#first(event);
-    this.#note(event);
+    this.#summarizer.add(event);
     const placement = this.#placer.place(event);
     if (placement.kind === 'end') {
       this.#endOffset[placement.own] = offset;
@@ -121,43 +105,14 @@ export class RunOutline {
     this.#endLength = grown(this.#endLength, size);
   }
 
-  #first(event: TraceEvent): void {
-    this.#session = event.session;
-    this.#entryAgent = event.agent;
-    this.#startedAt = Date.parse(event.time);
-    this.#lastAt = this.#startedAt;
-  }
-
-  /** What the run's summary counts: times, totals, agents, handoffs, the stop reason. */
-  #note(event: TraceEvent): void {
-    const at = Date.parse(event.time);
-    if (at > this.#lastAt) this.#lastAt = at;
-    tallyEvent(this.#tally, event);
-    if (event.event === 'agent_start') {
-      this.#agents.add(event.agent);
-      this.#graph.push({ event: 'agent_start', agent: event.agent });
-    } else if (event.event === 'handoff_start') {
-      const { from, to, mode } = event;
-      this.#graph.push({ event: 'handoff_start', agent: event.agent, from, to, mode });
-    } else if (event.event === 'run_end') this.#stopReason = event.stop_reason;
-    else if (event.event === 'run_start') this.#stopReason = undefined;
-  }
-
   /** The run as the runs list and the waterfall's header show it. */
   summary(): RunSummary {
+    const summary = this.#summarizer.summary();
     return {
-      id: this.run,
-      session: this.#session,
-      file: this.file,
-      entryAgent: this.#entryAgent,
-      startedAt: this.#startedAt,
-      stopReason: this.#stopReason,
-      agents: [...this.#agents],
-      totals: { ...this.#tally, durationMs: this.#lastAt - this.#startedAt },
-      lastAt: this.#lastAt,
+      ...summary,
       rowCount: this.#count,
       version: this.#version,
-      graph: this.#graph.length > maxGraphFacts ? this.#graph.slice(0, maxGraphFacts) : this.#graph,
+      graph: summary.graph.slice(0, maxGraphFacts),
     };
   }
 
@@ -173,8 +128,8 @@ export class RunOutline {
 
   /**
    * The rows in tree order (each part's root, then its children in the order they came). While
-   * the file is still being read (`reading`), a tree up to a second old is given again instead of
-   * ordering a million rows on every request; the read's last change orders them all.
+   * the file is still being read (`reading`), a tree up to {@link staleTreeMs} old is given again
+   * instead of ordering a million rows on every request; the read's last change orders them all.
    */
   tree(reading = false): TreeOrder {
     const fresh = this.#tree?.version === this.#version;

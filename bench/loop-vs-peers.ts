@@ -4,8 +4,9 @@
  * test model, each subject and N in a fresh process. Reports the median µs per step, peak RSS,
  * and how many times more per step each peer spends than agent-trace.
  */
+import { compiledWorker } from './compiled.js';
 import { CappedCell, figure, ratio, runWorker, table } from './measure.js';
-import type { LoopSample } from './peers/loop-worker.js';
+import type { LoopSample } from './peers/measure-cell.js';
 import type { SubjectKey } from './peers/registry.js';
 
 const subjectOrder: readonly SubjectKey[] = [
@@ -29,14 +30,24 @@ export const loopCellCaps = {
   memoryMb: Number(process.env.BENCH_CELL_MB ?? 1500),
 };
 
-/** One cell in its own process, capped: a capped cell is its last sample, marked `capped`. */
-async function loopCell(subject: SubjectKey, steps: number, budgetMs: number): Promise<LoopSample> {
+/**
+ * One cell in its own process (a `.ts` worker compiled first, as a built application runs; a
+ * `.mjs` one as it is), capped: a capped cell is its last sample, marked `capped`.
+ */
+export async function workerCell(
+  worker: string,
+  subject: string,
+  args: readonly string[],
+  steps: number,
+  node?: string,
+): Promise<LoopSample> {
   try {
     return await runWorker<LoopSample>(
-      'bench/peers/loop-worker.ts',
-      [subject, String(steps), String(budgetMs)],
+      worker.endsWith('.ts') ? await compiledWorker(worker) : worker,
+      args,
       loopCellCaps.seconds * 1000,
       loopCellCaps.memoryMb,
+      node,
     );
   } catch (error) {
     if (!(error instanceof CappedCell)) throw error;
@@ -53,6 +64,14 @@ async function loopCell(subject: SubjectKey, steps: number, budgetMs: number): P
     };
   }
 }
+
+const loopCell = (subject: SubjectKey, steps: number, budgetMs: number): Promise<LoopSample> =>
+  workerCell(
+    'bench/peers/loop-worker.ts',
+    subject,
+    [subject, String(steps), String(budgetMs)],
+    steps,
+  );
 
 /**
  * Measures every subject at every N (each in its own process, `budgetMs` of samples each, capped
@@ -78,11 +97,45 @@ export async function measureLoopVsPeers(
 const ratioText = (a: number, b: number): string =>
   Number.isNaN(a) || Number.isNaN(b) ? 'capped' : ratio(a / b);
 
-/** A cell's µs per step, with `*` when it was capped (what it reached before). */
-const perStepText = (sample: LoopSample | undefined): string =>
+/**
+ * A cell's µs per step, with `*` when it was capped (what it reached before) and `†` when its
+ * tracing client dropped work (not the time of a tracer that kept up).
+ */
+export const perStepText = (sample: LoopSample | undefined): string =>
   sample === undefined
     ? '—'
-    : `${Number.isNaN(sample.microsecondsPerStep) ? 'capped' : figure(sample.microsecondsPerStep)}${sample.capped === undefined || Number.isNaN(sample.microsecondsPerStep) ? '' : '*'}`;
+    : `${Number.isNaN(sample.microsecondsPerStep) ? 'capped' : figure(sample.microsecondsPerStep)}${sample.capped === undefined || Number.isNaN(sample.microsecondsPerStep) ? '' : '*'}${sample.dropped === undefined ? '' : '†'}`;
+
+/** The lines under a table that say which cells were capped and which dropped work. */
+export function cellNotes(
+  samples: readonly LoopSample[],
+  nameOf: (subject: string) => string,
+): string {
+  const runs = (count: number) => `${count} run${count === 1 ? '' : 's'}`;
+  const capped = samples
+    .filter(sample => sample.capped !== undefined)
+    .map(
+      sample =>
+        `${nameOf(sample.subject)} at N = ${sample.steps} capped at ${sample.capped} after ${runs(sample.runs)}`,
+    );
+  const dropped = samples
+    .filter(sample => sample.dropped !== undefined)
+    .map(
+      sample => `${nameOf(sample.subject)} at N = ${sample.steps} dropped ${runs(sample.dropped!)}`,
+    );
+  return [
+    ...(capped.length === 0
+      ? []
+      : [`* capped (the cell stopped, its numbers are what it reached): ${capped.join('; ')}`]),
+    ...(dropped.length === 0
+      ? []
+      : [
+          `† its tracing client dropped work (a full queue), so this is not the time of a tracer that kept up: ${dropped.join('; ')}`,
+        ]),
+  ]
+    .map(line => `\n\n${line}`)
+    .join('');
+}
 
 const find = (samples: readonly LoopSample[], subject: string, steps: number) =>
   samples.find(sample => sample.subject === subject && sample.steps === steps);
@@ -118,10 +171,12 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
     ...ours.map(subject => [
       nameOf(subject),
       ...peers.map(peer =>
-        ratioText(
-          find(samples, peer, pivot)?.microsecondsPerStep ?? Number.NaN,
-          find(samples, subject, pivot)?.microsecondsPerStep ?? Number.NaN,
-        ),
+        find(samples, peer, pivot)?.dropped !== undefined
+          ? 'dropped work'
+          : ratioText(
+              find(samples, peer, pivot)?.microsecondsPerStep ?? Number.NaN,
+              find(samples, subject, pivot)?.microsecondsPerStep ?? Number.NaN,
+            ),
       ),
     ]),
   ]);
@@ -131,17 +186,7 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
     native === undefined || react === undefined
       ? ''
       : `\n\nReAct mode / native tool calls at N = ${pivot}, no sink: ${ratio(react.microsecondsPerStep / native.microsecondsPerStep)} per step (the answer parsed, the chunks split, the observation a text message)`;
-  const cappedCells = samples.filter(sample => sample.capped !== undefined);
-  const cappedLine =
-    cappedCells.length === 0
-      ? ''
-      : `\n\n* capped (the cell stopped, its numbers are what it reached): ${cappedCells
-          .map(
-            sample =>
-              `${nameOf(sample.subject)} at N = ${sample.steps} capped at ${sample.capped} after ${sample.runs} run${sample.runs === 1 ? '' : 's'}`,
-          )
-          .join('; ')}`;
-  return `${perStep}\n\n${ratios}${reactLine}${cappedLine}`;
+  return `${perStep}\n\n${ratios}${reactLine}${cellNotes(samples, nameOf)}`;
 }
 
 type Framework = 'agent-trace' | 'Vercel AI SDK' | 'LangGraph.js' | 'OpenAI Agents SDK';

@@ -21,7 +21,7 @@ export interface McpCallResult {
 }
 
 /** A fresh in-memory MCP server with the `add` tool, and a client transport to it. */
-function addServer(): InMemoryTransport {
+export function addServer(): InMemoryTransport {
   const [client, server] = InMemoryTransport.createLinkedPair();
   const mcp = new McpServer({ name: 'math', version: '1.0.0' });
   mcp.registerTool(

@@ -83,9 +83,10 @@ export async function runWorker<Result>(
   args: readonly string[],
   timeoutMs = 10 * 60_000,
   memoryMb = Number.POSITIVE_INFINITY,
+  node = process.execPath,
 ): Promise<Result> {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, script, ...args], {
+  const child = spawn(node, [...loader, script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

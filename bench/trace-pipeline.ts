@@ -24,6 +24,8 @@ export interface Throughput {
 /** What the pipeline benchmark measured. */
 export interface PipelineResult {
   events: number;
+  /** Events a step of the loop scenario writes (four, and the run's own spread over its steps). */
+  eventsPerStep: number;
   megabytes: number;
   writing: Throughput[];
   /** JSONL sink rate / stringify-only rate. */
@@ -159,6 +161,7 @@ export async function measureTracePipeline(
     if (stringified === 0) throw new Error('nothing was stringified');
     return {
       events: events.length,
+      eventsPerStep: events.length / (copies * 1000),
       megabytes: bytes / 2 ** 20,
       writing,
       sinkShareOfStringify: write['JSON.stringify only'] / write['jsonlSink (stringify + write)'],
@@ -212,7 +215,7 @@ export function formatTracePipeline(result: PipelineResult): string {
  * first use, while a bundle parses it at start (its ranks are 5 MB of source, about 25 MB of RSS
  * in every command), so it stays outside the bundle.
  */
-const loadedOnUse = ['js-tiktoken'];
+const loadedOnUse = ['js-tiktoken', '@duckdb/node-api'];
 
 /**
  * Bundles a worker into one ES module in `directory`, for plain node. The banner gives the bundled

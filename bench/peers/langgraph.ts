@@ -71,8 +71,17 @@ export async function langGraphLangSmith(): Promise<Subject> {
     LANGSMITH_API_KEY: 'bench',
     LANGSMITH_PROJECT: 'bench',
   });
+  // The client says so on console.warn when its queue is full and it drops a run: counted, and
+  // kept off the bench's output (thousands of lines).
+  let dropped = 0;
+  const warn = console.warn.bind(console);
+  console.warn = (...data: unknown[]) => {
+    if (typeof data[0] === 'string' && data[0].includes('Dropping run')) dropped++;
+    else warn(...data);
+  };
   return {
     ...subject,
+    dropped: () => dropped,
     close: async () => {
       await awaitAllCallbacks();
       if (endpoint.ingestRequests === 0)

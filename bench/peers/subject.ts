@@ -16,6 +16,11 @@ export interface Subject {
   prepare(steps: number): Promise<PreparedRun>;
   /** Releases what the subject holds across runs (a receiver, a directory). */
   close?(): Promise<void>;
+  /**
+   * How much work its tracing client has thrown away so far (LangSmith's full queue drops runs):
+   * a cell that dropped work is reported as such, not timed as if it were healthy.
+   */
+  dropped?(): number;
 }
 
 /** Throws unless a run ended as the scenario says. */

@@ -1,0 +1,165 @@
+/**
+ * The wire-level subjects: every framework on its own OpenAI provider, against the local Chat
+ * Completions server (`chat-server.ts`), so request building, history serialisation and response
+ * parsing are measured as a user's run has them. Same tool, same steps; the model name
+ * `bench-<N>` tells the server how long the run is.
+ */
+import { agent, run, stream } from '@agent-trace/core';
+import { openai } from '@agent-trace/core/openai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { ChatOpenAI } from '@langchain/openai';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import {
+  Agent,
+  run as runAgents,
+  setDefaultOpenAIKey,
+  setOpenAIAPI,
+  setTracingDisabled,
+} from '@openai/agents';
+import { generateText, isStepCount, streamText } from 'ai';
+import { add as langchainAdd } from '../peers/langgraph.js';
+import { add as agentsAdd } from '../peers/openai-agents.js';
+import { expectDone, type Subject } from '../peers/subject.js';
+import { add as aiSdkAdd } from '../peers/vercel-ai.js';
+import { addTool } from '../scenario.js';
+import type { WireMode } from './wire-mode.js';
+
+const modelName = (steps: number): string => `bench-${steps}`;
+
+/** agent-trace's OpenAI adapter (Chat Completions), `run` or `stream`. */
+export function agentTraceWire(baseURL: string, mode: WireMode): Subject {
+  return {
+    name: 'agent-trace (openai adapter)',
+    kind: 'agent-trace',
+    prepare(steps) {
+      const subject = agent({
+        name: 'bench',
+        model: openai(modelName(steps), { apiKey: 'bench', baseURL }),
+        tools: [addTool],
+        limits: { maxSteps: steps, maxToolCallsPerTool: steps },
+      });
+      return Promise.resolve({
+        async run() {
+          if (mode === 'json') {
+            expectDone('agent-trace', (await run(subject, 'go')).output);
+            return;
+          }
+          const streamed = stream(subject, 'go');
+          for await (const chunk of streamed) void chunk;
+          expectDone('agent-trace', (await streamed.result).output);
+        },
+        finish: () => Promise.resolve(),
+      });
+    },
+  };
+}
+
+/** The Vercel AI SDK on `@ai-sdk/openai`'s Chat Completions model, `generateText` or `streamText`. */
+export function vercelAiWire(baseURL: string, mode: WireMode): Subject {
+  const provider = createOpenAI({ apiKey: 'bench', baseURL });
+  return {
+    name: 'Vercel AI SDK (@ai-sdk/openai)',
+    kind: 'peer',
+    prepare(steps) {
+      const options = {
+        model: provider.chat(modelName(steps)),
+        prompt: 'go',
+        tools: { add: aiSdkAdd },
+        stopWhen: isStepCount(steps),
+      };
+      return Promise.resolve({
+        async run() {
+          if (mode === 'json') {
+            expectDone('The Vercel AI SDK', (await generateText(options)).text);
+            return;
+          }
+          const streamed = streamText(options);
+          for await (const part of streamed.fullStream) void part;
+          expectDone('The Vercel AI SDK', await streamed.text);
+        },
+        finish: () => Promise.resolve(),
+      });
+    },
+  };
+}
+
+/** The OpenAI Agents SDK on its default OpenAI provider, set to Chat Completions, tracing off. */
+export function openaiAgentsWire(baseURL: string, mode: WireMode): Subject {
+  process.env.OPENAI_BASE_URL = baseURL;
+  setDefaultOpenAIKey('bench');
+  setOpenAIAPI('chat_completions');
+  setTracingDisabled(true);
+  return {
+    name: 'OpenAI Agents SDK (default model, Chat Completions)',
+    kind: 'peer',
+    prepare(steps) {
+      const subject = new Agent({ name: 'bench', model: modelName(steps), tools: [agentsAdd] });
+      return Promise.resolve({
+        async run() {
+          if (mode === 'json') {
+            const result = await runAgents(subject, 'go', { maxTurns: steps + 1 });
+            expectDone('The OpenAI Agents SDK', result.finalOutput);
+            return;
+          }
+          const result = await runAgents(subject, 'go', { maxTurns: steps + 1, stream: true });
+          for await (const event of result) void event;
+          await result.completed;
+          expectDone('The OpenAI Agents SDK', result.finalOutput);
+        },
+        finish: () => Promise.resolve(),
+      });
+    },
+  };
+}
+
+/**
+ * LangGraph's prebuilt ReAct agent on LangChain's `ChatOpenAI`; in stream mode the graph streams
+ * its messages (`streamMode: 'messages'`), which makes the model stream. (`streaming: true` with
+ * `invoke` never returns in @langchain/openai 1.6 against a stream that ends with `[DONE]`.)
+ */
+export function langchainWire(baseURL: string, mode: WireMode): Subject {
+  process.env.LANGSMITH_TRACING = 'false';
+  process.env.LANGCHAIN_TRACING_V2 = 'false';
+  return {
+    name: 'LangGraph.js (ChatOpenAI)',
+    kind: 'peer',
+    prepare(steps) {
+      const llm = new ChatOpenAI({
+        model: modelName(steps),
+        apiKey: 'bench',
+        configuration: { baseURL },
+        maxRetries: 0,
+      });
+      const graph = createReactAgent({ llm, tools: [langchainAdd] });
+      return Promise.resolve({
+        async run() {
+          const input = { messages: [{ role: 'user', content: 'go' }] };
+          const recursionLimit = steps * 2 + 10;
+          if (mode === 'json') {
+            const result = await graph.invoke(input, { recursionLimit });
+            const last = result.messages.at(-1);
+            expectDone('LangGraph.js', typeof last?.content === 'string' ? last.content : '');
+            return;
+          }
+          let text = '';
+          const chunks = await graph.stream(input, { streamMode: 'messages', recursionLimit });
+          for await (const [message] of chunks)
+            text += typeof message.content === 'string' ? message.content : '';
+          expectDone('LangGraph.js', text.endsWith('done') ? 'done' : text);
+        },
+        finish: () => Promise.resolve(),
+      });
+    },
+  };
+}
+
+/** Every wire subject by key. */
+export const wireSubjects = {
+  'agent-trace': agentTraceWire,
+  'vercel-ai': vercelAiWire,
+  'openai-agents': openaiAgentsWire,
+  langgraph: langchainWire,
+} satisfies Record<string, (baseURL: string, mode: WireMode) => Subject>;
+
+/** A key of {@link wireSubjects}. */
+export type WireSubjectKey = keyof typeof wireSubjects;

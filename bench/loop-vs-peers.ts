@@ -40,6 +40,7 @@ export async function workerCell(
   args: readonly string[],
   steps: number,
   node?: string,
+  name = subject,
 ): Promise<LoopSample> {
   try {
     return await runWorker<LoopSample>(
@@ -54,7 +55,7 @@ export async function workerCell(
     const reached = error.reached as LoopSample | undefined;
     return {
       subject,
-      name: reached?.name ?? subject,
+      name: reached?.name ?? name,
       kind: subject.startsWith('agent-trace') ? 'agent-trace' : 'peer',
       steps,
       microsecondsPerStep: reached?.microsecondsPerStep ?? Number.NaN,
@@ -104,7 +105,7 @@ const ratioText = (a: number, b: number): string =>
 export const perStepText = (sample: LoopSample | undefined): string =>
   sample === undefined
     ? '—'
-    : `${Number.isNaN(sample.microsecondsPerStep) ? 'capped' : figure(sample.microsecondsPerStep)}${sample.capped === undefined || Number.isNaN(sample.microsecondsPerStep) ? '' : '*'}${sample.dropped === undefined ? '' : '†'}`;
+    : `${Number.isNaN(sample.microsecondsPerStep) ? (sample.dropped === undefined ? 'capped' : 'dropped') : figure(sample.microsecondsPerStep)}${sample.capped === undefined || Number.isNaN(sample.microsecondsPerStep) ? '' : '*'}${sample.dropped === undefined ? '' : '†'}`;
 
 /** The lines under a table that say which cells were capped and which dropped work. */
 export function cellNotes(

@@ -12,8 +12,9 @@ import {
   jsonlShareOfFastestPeer,
   measureLoopVsPeers,
 } from './loop-vs-peers.js';
-import { ratio } from './measure.js';
-import { formatMcpCall, measureMcpCall } from './mcp-call.js';
+import { ratio, runWorker } from './measure.js';
+import { compiledWorker } from './compiled.js';
+import { formatMcpCall, type McpCallResult } from './mcp-call.js';
 import { formatManyRuns, manyRunsRssTargetMb, measureManyRuns } from './many-runs.js';
 import { formatOtelModes, measureOtelModes } from './otel-modes.js';
 import { formatReplay, measureReplay } from './replay-long-run.js';
@@ -33,8 +34,9 @@ const quick = process.argv.includes('--quick');
 const settings = quick
   ? {
       sizes: [10, 100],
-      budgetMs: 1000,
-      wireBudgetMs: 500,
+      wireSizes: [100],
+      budgetMs: 400,
+      wireBudgetMs: 300,
       copies: 10,
       largeFileMb: 200,
       manyRunsMb: 200,
@@ -42,8 +44,9 @@ const settings = quick
     }
   : {
       sizes: [10, 100, 1000],
-      budgetMs: 1500,
-      wireBudgetMs: 1000,
+      wireSizes: [10, 100, 1000],
+      budgetMs: 1000,
+      wireBudgetMs: 600,
       copies: 25,
       largeFileMb: 1024,
       manyRunsMb: 1100,
@@ -79,7 +82,7 @@ sectionTime();
 console.log(
   '\nOn the wire: each framework on its own OpenAI provider against one Chat Completions server on 127.0.0.1 (the same scripted answers), each cell a fresh process (median µs per step)',
 );
-const wire = await measureWireLevel(settings.sizes, settings.wireBudgetMs, sample =>
+const wire = await measureWireLevel(settings.wireSizes, settings.wireBudgetMs, sample =>
   process.stderr.write(
     `  ${sample.name}, ${sample.runtime}, ${sample.mode}, N = ${sample.steps}: ${sample.microsecondsPerStep.toFixed(1)} µs\n`,
   ),
@@ -106,7 +109,10 @@ console.log('\nReplay');
 const replay = await measureReplay(10_000);
 console.log(formatReplay(replay));
 console.log('');
-const mcpCall = await measureMcpCall(quick ? 100 : 300, settings.rounds);
+const mcpCall = await runWorker<McpCallResult>(
+  await compiledWorker('bench/pipeline/mcp-worker.ts'),
+  [String(quick ? 100 : 300), String(settings.rounds)],
+);
 console.log(formatMcpCall(mcpCall));
 sectionTime();
 

@@ -33,6 +33,15 @@ const node20Subjects: readonly WireSubjectKey[] = [
   'langgraph',
 ];
 
+/** Each cell's row name, also for a cell capped before it printed anything. */
+const names: Record<WireSubjectKey | 'mastra', string> = {
+  'agent-trace': 'agent-trace (openai adapter)',
+  'vercel-ai': 'Vercel AI SDK (@ai-sdk/openai)',
+  'openai-agents': 'OpenAI Agents SDK (default model, Chat Completions)',
+  langgraph: 'LangGraph.js (ChatOpenAI)',
+  mastra: 'Mastra (@ai-sdk/openai)',
+};
+
 /** Starts the chat server in a process of its own; resolves with its URL. */
 async function startChatServer(): Promise<{ url: string; server: ChildProcess }> {
   const server = spawn(process.execPath, [await compiledWorker('bench/wire/chat-server.ts')], {
@@ -67,7 +76,14 @@ export async function measureWireLevel(
         for (const steps of sizes) {
           const args = [subject, String(steps), String(budgetMs), url, mode];
           record(
-            await workerCell('bench/wire/wire-worker.ts', subject, args, steps),
+            await workerCell(
+              'bench/wire/wire-worker.ts',
+              `${subject}-${mode}`,
+              args,
+              steps,
+              undefined,
+              names[subject],
+            ),
             mode,
             'Node 20',
           );
@@ -77,7 +93,14 @@ export async function measureWireLevel(
         const ours = [`agent-trace`, String(steps), String(budgetMs), url, mode];
         const worker = 'bench/wire/wire-worker.ts';
         record(
-          await workerCell(worker, 'agent-trace', ours, steps, runtime22.node),
+          await workerCell(
+            worker,
+            `agent-trace-${mode}`,
+            ours,
+            steps,
+            runtime22.node,
+            names['agent-trace'],
+          ),
           mode,
           'Node 22',
         );
@@ -87,7 +110,11 @@ export async function measureWireLevel(
           node22Packages,
         );
         const args = [String(steps), String(budgetMs), url, mode];
-        record(await workerCell(mastra, 'mastra', args, steps, runtime22.node), mode, 'Node 22');
+        record(
+          await workerCell(mastra, `mastra-${mode}`, args, steps, runtime22.node, names.mastra),
+          mode,
+          'Node 22',
+        );
       }
     }
   } finally {
@@ -137,13 +164,13 @@ export function formatWireLevel(result: WireResult, pivot = 100): string {
       ...body,
     ])}`;
   });
-  const names = (subject: string) =>
+  const nameOf = (subject: string) =>
     result.samples.find(sample => sample.subject === subject)?.name ?? subject;
   const note =
     result.node22 === undefined
       ? ''
       : `\n\nMastra and the Node 22 cells did not run: ${result.node22}`;
-  return `${tables.join('\n\n')}${cellNotes(result.samples, names)}${note}`;
+  return `${tables.join('\n\n')}${cellNotes(result.samples, nameOf)}${note}`;
 }
 
 /** agent-trace's µs per step over the fastest peer's, per mode, at `pivot` (same runtime). */

@@ -46,23 +46,37 @@ export async function measureCell(
     name: subject.name,
     kind: subject.kind,
     steps,
-    microsecondsPerStep: (median(durations) * 1000) / steps,
+    microsecondsPerStep: durations.length === 0 ? Number.NaN : (median(durations) * 1000) / steps,
     runs: durations.length,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     ...(subject.dropped === undefined || subject.dropped() === 0
       ? {}
       : { dropped: subject.dropped() }),
   });
+  // Once the subject's tracing client drops work, its times are not those of a tracer that keeps
+  // up: the cell stops there and says so.
+  let latest: readonly number[] = [];
+  const watch = setInterval(() => {
+    if ((subject.dropped?.() ?? 0) === 0) return;
+    process.stdout.write(`${JSON.stringify(sampleOf(latest))}\n`);
+    process.exit(0);
+  }, 100);
   const first = await timedRun(steps);
-  process.stdout.write(`${JSON.stringify(sampleOf([first]))}\n`);
+  latest = [first];
+  process.stdout.write(`${JSON.stringify(sampleOf(latest))}\n`);
   const durations: number[] = [];
   const until = performance.now() + budgetMs;
-  while (durations.length < 3 || (performance.now() < until && durations.length < 2000)) {
-    // A run slower than the whole budget is measured once more (the slowest peers at N = 1,000).
-    if (durations.length >= 1 && first > budgetMs) break;
+  // A run slower than the whole budget is measured once (the slowest peers at N = 1,000).
+  while (
+    first <= budgetMs &&
+    (durations.length < 3 || (performance.now() < until && durations.length < 2000))
+  ) {
     durations.push(await timedRun(steps));
+    latest = durations;
     process.stdout.write(`${JSON.stringify(sampleOf(durations))}\n`);
   }
+  if (durations.length === 0) durations.push(first);
+  clearInterval(watch);
   await subject.close?.();
   const sample = sampleOf(durations);
   process.stdout.write(`${JSON.stringify(sample)}\n`);

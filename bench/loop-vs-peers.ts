@@ -4,8 +4,8 @@
  * test model, each subject and N in a fresh process. Reports the median µs per step, peak RSS,
  * and how many times more per step each peer spends than agent-trace.
  */
-import { compiledWorker } from './compiled.js';
-import { CappedCell, figure, ratio, runWorker, table } from './measure.js';
+import { cellNotes, perStepText, workerCell } from './cells.js';
+import { ratio, table } from './measure.js';
 import type { LoopSample } from './peers/measure-cell.js';
 import type { SubjectKey } from './peers/registry.js';
 
@@ -24,59 +24,17 @@ const subjectOrder: readonly SubjectKey[] = [
   'openai-agents-noop',
 ];
 
-/** A loop cell's caps: past either, the cell stops and reports what it reached. */
-export const loopCellCaps = {
-  seconds: Number(process.env.BENCH_CELL_SECONDS ?? 90),
-  memoryMb: Number(process.env.BENCH_CELL_MB ?? 1500),
-};
-
-/**
- * One cell in its own process (a `.ts` worker compiled first, as a built application runs; a
- * `.mjs` one as it is), capped: a capped cell is its last sample, marked `capped`.
- */
-export async function workerCell(
-  worker: string,
-  subject: string,
-  args: readonly string[],
-  steps: number,
-  node?: string,
-  name = subject,
-): Promise<LoopSample> {
-  try {
-    return await runWorker<LoopSample>(
-      worker.endsWith('.ts') ? await compiledWorker(worker) : worker,
-      args,
-      loopCellCaps.seconds * 1000,
-      loopCellCaps.memoryMb,
-      node,
-    );
-  } catch (error) {
-    if (!(error instanceof CappedCell)) throw error;
-    const reached = error.reached as LoopSample | undefined;
-    return {
-      subject,
-      name: reached?.name ?? name,
-      kind: subject.startsWith('agent-trace') ? 'agent-trace' : 'peer',
-      steps,
-      microsecondsPerStep: reached?.microsecondsPerStep ?? Number.NaN,
-      runs: reached?.runs ?? 0,
-      peakRssMb: reached?.peakRssMb ?? Number.NaN,
-      capped: error.cap,
-    };
-  }
-}
-
 const loopCell = (subject: SubjectKey, steps: number, budgetMs: number): Promise<LoopSample> =>
-  workerCell(
-    'bench/peers/loop-worker.ts',
+  workerCell({
+    worker: 'bench/peers/loop-worker.ts',
     subject,
-    [subject, String(steps), String(budgetMs)],
+    args: [subject, String(steps), String(budgetMs)],
     steps,
-  );
+  });
 
 /**
  * Measures every subject at every N (each in its own process, `budgetMs` of samples each, capped
- * at {@link loopCellCaps}).
+ * as `cells.ts` caps a cell).
  */
 export async function measureLoopVsPeers(
   sizes: readonly number[],
@@ -97,46 +55,6 @@ export async function measureLoopVsPeers(
 /** `a / b` as a ratio, or `capped` when either is missing. */
 const ratioText = (a: number, b: number): string =>
   Number.isNaN(a) || Number.isNaN(b) ? 'capped' : ratio(a / b);
-
-/**
- * A cell's µs per step, with `*` when it was capped (what it reached before) and `†` when its
- * tracing client dropped work (not the time of a tracer that kept up).
- */
-export const perStepText = (sample: LoopSample | undefined): string =>
-  sample === undefined
-    ? '—'
-    : `${Number.isNaN(sample.microsecondsPerStep) ? (sample.dropped === undefined ? 'capped' : 'dropped') : figure(sample.microsecondsPerStep)}${sample.capped === undefined || Number.isNaN(sample.microsecondsPerStep) ? '' : '*'}${sample.dropped === undefined ? '' : '†'}`;
-
-/** The lines under a table that say which cells were capped and which dropped work. */
-export function cellNotes(
-  samples: readonly LoopSample[],
-  nameOf: (subject: string) => string,
-): string {
-  const runs = (count: number) => `${count} run${count === 1 ? '' : 's'}`;
-  const capped = samples
-    .filter(sample => sample.capped !== undefined)
-    .map(
-      sample =>
-        `${nameOf(sample.subject)} at N = ${sample.steps} capped at ${sample.capped} after ${runs(sample.runs)}`,
-    );
-  const dropped = samples
-    .filter(sample => sample.dropped !== undefined)
-    .map(
-      sample => `${nameOf(sample.subject)} at N = ${sample.steps} dropped ${runs(sample.dropped!)}`,
-    );
-  return [
-    ...(capped.length === 0
-      ? []
-      : [`* capped (the cell stopped, its numbers are what it reached): ${capped.join('; ')}`]),
-    ...(dropped.length === 0
-      ? []
-      : [
-          `† its tracing client dropped work (a full queue), so this is not the time of a tracer that kept up: ${dropped.join('; ')}`,
-        ]),
-  ]
-    .map(line => `\n\n${line}`)
-    .join('');
-}
 
 const find = (samples: readonly LoopSample[], subject: string, steps: number) =>
   samples.find(sample => sample.subject === subject && sample.steps === steps);

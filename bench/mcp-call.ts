@@ -3,7 +3,7 @@
  * directly with the SDK client: both sides call `add` N times; the loop side also makes its model
  * calls (a FakeLLM) and tool-phase bookkeeping, which is the overhead measured.
  */
-import { agent, run } from '@agent-trace/core';
+import { agent, run, type AnyTool } from '@agent-trace/core';
 import { connectMcp } from '@agent-trace/core/mcp';
 import { fakeLLM } from '@agent-trace/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -35,6 +35,20 @@ export function addServer(): InMemoryTransport {
   return client;
 }
 
+/** One run of the loop that calls `add` (one of `tools`) `calls` times, then answers. */
+export async function addThroughLoop(tools: readonly AnyTool[], calls: number): Promise<void> {
+  const steps = calls + 1;
+  await run(
+    agent({
+      name: 'adder',
+      model: fakeLLM(addScript(steps)),
+      tools: [...tools],
+      limits: { maxSteps: steps, maxToolCallsPerTool: steps },
+    }),
+    'go',
+  );
+}
+
 /** Measures `calls` add calls both ways, interleaved over `rounds`. */
 export async function measureMcpCall(calls = 200, rounds = 5): Promise<McpCallResult> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -46,19 +60,7 @@ export async function measureMcpCall(calls = 200, rounds = 5): Promise<McpCallRe
         for (let index = 0; index < calls; index++)
           await client.callTool({ name: 'add', arguments: addArguments(index) });
       },
-      loop: async () => {
-        const steps = calls + 1;
-        const model = fakeLLM(addScript(steps));
-        await run(
-          agent({
-            name: 'adder',
-            model,
-            tools: [...mcp.tools],
-            limits: { maxSteps: steps, maxToolCallsPerTool: steps },
-          }),
-          'go',
-        );
-      },
+      loop: () => addThroughLoop(mcp.tools, calls),
     },
     rounds,
   );

@@ -1,11 +1,12 @@
 /**
- * `pnpm bench:profile [jsonl|bare|mcp] [seconds]`: runs a workload under `node --cpu-prof` and
- * prints where its time goes (self time by function). The profile file is kept in
- * bench/results/profiles/ for Chrome DevTools or speedscope.
+ * `pnpm bench:profile [jsonl|bare|mcp] [seconds]`: runs a workload (compiled, as the bench's cells
+ * run) under `node --cpu-prof` and prints where its time goes (self time by function). The profile
+ * is kept in bench/results/profiles/ for Chrome DevTools or speedscope.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { compiledWorker } from './compiled.js';
 import { formatProfile, summarizeProfile } from './profile/summarize.js';
 
 const [name = 'jsonl', seconds = '8'] = process.argv.slice(2);
@@ -19,23 +20,17 @@ const result = spawnSync(
     '--cpu-prof',
     `--cpu-prof-dir=${scratch}`,
     '--cpu-prof-interval=100',
-    '--import',
-    'tsx',
-    'bench/profile/workload.ts',
+    await compiledWorker('bench/profile/workload.ts'),
     name,
     seconds,
   ],
   { stdio: ['ignore', 'inherit', 'inherit'] },
 );
 if (result.status !== 0) throw new Error(`The ${name} workload failed (exit ${result.status}).`);
-// tsx may start a second process; the workload's profile is the largest.
-const profiles = readdirSync(scratch).filter(file => file.endsWith('.cpuprofile'));
-const rows = profiles
-  .map(file => ({ file, rows: summarizeProfile(join(scratch, file)) }))
-  .sort((left, right) => right.rows.length - left.rows.length)[0];
-if (rows === undefined) throw new Error('No profile was written.');
+const [profile] = readdirSync(scratch).filter(file => file.endsWith('.cpuprofile'));
+if (profile === undefined) throw new Error('No profile was written.');
 const kept = join(directory, `${name}.cpuprofile`);
-renameSync(join(scratch, rows.file), kept);
+renameSync(join(scratch, profile), kept);
 rmSync(scratch, { recursive: true, force: true });
 console.log(`Self time of the ${name} workload (${kept}):`);
-console.log(formatProfile(rows.rows, 30));
+console.log(formatProfile(summarizeProfile(kept), 30));

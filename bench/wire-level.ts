@@ -7,12 +7,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { compiledWorker } from './compiled.js';
-import { cellNotes, perStepText, workerCell } from './loop-vs-peers.js';
+import { cellNotes, perStepText, workerCell } from './cells.js';
 import { ratio, table } from './measure.js';
 import type { LoopSample } from './peers/measure-cell.js';
 import { node22, node22Folder, node22Packages } from './wire/node22.js';
 import type { WireSubjectKey } from './wire/subjects.js';
 import type { WireMode } from './wire/wire-mode.js';
+import { wireNames } from './wire/wire-names.js';
 
 /** One wire cell: which runtime it ran on, with its sample. */
 export interface WireSample extends LoopSample {
@@ -33,15 +34,6 @@ const node20Subjects: readonly WireSubjectKey[] = [
   'langgraph',
 ];
 
-/** Each cell's row name, also for a cell capped before it printed anything. */
-const names: Record<WireSubjectKey | 'mastra', string> = {
-  'agent-trace': 'agent-trace (openai adapter)',
-  'vercel-ai': 'Vercel AI SDK (@ai-sdk/openai)',
-  'openai-agents': 'OpenAI Agents SDK (default model, Chat Completions)',
-  langgraph: 'LangGraph.js (ChatOpenAI)',
-  mastra: 'Mastra (@ai-sdk/openai)',
-};
-
 /** Starts the chat server in a process of its own; resolves with its URL. */
 async function startChatServer(): Promise<{ url: string; server: ChildProcess }> {
   const server = spawn(process.execPath, [await compiledWorker('bench/wire/chat-server.ts')], {
@@ -56,6 +48,27 @@ async function startChatServer(): Promise<{ url: string; server: ChildProcess }>
   return { url, server };
 }
 
+/** A wire cell's runtime and what runs it, but for the run's arguments. */
+interface WireCell {
+  readonly key: WireSubjectKey | 'mastra';
+  readonly runtime: WireSample['runtime'];
+  readonly worker: string;
+  readonly node?: string;
+}
+
+/** The cells of one N and mode: every peer under Node 20, then agent-trace and Mastra under 22. */
+async function wireCells(runtime22: ReturnType<typeof node22>): Promise<WireCell[]> {
+  const worker = 'bench/wire/wire-worker.ts';
+  const cells: WireCell[] = node20Subjects.map(key => ({ key, runtime: 'Node 20', worker }));
+  if ('failed' in runtime22) return cells;
+  const mastra = await compiledWorker('bench/wire/mastra-worker.ts', node22Folder, node22Packages);
+  return [
+    ...cells,
+    { key: 'agent-trace', runtime: 'Node 22', worker, node: runtime22.node },
+    { key: 'mastra', runtime: 'Node 22', worker: mastra, node: runtime22.node },
+  ];
+}
+
 /** Measures every framework at every N in both modes. */
 export async function measureWireLevel(
   sizes: readonly number[],
@@ -64,59 +77,24 @@ export async function measureWireLevel(
 ): Promise<WireResult> {
   const { url, server } = await startChatServer();
   const samples: WireSample[] = [];
-  const record = (sample: LoopSample, mode: WireMode, runtime: WireSample['runtime']) => {
-    const wire = { ...sample, mode, runtime };
-    samples.push(wire);
-    onProgress(wire);
-  };
   const runtime22 = node22();
   try {
-    for (const mode of ['json', 'stream'] as const) {
-      for (const subject of node20Subjects)
+    const cells = await wireCells(runtime22);
+    for (const mode of ['json', 'stream'] as const)
+      for (const cell of cells)
         for (const steps of sizes) {
-          const args = [subject, String(steps), String(budgetMs), url, mode];
-          record(
-            await workerCell(
-              'bench/wire/wire-worker.ts',
-              `${subject}-${mode}`,
-              args,
-              steps,
-              undefined,
-              names[subject],
-            ),
-            mode,
-            'Node 20',
-          );
-        }
-      if ('failed' in runtime22) continue;
-      for (const steps of sizes) {
-        const ours = [`agent-trace`, String(steps), String(budgetMs), url, mode];
-        const worker = 'bench/wire/wire-worker.ts';
-        record(
-          await workerCell(
-            worker,
-            `agent-trace-${mode}`,
-            ours,
+          const sample = await workerCell({
+            worker: cell.worker,
+            subject: `${cell.key}-${mode}`,
+            name: wireNames[cell.key],
+            args: [cell.key, String(steps), String(budgetMs), url, mode],
             steps,
-            runtime22.node,
-            names['agent-trace'],
-          ),
-          mode,
-          'Node 22',
-        );
-        const mastra = await compiledWorker(
-          'bench/wire/mastra-worker.ts',
-          node22Folder,
-          node22Packages,
-        );
-        const args = [String(steps), String(budgetMs), url, mode];
-        record(
-          await workerCell(mastra, `mastra-${mode}`, args, steps, runtime22.node, names.mastra),
-          mode,
-          'Node 22',
-        );
-      }
-    }
+            ...(cell.node === undefined ? {} : { node: cell.node }),
+          });
+          const wire = { ...sample, mode, runtime: cell.runtime };
+          samples.push(wire);
+          onProgress(wire);
+        }
   } finally {
     server.kill();
   }

@@ -41,18 +41,19 @@ export async function measureCell(
     await timedRun(warmSize);
     if (index >= 500) break;
   }
-  const sampleOf = (durations: readonly number[]): LoopSample => ({
-    subject: key,
-    name: subject.name,
-    kind: subject.kind,
-    steps,
-    microsecondsPerStep: durations.length === 0 ? Number.NaN : (median(durations) * 1000) / steps,
-    runs: durations.length,
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
-    ...(subject.dropped === undefined || subject.dropped() === 0
-      ? {}
-      : { dropped: subject.dropped() }),
-  });
+  const sampleOf = (durations: readonly number[]): LoopSample => {
+    const dropped = subject.dropped?.() ?? 0;
+    return {
+      subject: key,
+      name: subject.name,
+      kind: subject.kind,
+      steps,
+      microsecondsPerStep: durations.length === 0 ? Number.NaN : (median(durations) * 1000) / steps,
+      runs: durations.length,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      ...(dropped === 0 ? {} : { dropped }),
+    };
+  };
   // Once the subject's tracing client drops work, its times are not those of a tracer that keeps
   // up: the cell stops there and says so.
   let latest: readonly number[] = [];

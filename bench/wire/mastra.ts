@@ -10,6 +10,7 @@ import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { expectDone, type Subject } from '../peers/subject.js';
 import type { WireMode } from './wire-mode.js';
+import { wireNames } from './wire-names.js';
 
 const add = createTool({
   id: 'add',
@@ -22,7 +23,7 @@ const add = createTool({
 export function mastraWire(baseURL: string, mode: WireMode): Subject {
   const provider = createOpenAI({ apiKey: 'bench', baseURL });
   return {
-    name: 'Mastra (@ai-sdk/openai)',
+    name: wireNames.mastra,
     kind: 'peer',
     prepare(steps) {
       const subject = new Agent({

@@ -23,13 +23,14 @@ import { expectDone, type Subject } from '../peers/subject.js';
 import { add as aiSdkAdd } from '../peers/vercel-ai.js';
 import { addTool } from '../scenario.js';
 import type { WireMode } from './wire-mode.js';
+import { wireNames } from './wire-names.js';
 
 const modelName = (steps: number): string => `bench-${steps}`;
 
 /** agent-trace's OpenAI adapter (Chat Completions), `run` or `stream`. */
 export function agentTraceWire(baseURL: string, mode: WireMode): Subject {
   return {
-    name: 'agent-trace (openai adapter)',
+    name: wireNames['agent-trace'],
     kind: 'agent-trace',
     prepare(steps) {
       const subject = agent({
@@ -58,7 +59,7 @@ export function agentTraceWire(baseURL: string, mode: WireMode): Subject {
 export function vercelAiWire(baseURL: string, mode: WireMode): Subject {
   const provider = createOpenAI({ apiKey: 'bench', baseURL });
   return {
-    name: 'Vercel AI SDK (@ai-sdk/openai)',
+    name: wireNames['vercel-ai'],
     kind: 'peer',
     prepare(steps) {
       const options = {
@@ -90,7 +91,7 @@ export function openaiAgentsWire(baseURL: string, mode: WireMode): Subject {
   setOpenAIAPI('chat_completions');
   setTracingDisabled(true);
   return {
-    name: 'OpenAI Agents SDK (default model, Chat Completions)',
+    name: wireNames['openai-agents'],
     kind: 'peer',
     prepare(steps) {
       const subject = new Agent({ name: 'bench', model: modelName(steps), tools: [agentsAdd] });
@@ -121,7 +122,7 @@ export function langchainWire(baseURL: string, mode: WireMode): Subject {
   process.env.LANGSMITH_TRACING = 'false';
   process.env.LANGCHAIN_TRACING_V2 = 'false';
   return {
-    name: 'LangGraph.js (ChatOpenAI)',
+    name: wireNames.langgraph,
     kind: 'peer',
     prepare(steps) {
       const llm = new ChatOpenAI({

@@ -1,0 +1,96 @@
+/**
+ * A cell of the loop and wire benchmarks: one subject at one N in a process of its own, compiled
+ * as a built application runs and capped, and how a cell reads in a table.
+ */
+import { compiledWorker } from './compiled.js';
+import { CappedCell, figure, runWorker } from './measure.js';
+import type { LoopSample } from './peers/measure-cell.js';
+
+/** A cell's caps: past either, the cell stops and reports what it reached. */
+export const cellCaps = {
+  seconds: Number(process.env.BENCH_CELL_SECONDS ?? 90),
+  memoryMb: Number(process.env.BENCH_CELL_MB ?? 1500),
+};
+
+/** What runs a cell. */
+export interface CellSpec {
+  /** A `.ts` worker (compiled first) or a compiled `.mjs` one. */
+  readonly worker: string;
+  /** The key the samples carry. */
+  readonly subject: string;
+  /** The row name, for a cell capped before it printed anything. @defaultValue `subject` */
+  readonly name?: string;
+  readonly args: readonly string[];
+  readonly steps: number;
+  /** The Node binary. @defaultValue this process's */
+  readonly node?: string;
+}
+
+/** Runs one cell: its last sample, or, when capped, what it had reached, marked `capped`. */
+export async function workerCell(cell: CellSpec): Promise<LoopSample> {
+  const { worker, subject, steps } = cell;
+  try {
+    return await runWorker<LoopSample>(
+      worker.endsWith('.ts') ? await compiledWorker(worker) : worker,
+      cell.args,
+      cellCaps.seconds * 1000,
+      cellCaps.memoryMb,
+      cell.node,
+    );
+  } catch (error) {
+    if (!(error instanceof CappedCell)) throw error;
+    const reached = error.reached as LoopSample | undefined;
+    return {
+      subject,
+      name: reached?.name ?? cell.name ?? subject,
+      kind: subject.startsWith('agent-trace') ? 'agent-trace' : 'peer',
+      steps,
+      microsecondsPerStep: reached?.microsecondsPerStep ?? Number.NaN,
+      runs: reached?.runs ?? 0,
+      peakRssMb: reached?.peakRssMb ?? Number.NaN,
+      capped: error.cap,
+    };
+  }
+}
+
+/**
+ * A cell's µs per step, with `*` when it was capped (what it reached before) and `†` when its
+ * tracing client dropped work (not the time of a tracer that kept up).
+ */
+export function perStepText(sample: LoopSample | undefined): string {
+  if (sample === undefined) return '—';
+  const dropped = sample.dropped === undefined ? '' : '†';
+  if (Number.isNaN(sample.microsecondsPerStep))
+    return sample.dropped === undefined ? 'capped' : 'dropped';
+  return `${figure(sample.microsecondsPerStep)}${sample.capped === undefined ? '' : '*'}${dropped}`;
+}
+
+/** The lines under a table that say which cells were capped and which dropped work. */
+export function cellNotes(
+  samples: readonly LoopSample[],
+  nameOf: (subject: string) => string,
+): string {
+  const runs = (count: number) => `${count} run${count === 1 ? '' : 's'}`;
+  const capped = samples
+    .filter(sample => sample.capped !== undefined)
+    .map(
+      sample =>
+        `${nameOf(sample.subject)} at N = ${sample.steps} capped at ${sample.capped} after ${runs(sample.runs)}`,
+    );
+  const dropped = samples
+    .filter(sample => sample.dropped !== undefined)
+    .map(
+      sample => `${nameOf(sample.subject)} at N = ${sample.steps} dropped ${runs(sample.dropped!)}`,
+    );
+  const lines = [
+    ...(capped.length === 0
+      ? []
+      : [`* capped (the cell stopped, its numbers are what it reached): ${capped.join('; ')}`]),
+    ...(dropped.length === 0
+      ? []
+      : [
+          `† its tracing client dropped work (a full queue), so this is not the time of a tracer that kept up: ${dropped.join('; ')}`,
+        ]),
+  ];
+  return lines.map(line => `\n\n${line}`).join('');
+}

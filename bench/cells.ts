@@ -3,7 +3,7 @@
  * as a built application runs and capped, and how a cell reads in a table.
  */
 import { compiledWorker } from './compiled.js';
-import { CappedCell, figure, runWorker } from './measure.js';
+import { CappedCell, figure, runWorker, table } from './measure.js';
 import type { LoopSample } from './peers/measure-cell.js';
 
 /** A cell's caps: past either, the cell stops and reports what it reached. */
@@ -93,4 +93,47 @@ export function cellNotes(
         ]),
   ];
   return lines.map(line => `\n\n${line}`).join('');
+}
+
+/** Bytes as KB or MB. */
+export function bytesText(bytes: number | undefined): string {
+  if (bytes === undefined || !Number.isFinite(bytes)) return '—';
+  return bytes >= 2 ** 20 ? `${figure(bytes / 2 ** 20)} MB` : `${figure(bytes / 1024)} KB`;
+}
+
+/**
+ * Memory and garbage collection of each row at `steps`: the median step against the mean (pauses
+ * included), the share of the timed runs spent collecting, what a finished run leaves held, and
+ * the peak resident memory of the cell.
+ */
+export function formatMemory(
+  samples: readonly LoopSample[],
+  steps: number,
+  rowOf: (sample: LoopSample) => string = sample => sample.name,
+): string {
+  const percent = (share: number | undefined) =>
+    share === undefined || !Number.isFinite(share) ? '—' : `${(share * 100).toFixed(0)}%`;
+  const rows = samples
+    .filter(sample => sample.steps === steps)
+    .map(sample => [
+      rowOf(sample),
+      perStepText(sample),
+      sample.meanMicrosecondsPerStep === undefined ? '—' : figure(sample.meanMicrosecondsPerStep),
+      percent(sample.gcShare),
+      sample.retainedBytesPerStep === undefined ? '—' : `${figure(sample.retainedBytesPerStep)} B`,
+      bytesText((sample.retainedBytesPerStep ?? Number.NaN) * steps),
+      Number.isFinite(sample.peakRssMb) ? `${sample.peakRssMb.toFixed(0)} MB` : '—',
+    ]);
+  return table([
+    [
+      `at N = ${steps}`,
+      'median µs/step',
+      'mean µs/step',
+      'GC share',
+      'held a step',
+      'held a run',
+      'peak RSS',
+    ],
+    ...rows,
+  ]);
 }

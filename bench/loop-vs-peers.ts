@@ -189,8 +189,8 @@ export function formatModes(samples: readonly LoopSample[], pivot = 100): string
 (×) = the peer's µs per step / agent-trace's in the same mode. — = a mode the framework does not
 have: the Vercel AI SDK and the OpenAI Agents SDK write no trace file; LangGraph.js makes no
 OpenTelemetry spans (LangSmith's bridge only annotates spans of \`traceable\` functions); the
-OpenAI Agents SDK has no OpenTelemetry integration of its own. Mastra is not measured: its
-releases since 1.0 need Node ≥ 22.13, and this machine runs Node 20.`;
+OpenAI Agents SDK has no OpenTelemetry integration of its own. Mastra (whose releases since 1.0
+need Node ≥ 22.13) is measured on the wire, under Node 22, beside agent-trace on the same runtime.`;
 }
 
 /** The fastest peer at `steps`, and agent-trace + JSONL's share of its per-step time. */

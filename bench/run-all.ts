@@ -28,7 +28,8 @@ import { formatOpenaiAgentsOverhead, measureOpenaiAgentsOverhead } from './bridg
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 import { formatLibrary, measureLibrary } from './library.js';
 import { formatBigTrace, measureBigTrace } from './big-trace.js';
-import { formatWireLevel, measureWireLevel, wireShare } from './wire-level.js';
+import { formatWireLevel, measureWireLevel, wireShare, type WireSample } from './wire-level.js';
+import { formatMemory } from './cells.js';
 
 const quick = process.argv.includes('--quick');
 const settings = quick
@@ -77,6 +78,11 @@ const loop = await measureLoopVsPeers(settings.sizes, settings.budgetMs, sample 
 console.log(formatLoopVsPeers(loop));
 console.log('\nEach framework in each telemetry mode (the same runs):');
 console.log(formatModes(loop));
+const memoryAt = settings.sizes.at(-1)!;
+console.log(
+  `\nMemory and garbage collection at N = ${memoryAt} (held: the heap a finished run leaves, its result kept, after a full collection)`,
+);
+console.log(formatMemory(loop, memoryAt));
 sectionTime();
 
 console.log(
@@ -88,6 +94,15 @@ const wire = await measureWireLevel(settings.wireSizes, settings.wireBudgetMs, s
   ),
 );
 console.log(formatWireLevel(wire));
+const wireMemoryAt = settings.wireSizes.at(-1)!;
+console.log(`\nMemory and garbage collection on the wire at N = ${wireMemoryAt}`);
+console.log(
+  formatMemory(
+    wire.samples,
+    wireMemoryAt,
+    sample => `${sample.name}, ${(sample as WireSample).runtime}, ${(sample as WireSample).mode}`,
+  ),
+);
 sectionTime();
 
 console.log('\nStep time inside one 1,000-step run, no sink (median µs between model calls)');

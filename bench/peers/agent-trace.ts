@@ -32,6 +32,7 @@ function subject(
         async run() {
           const result = await run(subjectAgent, 'go', sink === undefined ? {} : { trace: sink });
           expectDone('agent-trace', result.output);
+          return result;
         },
         finish: closeSink,
       };

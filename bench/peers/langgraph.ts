@@ -108,6 +108,7 @@ export function langGraph(name = 'LangGraph.js (createReactAgent)'): Subject {
           );
           const last = result.messages.at(-1);
           expectDone('LangGraph.js', typeof last?.content === 'string' ? last.content : '');
+          return result;
         },
         finish: () => Promise.resolve(),
       });

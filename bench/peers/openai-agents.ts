@@ -53,6 +53,7 @@ export function openaiAgents(tracing: 'off' | 'noop'): Subject {
         async run() {
           const result = await run(subjectAgent, 'go', { maxTurns: steps + 1 });
           expectDone('The OpenAI Agents SDK', result.finalOutput);
+          return result;
         },
         finish: () => Promise.resolve(),
       });

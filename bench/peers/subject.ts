@@ -3,7 +3,8 @@
  * outside the timed part; `run` is the timed part, `finish` closes what the run left open.
  */
 export interface PreparedRun {
-  run(): Promise<void>;
+  /** The timed run; gives the framework's result (held while the retained bytes are counted). */
+  run(): Promise<unknown>;
   finish(): Promise<void>;
 }
 

@@ -99,6 +99,7 @@ export function vercelAi(
             ...(telemetry === undefined ? {} : { telemetry }),
           });
           expectDone('The Vercel AI SDK', result.text);
+          return result;
         },
         finish: () => Promise.resolve(),
       });

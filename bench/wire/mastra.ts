@@ -36,12 +36,14 @@ export function mastraWire(baseURL: string, mode: WireMode): Subject {
       return Promise.resolve({
         async run() {
           if (mode === 'json') {
-            expectDone('Mastra', (await subject.generate('go', { maxSteps: steps })).text);
-            return;
+            const result = await subject.generate('go', { maxSteps: steps });
+            expectDone('Mastra', result.text);
+            return result;
           }
           const streamed = await subject.stream('go', { maxSteps: steps });
           for await (const part of streamed.fullStream) void part;
           expectDone('Mastra', await streamed.text);
+          return streamed;
         },
         finish: () => Promise.resolve(),
       });

@@ -42,12 +42,15 @@ export function agentTraceWire(baseURL: string, mode: WireMode): Subject {
       return Promise.resolve({
         async run() {
           if (mode === 'json') {
-            expectDone('agent-trace', (await run(subject, 'go')).output);
-            return;
+            const result = await run(subject, 'go');
+            expectDone('agent-trace', result.output);
+            return result;
           }
           const streamed = stream(subject, 'go');
           for await (const chunk of streamed) void chunk;
-          expectDone('agent-trace', (await streamed.result).output);
+          const result = await streamed.result;
+          expectDone('agent-trace', result.output);
+          return result;
         },
         finish: () => Promise.resolve(),
       });
@@ -71,12 +74,14 @@ export function vercelAiWire(baseURL: string, mode: WireMode): Subject {
       return Promise.resolve({
         async run() {
           if (mode === 'json') {
-            expectDone('The Vercel AI SDK', (await generateText(options)).text);
-            return;
+            const result = await generateText(options);
+            expectDone('The Vercel AI SDK', result.text);
+            return result;
           }
           const streamed = streamText(options);
           for await (const part of streamed.fullStream) void part;
           expectDone('The Vercel AI SDK', await streamed.text);
+          return streamed;
         },
         finish: () => Promise.resolve(),
       });
@@ -100,12 +105,13 @@ export function openaiAgentsWire(baseURL: string, mode: WireMode): Subject {
           if (mode === 'json') {
             const result = await runAgents(subject, 'go', { maxTurns: steps + 1 });
             expectDone('The OpenAI Agents SDK', result.finalOutput);
-            return;
+            return result;
           }
           const result = await runAgents(subject, 'go', { maxTurns: steps + 1, stream: true });
           for await (const event of result) void event;
           await result.completed;
           expectDone('The OpenAI Agents SDK', result.finalOutput);
+          return result;
         },
         finish: () => Promise.resolve(),
       });
@@ -140,13 +146,17 @@ export function langchainWire(baseURL: string, mode: WireMode): Subject {
             const result = await graph.invoke(input, { recursionLimit });
             const last = result.messages.at(-1);
             expectDone('LangGraph.js', typeof last?.content === 'string' ? last.content : '');
-            return;
+            return result;
           }
           let text = '';
+          const messages: unknown[] = [];
           const chunks = await graph.stream(input, { streamMode: 'messages', recursionLimit });
-          for await (const [message] of chunks)
+          for await (const [message] of chunks) {
+            messages.push(message);
             text += typeof message.content === 'string' ? message.content : '';
+          }
           expectDone('LangGraph.js', text.endsWith('done') ? 'done' : text);
+          return messages;
         },
         finish: () => Promise.resolve(),
       });

@@ -24,12 +24,19 @@ export async function timeIt(work: () => unknown): Promise<number> {
 export async function interleaved<Name extends string>(
   tasks: Record<Name, () => unknown>,
   rounds: number,
+  /** Work after a task's timed part, not timed (removing the file it wrote). */
+  after: Partial<Record<Name, () => unknown>> = {},
 ): Promise<Record<Name, number>> {
   const names = Object.keys(tasks) as Name[];
   const times = new Map<Name, number[]>(names.map(name => [name, []]));
-  for (const name of names) await timeIt(tasks[name]); // warm-up
+  const timed = async (name: Name) => {
+    const milliseconds = await timeIt(tasks[name]);
+    await after[name]?.();
+    return milliseconds;
+  };
+  for (const name of names) await timed(name); // warm-up
   for (let round = 0; round < rounds; round++) {
-    for (const name of names) times.get(name)!.push(await timeIt(tasks[name]));
+    for (const name of names) times.get(name)!.push(await timed(name));
   }
   return Object.fromEntries(names.map(name => [name, median(times.get(name)!)])) as Record<
     Name,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { agent, run } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink, readTrace, validateTraceFile } from '@agent-trace/trace';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const directory = mkdtempSync(join(tmpdir(), 'agent-trace-sink-'));
 const say = (text: string) => agent({ name: 'a', model: fakeLLM([{ text }]) });
@@ -74,23 +74,46 @@ describe('jsonlSink', () => {
     }
   });
 
-  it('buffers small writes and writes whole lines once the buffer is full', async () => {
-    const path = join(directory, 'buffered.jsonl');
-    const sink = jsonlSink(path, { flushBytes: 1, flushIntervalMs: 60_000 });
-    sink.write({
+  const runStart = (run: string) =>
+    ({
       v: 1,
       seq: 0,
       time: new Date(0).toISOString(),
-      run: 'r',
-      session: 'r',
+      run,
+      session: run,
       trace_id: '0'.repeat(32),
       span_id: '0'.repeat(15) + '1',
       parent_span_id: null,
       agent: 'a',
       event: 'run_start',
       input: 'x',
+    }) as const;
+
+  it('without the writer thread, writes whole lines as soon as the buffer is full', async () => {
+    const path = join(directory, 'buffered.jsonl');
+    const sink = jsonlSink(path, {
+      flushBytes: 1,
+      flushIntervalMs: 60_000,
+      writeInBackground: false,
     });
+    sink.write(runStart('r'));
     expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(2);
+    await sink.close();
+  });
+
+  it('hands full buffers to the writer thread, which writes them in order; flush waits for it', async () => {
+    const path = join(directory, 'background.jsonl');
+    const sink = jsonlSink(path, { flushBytes: 1, flushIntervalMs: 60_000 });
+    sink.write(runStart('r0'));
+    // The thread writes the full buffer with no flush from here.
+    await vi.waitFor(() => expect(readFileSync(path, 'utf8')).toContain('"r0"'), {
+      timeout: 10_000,
+    });
+    const runs = Array.from({ length: 500 }, (_, index) => `r${index + 1}`);
+    for (const run of runs) sink.write(runStart(run));
+    await sink.flush();
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    expect(lines.map(line => (JSON.parse(line) as { run: string }).run)).toEqual(['r0', ...runs]);
     await sink.close();
   });
 
@@ -132,6 +155,23 @@ describe('jsonlSink', () => {
       expect(list.at(-1)).toMatchObject({ stop_reason: 'aborted', error: { type: 'aborted' } });
     });
   }
+
+  it('at process.exit with the writer thread busy, has every event once, in order, and seals the run', async () => {
+    const path = join(directory, 'busy-exit.jsonl');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/busy-exit.ts', path], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const code = await new Promise(resolve => child.on('exit', resolve));
+    expect(code).toBe(3);
+    expect((await validateTraceFile(path)).problems).toEqual([]);
+    const list = await events(path);
+    expect(list.map(event => event.seq)).toEqual(list.map((_, index) => index));
+    // 300 echo calls, then the quitting call, closed by the seal.
+    const ends = list.filter(event => event.event === 'tool_end');
+    expect(ends.filter(event => event.tool === 'echo')).toHaveLength(300);
+    expect(ends.at(-1)).toMatchObject({ tool: 'quit', error: { type: 'aborted' } });
+    expect(list.at(-1)).toMatchObject({ event: 'run_end', stop_reason: 'aborted' });
+  });
 
   it('closes an interrupted workflow, counting the steps that had ended', async () => {
     const path = join(directory, 'interrupted-workflow.jsonl');

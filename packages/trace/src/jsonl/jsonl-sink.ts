@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent, TraceSink } from '@agent-trace/core';
 import type { ResumeLedger } from '@agent-trace/core/approval';
@@ -6,16 +6,23 @@ import { fileResumeLedger } from './file-resume-ledger.js';
 import { OpenRunTracker } from './open-run-tracker.js';
 import { registerForShutdown, unregisterForShutdown } from './shutdown-hooks.js';
 import { TraceFileError } from './trace-file-error.js';
-import { LineBuffer } from './line-buffer.js';
+import { batchWriter, writeLines, type BatchWriter } from './batch-writer.js';
 import { repairTornTail } from './repair-torn-tail.js';
 
 /** Options of {@link jsonlSink}. */
 export interface JsonlSinkOptions {
   /**
-   * Buffered bytes that trigger a write.
+   * Buffered bytes (characters) that trigger a write.
    * @defaultValue 65536
    */
   flushBytes?: number;
+  /**
+   * Hands each full buffer to a background thread to write, so the run does not wait on the disk
+   * (one thread a process, shared by its sinks, started with the first full buffer). Whatever
+   * must be on disk — at a run's end, on a signal, at exit — is still written before going on.
+   * @defaultValue true
+   */
+  writeInBackground?: boolean;
   /**
    * Longest time an event waits in the buffer, in milliseconds, so a trace being written can be
    * followed live.
@@ -60,8 +67,12 @@ class JsonlFileSink implements JsonlSink {
   readonly #flushBytes: number;
   readonly #flushIntervalMs: number;
   readonly #tracker = new OpenRunTracker();
+  /** The writer of full buffers: the process's background one, or undefined to write here. */
+  readonly #writer: BatchWriter | undefined;
   #fd: number | undefined;
-  readonly #buffer: LineBuffer;
+  /** Lines waiting to be written, and their length in characters (newlines included). */
+  #lines: string[] = [];
+  #waiting = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** A failed background write, thrown by the next write or flush so the loss is never silent. */
   #failure: Error | undefined;
@@ -71,9 +82,8 @@ class JsonlFileSink implements JsonlSink {
     this.path = path;
     this.resumeLedger = fileResumeLedger(`${path}.resumed`);
     this.#flushBytes = flushBytes;
-    // Room for a flush's worth of lines and the line that crosses it.
-    this.#buffer = new LineBuffer(Math.max(flushBytes * 2, 65_536));
     this.#flushIntervalMs = flushIntervalMs;
+    this.#writer = options.writeInBackground === false ? undefined : batchWriter();
     try {
       mkdirSync(dirname(path), { recursive: true });
       const removedBytes = repairTornTail(path);
@@ -86,7 +96,8 @@ class JsonlFileSink implements JsonlSink {
   }
 
   write(event: TraceEvent): void {
-    this.#throwFailure();
+    // A failure on the writer thread is collected where buffers are handed over, not per event.
+    if (this.#failure !== undefined) throw this.#failure;
     if (this.#fd === undefined) {
       throw new TraceFileError({
         file: this.path,
@@ -95,8 +106,8 @@ class JsonlFileSink implements JsonlSink {
       });
     }
     this.#tracker.observe(event);
-    this.#appendLine(JSON.stringify(event));
-    if (this.#buffer.length >= this.#flushBytes) this.flushSync();
+    this.#append(JSON.stringify(event));
+    if (this.#waiting >= this.#flushBytes) this.#handOver();
     else this.#timer ??= setTimeout(() => this.#flushFromTimer(), this.#flushIntervalMs).unref();
   }
 
@@ -110,35 +121,63 @@ class JsonlFileSink implements JsonlSink {
     }
   }
 
-  /** Writes the buffer now, synchronously: used at run end, on signals and at exit. */
+  /**
+   * Writes the buffer, and whatever this process's writer thread still holds, now, synchronously:
+   * used at run end, on signals and at exit.
+   */
   flushSync(): void {
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
+    this.#stopTimer();
+    if (this.#fd === undefined) return;
+    const lines = this.#take();
+    if (this.#writer === undefined) {
+      if (lines !== undefined) this.#writeHere(lines);
+      return;
     }
-    if (this.#buffer.length === 0 || this.#fd === undefined) return;
-    this.#writeAll(this.#buffer.take());
+    this.#writer.writeNow(this.#fd, lines);
+    const failure = this.#newFailure();
+    if (failure !== undefined) throw failure;
   }
 
-  #appendLine(text: string): void {
-    if (!this.#buffer.fits(text)) {
-      this.flushSync();
-      if (!this.#buffer.fits(text)) {
-        this.#writeAll(Buffer.from(`${text}\n`, 'utf8')); // longer than the whole buffer
-        return;
-      }
-    }
-    this.#buffer.append(text);
+  #append(line: string): void {
+    this.#lines.push(line);
+    this.#waiting += line.length + 1;
   }
 
-  #writeAll(data: Buffer): void {
+  /** The waiting lines, if any; the buffer empty. */
+  #take(): string[] | undefined {
+    if (this.#lines.length === 0) return undefined;
+    const lines = this.#lines;
+    this.#lines = [];
+    this.#waiting = 0;
+    return lines;
+  }
+
+  /** A full buffer: to the writer thread, or written here. */
+  #handOver(): void {
+    this.#stopTimer();
+    const lines = this.#take();
+    if (lines === undefined || this.#fd === undefined) return;
+    if (this.#writer === undefined) this.#writeHere(lines);
+    else {
+      this.#writer.hand(this.#fd, lines);
+      const failure = this.#newFailure();
+      if (failure !== undefined) throw failure;
+    }
+  }
+
+  #writeHere(lines: string[]): void {
     if (this.#fd === undefined) return;
     try {
-      let written = 0;
-      while (written < data.length) written += writeSync(this.#fd, data, written);
+      writeLines(this.#fd, lines);
     } catch (error) {
       throw new TraceFileError({ file: this.path, action: 'write to', cause: error });
     }
+  }
+
+  #stopTimer(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   /**
@@ -149,7 +188,7 @@ class JsonlFileSink implements JsonlSink {
     try {
       if (this.#tracker.hasOpenRuns) {
         for (const event of this.#tracker.closeAll(reason, Date.now())) {
-          this.#appendLine(JSON.stringify(event));
+          this.#append(JSON.stringify(event));
         }
       }
       this.flushSync();
@@ -169,13 +208,28 @@ class JsonlFileSink implements JsonlSink {
     return Promise.resolve();
   }
 
+  /** A buffer that waited its longest: to a thread already running, else written here. */
   #flushFromTimer(): void {
     this.#timer = undefined;
     try {
-      this.flushSync();
+      if (this.#writer?.running === true) this.#handOver();
+      else this.flushSync();
     } catch (error) {
       this.#failure = error as Error;
     }
+  }
+
+  /**
+   * A write of this file that failed since the last look (on the writer thread, or here through
+   * the writer), as this sink's failure; undefined when none did.
+   */
+  #newFailure(): TraceFileError | undefined {
+    if (this.#writer === undefined || this.#fd === undefined) return undefined;
+    const cause = this.#writer.takeFailure(this.#fd);
+    if (cause === undefined) return undefined;
+    const failure = new TraceFileError({ file: this.path, action: 'write to', cause });
+    this.#failure ??= failure;
+    return failure;
   }
 
   #throwFailure(): void {

@@ -43,8 +43,9 @@ export interface JsonlSink extends TraceSink {
 /**
  * Writes events to a JSONL file, one per line, appending to what is there.
  *
- * Crash-safe: events are buffered and written with whole lines only — when the buffer fills, after
- * `flushIntervalMs`, at the end of every run, on `SIGINT` / `SIGTERM` and at process exit. A run
+ * Crash-safe: events are buffered and written with whole lines only — when the buffer fills (by a
+ * background thread, see `writeInBackground`), after `flushIntervalMs`, and, before the call
+ * returns, at the end of every run, on `SIGINT` / `SIGTERM` and at process exit. A run
  * still going when the process exits is closed and sealed (`run_end` with `aborted`) so the file
  * stays readable and paired. A torn last line left by an earlier crash is cut off before
  * appending. An unwritable path fails here, with a {@link TraceFileError}, before any run starts.

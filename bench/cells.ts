@@ -8,7 +8,7 @@ import type { LoopSample } from './peers/measure-cell.js';
 
 /** A cell's caps: past either, the cell stops and reports what it reached. */
 export const cellCaps = {
-  seconds: Number(process.env.BENCH_CELL_SECONDS ?? 90),
+  seconds: Number(process.env.BENCH_CELL_SECONDS ?? 60),
   memoryMb: Number(process.env.BENCH_CELL_MB ?? 1500),
 };
 

@@ -96,7 +96,7 @@ export function cellNotes(
 }
 
 /** Bytes as KB or MB. */
-export function bytesText(bytes: number | undefined): string {
+function bytesText(bytes: number | undefined): string {
   if (bytes === undefined || !Number.isFinite(bytes)) return '—';
   return bytes >= 2 ** 20 ? `${figure(bytes / 2 ** 20)} MB` : `${figure(bytes / 1024)} KB`;
 }
@@ -106,10 +106,10 @@ export function bytesText(bytes: number | undefined): string {
  * included), the share of the timed runs spent collecting, what a finished run leaves held, and
  * the peak resident memory of the cell.
  */
-export function formatMemory(
-  samples: readonly LoopSample[],
+export function formatMemory<Sample extends LoopSample>(
+  samples: readonly Sample[],
   steps: number,
-  rowOf: (sample: LoopSample) => string = sample => sample.name,
+  rowOf: (sample: Sample) => string = sample => sample.name,
 ): string {
   const percent = (share: number | undefined) =>
     share === undefined || !Number.isFinite(share) ? '—' : `${(share * 100).toFixed(0)}%`;

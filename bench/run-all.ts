@@ -28,7 +28,7 @@ import { formatOpenaiAgentsOverhead, measureOpenaiAgentsOverhead } from './bridg
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 import { formatLibrary, measureLibrary } from './library.js';
 import { formatBigTrace, measureBigTrace } from './big-trace.js';
-import { formatWireLevel, measureWireLevel, wireShare, type WireSample } from './wire-level.js';
+import { formatWireLevel, formatWireMemory, measureWireLevel, wireShare } from './wire-level.js';
 import { formatMemory } from './cells.js';
 
 const quick = process.argv.includes('--quick');
@@ -96,13 +96,7 @@ const wire = await measureWireLevel(settings.wireSizes, settings.wireBudgetMs, s
 console.log(formatWireLevel(wire));
 const wireMemoryAt = settings.wireSizes.at(-1)!;
 console.log(`\nMemory and garbage collection on the wire at N = ${wireMemoryAt}`);
-console.log(
-  formatMemory(
-    wire.samples,
-    wireMemoryAt,
-    sample => `${sample.name}, ${(sample as WireSample).runtime}, ${(sample as WireSample).mode}`,
-  ),
-);
+console.log(formatWireMemory(wire, wireMemoryAt));
 sectionTime();
 
 console.log('\nStep time inside one 1,000-step run, no sink (median µs between model calls)');

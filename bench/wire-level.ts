@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { compiledWorker } from './compiled.js';
-import { cellNotes, perStepText, workerCell } from './cells.js';
+import { cellNotes, formatMemory, perStepText, workerCell } from './cells.js';
 import { ratio, table } from './measure.js';
 import type { LoopSample } from './peers/measure-cell.js';
 import { node22, node22Folder, node22Packages } from './wire/node22.js';
@@ -149,6 +149,11 @@ export function formatWireLevel(result: WireResult, pivot = 100): string {
       ? ''
       : `\n\nMastra and the Node 22 cells did not run: ${result.node22}`;
   return `${tables.join('\n\n')}${cellNotes(result.samples, nameOf)}${note}`;
+}
+
+/** Memory and garbage collection of every wire cell at `steps`, a row per framework, runtime and mode. */
+export function formatWireMemory(result: WireResult, steps: number): string {
+  return formatMemory(result.samples, steps, sample => `${rowName(sample)}, ${sample.mode}`);
 }
 
 /** agent-trace's µs per step over the fastest peer's, per mode, at `pivot` (same runtime). */

@@ -48,11 +48,6 @@ interface Batch {
   readonly text: string;
 }
 
-/** Writes `lines` whole to `fd`, each ending in a newline; `lines` is used up. */
-export function writeLines(fd: number, lines: string[]): void {
-  writeText(fd, joinLines(lines));
-}
-
 /** `lines` as one text, each ending in a newline; `lines` is used up. */
 function joinLines(lines: string[]): string {
   lines.push('');
@@ -72,17 +67,23 @@ function writeText(fd: number, text: string): void {
  * the turn from the thread (waiting for the write in progress, if any) and writes what the thread
  * has not, on the calling thread, so nothing depends on the thread to be written and nothing is
  * written twice. The thread starts with the first batch handed to it, so a short run that only
- * writes at its end never starts one.
+ * writes at its end never starts one. A writer made with `background: false` has no thread and
+ * writes every batch when it is handed over.
  */
 export class BatchWriter {
   readonly #shared = new Int32Array(new SharedArrayBuffer(8));
-  /** Undefined until the first batch; null when a thread cannot be had here. */
+  /** Undefined until the first batch; null when there is no thread (none wanted, or none to be had). */
   #thread: Worker | undefined | null;
   /** Batches handed to the thread, oldest first, until they are counted as written. */
   readonly #queue: Batch[] = [];
   #nextSeq = 0;
   /** Write failures by file descriptor, until the sink of that file asks. */
   readonly #failures = new Map<number, Error>();
+
+  /** @param background - false: no thread, every batch written by the caller. */
+  constructor(background = true) {
+    if (!background) this.#thread = null;
+  }
 
   /**
    * Hands `lines` to the background thread to write to `fd`; writes them now where no thread
@@ -111,9 +112,9 @@ export class BatchWriter {
     this.writeOut();
     if (lines === undefined) return;
     try {
-      writeLines(fd, lines);
+      writeText(fd, joinLines(lines));
     } catch (error) {
-      this.#failures.set(fd, error as Error);
+      this.#fail(fd, error as Error);
     }
   }
 
@@ -128,7 +129,7 @@ export class BatchWriter {
         try {
           writeText(batch.fd, batch.text);
         } catch (error) {
-          this.#failures.set(batch.fd, error as Error);
+          this.#fail(batch.fd, error as Error);
         }
       }
       this.#queue.length = 0;
@@ -144,6 +145,11 @@ export class BatchWriter {
     const failure = this.#failures.get(fd);
     this.#failures.delete(fd);
     return failure;
+  }
+
+  /** Keeps the first failure of `fd` until its sink asks. */
+  #fail(fd: number, error: Error): void {
+    if (!this.#failures.has(fd)) this.#failures.set(fd, error);
   }
 
   /** Takes the turn from the thread, waiting while it writes. */
@@ -171,8 +177,7 @@ export class BatchWriter {
     try {
       const thread = new Worker(threadSource, { eval: true, workerData: this.#shared.buffer });
       thread.on('message', (failure: { fd: number; message: string; code?: string }) => {
-        const error = Object.assign(new Error(failure.message), { code: failure.code });
-        if (!this.#failures.has(failure.fd)) this.#failures.set(failure.fd, error);
+        this.#fail(failure.fd, Object.assign(new Error(failure.message), { code: failure.code }));
       });
       thread.on('error', () => {
         this.#thread = null; // what it held is written by the next writeOut

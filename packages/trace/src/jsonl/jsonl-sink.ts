@@ -6,7 +6,7 @@ import { fileResumeLedger } from './file-resume-ledger.js';
 import { OpenRunTracker } from './open-run-tracker.js';
 import { registerForShutdown, unregisterForShutdown } from './shutdown-hooks.js';
 import { TraceFileError } from './trace-file-error.js';
-import { batchWriter, writeLines, type BatchWriter } from './batch-writer.js';
+import { BatchWriter, batchWriter } from './batch-writer.js';
 import { repairTornTail } from './repair-torn-tail.js';
 
 /** Options of {@link jsonlSink}. */
@@ -68,14 +68,14 @@ class JsonlFileSink implements JsonlSink {
   readonly #flushBytes: number;
   readonly #flushIntervalMs: number;
   readonly #tracker = new OpenRunTracker();
-  /** The writer of full buffers: the process's background one, or undefined to write here. */
-  readonly #writer: BatchWriter | undefined;
+  /** The writer of full buffers: the process's background one, or one that writes here. */
+  readonly #writer: BatchWriter;
   #fd: number | undefined;
   /** Lines waiting to be written, and their length in characters (newlines included). */
   #lines: string[] = [];
   #waiting = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** A failed background write, thrown by the next write or flush so the loss is never silent. */
+  /** A failed write, thrown by the next write or flush so the loss is never silent. */
   #failure: Error | undefined;
 
   constructor(path: string, options: JsonlSinkOptions) {
@@ -84,7 +84,7 @@ class JsonlFileSink implements JsonlSink {
     this.resumeLedger = fileResumeLedger(`${path}.resumed`);
     this.#flushBytes = flushBytes;
     this.#flushIntervalMs = flushIntervalMs;
-    this.#writer = options.writeInBackground === false ? undefined : batchWriter();
+    this.#writer = options.writeInBackground === false ? new BatchWriter(false) : batchWriter();
     try {
       mkdirSync(dirname(path), { recursive: true });
       const removedBytes = repairTornTail(path);
@@ -129,14 +129,8 @@ class JsonlFileSink implements JsonlSink {
   flushSync(): void {
     this.#stopTimer();
     if (this.#fd === undefined) return;
-    const lines = this.#take();
-    if (this.#writer === undefined) {
-      if (lines !== undefined) this.#writeHere(lines);
-      return;
-    }
-    this.#writer.writeNow(this.#fd, lines);
-    const failure = this.#newFailure();
-    if (failure !== undefined) throw failure;
+    this.#writer.writeNow(this.#fd, this.#take());
+    this.#throwNewFailure();
   }
 
   #append(line: string): void {
@@ -153,26 +147,13 @@ class JsonlFileSink implements JsonlSink {
     return lines;
   }
 
-  /** A full buffer: to the writer thread, or written here. */
+  /** A full buffer: to the writer thread, or written here when there is none. */
   #handOver(): void {
     this.#stopTimer();
     const lines = this.#take();
     if (lines === undefined || this.#fd === undefined) return;
-    if (this.#writer === undefined) this.#writeHere(lines);
-    else {
-      this.#writer.hand(this.#fd, lines);
-      const failure = this.#newFailure();
-      if (failure !== undefined) throw failure;
-    }
-  }
-
-  #writeHere(lines: string[]): void {
-    if (this.#fd === undefined) return;
-    try {
-      writeLines(this.#fd, lines);
-    } catch (error) {
-      throw new TraceFileError({ file: this.path, action: 'write to', cause: error });
-    }
+    this.#writer.hand(this.#fd, lines);
+    this.#throwNewFailure();
   }
 
   #stopTimer(): void {
@@ -213,7 +194,7 @@ class JsonlFileSink implements JsonlSink {
   #flushFromTimer(): void {
     this.#timer = undefined;
     try {
-      if (this.#writer?.running === true) this.#handOver();
+      if (this.#writer.running) this.#handOver();
       else this.flushSync();
     } catch (error) {
       this.#failure = error as Error;
@@ -221,16 +202,16 @@ class JsonlFileSink implements JsonlSink {
   }
 
   /**
-   * A write of this file that failed since the last look (on the writer thread, or here through
-   * the writer), as this sink's failure; undefined when none did.
+   * Throws a write of this file that failed since the last look (on the writer thread, or here
+   * through the writer), kept as this sink's failure.
    */
-  #newFailure(): TraceFileError | undefined {
-    if (this.#writer === undefined || this.#fd === undefined) return undefined;
+  #throwNewFailure(): void {
+    if (this.#fd === undefined) return;
     const cause = this.#writer.takeFailure(this.#fd);
-    if (cause === undefined) return undefined;
+    if (cause === undefined) return;
     const failure = new TraceFileError({ file: this.path, action: 'write to', cause });
     this.#failure ??= failure;
-    return failure;
+    throw failure;
   }
 
   #throwFailure(): void {

@@ -1,18 +1,19 @@
 /**
  * The trace pipeline against the raw limits of the same machine: the JSONL sink against
  * `JSON.stringify` alone and against batched `fs.writeSync` of lines built beforehand; `readTrace`
- * against a plain chunk-split + `JSON.parse` loop; and the RSS of a process reading a large trace.
+ * against a plain chunk-split + `JSON.parse` loop (in a compiled worker, as the loop's cells run); and
+ * the RSS of a process reading a large trace.
  */
-import { createReadStream, mkdtempSync, openSync, closeSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TraceEvent } from '@agent-trace/core';
 import { build } from 'esbuild';
-import { jsonlSink, readTrace } from '@agent-trace/trace';
-import { figure, interleaved, ratio, runWorker, table } from './measure.js';
+import { compiledWorker } from './compiled.js';
+import { figure, ratio, runWorker, table } from './measure.js';
 import type { CommandSample } from './pipeline/command-worker.js';
+import { writeBatches } from './pipeline/raw-io.js';
 import type { ReadSample } from './pipeline/read-worker.js';
-import { repeatRuns, sampleEvents } from './pipeline/sample-events.js';
+import type { ThroughputSample } from './pipeline/throughput-worker.js';
 
 /** Events/s and MB/s of one way of writing or reading the same data. */
 export interface Throughput {
@@ -44,54 +45,9 @@ const throughput = (name: string, events: number, bytes: number, milliseconds: n
   megabytesPerSecond: bytes / 2 ** 20 / (milliseconds / 1000),
 });
 
-/** Lines joined into ~64 KiB buffers, as a batched writer would hand them to the kernel. */
-function batches(lines: readonly string[]): Buffer[] {
-  const out: Buffer[] = [];
-  let pending: string[] = [];
-  let size = 0;
-  for (const line of lines) {
-    pending.push(line);
-    size += line.length;
-    if (size >= 65_536) {
-      out.push(Buffer.from(pending.join(''), 'utf8'));
-      pending = [];
-      size = 0;
-    }
-  }
-  if (pending.length > 0) out.push(Buffer.from(pending.join(''), 'utf8'));
-  return out;
-}
-
-function writeBatches(path: string, chunks: readonly Buffer[], times = 1): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (let time = 0; time < times; time++) for (const chunk of chunks) writeSync(fd, chunk);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-async function plainSplitParse(path: string): Promise<number> {
-  let events = 0;
-  let pending = '';
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, encoding: 'utf8' })) {
-    const text = pending + (chunk as string);
-    let start = 0;
-    for (;;) {
-      const end = text.indexOf('\n', start);
-      if (end === -1) break;
-      JSON.parse(text.slice(start, end));
-      events++;
-      start = end + 1;
-    }
-    pending = text.slice(start);
-  }
-  return events;
-}
-
 /**
- * Measures writing and reading `copies` runs of 1,000 steps (~1.9 MB each), then reads a file of
- * about `largeFileMb` in a separate process for its RSS.
+ * Measures writing and reading `copies` runs of 1,000 steps (~1.9 MB each) in a compiled worker,
+ * then reads a file of about `largeFileMb` in a separate process for its RSS.
  */
 export async function measureTracePipeline(
   copies: number,
@@ -100,52 +56,16 @@ export async function measureTracePipeline(
 ): Promise<PipelineResult> {
   const directory = mkdtempSync(join(tmpdir(), 'agent-trace-bench-pipeline-'));
   try {
-    const events: TraceEvent[] = repeatRuns(await sampleEvents(1000), copies);
-    const lines = events.map(event => `${JSON.stringify(event)}\n`);
-    const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0);
-    const chunks = batches(lines);
-    const sinkPath = join(directory, 'sink.jsonl');
-    const rawPath = join(directory, 'raw.jsonl');
-    let stringified = 0;
-    const write = await interleaved(
-      {
-        'jsonlSink (stringify + write)': async () => {
-          const sink = jsonlSink(sinkPath);
-          for (const event of events) sink.write(event);
-          await sink.close();
-        },
-        'JSON.stringify only': () => {
-          for (const event of events) stringified += JSON.stringify(event).length;
-        },
-        'writeSync of pre-built lines': () => writeBatches(rawPath, chunks),
-      },
-      rounds,
-      // Removing the file (its pages in the cache freed) is the bench's, not the sink's, work.
-      { 'jsonlSink (stringify + write)': () => rmSync(sinkPath, { force: true }) },
+    const { events, steps, bytes, write, read } = await runWorker<ThroughputSample>(
+      await compiledWorker('bench/pipeline/throughput-worker.ts'),
+      [directory, String(copies), String(rounds)],
     );
-    const writing = Object.entries(write).map(([name, ms]) =>
-      throughput(name, events.length, bytes, ms),
-    );
-
-    const readPath = join(directory, 'read.jsonl');
-    writeBatches(readPath, chunks);
-    const read = await interleaved(
-      {
-        readTrace: async () => {
-          let count = 0;
-          for await (const event of readTrace(readPath)) if (event.seq >= 0) count++;
-          if (count !== events.length) throw new Error(`readTrace read ${count} events.`);
-        },
-        'chunk-split + JSON.parse': () => plainSplitParse(readPath),
-      },
-      rounds,
-    );
-    const reading = Object.entries(read).map(([name, ms]) =>
-      throughput(name, events.length, bytes, ms),
-    );
+    const rates = (times: Record<string, number>) =>
+      Object.entries(times).map(([name, ms]) => throughput(name, events, bytes, ms));
 
     const largePath = join(directory, 'large.jsonl');
-    writeBatches(largePath, chunks, Math.max(1, Math.round((largeFileMb * 2 ** 20) / bytes)));
+    const copy = readFileSync(join(directory, 'read.jsonl'));
+    writeBatches(largePath, [copy], Math.max(1, Math.round((largeFileMb * 2 ** 20) / bytes)));
     // Bundled and run by plain node, as a built application would: tsx alone holds ~50 MB.
     const largeFile = await runWorker<ReadSample>(
       await bundle('bench/pipeline/read-worker.ts', directory),
@@ -159,15 +79,14 @@ export async function measureTracePipeline(
       ['diff', largePath, largePath],
     ])
       commands.push(await runWorker<CommandSample>(commandWorker, args));
-    if (stringified === 0) throw new Error('nothing was stringified');
     return {
-      events: events.length,
-      eventsPerStep: events.length / (copies * 1000),
+      events,
+      eventsPerStep: events / steps,
       megabytes: bytes / 2 ** 20,
-      writing,
-      sinkShareOfStringify: write['JSON.stringify only'] / write['jsonlSink (stringify + write)'],
-      reading,
-      readerShareOfPlain: read['chunk-split + JSON.parse'] / read.readTrace,
+      writing: rates(write),
+      sinkShareOfStringify: write['JSON.stringify only']! / write['jsonlSink (stringify + write)']!,
+      reading: rates(read),
+      readerShareOfPlain: read['chunk-split + JSON.parse']! / read.readTrace!,
       largeFile,
       commands,
     };

@@ -99,6 +99,24 @@ describe('isTraceEvent', () => {
     );
   });
 
+  it('checks a run of a character class as its regular expression does', () => {
+    const patterns = [/^[0-9a-f]{16}$/, /^[A-Za-z_-]{2,4}$/, /^[-a]{1}$/, /^[a-]{0,2}$/];
+    const text = fc.oneof(
+      fc.stringMatching(/^[0-9a-fA-Z_-]{0,18}$/),
+      fc.string({ maxLength: 18, unit: 'binary' }),
+    );
+    for (const pattern of patterns) {
+      const check = compileSchemaCheck(z.string().regex(pattern));
+      fc.assert(
+        fc.property(text, input => {
+          expect(check(input)).toBe(pattern.test(input));
+        }),
+        { numRuns: 2000, seed: 20261125 },
+      );
+      expect(check('\u0130'.repeat(16))).toBe(false); // above ASCII, never in the class
+    }
+  });
+
   it('refuses what it was not built to check, when compiled', () => {
     expect(() => compileSchemaCheck(z.object({ when: z.date() }))).toThrow(
       /does not support the schema type 'date'/,

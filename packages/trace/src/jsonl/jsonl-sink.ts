@@ -147,9 +147,12 @@ class JsonlFileSink implements JsonlSink {
     return lines;
   }
 
-  /** A full buffer: to the writer thread, or written here when there is none. */
+  /**
+   * A full buffer: to the writer thread, or written here when there is none. A timer already set
+   * stays: it then hands over whatever waits when it fires, a little early, instead of being
+   * cleared and set again for every buffer.
+   */
   #handOver(): void {
-    this.#stopTimer();
     const lines = this.#take();
     if (lines === undefined || this.#fd === undefined) return;
     this.#writer.hand(this.#fd, lines);

@@ -33,6 +33,30 @@ export function describeNewerContent(content: NewerContent): string {
   return `${content.file}:${content.line}: ${what} was written by a newer agent-trace (same schema major version); this version skips it. Upgrade agent-trace to see it.`;
 }
 
+/** True when an event has a field this version does not know for its kind. */
+type FieldCheck = (event: object) => boolean;
+let fieldChecks: ReadonlyMap<string, FieldCheck> | undefined;
+
+/**
+ * One check a kind, run on every event a reader reads: a generated `switch` over the names this
+ * version knows, which V8 runs about twice as fast as a set lookup a field; the set lookup where
+ * the runtime forbids code generation.
+ */
+function compileFieldChecks(): ReadonlyMap<string, FieldCheck> {
+  return new Map(
+    [...knownTraceFields].map(([kind, known]): [string, FieldCheck] => {
+      const cases = [...known].map(name => `case ${JSON.stringify(name)}:`).join(' ');
+      const body = `for (const k in v) switch (k) { ${cases} continue; default: return true; }\nreturn false;`;
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the schema's own field names, no input reaches the source
+        return [kind, new Function('v', body) as FieldCheck];
+      } catch {
+        return [kind, event => Object.keys(event).some(field => !known.has(field))];
+      }
+    }),
+  );
+}
+
 /** Reports each newer event kind, and each newer field of a kind, once: where it is first seen. */
 export class NewerContentLog {
   readonly #seen = new Set<string>();
@@ -55,7 +79,8 @@ export class NewerContentLog {
   /** Reports the fields of a known event that this version does not know. */
   fields(event: TraceEvent, file: string, line: number): void {
     const known = knownTraceFields.get(event.event);
-    if (known === undefined) return;
+    if (known === undefined || !(fieldChecks ??= compileFieldChecks()).get(event.event)?.(event))
+      return;
     for (const field in event) {
       if (!known.has(field))
         this.#once(`${event.event}\n${field}`, { file, line, event: event.event, field });

@@ -24,67 +24,32 @@ interface OpenRun {
  */
 export class OpenRunTracker {
   readonly #runs = new Map<string, OpenRun>();
+  /** The run of the last event observed, and its id: a run's events come in a row. */
+  #last: OpenRun | undefined;
+  #lastId: string | undefined;
 
   /** Takes note of one event. */
   observe(event: TraceEvent): void {
-    if (event.event === 'run_start') {
-      this.#runs.set(event.run, {
-        start: event,
-        lastSeq: event.seq,
-        open: new Map([[event.span_id, event]]),
-        countsByAgentSpan: new Map(),
-        stepsByWorkflowSpan: new Map(),
-        agents: 0,
-        llmCalls: 0,
-        toolCalls: 0,
-        toolErrors: 0,
-        promptTokens: 0,
-        completionTokens: 0,
-      });
+    // Each read of an event's field is a lookup across every event shape: each is read once.
+    const kind = event.event;
+    if (kind === 'run_start') {
+      this.#lastId = undefined;
+      this.#runs.set(event.run, openRun(event));
       return;
     }
-    const run = this.#runs.get(event.run);
+    const id = event.run;
+    const run = id === this.#lastId ? this.#last : this.#runs.get(id);
     if (run === undefined) return;
-    if (event.event === 'run_end') {
-      this.#runs.delete(event.run);
+    if (kind === 'run_end') {
+      this.#runs.delete(id);
+      this.#lastId = undefined;
       return;
     }
+    this.#last = run;
+    this.#lastId = id;
     run.lastSeq = event.seq;
-    if (isSpanStart(event.event)) {
-      run.open.set(event.span_id, event);
-      const agentCounts =
-        event.parent_span_id === null ? undefined : run.countsByAgentSpan.get(event.parent_span_id);
-      if (event.event === 'agent_start') {
-        run.agents++;
-        run.countsByAgentSpan.set(event.span_id, { steps: 0, toolCalls: 0 });
-      } else if (event.event === 'workflow_start') {
-        run.stepsByWorkflowSpan.set(event.span_id, { completed: 0, failed: 0, skipped: 0 });
-      } else if (event.event === 'tool_start') {
-        run.toolCalls++;
-        if (agentCounts !== undefined) agentCounts.toolCalls++;
-      } else if (event.event === 'llm_start') {
-        run.llmCalls++;
-        if (agentCounts !== undefined) agentCounts.steps++;
-      }
-      return;
-    }
-    run.open.delete(event.span_id);
-    if (event.event === 'llm_end') {
-      run.promptTokens += event.tok_prompt;
-      run.completionTokens += event.tok_completion;
-    } else if (event.event === 'tool_end' && event.error !== undefined) {
-      run.toolErrors++;
-    } else if (event.event === 'agent_end') {
-      run.countsByAgentSpan.delete(event.span_id);
-    } else if (event.event === 'workflow_step_end' && event.status !== 'interrupted') {
-      const steps =
-        event.parent_span_id === null
-          ? undefined
-          : run.stepsByWorkflowSpan.get(event.parent_span_id);
-      if (steps !== undefined) steps[event.status]++;
-    } else if (event.event === 'workflow_end') {
-      run.stepsByWorkflowSpan.delete(event.span_id);
-    }
+    if (isSpanStart(kind)) started(run, event);
+    else ended(run, event);
   }
 
   /** True when some run has started and not ended. */
@@ -120,7 +85,79 @@ export class OpenRunTracker {
       }
     }
     this.#runs.clear();
+    this.#lastId = undefined;
     return closing;
+  }
+}
+
+function openRun(start: TraceEventOf<'run_start'>): OpenRun {
+  return {
+    start,
+    lastSeq: start.seq,
+    open: new Map([[start.span_id, start]]),
+    countsByAgentSpan: new Map(),
+    stepsByWorkflowSpan: new Map(),
+    agents: 0,
+    llmCalls: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+  };
+}
+
+/** A span of the run started. */
+function started(run: OpenRun, event: TraceEvent): void {
+  const spanId = event.span_id;
+  run.open.set(spanId, event);
+  const parent = event.parent_span_id;
+  switch (event.event) {
+    case 'agent_start':
+      run.agents++;
+      run.countsByAgentSpan.set(spanId, { steps: 0, toolCalls: 0 });
+      return;
+    case 'workflow_start':
+      run.stepsByWorkflowSpan.set(spanId, { completed: 0, failed: 0, skipped: 0 });
+      return;
+    case 'tool_start': {
+      run.toolCalls++;
+      const agentCounts = parent === null ? undefined : run.countsByAgentSpan.get(parent);
+      if (agentCounts !== undefined) agentCounts.toolCalls++;
+      return;
+    }
+    case 'llm_start': {
+      run.llmCalls++;
+      const agentCounts = parent === null ? undefined : run.countsByAgentSpan.get(parent);
+      if (agentCounts !== undefined) agentCounts.steps++;
+      return;
+    }
+  }
+}
+
+/** Any other event of the run: a span's end closes it, and some ends add to the counts. */
+function ended(run: OpenRun, event: TraceEvent): void {
+  run.open.delete(event.span_id);
+  switch (event.event) {
+    case 'llm_end':
+      run.promptTokens += event.tok_prompt;
+      run.completionTokens += event.tok_completion;
+      return;
+    case 'tool_end':
+      if (event.error !== undefined) run.toolErrors++;
+      return;
+    case 'agent_end':
+      run.countsByAgentSpan.delete(event.span_id);
+      return;
+    case 'workflow_step_end': {
+      if (event.status === 'interrupted') return;
+      const parent = event.parent_span_id;
+      const steps = parent === null ? undefined : run.stepsByWorkflowSpan.get(parent);
+      if (steps !== undefined) steps[event.status]++;
+      return;
+    }
+    case 'workflow_end':
+      run.stepsByWorkflowSpan.delete(event.span_id);
+      return;
   }
 }
 

@@ -42,6 +42,39 @@ function unsupported(what: string): never {
 /** A JavaScript string literal of `text`. */
 const quote = (text: string): string => JSON.stringify(text);
 
+/** `^[class]{n}$` or `^[class]{n,m}$`, the class of ASCII characters and ranges only. */
+const runPattern = /^\^\[([\x20-\x5b\x5d-\x7e]+)\]\{(\d+)(?:,(\d+))?\}\$$/;
+
+/**
+ * A test equivalent to a pattern that is one run of a character class (the trace's hex ids:
+ * `^[0-9a-f]{16}$`), by a table lookup a character: about twice as fast as the regular
+ * expression on V8. Undefined for any other pattern, or a class this does not read (negated, with
+ * escapes).
+ */
+function characterRun(source: string): ((input: string) => boolean) | undefined {
+  const [, members = '', least = '', most = least] = runPattern.exec(source) ?? [];
+  if (members === '' || members.startsWith('^')) return undefined;
+  const allowed = new Uint8Array(128);
+  for (let index = 0; index < members.length; index++) {
+    const first = members.charCodeAt(index);
+    const ranged = members[index + 1] === '-' && index + 2 < members.length;
+    const last = ranged ? members.charCodeAt(index + 2) : first;
+    if (last < first) return undefined;
+    allowed.fill(1, first, last + 1);
+    if (ranged) index += 2;
+  }
+  const min = Number(least);
+  const max = Number(most);
+  return input => {
+    if (input.length < min || input.length > max) return false;
+    for (let index = 0; index < input.length; index++) {
+      const code = input.charCodeAt(index);
+      if (code > 127 || allowed[code] === 0) return false;
+    }
+    return true;
+  };
+}
+
 /**
  * Generates the source of a check: one function per object, array and union, straight-line code
  * with constant property names inside, so that V8 compiles each property access monomorphically.
@@ -64,10 +97,15 @@ class CheckGenerator {
    */
   matches(pattern: RegExp, input: string): string {
     // A stateful (global or sticky) regex would make test() depend on the previous call.
-    const regex = this.constant(new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')));
+    const flags = pattern.flags.replace(/[gy]/g, '');
+    const run = flags === '' ? characterRun(pattern.source) : undefined;
+    const test =
+      run === undefined
+        ? `${this.constant(new RegExp(pattern.source, flags))}.test(${input})`
+        : `${this.constant(run)}(${input})`;
     const memo = `m${this.memos.length}`;
     this.memos.push(memo);
-    return `(${input} === ${memo} || (${regex}.test(${input}) && ((${memo} = ${input}), true)))`;
+    return `(${input} === ${memo} || (${test} && ((${memo} = ${input}), true)))`;
   }
 
   /** Declares a function checking its argument `v`, with `body`; returns its name. */

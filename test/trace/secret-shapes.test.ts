@@ -171,3 +171,34 @@ describe('a secret split across streamed deltas', () => {
     );
   });
 });
+
+describe('a redactor that has seen strings before', () => {
+  it('answers each one as a fresh redactor does, with and without pii and rules of your own', () => {
+    const pieces = [
+      ...Object.values(shapes).flatMap(({ text, secret }) => [text, secret]),
+      'fake-model',
+      'tool_calls',
+      '{"a":0,"b":1}',
+      'card 4111 1111 1111 1111',
+      'mail ana@example.com',
+      'ticket T-12345',
+    ];
+    const text = fc.oneof(
+      fc.constantFrom(...pieces),
+      fc.tuple(fc.constantFrom(...pieces), fc.string({ maxLength: 12 })).map(([a, b]) => a + b),
+    );
+    const options = [{}, { pii: true }, { patterns: [/T-\d+/g] }];
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 40 }), fc.constantFrom(...options), (texts, set) => {
+        const warm = new Redactor(set);
+        for (const item of [...texts, ...texts]) {
+          const fresh = new Redactor(set);
+          const before = warm.count;
+          expect(warm.string(item)).toBe(fresh.string(item));
+          expect(warm.count - before).toBe(fresh.count);
+        }
+      }),
+      { numRuns: 300, seed: 20261125 },
+    );
+  });
+});

@@ -56,6 +56,14 @@ const placeholderShape = /^\[redacted(?::[0-9a-f]+)?\]$/;
 const shortestKnownSecret = 8;
 /** Field-name verdicts kept per redactor; field names repeat, so this stays small in practice. */
 const fieldVerdictLimit = 4096;
+/**
+ * Short strings the rules found nothing in, remembered per redactor: a run repeats them on every
+ * step (a model's name, a finish reason, the hashes of the instructions and the tools, a tool's
+ * arguments in the answer, its call and the next request), and looking one up costs a fraction
+ * of a regular expression's start. Longer strings are scanned each time, so the memo holds little.
+ */
+const cleanLimit = 1024;
+const cleanLength = 256;
 
 /** The stable placeholder of a secret: the same secret always gives the same one. */
 export function placeholderFor(secret: string): string {
@@ -81,6 +89,8 @@ export class Redactor implements Redaction {
   readonly #shortest: number;
   /** Whether a field name is a secret one, by name as written. */
   readonly #fieldVerdicts: Map<string, boolean>;
+  /** Short strings the rules left as they were (see `cleanLimit`). */
+  readonly #clean = new Set<string>();
 
   constructor(options: RedactionOptions = {}) {
     // The known shapes alone (every run's default) are compiled once for the process.
@@ -126,6 +136,17 @@ export class Redactor implements Redaction {
 
   /** `text` with every secret replaced. */
   string(text: string): string {
+    const result = this.#clean.has(text) ? text : this.#rulesApplied(text);
+    const custom = this.#custom?.(result);
+    if (custom !== undefined && custom !== result) {
+      this.count++;
+      return custom;
+    }
+    return result;
+  }
+
+  /** `text` with every rule applied; remembered when short and nothing changed. */
+  #rulesApplied(text: string): string {
     let result = text;
     if (this.#fieldText !== undefined && text.includes('"')) {
       result = result.replace(
@@ -144,10 +165,9 @@ export class Redactor implements Redaction {
     ) {
       for (const rule of this.#rules) result = this.#apply(rule, result);
     }
-    const custom = this.#custom?.(result);
-    if (custom !== undefined && custom !== result) {
-      this.count++;
-      return custom;
+    if (result === text && text.length <= cleanLength) {
+      if (this.#clean.size >= cleanLimit) this.#clean.clear();
+      this.#clean.add(text);
     }
     return result;
   }

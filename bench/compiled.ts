@@ -1,13 +1,14 @@
 /**
- * A benchmark worker compiled to plain JavaScript, as a user's built application runs agent-trace:
- * the workspace's TypeScript sources are bundled (esbuild, no `keepNames`), every other package
- * stays an import of its own installed build. Under tsx, every function made at run time also goes
- * through esbuild's `__name` helper (an `Object.defineProperty` each), which a built package
- * never pays and the peers, run from their published builds, never pay either.
+ * The bench's workers built with esbuild. `compiledWorker`: compiled to plain JavaScript, as a
+ * user's built application runs agent-trace: the workspace's TypeScript sources are bundled (no
+ * `keepNames`), every other package stays an import of its own installed build. Under tsx, every
+ * function made at run time also goes through esbuild's `__name` helper (an `Object.defineProperty`
+ * each), which a built package never pays and the peers, run from their published builds, never
+ * pay either. `bundle`: everything inlined, for a process's memory as a deployed CLI has it.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 /** Where compiled workers go (inside bench/, so their imports resolve bench's node_modules). */
 const outDirectory = 'bench/results/compiled';
@@ -56,24 +57,53 @@ export function compiledWorker(
   return outfile;
 }
 
+/** What every bench worker's build shares: one ES module for plain node, named after its entry. */
+function workerBuild(entry: string, into: string) {
+  const outfile = resolve(join(into, `${entry.split('/').at(-1)!.replace(/\.ts$/, '')}.mjs`));
+  return {
+    outfile,
+    options: {
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile,
+      logLevel: 'error',
+      // Gives bundled CommonJS dependencies (gRPC, for the CLI's export) the `require` of Node.
+      banner: {
+        js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
+      },
+    } satisfies BuildOptions,
+  };
+}
+
 async function compile(entry: string, into: string, bare: readonly string[]): Promise<string> {
   mkdirSync(into, { recursive: true });
-  const outfile = resolve(join(into, `${entry.split('/').at(-1)!.replace(/\.ts$/, '')}.mjs`));
+  const { outfile, options } = workerBuild(entry, into);
   await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
+    ...options,
     target: 'node20',
     // As Node resolves a package: its `exports` and `main`, never a bundler-only `module`.
     mainFields: ['main'],
     conditions: [],
-    outfile,
     plugins: [installedPackagesOutside(bare)],
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
-    },
   });
+  return outfile;
+}
+
+/**
+ * The tokenizer core imports only to estimate tokens for cost: a built application loads it on
+ * first use, while a bundle parses it at start (its ranks are 5 MB of source, about 25 MB of RSS
+ * in every command), so it stays outside the bundle.
+ */
+const loadedOnUse = ['js-tiktoken', '@duckdb/node-api'];
+
+/**
+ * A worker bundled whole (its dependencies inlined) into `directory`, for measuring a process's
+ * memory as a deployed CLI has it: tsx alone holds ~50 MB.
+ */
+export async function bundle(entry: string, directory: string): Promise<string> {
+  const { outfile, options } = workerBuild(entry, directory);
+  await build({ ...options, external: loadedOnUse });
   return outfile;
 }

@@ -11,7 +11,7 @@ import { figure, runWorker, table } from './measure.js';
 import type { CommandSample } from './pipeline/command-worker.js';
 import { writeManyRuns } from './pipeline/many-runs.js';
 import { sampleEvents } from './pipeline/sample-events.js';
-import { bundle } from './trace-pipeline.js';
+import { bundle } from './compiled.js';
 import { pageLimitMb } from '@agent-trace/cli';
 
 /** A command's sample, or why there is none (it failed, or ran past its cap). */

@@ -7,8 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { compiledWorker } from './compiled.js';
+import { bundle, compiledWorker } from './compiled.js';
 import { figure, ratio, runWorker, table } from './measure.js';
 import type { CommandSample } from './pipeline/command-worker.js';
 import { writeBatches } from './pipeline/raw-io.js';
@@ -128,32 +127,4 @@ export function formatTracePipeline(result: PipelineResult): string {
       ]),
     ]),
   ].join('\n');
-}
-
-/**
- * The tokenizer core imports only to estimate tokens for cost: a built application loads it on
- * first use, while a bundle parses it at start (its ranks are 5 MB of source, about 25 MB of RSS
- * in every command), so it stays outside the bundle.
- */
-const loadedOnUse = ['js-tiktoken', '@duckdb/node-api'];
-
-/**
- * Bundles a worker into one ES module in `directory`, for plain node. The banner gives the bundled
- * CommonJS dependencies (gRPC, for the CLI's export) the `require` of Node's built-ins.
- */
-export async function bundle(entry: string, directory: string): Promise<string> {
-  const outfile = join(directory, `${entry.split('/').at(-1)?.replace(/\.ts$/, '')}.mjs`);
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile,
-    external: loadedOnUse,
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
-    },
-  });
-  return outfile;
 }

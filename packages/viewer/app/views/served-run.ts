@@ -51,7 +51,7 @@ async function refresh(opened: Opened, show: (model: RunModel) => void): Promise
       if (summary.version === opened.version) continue;
       const wait = opened.at + bigOutlineEveryMs - Date.now();
       if ((summary.rowCount ?? 0) > 100_000 && wait > 0 && opened.version !== -1) {
-        // A big run's outline is fetched at most every second: once the time is up.
+        // A big run's outline is fetched at most every `bigOutlineEveryMs`: once the time is up.
         setTimeout(() => void refresh(opened, show).catch(() => undefined), wait);
         continue;
       }

@@ -112,7 +112,10 @@ export class RunOutline {
       ...summary,
       rowCount: this.#count,
       version: this.#version,
-      graph: summary.graph.slice(0, maxGraphFacts),
+      graph:
+        summary.graph.length > maxGraphFacts
+          ? summary.graph.slice(0, maxGraphFacts)
+          : summary.graph,
     };
   }
 

@@ -185,6 +185,31 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI's program loads a command's module only when that command runs (through
+    // program/command-modules.ts), so one command does not start every other's dependencies.
+    files: ['packages/cli/src/program.ts', 'packages/cli/src/program/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/commands/(?!command-result|page-limit)',
+              allowTypeImports: true,
+              message:
+                "Load a command's module when it runs: add it to program/command-modules.ts and await it in the command's action.",
+            },
+            {
+              regex: '^@agent-trace/trace/library$',
+              allowTypeImports: true,
+              message: 'The trace library loads DuckDB: import it through program/command-modules.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Every package stays readable: functions of at most 80 lines, files of at most 400 (blank
     // lines and comments aside); a longer one is split by concept.
     files: [

@@ -99,11 +99,21 @@ async function compile(entry: string, into: string, bare: readonly string[]): Pr
 const loadedOnUse = ['js-tiktoken', '@duckdb/node-api'];
 
 /**
- * A worker bundled whole (its dependencies inlined) into `directory`, for measuring a process's
- * memory as a deployed CLI has it: tsx alone holds ~50 MB.
+ * A worker bundled (its dependencies inlined) into `directory`, for measuring a process's memory
+ * as a deployed CLI has it: tsx alone holds ~50 MB. What the code imports with `import()` goes in
+ * chunks of its own, loaded when first imported, as a built application's modules are.
  */
 export async function bundle(entry: string, directory: string): Promise<string> {
   const { outfile, options } = workerBuild(entry, directory);
-  await build({ ...options, external: loadedOnUse });
+  const { outfile: _whole, ...split } = options;
+  await build({
+    ...split,
+    external: loadedOnUse,
+    splitting: true,
+    outdir: directory,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+  });
   return outfile;
 }

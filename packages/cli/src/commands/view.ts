@@ -5,6 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { diffView, traceView, viewerHtml, type ViewerData } from '@agent-trace/viewer';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { unreadableTrace } from './trace-input.js';
+import { pageLimitMb } from './page-limit.js';
+
+export { pageLimitMb };
 
 /** Options of {@link viewCommand}. */
 export interface ViewCommandOptions {
@@ -18,14 +21,6 @@ export interface ViewCommandOptions {
   /** The most trace, in MiB, a single page is made of. @defaultValue {@link pageLimitMb} */
   readonly maxPageMb?: number;
 }
-
-/**
- * The most trace (MiB of JSONL) one page is made of by default. A page holds its trace whole, as
- * one string in Node and as objects in the browser tab, so its size is the tab's memory: past it,
- * `view` serves the trace instead (the served viewer holds an outline and fetches rows in
- * windows), and refuses to write a page with `--out` or `--diff`.
- */
-export const pageLimitMb = 64;
 
 /** The page's default path: the trace's, with `.html`. */
 function defaultOut(file: string, diff: string | undefined): string {

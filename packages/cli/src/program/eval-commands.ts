@@ -1,10 +1,8 @@
 /** The commands of evals: run them, list their experiments, compare two, see them. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { defined } from '@agent-trace/core/internal';
-import { evalCommand, evalListCommand } from '../commands/eval.js';
-import { evalCompareCommand } from '../commands/eval-compare.js';
-import { evalViewCommand } from '../commands/eval-view.js';
 import type { AddCommand, CommandContext } from './command-context.js';
+import { commandModules as load } from './command-modules.js';
 
 const whole = (name: string) => (value: string) => {
   const number = Number(value);
@@ -59,6 +57,7 @@ function addRun(command: Command, { io, onResult }: CommandContext) {
           json?: boolean;
         },
       ) => {
+        const { evalCommand } = await load.eval();
         const stop = io.interrupt?.();
         try {
           onResult(
@@ -86,6 +85,7 @@ function addList(command: Command, { onResult }: CommandContext) {
     .option('--limit <n>', 'at most this many', whole('--limit'))
     .option('--json', 'print them as JSON')
     .action(async (options: { store: string; eval?: string; limit?: number; json?: boolean }) => {
+      const { evalListCommand } = await load.eval();
       onResult(await evalListCommand({ ...options, json: options.json === true }));
     });
 }
@@ -134,6 +134,7 @@ function addCompare(command: Command, { onResult }: CommandContext) {
               : Number(options.failOnRegression);
         if (tolerance !== undefined && !(tolerance >= 0))
           throw new InvalidArgumentError('--fail-on-regression takes a tolerance of 0 or more.');
+        const { evalCompareCommand } = await load.evalCompare();
         onResult(
           await evalCompareCommand(baseline, candidate, {
             store: options.store,
@@ -178,6 +179,7 @@ function addView(command: Command, { io, onResult }: CommandContext) {
           open: boolean;
         },
       ) => {
+        const { evalViewCommand } = await load.evalView();
         onResult(await evalViewCommand(candidate, { ...options, env: io.env }));
       },
     );

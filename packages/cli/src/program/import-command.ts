@@ -1,5 +1,5 @@
-import { importCommand } from '../commands/import.js';
 import type { AddCommand } from './command-context.js';
+import { commandModules as load } from './command-modules.js';
 
 /** `agent-trace import`: GenAI spans from an OTLP JSON file or Jaeger back into a trace. */
 export const addImport: AddCommand = (program, { onResult }) => {
@@ -31,6 +31,7 @@ export const addImport: AddCommand = (program, { onResult }) => {
           limit: string;
         },
       ) => {
+        const { importCommand } = await load.import();
         onResult(
           await importCommand({
             out: options.out,

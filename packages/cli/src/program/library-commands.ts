@@ -1,18 +1,8 @@
-import {
-  runFilterOf,
-  type RunFilter,
-  type RunFilterFields,
-  type RunSort,
-} from '@agent-trace/trace/library';
+import type { RunFilter, RunFilterFields, RunSort } from '@agent-trace/trace/library';
 import { Option, type Command } from 'commander';
-import {
-  indexCommand,
-  queryCommand,
-  runsCommand,
-  type LibraryOptions,
-  type RowFormat,
-} from '../commands/library.js';
+import type { LibraryOptions, RowFormat } from '../commands/library.js';
 import type { AddCommand, CommandContext } from './command-context.js';
+import { commandModules as load } from './command-modules.js';
 
 const dirOption = () =>
   new Option('--dir <folder>', 'the folder of traces (its index is in .agent-trace/)').default(
@@ -40,6 +30,7 @@ export const addIndex: AddCommand = (program, context) => {
     .argument('[folder]', 'the folder of traces', 'traces')
     .addHelpText('after', '\nExit codes: 0 indexed, 2 the folder or DuckDB is missing.')
     .action(async (folder: string) => {
+      const { indexCommand } = await load.library();
       context.onResult(await indexCommand(libraryOptions(folder, context)));
     });
 };
@@ -60,6 +51,7 @@ export const addQuery: AddCommand = (program, context) => {
   )
     .addHelpText('after', '\nExit codes: 0 answered, 2 the query failed or the folder is missing.')
     .action(async (sql: string, options: { dir: string; json?: boolean; csv?: boolean }) => {
+      const { queryCommand } = await load.library();
       context.onResult(
         await queryCommand(sql, {
           ...libraryOptions(options.dir, context),
@@ -110,6 +102,10 @@ export const addRuns: AddCommand = (program, context) => {
       '\nExamples:\n  agent-trace runs --tool refund --stop failed --since 7d --sort cost\n  agent-trace runs --text "order A-1" --json\n\nExit codes: 0 listed, 2 the folder is missing or a flag is invalid.',
     )
     .action(async (flags: RunsFlags) => {
+      const [{ runFilterOf }, { runsCommand }] = await Promise.all([
+        load.runFilter(),
+        load.library(),
+      ]);
       let filter: RunFilter;
       try {
         filter = runFilterOf(flags, Date.now());

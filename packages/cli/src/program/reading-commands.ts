@@ -1,11 +1,6 @@
 /** The commands that read traces: replay, validate, diff, stats and export. */
-import { followCommand, playbackCommand } from '../commands/follow.js';
-import { replayCommand } from '../commands/replay.js';
-import { validateCommand } from '../commands/validate.js';
-import { diffCommand } from '../commands/diff.js';
-import { statsCommand } from '../commands/stats.js';
-import { exportCommand } from '../commands/export.js';
 import type { AddCommand } from './command-context.js';
+import { commandModules as load } from './command-modules.js';
 
 /** `agent-trace replay`: render a trace, follow it live, or play it back. */
 export const addReplay: AddCommand = (program, { io, style, onResult }) => {
@@ -28,10 +23,13 @@ export const addReplay: AddCommand = (program, { io, style, onResult }) => {
     )
     .action(async (file: string, options: { json?: boolean; follow?: boolean; speed?: number }) => {
       const timeline = { style, write: (line: string) => void io.stdout(line) };
-      if (options.follow === true) return onResult(await followCommand(file, timeline));
+      if (options.follow === true)
+        return onResult(await (await load.follow()).followCommand(file, timeline));
       if (options.speed !== undefined) {
+        const { playbackCommand } = await load.follow();
         return onResult(await playbackCommand(file, options.speed, timeline));
       }
+      const { replayCommand } = await load.replay();
       return onResult(
         await replayCommand(file, {
           json: options.json === true,
@@ -56,6 +54,7 @@ export const addValidate: AddCommand = (program, { style, onResult }) => {
       '\nExamples:\n  agent-trace validate traces/demo.jsonl\n\nExit codes: 0 valid, 1 invalid, 2 unreadable.',
     )
     .action(async (file: string, options: { json?: boolean }) => {
+      const { validateCommand } = await load.validate();
       onResult(await validateCommand(file, { json: options.json === true, style }));
     });
 };
@@ -75,6 +74,7 @@ export const addDiff: AddCommand = (program, { style, onResult }) => {
       '\nExamples:\n  agent-trace diff traces/before.jsonl traces/after.jsonl\n\nExit codes: 0 same, 1 different, 2 unreadable.',
     )
     .action(async (first: string, second: string, options: { json?: boolean }) => {
+      const { diffCommand } = await load.diff();
       onResult(await diffCommand(first, second, { json: options.json === true, style }));
     });
 };
@@ -93,6 +93,7 @@ export const addStats: AddCommand = (program, { io, style, onResult }) => {
       '\nExamples:\n  agent-trace stats traces/demo.jsonl\n\nExit codes: 0, 2 unreadable.',
     )
     .action(async (file: string, options: { json?: boolean }) => {
+      const { statsCommand } = await load.stats();
       onResult(
         await statsCommand(file, {
           json: options.json === true,
@@ -121,6 +122,7 @@ export const addExport: AddCommand = (program, { style, onResult }) => {
       '\nExamples:\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4317\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4318 --protocol http\n\nExit codes: 0 all spans sent, 1 some not accepted, 2 unreadable.',
     )
     .action(async (file: string, options: { otlp: string; protocol: string }) => {
+      const { exportCommand } = await load.export();
       onResult(
         await exportCommand(file, {
           endpoint: options.otlp,

@@ -1,8 +1,7 @@
 /** The commands that run today's code against a recording: rerun and fork. */
-import { rerunCommand } from '../commands/rerun.js';
-import { forkCommand } from '../commands/fork.js';
 import { exitCodes } from '../commands/command-result.js';
 import type { AddCommand } from './command-context.js';
+import { commandModules as load } from './command-modules.js';
 import { defined } from '@agent-trace/core/internal';
 
 /** `agent-trace rerun`: today's code against a recording. */
@@ -32,6 +31,7 @@ export const addRerun: AddCommand = (program, { style, onResult }) => {
         file: string,
         options: { agent: string; liveTools?: boolean; json?: boolean; html?: string },
       ) => {
+        const { rerunCommand } = await load.rerun();
         onResult(
           await rerunCommand(file, {
             agentModule: options.agent,
@@ -90,6 +90,7 @@ export const addFork: AddCommand = (program, { style, onResult }) => {
           });
           return;
         }
+        const { forkCommand } = await load.fork();
         onResult(
           await forkCommand(file, {
             agentModule: options.agent,

@@ -1,17 +1,19 @@
 /** The view and serve commands: pages of traces, and the served viewer. */
-import { openInBrowser, pageLimitMb, servedInstead, viewCommand } from '../commands/view.js';
-import { serveCommand, type Served } from '../commands/serve.js';
+import { pageLimitMb } from '../commands/page-limit.js';
+import type { Served } from '../commands/serve.js';
 import type { AddCommand, CommandContext } from './command-context.js';
+import { commandModules as load } from './command-modules.js';
 import { defined } from '@agent-trace/core/internal';
 
 /** Serves until the command is stopped, printing what `write` is told; `open` opens the page. */
-function serve(
+async function serve(
   served: Served,
   port: number,
   host: string | undefined,
   { io }: CommandContext,
   open = false,
 ) {
+  const [{ serveCommand }, { openInBrowser }] = await Promise.all([load.serve(), load.view()]);
   return serveCommand(served, {
     port,
     ...defined('host', host),
@@ -63,6 +65,7 @@ export const addView: AddCommand = (program, context) => {
           const folder = options.serve === true ? (files[0] ?? '.') : options.serve;
           return onResult(await serve({ folder }, options.port, undefined, context));
         }
+        const { servedInstead, viewCommand } = await load.view();
         // An invalid limit is refused by viewCommand, saying so.
         const servable =
           options.out === undefined &&

@@ -202,7 +202,8 @@ export default tseslint.config(
             {
               regex: '^@agent-trace/trace/library$',
               allowTypeImports: true,
-              message: 'The trace library loads DuckDB: import it through program/command-modules.ts.',
+              message:
+                "The trace library is a command's: import it through program/command-modules.ts.",
             },
           ],
         },

@@ -1,6 +1,7 @@
 /**
  * Each command's module, loaded when that command runs: `agent-trace diff` does not load the OTLP
- * exporter, the viewer's server, the evals or DuckDB's client, so it starts sooner and holds less.
+ * exporter, the viewer's server, the evals or the trace library's index, so it starts sooner and
+ * holds less.
  */
 export const commandModules = {
   follow: () => import('../commands/follow.js'),

@@ -2,7 +2,8 @@
  * `pnpm bench`: agent-trace against the OpenAI Agents SDK and the Vercel AI SDK, the trace
  * pipeline against its raw limits, replay of a long run, and step flatness. Prints the tables and
  * the targets met or missed, and writes bench/results/latest.json. Numbers, not assertions: it is
- * not part of the test suite. `pnpm bench --quick` measures less (smaller runs and files: about two minutes instead of ten).
+ * not part of the test suite. `pnpm bench --quick` measures less (smaller runs and files: about two
+ * minutes instead of ten).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -193,7 +194,7 @@ const share = jsonlShareOfFastestPeer(loop);
 const jsonl = loop.filter(sample => sample.subject === 'agent-trace-jsonl');
 const bare = loop.filter(sample => sample.subject === 'agent-trace');
 const flatJsonl = jsonl.at(-1)!.microsecondsPerStep / jsonl[0]!.microsecondsPerStep;
-/** The floor of a step's trace: stringifying its events and writing their bytes in batches (µs). */
+/** The floor of a step's trace (µs): stringifying its events and writing their bytes in batches. */
 const rateOf = (name: string) =>
   pipeline.writing.find(entry => entry.name === name)?.eventsPerSecond ?? Number.NaN;
 const floorMicroseconds =

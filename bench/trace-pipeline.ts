@@ -1,8 +1,8 @@
 /**
  * The trace pipeline against the raw limits of the same machine: the JSONL sink against
  * `JSON.stringify` alone and against batched `fs.writeSync` of lines built beforehand; `readTrace`
- * against a plain chunk-split + `JSON.parse` loop (in a compiled worker, as the loop's cells run); and
- * the RSS of a process reading a large trace.
+ * against a plain chunk-split + `JSON.parse` loop (in a compiled worker, as the loop's cells run);
+ * and the RSS of a process reading a large trace.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -113,7 +113,10 @@ export async function measureWireLevel(
 
 const rowName = (sample: WireSample): string => `${sample.name}, ${sample.runtime}`;
 
-/** One table per mode: µs per step at each N, peak RSS, and each row over agent-trace's on the same runtime. */
+/**
+ * One table per mode: µs per step at each N, peak RSS, and each row over agent-trace's on the
+ * same runtime.
+ */
 export function formatWireLevel(result: WireResult, pivot = 100): string {
   const sizes = [...new Set(result.samples.map(sample => sample.steps))];
   const tables = (['json', 'stream'] as const).map(mode => {
@@ -161,7 +164,10 @@ export function formatWireLevel(result: WireResult, pivot = 100): string {
   return `${tables.join('\n\n')}${cellNotes(result.samples, nameOf)}${note}`;
 }
 
-/** Memory and garbage collection of every wire cell at `steps`, a row per framework, runtime and mode. */
+/**
+ * Memory and garbage collection of every wire cell at `steps`, a row per framework, runtime and
+ * mode.
+ */
 export function formatWireMemory(result: WireResult, steps: number): string {
   return formatMemory(result.samples, steps, sample => `${rowName(sample)}, ${sample.mode}`);
 }

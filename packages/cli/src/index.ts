@@ -1,4 +1,4 @@
-export { pageLimitMb } from './commands/view.js';
+export { pageLimitMb } from './commands/page-limit.js';
 export { followCommand } from './commands/follow.js';
 export type { FollowOptions } from './commands/follow.js';
 export { createStyle } from './render/style.js';

@@ -7,8 +7,6 @@ import { exitCodes, type CommandResult } from './command-result.js';
 import { unreadableTrace } from './trace-input.js';
 import { pageLimitMb } from './page-limit.js';
 
-export { pageLimitMb };
-
 /** Options of {@link viewCommand}. */
 export interface ViewCommandOptions {
   /** A second trace: the page compares the first with it, run by run. */

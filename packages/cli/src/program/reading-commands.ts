@@ -23,11 +23,13 @@ export const addReplay: AddCommand = (program, { io, style, onResult }) => {
     )
     .action(async (file: string, options: { json?: boolean; follow?: boolean; speed?: number }) => {
       const timeline = { style, write: (line: string) => void io.stdout(line) };
-      if (options.follow === true)
-        return onResult(await (await load.follow()).followCommand(file, timeline));
-      if (options.speed !== undefined) {
-        const { playbackCommand } = await load.follow();
-        return onResult(await playbackCommand(file, options.speed, timeline));
+      if (options.follow === true || options.speed !== undefined) {
+        const { followCommand, playbackCommand } = await load.follow();
+        return onResult(
+          await (options.speed === undefined
+            ? followCommand(file, timeline)
+            : playbackCommand(file, options.speed, timeline)),
+        );
       }
       const { replayCommand } = await load.replay();
       return onResult(

@@ -13,15 +13,17 @@ async function serve(
   { io }: CommandContext,
   open = false,
 ) {
-  const [{ serveCommand }, { openInBrowser }] = await Promise.all([load.serve(), load.view()]);
+  const opens = open && io.env.CI === undefined;
+  const [{ serveCommand }, view] = await Promise.all([
+    load.serve(),
+    opens ? load.view() : undefined,
+  ]);
   return serveCommand(served, {
     port,
     ...defined('host', host),
     write: line => void io.stdout(line),
     signal: io.signal ?? new AbortController().signal,
-    ...(open && io.env.CI === undefined
-      ? { onServing: (url: string) => openInBrowser(url, io.env) }
-      : {}),
+    ...(view === undefined ? {} : { onServing: (url: string) => view.openInBrowser(url, io.env) }),
   });
 }
 

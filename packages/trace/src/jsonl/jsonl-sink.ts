@@ -98,7 +98,7 @@ class JsonlFileSink implements JsonlSink {
 
   write(event: TraceEvent): void {
     // A failure on the writer thread is collected where buffers are handed over, not per event.
-    if (this.#failure !== undefined) throw this.#failure;
+    this.#throwFailure();
     if (this.#fd === undefined) {
       throw new TraceFileError({
         file: this.path,

@@ -136,7 +136,9 @@ export class Redactor implements Redaction {
 
   /** `text` with every secret replaced. */
   string(text: string): string {
-    const result = this.#clean.has(text) ? text : this.#rulesApplied(text);
+    // Only a short string can be in the memo; a long one is not hashed to look.
+    const remembered = text.length <= cleanLength && this.#clean.has(text);
+    const result = remembered ? text : this.#rulesApplied(text);
     const custom = this.#custom?.(result);
     if (custom !== undefined && custom !== result) {
       this.count++;

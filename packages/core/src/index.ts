@@ -15,6 +15,9 @@ export { handoff, isHandoff } from './kernel/agent/handoff.js';
 export type { Handoff, HandoffOptions } from './kernel/agent/handoff.js';
 
 export { tool } from './kernel/tool/tool.js';
+export { closeOpenConnections } from './kernel/tool/open-connections.js';
+export { recordedServerNotes, useRecordedServers } from './kernel/tool/recorded-servers.js';
+export type { RecordedServer, RecordedServerTool } from './kernel/tool/recorded-servers.js';
 export type { AnyTool, Tool, ToolContext, ToolOptions } from './kernel/tool/tool.js';
 
 export { resume, run, stream } from './runner/run.js';

@@ -34,6 +34,8 @@ export {
   isPlanTarget,
   recordedEvents,
   recordedModel,
+  recordedRuns,
+  recordedServers,
   Recording,
   rerunBridged,
   rerunReport,

@@ -31,6 +31,8 @@ export interface AiSdkRerun {
 export interface RerunAiSdkOptions extends Pick<AgentTraceTelemetryOptions, 'clock' | 'ids'> {
   /** Run the real tools instead of answering from the recording. @defaultValue false */
   readonly liveTools?: boolean;
+  /** The run to rerun, for a trace that holds several. @defaultValue the trace's first run */
+  readonly runId?: string;
 }
 
 /**
@@ -48,23 +50,27 @@ export async function rerunAiSdkTrace(
   agent: (rerun: AiSdkRerun) => unknown,
   options: RerunAiSdkOptions = {},
 ): Promise<RerunReport<unknown>> {
-  return rerunBridged(trace, async (recording, sink) => {
-    const telemetry = agentTraceTelemetry({
-      trace: sink,
-      ...defined('clock', options.clock),
-      ...defined('ids', options.ids),
-    });
-    try {
-      return await agent({
-        input: recording.input,
-        model: (name = 'ai-sdk') => aiSdkModel(recordedModel(name, recording), { agent: name }),
-        tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
-        telemetry: { integrations: [telemetry] },
+  return rerunBridged(
+    trace,
+    async (recording, sink) => {
+      const telemetry = agentTraceTelemetry({
+        trace: sink,
+        ...defined('clock', options.clock),
+        ...defined('ids', options.ids),
       });
-    } finally {
-      await telemetry.flush();
-    }
-  });
+      try {
+        return await agent({
+          input: recording.input,
+          model: (name = 'ai-sdk') => aiSdkModel(recordedModel(name, recording), { agent: name }),
+          tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+          telemetry: { integrations: [telemetry] },
+        });
+      } finally {
+        await telemetry.flush();
+      }
+    },
+    options.runId,
+  );
 }
 
 /** The tools, each answering with its recorded result for the same name and input. */

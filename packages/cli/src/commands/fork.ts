@@ -6,8 +6,12 @@ import { buildRunTrees } from '@agent-trace/trace/model';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
+import { selectRuns } from './select-runs.js';
 import { loadTrace } from './trace-input.js';
 import { defined } from '@agent-trace/core/internal';
+import type { ApprovalDecision } from '@agent-trace/core/approval';
+
+export { forkDecisions } from './fork-decisions.js';
 
 /** Options of {@link forkCommand}. */
 export interface ForkCommandOptions {
@@ -22,6 +26,10 @@ export interface ForkCommandOptions {
   readonly out?: string;
   readonly liveTools: boolean;
   readonly style: Style;
+  /** Decisions for the calls that wait for approval in the fork. */
+  readonly decisions?: readonly ApprovalDecision[];
+  /** The run of the file to fork: its id, or its number from 1. @defaultValue the first */
+  readonly run?: string;
 }
 
 /**
@@ -40,6 +48,8 @@ export async function forkCommand(
   // Agents and planned runs only: workflows are not accepted here, so none comes back.
   const module = await loadAgent(options.agentModule, { plans: true });
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
+  const runs = selectRuns(loaded.events, options.run === undefined ? [] : [options.run]);
+  if (typeof runs === 'string') return { exitCode: exitCodes.unreadable, stdout: '', stderr: runs };
   let report: ForkReport<{ readonly stopReason: string }>;
   try {
     const next = model(options.model, defined('baseURL', options.baseUrl));
@@ -47,6 +57,8 @@ export async function forkCommand(
       afterStep: options.afterStep,
       model: next,
       liveTools: options.liveTools,
+      ...defined('decisions', options.decisions),
+      ...defined('runId', runs[0]),
     });
     if (options.out !== undefined)
       await writeFile(
@@ -59,6 +71,8 @@ export async function forkCommand(
       stdout: '',
       stderr: `Cannot fork ${file}: ${error instanceof Error ? error.message : String(error)}`,
     };
+  } finally {
+    await module.release();
   }
   return { ...describeFork(report, file, options), stderr: loaded.warnings };
 }

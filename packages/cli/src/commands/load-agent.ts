@@ -1,12 +1,41 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AnyAgent } from '@agent-trace/core';
+import { closeOpenConnections, type AnyAgent } from '@agent-trace/core';
 import type { Workflow } from '@agent-trace/core/workflow';
 import { isBridgedAgent, type BridgedAgent, type PlanTarget } from '@agent-trace/trace';
 
-/** The entry agent a module exports, or why it could not be loaded. */
+/**
+ * The entry agent a module exports, and how to release what the module holds; or why it could not
+ * be loaded (what it opened while loading is released already).
+ */
 export type LoadedAgent<Target = AnyAgent> =
-  { readonly ok: true; readonly agent: Target } | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly agent: Target; readonly release: () => Promise<void> }
+  | { readonly ok: false; readonly message: string };
+
+type AgentModule = { default?: unknown; dispose?: unknown };
+
+/**
+ * Releases what an agent module holds once the command is done with it: its `dispose` export,
+ * or its default export's `Symbol.asyncDispose` / `Symbol.dispose`, then every connection
+ * agent-trace opened for it and it left open (MCP servers). A release that fails is not the
+ * command's failure: the report stands.
+ */
+async function releaseModule(module: AgentModule): Promise<void> {
+  const exported = module.default as
+    { [Symbol.asyncDispose]?: unknown; [Symbol.dispose]?: unknown } | undefined;
+  const release =
+    typeof module.dispose === 'function'
+      ? module.dispose
+      : typeof exported?.[Symbol.asyncDispose] === 'function'
+        ? exported[Symbol.asyncDispose]
+        : exported?.[Symbol.dispose];
+  try {
+    if (typeof release === 'function') await (release as () => unknown).call(exported);
+  } catch {
+    // The module's own clean-up failed; the connections below are still closed.
+  }
+  await closeOpenConnections();
+}
 
 const isAgent = (value: unknown): value is AnyAgent =>
   typeof value === 'object' && value !== null && 'toolRegistry' in value && 'model' in value;
@@ -41,13 +70,13 @@ let registered = false;
  * on the fly (tsx's hooks, registered once): the module then shares this CLI's copy of
  * `@agent-trace/core` (an isolated import would load a second one).
  */
-export async function importModule(modulePath: string): Promise<{ default?: unknown }> {
+export async function importModule(modulePath: string): Promise<AgentModule> {
   const { register } = await import('tsx/esm/api');
   if (!registered) {
     registered = true;
     register();
   }
-  return (await import(pathToFileURL(resolve(modulePath)).href)) as { default?: unknown };
+  return (await import(pathToFileURL(resolve(modulePath)).href)) as AgentModule;
 }
 
 /**
@@ -64,23 +93,29 @@ export async function loadAgent(
   modulePath: string,
   accept: Accepted = {},
 ): Promise<LoadedAgent<AnyAgent | Workflow | PlanTarget | BridgedAgent>> {
-  let module: { default?: unknown };
+  let module: AgentModule;
   try {
     module = await importModule(modulePath);
   } catch (error) {
+    await closeOpenConnections();
     return {
       ok: false,
       message: `Cannot load agent module '${modulePath}': ${error instanceof Error ? error.message : String(error)}. Check the path and that the module runs on its own.`,
     };
   }
+  const release = () => releaseModule(module);
   const exported =
     typeof module.default === 'function' ? (module.default as () => unknown)() : module.default;
-  if (accept.workflows === true && isWorkflow(exported)) return { ok: true, agent: exported };
-  if (accept.plans === true && isPlan(exported)) return { ok: true, agent: exported };
+  if (accept.workflows === true && isWorkflow(exported))
+    return { ok: true, agent: exported, release };
+  if (accept.plans === true && isPlan(exported)) return { ok: true, agent: exported, release };
   if (accept.bridged === true && isBridgedAgent(module.default))
-    return { ok: true, agent: module.default };
-  if (!isAgent(exported)) return { ok: false, message: noAgent(modulePath, accept) };
-  return { ok: true, agent: exported };
+    return { ok: true, agent: module.default, release };
+  if (!isAgent(exported)) {
+    await release();
+    return { ok: false, message: noAgent(modulePath, accept) };
+  }
+  return { ok: true, agent: exported, release };
 }
 
 /** What a module lacking an agent should export instead: each kind `accept` takes, with how. */

@@ -1,11 +1,26 @@
 import { writeFile } from 'node:fs/promises';
-import { formatDivergence, isBridgedAgent, rerunTrace, type RerunReport } from '@agent-trace/trace';
+import {
+  recordedServerNotes,
+  useRecordedServers,
+  type AnyAgent,
+  type TraceEvent,
+} from '@agent-trace/core';
+import type { Workflow } from '@agent-trace/core/workflow';
+import {
+  isBridgedAgent,
+  recordedServers,
+  rerunTrace,
+  type BridgedAgent,
+  type PlanTarget,
+  type RerunReport,
+} from '@agent-trace/trace';
 import { rerunView, viewerHtml } from '@agent-trace/viewer';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
+import { describeReruns, type RunRerun } from './rerun-report.js';
+import { selectRuns } from './select-runs.js';
 import { loadTrace } from './trace-input.js';
-import { defined } from '@agent-trace/core/internal';
 
 /** Options of {@link rerunCommand}. */
 export interface RerunOptions {
@@ -15,108 +30,86 @@ export interface RerunOptions {
   readonly style: Style;
   /** Also write the comparison as a viewer page (recording and rerun side by side) to this file. */
   readonly html?: string;
+  /** The runs to rerun, by id or by number (1 the file's first); every run when absent or empty. */
+  readonly runs?: readonly string[];
 }
 
 /**
- * `agent-trace rerun <trace> --agent <module>`: runs the module's agent again against the recorded
- * trace (models answer from the recording, tools too unless live) and reports the first
- * divergence, then every difference. Exit 0 when the
- * behaviour is the same, 1 when it diverged, 2 when the trace or the module cannot be loaded.
+ * `agent-trace rerun <trace> --agent <module>`: runs the module's agent again against each
+ * recorded run of the trace (or those `--run` names): models answer from the recording, tools
+ * too unless live. Reports each run's first divergence, then every difference. Exit 0 when every
+ * run's behaviour is the same, 1 when one diverged, 2 when the trace or the module cannot be
+ * loaded. What the module opened is released after the report (its `dispose` export, MCP
+ * connections it left open).
  */
 export async function rerunCommand(file: string, options: RerunOptions): Promise<CommandResult> {
   const loaded = await loadTrace(file);
   if (!loaded.ok) return loaded.result;
+  const runs = selectRuns(loaded.events, options.runs ?? []);
+  if (typeof runs === 'string') return { exitCode: exitCodes.unreadable, stdout: '', stderr: runs };
+  // A module that connects to its MCP servers as it loads finds a gone server in the recording.
+  if (!options.liveTools) useRecordedServers(recordedServers(loaded.events));
   const module = await loadAgent(options.agentModule, {
     workflows: true,
     plans: true,
     bridged: true,
   });
+  const notes = [...recordedServerNotes()];
+  useRecordedServers(undefined);
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
-  const target = module.agent;
-  let report: RerunReport<unknown>;
+  let reruns: RunRerun[];
   try {
-    report = isBridgedAgent(target)
-      ? await target.rerun(loaded.events, { liveTools: options.liveTools })
-      : await rerunTrace(loaded.events, target, { liveTools: options.liveTools });
+    reruns = await rerunEach(loaded.events, runs, module.agent, options.liveTools);
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,
       stdout: '',
       stderr: `Cannot rerun ${file}: ${error instanceof Error ? error.message : String(error)}`,
     };
+  } finally {
+    await module.release();
   }
-  if (options.html !== undefined) {
-    try {
-      await writeFile(options.html, viewerHtml(rerunView(report, file)));
-    } catch (error) {
-      return {
-        exitCode: exitCodes.unreadable,
-        stdout: '',
-        stderr: `Cannot write the page to '${options.html}': ${error instanceof Error ? error.message : String(error)}. Choose another place with --html.`,
-      };
-    }
-  }
-  const result = describeReport(report, file, options);
+  const stderr = [loaded.warnings, ...notes].filter(line => line !== '').join('\n');
+  const page = await writePage(reruns, file, options.html);
+  if (page !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: page };
+  const result = describeReruns(reruns, file, options);
   return options.html === undefined || options.json
-    ? { ...result, stderr: loaded.warnings }
-    : { ...result, stdout: `${result.stdout}\nwrote ${options.html}`, stderr: loaded.warnings };
+    ? { ...result, stderr }
+    : { ...result, stdout: `${result.stdout}\nwrote ${options.html}`, stderr };
 }
 
-/** How the rerun stopped, from its trace's seal (whatever kind of agent ran). */
-function stopOf(report: RerunReport<unknown>): string {
-  const seal = report.rerun.findLast(event => event.event === 'run_end');
-  return seal?.event === 'run_end' ? seal.stop_reason : 'not sealed';
+/** Reruns each selected run of the trace in turn, against the same target. */
+async function rerunEach(
+  events: readonly TraceEvent[],
+  runs: readonly string[],
+  target: AnyAgent | Workflow | PlanTarget | BridgedAgent,
+  liveTools: boolean,
+): Promise<RunRerun[]> {
+  const reruns: RunRerun[] = [];
+  for (const runId of runs) {
+    const report: RerunReport<unknown> = isBridgedAgent(target)
+      ? await target.rerun(events, { liveTools, runId })
+      : await rerunTrace(events, target, { liveTools, runId });
+    reruns.push({ run: runId, report });
+  }
+  return reruns;
 }
 
-function describeReport(
-  report: RerunReport<unknown>,
+/**
+ * Writes the viewer page of the comparison (the first run that diverged, else the first run) to
+ * `html`; what went wrong, if anything.
+ */
+async function writePage(
+  reruns: readonly RunRerun[],
   file: string,
-  options: RerunOptions,
-): Omit<CommandResult, 'stderr'> {
-  const exitCode = report.same ? exitCodes.ok : exitCodes.failed;
-  if (options.json) {
-    const { recorded, rerun } = report;
-    return {
-      exitCode,
-      stdout: JSON.stringify(
-        {
-          file,
-          ...defined('html', options.html),
-          agentModule: options.agentModule,
-          same: report.same,
-          firstDivergence: report.firstDivergence ?? null,
-          differences: report.differences,
-          recordedEvents: recorded.length,
-          rerunEvents: rerun.length,
-          stopReason: stopOf(report),
-        },
-        null,
-        2,
-      ),
-    };
+  html: string | undefined,
+): Promise<string | undefined> {
+  const shown = reruns.find(each => !each.report.same) ?? reruns[0];
+  if (html === undefined || shown === undefined) return undefined;
+  try {
+    await writeFile(html, viewerHtml(rerunView(shown.report, file)));
+    return undefined;
+  } catch (error) {
+    return `Cannot write the page to '${html}': ${error instanceof Error ? error.message : String(error)}. Choose another place with --html.`;
   }
-  const { style } = options;
-  const header = `Reran ${file} (${report.recorded.length} events) against ${options.agentModule}${options.liveTools ? ' with live tools' : ''}`;
-  if (report.same) {
-    return {
-      exitCode,
-      stdout: `${header}\n${style.green('✓')} same behaviour: no divergence (${report.rerun.length} events, stop: ${stopOf(report)})`,
-    };
-  }
-  const first = report.firstDivergence;
-  const lines = [
-    header,
-    `${style.red('✗')} diverged at ${first === undefined ? '?' : formatDivergence(first)}`,
-    '',
-    `${report.differences.length} difference${report.differences.length === 1 ? '' : 's'} in all:`,
-    ...report.differences
-      .slice(0, 50)
-      .map(
-        (difference, index) =>
-          `${index + 1}. ${formatDivergence(difference).replace(/\n/g, '\n   ')}`,
-      ),
-  ];
-  if (report.differences.length > 50)
-    lines.push(`… and ${report.differences.length - 50} more (use --json for all)`);
-  return { exitCode, stdout: lines.join('\n') };
 }

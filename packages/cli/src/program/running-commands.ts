@@ -3,6 +3,10 @@ import { exitCodes } from '../commands/command-result.js';
 import type { AddCommand } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
 import { defined } from '@agent-trace/core/internal';
+import type { DecisionFlags } from '../commands/fork-decisions.js';
+
+/** Collects a repeated option's values. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** `agent-trace rerun`: today's code against a recording. */
 export const addRerun: AddCommand = (program, { style, onResult }) => {
@@ -17,6 +21,12 @@ export const addRerun: AddCommand = (program, { style, onResult }) => {
       'a module whose default export is the entry agent, a workflow, or a planned run { planner, tools, agents } (its code runs: trusted modules only)',
     )
     .option('--live-tools', 'run the real tools instead of answering with the recorded results')
+    .option(
+      '--run <id|number>',
+      'rerun only this run of the file (its id, or its number from 1); repeat for several. Default: every run',
+      collect,
+      [] as string[],
+    )
     .option('--json', 'print the report as JSON')
     .option(
       '--html <file>',
@@ -24,18 +34,25 @@ export const addRerun: AddCommand = (program, { style, onResult }) => {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts --html rerun.html\n  agent-trace rerun traces/data-pipeline.jsonl --agent examples/data-pipeline/pipeline.ts\n\nExit codes: 0 same behaviour, 1 diverged, 2 unreadable.',
+      '\nExamples:\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts\n  agent-trace rerun traces/refund.jsonl --agent ./src/support-desk.ts --html rerun.html\n  agent-trace rerun traces/evals.jsonl --agent ./src/support-desk.ts --run 2\n  agent-trace rerun traces/data-pipeline.jsonl --agent examples/data-pipeline/pipeline.ts\n\nExit codes: 0 same behaviour, 1 diverged, 2 unreadable.',
     )
     .action(
       async (
         file: string,
-        options: { agent: string; liveTools?: boolean; json?: boolean; html?: string },
+        options: {
+          agent: string;
+          liveTools?: boolean;
+          json?: boolean;
+          html?: string;
+          run: string[];
+        },
       ) => {
         const { rerunCommand } = await load.rerun();
         onResult(
           await rerunCommand(file, {
             agentModule: options.agent,
             liveTools: options.liveTools === true,
+            runs: options.run,
             json: options.json === true,
             style,
             ...defined('html', options.html),
@@ -65,9 +82,15 @@ export const addFork: AddCommand = (program, { style, onResult }) => {
     .option('--base-url <url>', "the model's endpoint (openai-compatible servers, proxies)")
     .option('--out <file>', "write the fork's trace (JSONL) to this file")
     .option('--live-tools', 'run the real tools before the fork too')
+    .option('--run <id|number>', 'the run of the file to fork (its id, or its number from 1)')
+    .option('--approve <call>', 'approve a call that waits (its id, or its tool)', collect, [])
+    .option('--reject <call>', 'refuse a call that waits (its id, or its tool)', collect, [])
+    .option('--reason <text>', 'why the calls --reject names are refused (the model reads it)')
+    .option('--by <name>', 'who decides, as the trace records it')
+    .option('--decisions <file>', 'a JSON file of decisions: [{"callId", "decision", "args"?}]')
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace fork traces/refund.jsonl --agent ./src/desk.ts --after-step 3 --model openai:gpt-4o --out fork.jsonl\n\nExit codes: 0 steps up to the fork reproduced, 1 not reproduced, 2 unreadable.',
+      '\nA pause before the fork point goes on as recorded unless a decision names its call; a pause after it needs one.\n\nExamples:\n  agent-trace fork traces/refund.jsonl --agent ./src/desk.ts --after-step 3 --model openai:gpt-4o --out fork.jsonl\n  agent-trace fork traces/refund.jsonl --agent ./src/desk.ts --after-step 2 --model openai:gpt-4o --reject refund --reason "over the limit"\n\nExit codes: 0 steps up to the fork reproduced, 1 not reproduced, 2 unreadable.',
     )
     .action(
       async (
@@ -79,7 +102,8 @@ export const addFork: AddCommand = (program, { style, onResult }) => {
           baseUrl?: string;
           out?: string;
           liveTools?: boolean;
-        },
+          run?: string;
+        } & DecisionFlags,
       ) => {
         const afterStep = Number(options.afterStep);
         if (!Number.isInteger(afterStep) || afterStep < 0) {
@@ -90,7 +114,12 @@ export const addFork: AddCommand = (program, { style, onResult }) => {
           });
           return;
         }
-        const { forkCommand } = await load.fork();
+        const { forkCommand, forkDecisions } = await load.fork();
+        const decisions = await forkDecisions(options);
+        if (typeof decisions === 'string') {
+          onResult({ exitCode: exitCodes.unreadable, stdout: '', stderr: decisions });
+          return;
+        }
         onResult(
           await forkCommand(file, {
             agentModule: options.agent,
@@ -98,8 +127,10 @@ export const addFork: AddCommand = (program, { style, onResult }) => {
             model: options.model,
             liveTools: options.liveTools === true,
             style,
+            decisions,
             ...defined('baseUrl', options.baseUrl),
             ...defined('out', options.out),
+            ...defined('run', options.run),
           }),
         );
       },

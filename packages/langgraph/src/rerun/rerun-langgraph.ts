@@ -35,6 +35,8 @@ export interface LanggraphRerun {
 export interface RerunLanggraphOptions extends Pick<AgentTraceCallbacksOptions, 'clock' | 'ids'> {
   /** Run the real tools instead of answering from the recording. @defaultValue false */
   readonly liveTools?: boolean;
+  /** The run to rerun, for a trace that holds several. @defaultValue the trace's first run */
+  readonly runId?: string;
 }
 
 /**
@@ -51,23 +53,27 @@ export async function rerunLanggraphTrace(
   graph: (rerun: LanggraphRerun) => unknown,
   options: RerunLanggraphOptions = {},
 ): Promise<RerunReport<unknown>> {
-  return rerunBridged(trace, async (recording, sink) => {
-    const callbacks = agentTraceCallbacks({
-      trace: sink,
-      ...defined('clock', options.clock),
-      ...defined('ids', options.ids),
-    });
-    try {
-      return await graph({
-        input: recording.input,
-        model: name => langchainModel(recordedModel(name, recording), { agent: name }),
-        tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
-        callbacks: [callbacks],
+  return rerunBridged(
+    trace,
+    async (recording, sink) => {
+      const callbacks = agentTraceCallbacks({
+        trace: sink,
+        ...defined('clock', options.clock),
+        ...defined('ids', options.ids),
       });
-    } finally {
-      await callbacks.flush();
-    }
-  });
+      try {
+        return await graph({
+          input: recording.input,
+          model: name => langchainModel(recordedModel(name, recording), { agent: name }),
+          tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+          callbacks: [callbacks],
+        });
+      } finally {
+        await callbacks.flush();
+      }
+    },
+    options.runId,
+  );
 }
 
 /** The tools, each answering with its recorded result for the same name and arguments. */

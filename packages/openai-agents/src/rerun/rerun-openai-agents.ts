@@ -35,6 +35,8 @@ export interface RerunOpenaiAgentsOptions extends Pick<
 > {
   /** Run the real tools instead of answering from the recording. @defaultValue false */
   readonly liveTools?: boolean;
+  /** The run to rerun, for a trace that holds several. @defaultValue the trace's first run */
+  readonly runId?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function rerunOpenaiAgentsTrace(
           tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
         }),
     ),
+    options.runId,
   );
 }
 

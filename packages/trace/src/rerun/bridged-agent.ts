@@ -13,7 +13,7 @@ export interface BridgedAgent {
   readonly framework: string;
   readonly rerun: (
     trace: readonly TraceEvent[] | string,
-    options: { readonly liveTools?: boolean },
+    options: { readonly liveTools?: boolean; readonly runId?: string },
   ) => Promise<RerunReport<unknown>>;
 }
 
@@ -33,14 +33,16 @@ export function isBridgedAgent(value: unknown): value is BridgedAgent {
  * compares the two runs. An error today's code throws is the rerun's result; the comparison
  * shows where it diverged.
  *
- * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun, or the
+ *   one `runId` names)
  */
 export async function rerunBridged(
   trace: readonly TraceEvent[] | string,
   rerun: (recording: Recording, sink: MemorySink) => Promise<unknown>,
+  runId?: string,
 ): Promise<RerunReport<unknown>> {
   const all = await recordedEvents(trace);
-  const recording = new Recording(all);
+  const recording = new Recording(all, runId);
   const sink = memorySink();
   let result: unknown;
   try {

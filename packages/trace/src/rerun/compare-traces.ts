@@ -61,6 +61,10 @@ function describe(event: TraceEvent): string | undefined {
         : `tool '${event.tool}' fails: ${event.error.type}`;
     case 'handoff_start':
       return `'${event.from}' hands off to '${event.to}' (${event.mode})`;
+    case 'approval_requested':
+      return `the run asks a person to approve ${event.kind} '${event.tool}' (${event.call_id}) with ${cut(canonicalJson(event.args))}`;
+    case 'approval_resolved':
+      return `${event.by === undefined ? 'a person' : `'${event.by}'`} ${event.decision} '${event.tool}' (${event.call_id})${event.reason === undefined ? '' : `: ${event.reason}`}${event.args === undefined ? '' : ` with ${cut(canonicalJson(event.args))}`}`;
     case 'guardrail':
       return `guardrail '${event.guardrail}' (${event.stage}) says ${event.verdict}`;
     case 'run_end':

@@ -8,12 +8,13 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import type { ApprovalDecision } from '@agent-trace/core/approval';
 import type { PlanResult } from '@agent-trace/core/workflow';
 import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedModel } from './recorded-model.js';
 import { recordedEvents, Recording } from './recording.js';
-import { runTarget, type PlanTarget } from './rerun-target.js';
+import { runTargetAsRecorded, type PlanTarget } from './rerun-target.js';
 import { defined } from '@agent-trace/core/internal';
 
 /** Options of {@link forkTrace}. */
@@ -30,6 +31,14 @@ export interface ForkTraceOptions {
    * results for what the new answers ask. @defaultValue false
    */
   liveTools?: boolean;
+  /** The run to fork, for a trace that holds several. @defaultValue the trace's first run */
+  runId?: string;
+  /**
+   * People's decisions for the calls that wait for approval in the fork, each naming its call by
+   * id or by its tool's name: a pause before the fork point goes on as recorded unless a decision
+   * here names its call; a pause after it needs one (without, the fork stops `interrupted`).
+   */
+  decisions?: readonly ApprovalDecision[];
   /** More run options for the fork (a clock, sinks for the new trace, …). */
   run?: Omit<RunOptions, 'overrides' | 'forkedFrom'>;
 }
@@ -119,7 +128,7 @@ export async function forkTrace(
   options: ForkTraceOptions,
 ): Promise<ForkReport<RunResult<unknown> | PlanResult>> {
   const all = await recordedEvents(trace);
-  const recording = new Recording(all);
+  const recording = new Recording(all, options.runId);
   const recorded = all.filter(event => event.run === recording.runId);
   const answers = recorded.filter(event => event.event === 'llm_end' && event.error === undefined);
   if (
@@ -139,19 +148,24 @@ export async function forkTrace(
   ];
   const forkSeq = answers[options.afterStep - 1]?.seq;
   // An agent or a planned run: a workflow is not taken here, so no workflow result comes back.
-  const result = (await runTarget(agent, recording, {
-    ...options.run,
-    trace: sinks,
-    forkedFrom: {
-      run: recording.runId,
-      afterStep: options.afterStep,
-      ...defined('seq', forkSeq),
+  const result = (await runTargetAsRecorded(
+    agent,
+    recording,
+    {
+      ...options.run,
+      trace: sinks,
+      forkedFrom: {
+        run: recording.runId,
+        afterStep: options.afterStep,
+        ...defined('seq', forkSeq),
+      },
+      overrides: {
+        model: forkedModels(recording, point, options.model),
+        ...(options.liveTools === true ? {} : { tool: recordedTools(recording, point) }),
+      },
     },
-    overrides: {
-      model: forkedModels(recording, point, options.model),
-      ...(options.liveTools === true ? {} : { tool: recordedTools(recording, point) }),
-    },
-  })) as RunResult<unknown> | PlanResult;
+    options.decisions,
+  )) as RunResult<unknown> | PlanResult;
   const differences = compareTraces(recorded, sink.events);
   const firstDivergence = differences[0];
   const answeredInFork = sink.events.filter(

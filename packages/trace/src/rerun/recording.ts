@@ -1,4 +1,10 @@
-import { type TraceEvent, type TraceEventOf } from '@agent-trace/core';
+import {
+  ToolCallError,
+  type ToolCallErrorKind,
+  type TraceEvent,
+  type TraceEventOf,
+} from '@agent-trace/core';
+import type { ApprovalDecision } from '@agent-trace/core/approval';
 import { canonicalJson } from '@agent-trace/core/internal';
 import { readTrace } from '../jsonl/read-trace.js';
 
@@ -19,14 +25,23 @@ export class Recording {
   readonly runId: string;
   readonly #calls = new Map<string, RecordedCall[]>();
   readonly #tools = new Map<string, TraceEventOf<'tool_end'>[]>();
+  /** The decisions each resumed part of the run went on with, in order. */
+  readonly #decisions: ApprovalDecision[][] = [];
 
-  constructor(events: readonly TraceEvent[]) {
+  /**
+   * @param events - the recorded trace
+   * @param run - the id of the run to answer from, when the trace holds several; the first run by default
+   */
+  constructor(events: readonly TraceEvent[], run?: string) {
     const start = events.find(
-      (event): event is TraceEventOf<'run_start'> => event.event === 'run_start',
+      (event): event is TraceEventOf<'run_start'> =>
+        event.event === 'run_start' && (run === undefined || event.run === run),
     );
     if (start === undefined) {
       throw new Error(
-        'The trace has no run_start: it cannot be rerun. Pass a complete trace (agent-trace validate tells what is missing).',
+        run === undefined
+          ? 'The trace has no run_start: it cannot be rerun. Pass a complete trace (agent-trace validate tells what is missing).'
+          : `The trace has no run '${run}'. Its runs are: ${recordedRuns(events).join(', ') || '(none)'}.`,
       );
     }
     this.input = start.input;
@@ -50,8 +65,20 @@ export class Recording {
         const list = this.#tools.get(key) ?? [];
         list.push(event);
         this.#tools.set(key, list);
+      } else if (event.event === 'run_start' && event.resumed !== undefined) {
+        this.#decisions.push([]);
+      } else if (event.event === 'approval_resolved') {
+        this.#decisions.at(-1)?.push(decisionOf(event));
       }
     }
+  }
+
+  /**
+   * The decisions the run went on with after its `pause`-th pause (from 0), as people gave them;
+   * undefined when the recording stops there (it was never resumed).
+   */
+  decisionsAfter(pause: number): readonly ApprovalDecision[] | undefined {
+    return this.#decisions[pause];
   }
 
   /** The model `agent` called first in the recording, as its `llm_start` names it. */
@@ -72,14 +99,13 @@ export class Recording {
 
   /**
    * Answers a call of `tool` with `args` as the recording did: its next recorded result, or its
-   * recorded failure thrown again with the message the tool gave (the loop's `Tool '…' failed: `
-   * taken off); `missing` answers when the recording has no such call.
+   * recorded failure thrown again (see {@link recordedToolFailure}); `missing` answers when the
+   * recording has no such call.
    */
   answerTool<Missing>(tool: string, args: unknown, missing: () => Missing): unknown {
     const recorded = this.nextToolResult(tool, args);
     if (recorded === undefined) return missing();
-    if (recorded.error !== undefined)
-      throw new Error(recorded.error.message.replace(/^Tool '[^']*' failed: /, ''));
+    if (recorded.error !== undefined) throw recordedToolFailure(recorded.tool, recorded.error);
     return recorded.result;
   }
 
@@ -102,8 +128,61 @@ export class Recording {
   }
 }
 
+/** The failures a tool's own code throws as a `ToolCallError` of that kind (not wrapped, not retried as a crash). */
+const toolErrorKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
+  'tool_error',
+  'timeout',
+  'server_failed',
+  'invalid_arguments',
+  'unknown_tool',
+  'circuit_open',
+  'unavailable',
+  'guardrail_blocked',
+  'delegate_failed',
+]);
+
+/**
+ * A recorded tool failure, to throw again so the loop records and treats it as it did: a tool
+ * error of a kind the loop knows (an MCP `isError` answer, a timeout, a server that went away) as
+ * that `ToolCallError`, message and all, so it is retried (or not) as it was and the model reads
+ * the same words; any other failure as a plain error with the message the tool gave (the loop's
+ * `Tool '…' failed: ` taken off, since the loop adds it again).
+ */
+export function recordedToolFailure(
+  tool: string,
+  error: { readonly type: string; readonly message: string },
+): Error {
+  if (toolErrorKinds.has(error.type)) {
+    return new ToolCallError({
+      kind: error.type as ToolCallErrorKind,
+      toolName: tool,
+      message: error.message,
+    });
+  }
+  return new Error(error.message.replace(/^Tool '[^']*' failed: /, ''));
+}
+
 function toolKey(tool: string, args: unknown): string {
   return `${tool}\u0000${canonicalJson(args)}`;
+}
+
+/** A recorded decision, as `resume` takes it again. */
+function decisionOf(event: TraceEventOf<'approval_resolved'>): ApprovalDecision {
+  const said = {
+    callId: event.call_id,
+    ...(event.by === undefined ? {} : { by: event.by }),
+    ...(event.reason === undefined ? {} : { reason: event.reason }),
+  };
+  if (event.decision === 'approved') return { ...said, decision: 'approve' };
+  if (event.decision === 'rejected') return { ...said, decision: 'reject' };
+  return { ...said, decision: 'edit', args: event.args };
+}
+
+/** The ids of the runs a trace holds, in the order they start (a resumed run once). */
+export function recordedRuns(events: readonly TraceEvent[]): string[] {
+  const runs = new Set<string>();
+  for (const event of events) if (event.event === 'run_start') runs.add(event.run);
+  return [...runs];
 }
 
 /** A recording's events: as given, or read from the JSONL trace file at `trace`. */

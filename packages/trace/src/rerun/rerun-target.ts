@@ -1,4 +1,5 @@
-import { run, type AnyAgent, type RunOptions, type RunResult } from '@agent-trace/core';
+import { resume, run, type AnyAgent, type RunOptions, type RunResult } from '@agent-trace/core';
+import type { ApprovalDecision, PendingApproval } from '@agent-trace/core/approval';
 import type {
   PlanAndRunOptions,
   PlanResult,
@@ -49,4 +50,68 @@ export async function runTarget(
   }
   const { forkedFrom: _unused, ...workflowOptions } = options;
   return runWorkflow(target, recording.workflowInput, workflowOptions);
+}
+
+/** The state a run paused with for people's decisions, if it paused. */
+function pausedState(result: TargetResult): NonNullable<TargetResult['state']> | undefined {
+  return result.stopReason === 'interrupted' ? result.state : undefined;
+}
+
+/**
+ * Runs `target` as {@link runTarget} does, then goes on from each pause with the decisions the
+ * recording went on with (approve, reject or edit, and who decided), as `resume`,
+ * `resumeWorkflow` or `resumePlan` would in the process that resumed it. A decision in `given`
+ * (naming the waiting call by its id, or by its tool's name) takes the place of the recorded
+ * one, and answers a pause the recording was never resumed from (what a fork decides anew). A
+ * pause with a call that nothing decides ends the run there, as it did.
+ */
+export async function runTargetAsRecorded(
+  target: RerunTarget,
+  recording: Recording,
+  options: Omit<RunOptions, 'history'>,
+  given: readonly ApprovalDecision[] = [],
+): Promise<TargetResult> {
+  let result = await runTarget(target, recording, options);
+  for (let pause = 0; ; pause++) {
+    const state = pausedState(result);
+    if (state === undefined) return result;
+    const decisions = decide(result.interruptions, recording.decisionsAfter(pause) ?? [], given);
+    if (decisions === undefined) return result;
+    result = await resumeTarget(target, state, decisions, options);
+  }
+}
+
+/** A decision for each waiting call (given first, then recorded), or undefined when one has none. */
+function decide(
+  waiting: readonly PendingApproval[],
+  recorded: readonly ApprovalDecision[],
+  given: readonly ApprovalDecision[],
+): ApprovalDecision[] | undefined {
+  const decisions: ApprovalDecision[] = [];
+  for (const call of waiting) {
+    const chosen =
+      given.find(each => each.callId === call.callId) ??
+      given.find(each => each.callId === call.toolName) ??
+      recorded.find(each => each.callId === call.callId);
+    if (chosen === undefined) return undefined;
+    decisions.push({ ...chosen, callId: call.callId });
+  }
+  return decisions.length === 0 ? undefined : decisions;
+}
+
+async function resumeTarget(
+  target: RerunTarget,
+  state: NonNullable<TargetResult['state']>,
+  decisions: readonly ApprovalDecision[],
+  options: Omit<RunOptions, 'history'>,
+): Promise<TargetResult> {
+  const { forkedFrom: _unused, ...resumeOptions } = options;
+  const given = { ...resumeOptions, decisions: [...decisions] };
+  if ('toolRegistry' in target) return resume(target, state as never, given);
+  const { resumePlan, resumeWorkflow } = await import('@agent-trace/core/workflow');
+  if (isPlanTarget(target)) {
+    const { planner, ...catalog } = target;
+    return resumePlan(planner, state as never, { ...given, ...catalog });
+  }
+  return resumeWorkflow(target, state as never, given);
 }

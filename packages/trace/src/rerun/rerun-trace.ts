@@ -9,7 +9,7 @@ import {
   type TraceSink,
 } from '@agent-trace/core';
 import type { PlanResult, Workflow, WorkflowResult } from '@agent-trace/core/workflow';
-import { runTarget, type PlanTarget, type RerunTarget, type TargetResult } from './rerun-target.js';
+import { runTargetAsRecorded, type PlanTarget, type RerunTarget, type TargetResult } from './rerun-target.js';
 import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedEvents, Recording } from './recording.js';
@@ -19,6 +19,11 @@ import { recordedModel } from './recorded-model.js';
 export interface RerunTraceOptions {
   /** Run the agents' real tools instead of answering from the recording. @defaultValue false */
   liveTools?: boolean;
+  /**
+   * The id of the run to rerun, for a trace that holds several (`recordedRuns` lists them).
+   * @defaultValue the trace's first run
+   */
+  runId?: string;
   /** More run options for the rerun (a clock, sinks for the new trace, …). */
   run?: Omit<RunOptions, 'overrides'>;
 }
@@ -43,7 +48,9 @@ export interface RerunReport<Result = RunResult<unknown>> {
  * agent's recorded model calls, in order, and tools answer with their recorded results, matched by
  * tool name and canonical arguments (`liveTools` runs the real ones). The new run is traced and
  * compared with the recording step by step; the report names the first divergence (seq, agent,
- * expected vs actual) and lists every difference.
+ * expected vs actual) and lists every difference. A run that paused for people's approval and was
+ * resumed (in this process or another) goes on from each pause with the decisions the recording
+ * holds (approve, reject or edit, and who decided), so both parts are rerun and compared.
  *
  * A workflow run is rerun the same way: pass the workflow (as `workflow()` or `loadWorkflow()`
  * makes it today); it runs on the recorded input, its tool steps answered from the recording
@@ -51,7 +58,8 @@ export interface RerunReport<Result = RunResult<unknown>> {
  * `{ planner, tools, agents }`; the planner answers from its recorded calls, so it writes the
  * recorded plans, which are loaded and run as today's tools and agents define them.
  *
- * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun)
+ * @param trace - the recorded events, or the path of a JSONL trace (its first run is rerun, or
+ *   the one `runId` names)
  * @param target - the entry agent of the graph, the workflow, or the planner and its catalog, as
  *   the code defines them today
  */
@@ -81,7 +89,7 @@ export async function rerunTrace(
   options: RerunTraceOptions = {},
 ): Promise<RerunReport<TargetResult>> {
   const all = await recordedEvents(trace);
-  const recording = new Recording(all);
+  const recording = new Recording(all, options.runId);
   const recorded = all.filter(event => event.run === recording.runId);
   const sink = memorySink();
   const extra = options.run?.trace;
@@ -112,7 +120,11 @@ export async function rerunTrace(
             Promise.resolve().then(() => recording.replayTool(toolName, args)),
         }),
   };
-  const result = await runTarget(target, recording, { ...options.run, trace: sinks, overrides });
+  const result = await runTargetAsRecorded(target, recording, {
+    ...options.run,
+    trace: sinks,
+    overrides,
+  });
   return rerunReport(recorded, sink.events, result);
 }
 

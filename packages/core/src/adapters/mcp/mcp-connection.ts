@@ -14,6 +14,9 @@ import {
 } from './mcp-config.js';
 import { mcpTool, type ListedMcpTool, type McpServerLink, type McpToolOrigin } from './mcp-tool.js';
 import { defined } from '../../kernel/util/defined.js';
+import { trackConnection } from '../../kernel/tool/open-connections.js';
+import { recallServer, type RecordedServer } from '../../kernel/tool/recorded-servers.js';
+import { recalledTools } from './recalled-tools.js';
 
 /** Options of {@link connectMcp}. */
 export interface ConnectMcpOptions {
@@ -75,14 +78,18 @@ export async function connectMcp(
   const { timeoutMs = 60_000, prefix = 'clashes' } = options;
   const links: McpServerLink[] = [];
   const listed = new Map<McpServerLink, ListedMcpTool[]>();
+  const recalled: RecordedServer[] = [];
   let tools: AnyTool[] = [];
   let servers: McpServers['servers'] = [];
   const rebuild = (): void => {
-    ({ tools, servers } = nameTools(links, listed, prefix, timeoutMs));
+    const named = nameTools(links, listed, prefix, timeoutMs);
+    tools = [...named.tools, ...recalled.flatMap(recalledTools)];
+    servers = [...named.servers, ...recalled.map(recalledInfo)];
   };
   try {
     for (const [name, server] of Object.entries(config.mcpServers)) {
-      const link = await connectServer(name, server);
+      const link = await connectOrRecall(name, server, recalled);
+      if (link === undefined) continue;
       links.push(link);
       listed.set(link, await listAll(link));
       link.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -95,7 +102,9 @@ export async function connectMcp(
     throw error;
   }
   rebuild();
+  const untrack = trackConnection(() => close());
   const close = async (): Promise<void> => {
+    untrack();
     await Promise.allSettled(links.map(link => link.client.close()));
   };
   return {
@@ -107,6 +116,37 @@ export async function connectMcp(
     },
     close,
     [Symbol.asyncDispose]: close,
+  };
+}
+
+/**
+ * Connects to the server; one that cannot be reached is taken from the recording a rerun set
+ * (`useRecordedServers`) when it holds that server (undefined is returned, the server added to
+ * `recalled`), and otherwise fails.
+ */
+async function connectOrRecall(
+  name: string,
+  server: McpServerConfig,
+  recalled: RecordedServer[],
+): Promise<McpServerLink | undefined> {
+  try {
+    return await connectServer(name, server);
+  } catch (error) {
+    const cause = error instanceof McpConnectionError ? error.cause : error;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const recorded = recallServer(name, why.split('\n')[0] ?? why);
+    if (recorded === undefined) throw error;
+    recalled.push(recorded);
+    return undefined;
+  }
+}
+
+function recalledInfo(server: RecordedServer): McpServerInfo {
+  return {
+    name: server.name,
+    transport: server.transport as McpToolOrigin['transport'],
+    tools: server.tools.map(tool => tool.name),
+    stderr: () => '',
   };
 }
 

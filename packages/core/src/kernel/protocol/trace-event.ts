@@ -92,6 +92,9 @@ const RunStartEvent = z.object({
     .optional(),
 });
 
+/** The MCP server a tool is served by, and over what. */
+const mcpServer = z.object({ name: z.string(), transport: z.string() }).optional();
+
 const AgentStartEvent = z.object({
   ...envelope,
   event: z.literal('agent_start'),
@@ -115,7 +118,15 @@ const AgentStartEvent = z.object({
    * agent's first start in the run only, so a replay can say which definition changed.
    */
   tool_definitions: z
-    .array(z.object({ name: z.string(), description: z.string(), parameters: z.unknown() }))
+    .array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        parameters: z.unknown(),
+        /** The MCP server that lists the tool: what a rerun with the server gone offers instead. */
+        mcp_server: mcpServer,
+      }),
+    )
     .optional(),
   /** The memory window: the most recent messages each model call sees. */
   memory_window: z.number().int().positive().optional(),
@@ -177,9 +188,6 @@ const LlmEndEvent = z.object({
   duration_ms: z.number().nonnegative(),
   error: TraceError.optional(),
 });
-
-/** The MCP server a tool is served by, and over what. */
-const mcpServer = z.object({ name: z.string(), transport: z.string() }).optional();
 
 const ToolStartEvent = z.object({
   ...envelope,

@@ -223,7 +223,7 @@ function startFields(turn: AgentTurn, carried: number): TraceEventFields<'agent_
     ...defined('memory_window', agent.memory.window),
     ...(agent.toolCalling === 'react' ? { tool_calling: 'react' as const } : {}),
     ...(state.tracer.recording && !state.describedAgents.has(agent.name)
-      ? { tool_definitions: describeTools(turn.preamble) }
+      ? { tool_definitions: describeTools(turn.preamble, agent) }
       : {}),
   };
 }

@@ -74,11 +74,20 @@ export function requestParts(
   return parts;
 }
 
-/** The definitions of the tools a preamble offers (handoffs included), as `agent_start` records them. */
-export function describeTools(preamble: Preamble): TraceToolDefinition[] {
-  return preamble.tools.map(({ name, description, inputSchema }) => ({
-    name,
-    description,
-    parameters: inputSchema,
-  }));
+/**
+ * The definitions of the tools a preamble offers (handoffs included), as `agent_start` records
+ * them; a tool an MCP server serves names its server.
+ */
+export function describeTools(preamble: Preamble, agent: AnyAgent): TraceToolDefinition[] {
+  return preamble.tools.map(({ name, description, inputSchema }) => {
+    const origin = agent.toolRegistry.get(name)?.origin;
+    return origin === undefined
+      ? { name, description, parameters: inputSchema }
+      : {
+          name,
+          description,
+          parameters: inputSchema,
+          mcp_server: { name: origin.server, transport: origin.transport },
+        };
+  });
 }

@@ -1,0 +1,138 @@
+/** The four checks every shape of the matrix passes. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnyAgent, TraceEvent } from '@agent-trace/core';
+import {
+  forkTrace,
+  isBridgedAgent,
+  readTrace,
+  rerunTrace,
+  validateTraceFile,
+  type BridgedAgent,
+  type Divergence,
+  type PlanTarget,
+  type RerunReport,
+  type RerunTarget,
+} from '@agent-trace/trace';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentTraceProcess } from './cli-process.js';
+import type { Change, Planted, Shape } from './shape.js';
+
+async function eventsOf(file: string): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  for await (const event of readTrace(file)) events.push(event);
+  return events;
+}
+
+/** Reruns every run of `file` against `target`: one report a run. */
+async function rerunAll(
+  file: string,
+  events: readonly TraceEvent[],
+  target: RerunTarget | BridgedAgent,
+  liveTools = false,
+): Promise<RerunReport<unknown>[]> {
+  const runs = [...new Set(events.filter(e => e.event === 'run_start').map(e => e.run))];
+  const reports: RerunReport<unknown>[] = [];
+  for (const runId of runs)
+    reports.push(
+      isBridgedAgent(target)
+        ? await target.rerun(file, { liveTools, runId })
+        : await rerunTrace(file, target, { liveTools, runId }),
+    );
+  return reports;
+}
+
+const said = (divergence: Divergence): string =>
+  [
+    divergence.expected,
+    divergence.actual,
+    ...(divergence.explanation ?? []).map(change => change.summary),
+  ].join('\n');
+
+/** Where the recording says a planted change must first show, and the words that explain it. */
+function expectation(
+  events: readonly TraceEvent[],
+  change: Change,
+  planted: Planted,
+): { seq: number | undefined; words: RegExp } {
+  if (change === 'tool output') {
+    const end = events.find(
+      e => e.event === 'tool_end' && e.tool === planted.tool && e.error === undefined,
+    );
+    return { seq: end?.seq, words: new RegExp(`tool '${planted.tool}' returns`) };
+  }
+  const first = events.find(e => e.event === 'llm_start' && e.agent === planted.agent);
+  const words =
+    change === 'instructions'
+      ? /instructions/
+      : change === 'tool description'
+        ? new RegExp(`tool '${planted.tool}' description`)
+        : new RegExp(`the tool list: .*${planted.tool}`);
+  return { seq: first?.seq, words };
+}
+
+/** Registers the matrix's checks of `shape` as a vitest suite. */
+export function checkShape(shape: Shape): void {
+  describe(`conformance: ${shape.name}`, () => {
+    let file = '';
+    let events: TraceEvent[] = [];
+    beforeAll(async () => {
+      file = join(mkdtempSync(join(tmpdir(), 'agent-trace-conformance-')), 'recording.jsonl');
+      await shape.record(file);
+      events = await eventsOf(file);
+    });
+    afterAll(async () => {
+      await shape.close?.();
+    });
+
+    it('records a trace that validates', async () => {
+      const report = await validateTraceFile(file);
+      expect(report.problems).toEqual([]);
+      expect(report.runs).toHaveLength(shape.runs ?? 1);
+      shape.holds?.(events);
+    });
+
+    it('reruns unchanged as the same, 3 times, through the API', async () => {
+      for (let time = 0; time < 3; time++) {
+        const reports = await rerunAll(file, events, await shape.build());
+        expect(reports).toHaveLength(shape.runs ?? 1);
+        for (const report of reports) expect(report.differences).toEqual([]);
+      }
+    });
+
+    it('reruns unchanged as the same through the CLI, which exits by itself', async () => {
+      const done = await agentTraceProcess(['rerun', file, '--agent', shape.module]);
+      expect(done.killed, `killed after ${Math.round(done.ms)} ms: ${done.stdout}`).toBe(false);
+      expect({ code: done.code, stdout: done.stdout }).toMatchObject({ code: 0 });
+      expect(done.stdout).toMatch(/same behaviour/);
+      if ((shape.runs ?? 1) > 1) expect(done.stdout).toContain(`all ${shape.runs} runs: same`);
+    });
+
+    for (const [change, planted] of Object.entries(shape.changes) as [Change, Planted][]) {
+      it(`catches a planted change (${change}) at the right seq, in words`, async () => {
+        const target = await shape.build(change);
+        const reports = await rerunAll(file, events, target, change === 'tool output');
+        const report = reports.find(each => !each.same);
+        expect(report, 'the rerun says same').toBeDefined();
+        const first = report!.firstDivergence!;
+        const { seq, words } = expectation(report!.recorded, change, planted);
+        expect(first.agent).toBe(planted.agent);
+        expect(first.seq).toBe(seq);
+        expect(said(first)).toMatch(words);
+      });
+    }
+
+    const { fork } = shape;
+    if (fork !== undefined)
+      it(`forks after step ${fork.afterStep}`, async () => {
+        const report = await forkTrace(file, (await shape.build()) as AnyAgent | PlanTarget, {
+          afterStep: fork.afterStep,
+          model: fork.model(),
+          ...(fork.decisions === undefined ? {} : { decisions: fork.decisions }),
+        });
+        expect(report.reproduced).toBe(true);
+        fork.expect(report);
+      });
+  });
+}

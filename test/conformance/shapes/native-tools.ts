@@ -1,0 +1,52 @@
+/** Native tools: an agent looks two things up, one after the other, then answers. */
+import { agent } from '@agent-trace/core';
+import { fakeLLM } from '@agent-trace/testing';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import type { Change, Shape } from '../harness/shape.js';
+
+export function build(change?: Change) {
+  const weather = plantedTool(change, {
+    name: 'weather',
+    description: 'The weather of a city',
+    input: z.object({ city: z.string() }),
+    execute: ({ city }) => `${city}: 21°C, sunny`,
+  });
+  const clock = plantedTool(change, {
+    name: 'clock',
+    description: 'The time in a time zone',
+    input: z.object({ tz: z.string() }),
+    execute: ({ tz }) => `12:00 ${tz}`,
+  });
+  return agent({
+    name: 'desk',
+    instructions: instructions(change, 'Answer with the tools.'),
+    model: script([
+      { toolCalls: [{ name: 'weather', args: { city: 'Paris' } }] },
+      { toolCalls: [{ name: 'clock', args: { tz: 'CET' } }] },
+      { text: 'Sunny, 21°C, and it is noon.' },
+    ]),
+    tools: plantedTools(change, 'clock', [weather, clock]),
+  });
+}
+
+export const shape: Shape = {
+  name: 'native tools',
+  module: 'test/conformance/shapes/native-tools.ts',
+  record: file => recordRun(file, build(), 'Weather and time in Paris?'),
+  build,
+  changes: {
+    instructions: { agent: 'desk' },
+    'tool description': { agent: 'desk', tool: 'weather' },
+    'tool removed': { agent: 'desk', tool: 'clock' },
+    'tool output': { agent: 'desk', tool: 'weather' },
+  },
+  fork: {
+    afterStep: 1,
+    model: () => fakeLLM([{ text: 'Sunny.' }]),
+    expect: report => expect(report.result).toMatchObject({ output: 'Sunny.' }),
+  },
+};
+
+export default build();

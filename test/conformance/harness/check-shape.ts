@@ -30,7 +30,7 @@ async function rerunAll(
   file: string,
   events: readonly TraceEvent[],
   target: RerunTarget | BridgedAgent,
-  liveTools = false,
+  { liveTools = false, run }: { liveTools?: boolean; run?: Shape['runOptions'] } = {},
 ): Promise<RerunReport<unknown>[]> {
   const runs = [...new Set(events.filter(e => e.event === 'run_start').map(e => e.run))];
   const reports: RerunReport<unknown>[] = [];
@@ -38,7 +38,11 @@ async function rerunAll(
     reports.push(
       isBridgedAgent(target)
         ? await target.rerun(file, { liveTools, runId })
-        : await rerunTrace(file, target, { liveTools, runId }),
+        : await rerunTrace(file, target, {
+            liveTools,
+            runId,
+            ...(run === undefined ? {} : { run }),
+          }),
     );
   return reports;
 }
@@ -95,7 +99,9 @@ export function checkShape(shape: Shape): void {
 
     it('reruns unchanged as the same, 3 times, through the API', async () => {
       for (let time = 0; time < 3; time++) {
-        const reports = await rerunAll(file, events, await shape.build());
+        const reports = await rerunAll(file, events, await shape.build(), {
+          run: shape.runOptions,
+        });
         expect(reports).toHaveLength(shape.runs ?? 1);
         for (const report of reports) expect(report.differences).toEqual([]);
       }
@@ -112,7 +118,10 @@ export function checkShape(shape: Shape): void {
     for (const [change, planted] of Object.entries(shape.changes) as [Change, Planted][]) {
       it(`catches a planted change (${change}) at the right seq, in words`, async () => {
         const target = await shape.build(change);
-        const reports = await rerunAll(file, events, target, change === 'tool output');
+        const reports = await rerunAll(file, events, target, {
+          liveTools: change === 'tool output',
+          run: shape.runOptions,
+        });
         const report = reports.find(each => !each.same);
         expect(report, 'the rerun says same').toBeDefined();
         const first = report!.firstDivergence!;

@@ -4,7 +4,7 @@
  * it can) forks. The same four checks run over every shape (`check-shape.ts`), and the guide's
  * table is generated from the list (`matrix.ts`).
  */
-import type { LanguageModel, TraceEvent } from '@agent-trace/core';
+import type { LanguageModel, RunOptions, TraceEvent } from '@agent-trace/core';
 import type { ApprovalDecision } from '@agent-trace/core/approval';
 import type { BridgedAgent, ForkReport, RerunTarget } from '@agent-trace/trace';
 
@@ -46,6 +46,8 @@ export interface Shape {
   readonly fork?: ForkCheck;
   /** What the recording must hold beyond validating (the shape really is that shape). */
   readonly holds?: (events: readonly TraceEvent[]) => void;
+  /** What today's code runs the agent with (prices, limits), as the module exports it. */
+  readonly runOptions?: Omit<RunOptions, 'trace' | 'overrides'>;
   /** How many runs the recording holds. @defaultValue 1 */
   readonly runs?: number;
   /** Releases what building the shape opened (MCP connections). */

@@ -57,6 +57,7 @@ export async function forkCommand(
       afterStep: options.afterStep,
       model: next,
       liveTools: options.liveTools,
+      run: module.runOptions,
       ...defined('decisions', options.decisions),
       ...defined('runId', runs[0]),
     });

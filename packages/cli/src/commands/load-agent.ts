@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { closeOpenConnections, type AnyAgent } from '@agent-trace/core';
+import { closeOpenConnections, type AnyAgent, type RunOptions } from '@agent-trace/core';
 import type { Workflow } from '@agent-trace/core/workflow';
 import { isBridgedAgent, type BridgedAgent, type PlanTarget } from '@agent-trace/trace';
 
@@ -9,10 +9,16 @@ import { isBridgedAgent, type BridgedAgent, type PlanTarget } from '@agent-trace
  * be loaded (what it opened while loading is released already).
  */
 export type LoadedAgent<Target = AnyAgent> =
-  | { readonly ok: true; readonly agent: Target; readonly release: () => Promise<void> }
+  | {
+      readonly ok: true;
+      readonly agent: Target;
+      /** The options the module runs its agent with (its `runOptions` export): prices, limits. */
+      readonly runOptions: Omit<RunOptions, 'trace' | 'overrides'>;
+      readonly release: () => Promise<void>;
+    }
   | { readonly ok: false; readonly message: string };
 
-type AgentModule = { default?: unknown; dispose?: unknown };
+type AgentModule = { default?: unknown; dispose?: unknown; runOptions?: unknown };
 
 /**
  * Releases what an agent module holds once the command is done with it: its `dispose` export,
@@ -82,7 +88,8 @@ export async function importModule(modulePath: string): Promise<AgentModule> {
 /**
  * Loads the entry agent of a TypeScript or JavaScript module: its default export, an agent or a
  * function that returns one; with `accept`, a workflow or a planned run instead. TypeScript is
- * compiled on the fly (tsx).
+ * compiled on the fly (tsx). A module may also export `runOptions` (what it runs its agent with:
+ * `prices`, limits) and `dispose` (what closes what it opened).
  */
 export async function loadAgent(modulePath: string): Promise<LoadedAgent>;
 export async function loadAgent(
@@ -104,18 +111,23 @@ export async function loadAgent(
     };
   }
   const release = () => releaseModule(module);
+  const runOptions =
+    typeof module.runOptions === 'object' && module.runOptions !== null
+      ? (module.runOptions as Omit<RunOptions, 'trace' | 'overrides'>)
+      : {};
   const exported =
     typeof module.default === 'function' ? (module.default as () => unknown)() : module.default;
   if (accept.workflows === true && isWorkflow(exported))
-    return { ok: true, agent: exported, release };
-  if (accept.plans === true && isPlan(exported)) return { ok: true, agent: exported, release };
+    return { ok: true, agent: exported, runOptions, release };
+  if (accept.plans === true && isPlan(exported))
+    return { ok: true, agent: exported, runOptions, release };
   if (accept.bridged === true && isBridgedAgent(module.default))
-    return { ok: true, agent: module.default, release };
+    return { ok: true, agent: module.default, runOptions, release };
   if (!isAgent(exported)) {
     await release();
     return { ok: false, message: noAgent(modulePath, accept) };
   }
-  return { ok: true, agent: exported, release };
+  return { ok: true, agent: exported, runOptions, release };
 }
 
 /** What a module lacking an agent should export instead: each kind `accept` takes, with how. */

@@ -13,7 +13,9 @@ import {
   type BridgedAgent,
   type PlanTarget,
   type RerunReport,
+  type RerunTraceOptions,
 } from '@agent-trace/trace';
+import { defined } from '@agent-trace/core/internal';
 import { rerunView, viewerHtml } from '@agent-trace/viewer';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -59,7 +61,10 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
   if (!module.ok) return { exitCode: exitCodes.unreadable, stdout: '', stderr: module.message };
   let reruns: RunRerun[];
   try {
-    reruns = await rerunEach(loaded.events, runs, module.agent, options.liveTools);
+    reruns = await rerunEach(loaded.events, runs, module.agent, {
+      liveTools: options.liveTools,
+      run: module.runOptions,
+    });
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,
@@ -83,13 +88,14 @@ async function rerunEach(
   events: readonly TraceEvent[],
   runs: readonly string[],
   target: AnyAgent | Workflow | PlanTarget | BridgedAgent,
-  liveTools: boolean,
+  options: { readonly liveTools: boolean; readonly run: RerunTraceOptions['run'] },
 ): Promise<RunRerun[]> {
+  const { liveTools } = options;
   const reruns: RunRerun[] = [];
   for (const runId of runs) {
     const report: RerunReport<unknown> = isBridgedAgent(target)
       ? await target.rerun(events, { liveTools, runId })
-      : await rerunTrace(events, target, { liveTools, runId });
+      : await rerunTrace(events, target, { liveTools, runId, ...defined('run', options.run) });
     reruns.push({ run: runId, report });
   }
   return reruns;

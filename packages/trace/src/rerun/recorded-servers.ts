@@ -22,7 +22,8 @@ export function recordedServers(events: readonly TraceEvent[]): RecordedServer[]
       for (const definition of event.tool_definitions ?? []) {
         const { mcp_server: server, ...tool } = definition;
         definitions.set(tool.name, tool);
-        if (server !== undefined) serverOf(server.name, server.transport).tools.set(tool.name, tool);
+        if (server !== undefined)
+          serverOf(server.name, server.transport).tools.set(tool.name, tool);
       }
     } else if (event.event === 'tool_start' && event.mcp_server !== undefined) {
       const server = serverOf(event.mcp_server.name, event.mcp_server.transport);

@@ -9,10 +9,16 @@ import {
   type TraceSink,
 } from '@agent-trace/core';
 import type { PlanResult, Workflow, WorkflowResult } from '@agent-trace/core/workflow';
-import { runTargetAsRecorded, type PlanTarget, type RerunTarget, type TargetResult } from './rerun-target.js';
+import {
+  runTargetAsRecorded,
+  type PlanTarget,
+  type RerunTarget,
+  type TargetResult,
+} from './rerun-target.js';
 import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedEvents, Recording } from './recording.js';
+import { recordedLimits } from './recorded-limits.js';
 import { recordedModel } from './recorded-model.js';
 
 /** Options of {@link rerunTrace}. */
@@ -50,7 +56,8 @@ export interface RerunReport<Result = RunResult<unknown>> {
  * compared with the recording step by step; the report names the first divergence (seq, agent,
  * expected vs actual) and lists every difference. A run that paused for people's approval and was
  * resumed (in this process or another) goes on from each pause with the decisions the recording
- * holds (approve, reject or edit, and who decided), so both parts are rerun and compared.
+ * holds (approve, reject or edit, and who decided), so both parts are rerun and compared. A run
+ * stopped by a cost limit reruns under that limit (see `recordedLimits`) unless `run` sets one.
  *
  * A workflow run is rerun the same way: pass the workflow (as `workflow()` or `loadWorkflow()`
  * makes it today); it runs on the recorded input, its tool steps answered from the recording
@@ -121,6 +128,7 @@ export async function rerunTrace(
         }),
   };
   const result = await runTargetAsRecorded(target, recording, {
+    ...recordedLimits(recorded, options.run),
     ...options.run,
     trace: sinks,
     overrides,

@@ -8,7 +8,7 @@ export interface FakeToolCall {
   args?: unknown;
   /** Raw argument text, sent as is instead of `args` (for malformed JSON). */
   argumentsText?: string;
-  /** The call id. @defaultValue `call_<model call>_<position>` */
+  /** The call id. @defaultValue `call_<turn>_<position>`: the model call's number, or the conversation's turn past it (see `fakeLLM`) */
   id?: string;
 }
 

@@ -69,15 +69,24 @@ export class ScriptPlayer {
   }
 }
 
-/** The response a scripted answer step stands for; call ids default to `call_<call>_<position>`. */
+/**
+ * The response a scripted answer step stands for. Call ids default to `call_<turn>_<position>`,
+ * the turn being the model call's number, or past it the conversation's turn (its assistant
+ * messages + 1) when the request carries an earlier conversation: an agent handed a conversation
+ * (a handoff, a framework's shared history) goes on numbering where it was, so no two calls of a
+ * conversation share an id, however many scripts answer it.
+ */
 export function toResponse(
   step: FakeAnswerStep,
   request: ModelRequest,
   index: number,
 ): ModelResponse {
   const text = step.text ?? '';
+  let turn = 1;
+  for (const message of request.messages) if (message.role === 'assistant') turn++;
+  turn = Math.max(turn, index);
   const toolCalls: ToolCallRequest[] = (step.toolCalls ?? []).map((call, position) => ({
-    callId: call.id ?? `call_${index}_${position + 1}`,
+    callId: call.id ?? `call_${turn}_${position + 1}`,
     toolName: call.name,
     argumentsText: call.argumentsText ?? JSON.stringify(call.args ?? {}),
   }));

@@ -54,26 +54,30 @@ const said = (divergence: Divergence): string =>
     ...(divergence.explanation ?? []).map(change => change.summary),
   ].join('\n');
 
-/** Where the recording says a planted change must first show, and the words that explain it. */
+/**
+ * What the event a planted change must first show at is (in the rerun's trace, or the
+ * recording's for a step the rerun skipped), and the words that explain it: the planted agent's
+ * first model call for a change to its request, a result of the planted tool for a changed output.
+ */
 function expectation(
-  events: readonly TraceEvent[],
   change: Change,
   planted: Planted,
-): { seq: number | undefined; words: RegExp } {
-  if (change === 'tool output') {
-    const end = events.find(
-      e => e.event === 'tool_end' && e.tool === planted.tool && e.error === undefined,
-    );
-    return { seq: end?.seq, words: new RegExp(`tool '${planted.tool}' returns`) };
-  }
-  const first = events.find(e => e.event === 'llm_start' && e.agent === planted.agent);
+): { at: (event: TraceEvent | undefined) => boolean; words: RegExp } {
+  if (change === 'tool output')
+    return {
+      at: event => event?.event === 'tool_end' && event.tool === planted.tool,
+      words: new RegExp(`tool '${planted.tool}' returns`),
+    };
   const words =
     change === 'instructions'
       ? /instructions/
       : change === 'tool description'
         ? new RegExp(`tool '${planted.tool}' description`)
         : new RegExp(`the tool list: .*${planted.tool}`);
-  return { seq: first?.seq, words };
+  return {
+    at: event => event?.event === 'llm_start' && event.agent === planted.agent && event.step === 1,
+    words,
+  };
 }
 
 /** Registers the matrix's checks of `shape` as a vitest suite. */
@@ -125,9 +129,11 @@ export function checkShape(shape: Shape): void {
         const report = reports.find(each => !each.same);
         expect(report, 'the rerun says same').toBeDefined();
         const first = report!.firstDivergence!;
-        const { seq, words } = expectation(report!.recorded, change, planted);
+        const { at, words } = expectation(change, planted);
+        const trace = first.kind === 'missing' ? report!.recorded : report!.rerun;
+        const event = trace.find(each => each.seq === first.seq);
         expect(first.agent).toBe(planted.agent);
-        expect(first.seq).toBe(seq);
+        expect(at(event), `seq ${first.seq} is ${event?.event} of '${event?.agent}'`).toBe(true);
         expect(said(first)).toMatch(words);
       });
     }

@@ -73,14 +73,21 @@ export async function rerunAiSdkTrace(
   );
 }
 
-/** The tools, each answering with its recorded result for the same name and input. */
+/**
+ * The tools, each answering with its recorded result for the same name and input; a tool whose
+ * recorded calls ran an agent (its `execute` calls `generateText`) runs, so the agent inside
+ * runs again on its recorded answers.
+ */
 function recordedTools<Tools extends ToolSet>(tools: Tools, recording: Recording): Tools {
   const answering: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools))
-    answering[name] = {
-      ...tool,
-      execute: (input: unknown) => Promise.resolve().then(() => recording.replayTool(name, input)),
-    };
+    answering[name] = recording.runsAgent(name)
+      ? tool
+      : {
+          ...tool,
+          execute: (input: unknown) =>
+            Promise.resolve().then(() => recording.replayTool(name, input)),
+        };
   return answering as Tools;
 }
 

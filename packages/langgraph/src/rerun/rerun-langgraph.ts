@@ -76,19 +76,25 @@ export async function rerunLanggraphTrace(
   );
 }
 
-/** The tools, each answering with its recorded result for the same name and arguments. */
+/**
+ * The tools, each answering with its recorded result for the same name and arguments; a tool
+ * whose recorded calls ran an agent (a subgraph invoked from it) runs, so the agent inside runs
+ * again on its recorded answers.
+ */
 function recordedTools<Tools extends readonly StructuredToolInterface[]>(
   tools: Tools,
   recording: Recording,
 ): Tools {
   return tools.map(each =>
-    tool(
-      (args: unknown) => {
-        const result = recording.replayTool(each.name, args);
-        return typeof result === 'string' ? result : JSON.stringify(result);
-      },
-      { name: each.name, description: each.description, schema: each.schema as never },
-    ),
+    recording.runsAgent(each.name)
+      ? each
+      : tool(
+          (args: unknown) => {
+            const result = recording.replayTool(each.name, args);
+            return typeof result === 'string' ? result : JSON.stringify(result);
+          },
+          { name: each.name, description: each.description, schema: each.schema as never },
+        ),
   ) as unknown as Tools;
 }
 

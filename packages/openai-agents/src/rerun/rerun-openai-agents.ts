@@ -55,16 +55,18 @@ export async function rerunOpenaiAgentsTrace(
   agent: (rerun: OpenaiAgentsRerun) => unknown,
   options: RerunOpenaiAgentsOptions = {},
 ): Promise<RerunReport<unknown>> {
-  return rerunBridged(trace, (recording, sink) =>
-    withAgentTrace(
-      { trace: sink, ...defined('clock', options.clock), ...defined('ids', options.ids) },
-      () =>
-        agent({
-          input: recording.input,
-          model: name => openaiAgentsModel(recordedModel(name, recording), { agent: name }),
-          tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
-        }),
-    ),
+  return rerunBridged(
+    trace,
+    (recording, sink) =>
+      withAgentTrace(
+        { trace: sink, ...defined('clock', options.clock), ...defined('ids', options.ids) },
+        () =>
+          agent({
+            input: recording.input,
+            model: name => openaiAgentsModel(recordedModel(name, recording), { agent: name }),
+            tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
+          }),
+      ),
     options.runId,
   );
 }
@@ -72,7 +74,7 @@ export async function rerunOpenaiAgentsTrace(
 /** The function tools, each answering with its recorded result for the same name and arguments. */
 function recordedTools<Tools extends readonly Tool[]>(tools: Tools, recording: Recording): Tools {
   return tools.map(tool => {
-    if (tool.type !== 'function') return tool;
+    if (tool.type !== 'function' || recording.runsAgent(tool.name)) return tool;
     const { name } = tool;
     return {
       ...tool,

@@ -1,5 +1,6 @@
 import { type TraceEvent } from '@agent-trace/core';
 import { canonicalJson, defined } from '@agent-trace/core/internal';
+import { inCallOrder } from './call-order.js';
 import { explainRequest, type RequestChange } from './explain-request.js';
 import { requestContexts, type RequestContext } from './request-context.js';
 
@@ -86,7 +87,7 @@ function describe(event: TraceEvent): string | undefined {
 
 function lines(events: readonly TraceEvent[]): Line[] {
   const requests = requestContexts(events);
-  return events.flatMap(event => {
+  return inCallOrder(events).flatMap(event => {
     const text = describe(event);
     if (text === undefined) return [];
     const request = event.event === 'llm_start' ? requests.get(event) : undefined;
@@ -198,7 +199,10 @@ export function compareTraces(
   });
 }
 
-/** The nearest pair of positions (fewest lines skipped) where the two sides agree again. */
+/**
+ * The nearest pair of positions (fewest lines skipped) where the two sides agree again; of pairs
+ * as near, the most even (a line that changed reads as changed, not as one missing and one extra).
+ */
 function resync(
   left: readonly Line[],
   right: readonly Line[],
@@ -207,7 +211,7 @@ function resync(
   window: number,
 ): [number, number] | undefined {
   for (let distance = 1; distance <= 2 * window; distance++) {
-    for (let skipLeft = 0; skipLeft <= distance; skipLeft++) {
+    for (const skipLeft of evenFirst(distance)) {
       const skipRight = distance - skipLeft;
       if (skipLeft > window || skipRight > window) continue;
       const a = left[i + skipLeft];
@@ -217,6 +221,20 @@ function resync(
     }
   }
   return undefined;
+}
+
+const splits: number[][] = [];
+
+/** 0 … `distance`, the most even splits first (1, 0, 2 for 2; 0, 1 for 1), made once each. */
+function evenFirst(distance: number): readonly number[] {
+  let made = splits[distance];
+  if (made === undefined) {
+    made = Array.from({ length: distance + 1 }, (_, k) => k).sort(
+      (a, b) => Math.abs(2 * a - distance) - Math.abs(2 * b - distance) || a - b,
+    );
+    splits[distance] = made;
+  }
+  return made;
 }
 
 /** A divergence as one paragraph: where, what was recorded, what happened. */

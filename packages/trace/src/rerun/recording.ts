@@ -25,6 +25,8 @@ export class Recording {
   readonly runId: string;
   readonly #calls = new Map<string, RecordedCall[]>();
   readonly #tools = new Map<string, TraceEventOf<'tool_end'>[]>();
+  /** The tools whose calls ran an agent (an agent's span under the tool's). */
+  readonly #agentTools = new Set<string>();
   /** The decisions each resumed part of the run went on with, in order. */
   readonly #decisions: ApprovalDecision[][] = [];
 
@@ -51,8 +53,19 @@ export class Recording {
     );
     this.workflowInput = workflow?.event === 'workflow_start' ? workflow.input : start.input;
     const starts = new Map<string, TraceEventOf<'llm_start'>>();
+    const toolSpans = new Map<string, string>();
+    const handoffSpans = new Map<string, string | null>();
     for (const event of events) {
       if (event.run !== start.run) continue;
+      if (event.event === 'tool_start') toolSpans.set(event.span_id, event.tool);
+      else if (event.event === 'handoff_start')
+        handoffSpans.set(event.span_id, event.parent_span_id);
+      else if (event.event === 'agent_start' && event.parent_span_id !== null) {
+        // Directly under the tool's span (a bridge), or under a handoff under it (agent.asTool()).
+        const parent = handoffSpans.get(event.parent_span_id) ?? event.parent_span_id;
+        const tool = toolSpans.get(parent);
+        if (tool !== undefined) this.#agentTools.add(tool);
+      }
       if (event.event === 'llm_start') starts.set(event.span_id, event);
       else if (event.event === 'llm_end') {
         const call = starts.get(event.span_id);
@@ -90,6 +103,15 @@ export class Recording {
   /** The next recorded model call of `agent`, if any. */
   nextCall(agent: string): RecordedCall | undefined {
     return this.#calls.get(agent)?.shift();
+  }
+
+  /**
+   * True when a call of `tool` ran an agent in the recording (an agent used as a tool, a tool
+   * whose code calls another agent): a rerun runs such a tool's code, so the agent inside runs
+   * again, its model answered from the recording, instead of answering with the tool's result.
+   */
+  runsAgent(tool: string): boolean {
+    return this.#agentTools.has(tool);
   }
 
   /** The next recorded result of `tool` called with `args`, if any. */

@@ -57,7 +57,7 @@ function reordered(events: readonly TraceEvent[], weights: readonly number[]): T
   const shuffled = block.sort((a, b) => a.weight - b.weight).map(b => b.event);
   return [...events.slice(0, first), ...shuffled, ...events.slice(last + 1)].map((event, seq) =>
     event.event === 'run_end' ? { ...event, seq, last_seq: seq } : { ...event, seq },
-  ) as TraceEvent[];
+  );
 }
 
 describe('comparing runs with parallel tool calls', () => {

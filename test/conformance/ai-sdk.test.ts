@@ -1,4 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { aiSdkShape } from './shapes/ai-sdk-desk.js';
+import { matrix } from './matrix.js';
 
-for (const shape of [aiSdkShape('generate'), aiSdkShape('stream')]) checkShape(shape);
+for (const shape of await matrix.aiSdk()) checkShape(shape);

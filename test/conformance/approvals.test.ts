@@ -1,4 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { approvalShapes } from './shapes/approvals.js';
+import { matrix } from './matrix.js';
 
-for (const shape of approvalShapes) checkShape(shape);
+for (const shape of await matrix.approvals()) checkShape(shape);

@@ -1,6 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { shape as guardrails } from './shapes/guardrails.js';
-import { shape as router } from './shapes/router.js';
-import { shape as structuredOutput } from './shapes/structured-output.js';
+import { matrix } from './matrix.js';
 
-for (const shape of [router, guardrails, structuredOutput]) checkShape(shape);
+for (const shape of await matrix.features()) checkShape(shape);

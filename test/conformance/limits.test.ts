@@ -1,4 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { shape as budgetStop, sharedBudget } from './shapes/budget-stop.js';
+import { matrix } from './matrix.js';
 
-for (const shape of [budgetStop, sharedBudget]) checkShape(shape);
+for (const shape of await matrix.limits()) checkShape(shape);

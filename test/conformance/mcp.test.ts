@@ -1,4 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { mcpGone, mcpHttp, mcpStdio } from './shapes/mcp.js';
+import { matrix } from './matrix.js';
 
-for (const shape of [mcpStdio, mcpHttp, mcpGone]) checkShape(shape);
+for (const shape of await matrix.mcp()) checkShape(shape);

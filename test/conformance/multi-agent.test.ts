@@ -1,6 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { shape as agentAsTool } from './shapes/agent-as-tool.js';
-import { shape as handoffChain } from './shapes/handoff-chain.js';
-import { shape as severalRuns } from './shapes/several-runs.js';
+import { matrix } from './matrix.js';
 
-for (const shape of [handoffChain, agentAsTool, severalRuns]) checkShape(shape);
+for (const shape of await matrix.multiAgent()) checkShape(shape);

@@ -1,7 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { shape as nativeTools } from './shapes/native-tools.js';
-import { shape as parallelTools } from './shapes/parallel-tools.js';
-import { shape as toolRefusal } from './shapes/tool-refusal.js';
-import { shape as toolRetries } from './shapes/tool-retries.js';
+import { matrix } from './matrix.js';
 
-for (const shape of [nativeTools, parallelTools, toolRetries, toolRefusal]) checkShape(shape);
+for (const shape of await matrix.native()) checkShape(shape);

@@ -1,5 +1,4 @@
 import { checkShape } from './harness/check-shape.js';
-import { shape as plannedRun } from './shapes/planned-run.js';
-import { shape as workflow } from './shapes/workflow.js';
+import { matrix } from './matrix.js';
 
-for (const shape of [workflow, plannedRun]) checkShape(shape);
+for (const shape of await matrix.workflows()) checkShape(shape);

@@ -40,7 +40,9 @@ export function desk(mode: 'generate' | 'stream', change?: Change) {
     });
     const weather = tool({
       description:
-        change === 'tool description' ? 'The weather in a city, in Fahrenheit' : 'The weather in a city',
+        change === 'tool description'
+          ? 'The weather in a city, in Fahrenheit'
+          : 'The weather in a city',
       inputSchema: z.object({ city: z.string() }),
       // Paris answers last: results arrive out of call order.
       execute: ({ city }) =>

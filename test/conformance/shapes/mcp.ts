@@ -3,7 +3,7 @@ import { useRecordedServers, type AnyAgent } from '@agent-trace/core';
 import { readTrace, recordedServers } from '@agent-trace/trace';
 import { expect } from 'vitest';
 import { startHttpMcpServer } from '../../fixtures/mcp/http-server.js';
-import { recordRun } from '../harness/plant.js';
+import { recordRun, script } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 type McpModule = { build: (change?: Change) => AnyAgent; mcp: { close(): Promise<void> } };
@@ -21,6 +21,14 @@ const holds: Shape['holds'] = events => {
 
 const question = 'Paris, the archive, and 2 + 3?';
 
+/** After the parallel lookups, another model answers: the fork's later tools would call the server. */
+const fork: Shape['fork'] = {
+  afterStep: 1,
+  model: () => script([{ text: 'Paris is at 21°C; that is enough.' }]),
+  expect: report =>
+    expect(report.result).toMatchObject({ output: 'Paris is at 21°C; that is enough.' }),
+};
+
 let stdio: Promise<McpModule> | undefined;
 const stdioModule = () => (stdio ??= import('./mcp-stdio.js') as Promise<McpModule>);
 
@@ -31,6 +39,7 @@ export const mcpStdio: Shape = {
   build: async change => (await stdioModule()).build(change),
   changes,
   holds,
+  fork,
   close: async () => (await stdio)?.mcp.close(),
 };
 
@@ -49,6 +58,7 @@ export const mcpHttp: Shape = {
   build: async change => (await httpAgent()).build(change),
   changes,
   holds,
+  fork,
   close: async () => {
     await (await httpModule)?.mcp.close();
     await http?.close();
@@ -77,4 +87,5 @@ export const mcpGone: Shape = {
   build: async change => (await gone!).build(change),
   changes,
   holds,
+  fork,
 };

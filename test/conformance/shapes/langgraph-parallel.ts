@@ -1,0 +1,3 @@
+import { langgraphParallel } from './bridges.js';
+
+export default langgraphParallel.build();

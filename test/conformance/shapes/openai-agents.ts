@@ -1,0 +1,3 @@
+import { agentsSdk } from './bridges.js';
+
+export default agentsSdk.build();

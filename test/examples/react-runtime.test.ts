@@ -49,6 +49,35 @@ describe('the ReAct runtime example', () => {
     ]);
   });
 
+  it('hands a refused expression or query back to the model, which corrects itself (no retry, no degraded tool)', async () => {
+    const act = (action: string, input: unknown) => ({
+      text: `Thought: try.\nAction: ${action}\nAction Input: ${JSON.stringify(input)}`,
+    });
+    const model = fakeLLM([
+      act('calculator', { expression: "__import__('os').system('ls')" }),
+      act('database', { sql: 'DROP TABLE orders' }),
+      act('database', { sql: 'SELECT nme FROM customers' }),
+      act('calculator', { expression: '6 * 7' }),
+      { text: 'Thought: done.\nFinal Answer: 42' },
+    ]);
+    const result = await run(reactRuntime({ model }), 'What is 6 * 7?', deterministic());
+    expect(result.stopReason).toBe('completed');
+    expect(result.output).toBe('42');
+    const observations = runtimeAnswer(result).steps.map(step => step.observation);
+    expect(observations[0]).toMatch(
+      /^Observation: Tool 'calculator' refused the call: .*Write arithmetic only/,
+    );
+    expect(observations[1]).toMatch(/refused the call: The query is not a SELECT \('DROP'\)/);
+    expect(observations[2]).toMatch(/could not run the query: no such column: nme/);
+    // Each ran once: a refusal is not retried.
+    expect(result.toolCalls.map(call => [call.attempts, call.error === undefined])).toEqual([
+      [1, false],
+      [1, false],
+      [1, false],
+      [1, true],
+    ]);
+  });
+
   it('refuses a question that matches a blocked pattern before any model call', async () => {
     const model = fakeLLM([]);
     const result = await run(

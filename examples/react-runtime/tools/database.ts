@@ -1,6 +1,6 @@
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 import { z } from 'zod';
-import { tool } from '@agent-trace/core';
+import { tool, toolError } from '@agent-trace/core';
 
 /** The most rows a query returns; more are cut, and the answer says so. */
 export const maxRows = 100;
@@ -84,6 +84,19 @@ export function databaseTool(database: Promise<Database> = openOrdersDatabase())
         .max(20)
         .default([]),
     }),
-    execute: async ({ sql, params }) => runQuery(await database, sql, params),
+    execute: async ({ sql, params }) => {
+      const opened = await database;
+      try {
+        return runQuery(opened, sql, params);
+      } catch (error) {
+        // A query refused or wrong (a bad column, bad SQL) is the model's to fix; a database that
+        // does not answer (above) is a failure, retried.
+        if (error instanceof QueryRefusedError)
+          throw toolError(`${error.message} Write one read-only SELECT, values as ? params.`);
+        throw toolError(
+          `The database could not run the query: ${error instanceof Error ? error.message : String(error)}. Check the table and column names.`,
+        );
+      }
+    },
   });
 }

@@ -70,6 +70,7 @@ export type {
 export { RunAbortedError } from './kernel/errors/abort-error.js';
 export { RunTimeoutError } from './kernel/errors/run-timeout-error.js';
 export { ToolCallError } from './kernel/errors/tool-call-error.js';
+export { toolError, ToolRefusal } from './kernel/errors/tool-refusal.js';
 export type { ToolCallErrorKind } from './kernel/errors/tool-call-error.js';
 
 export {

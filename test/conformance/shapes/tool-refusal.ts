@@ -1,5 +1,5 @@
 /** A tool that refuses bad input with a tool error the model reads, and the model corrects itself. */
-import { agent, ToolCallError } from '@agent-trace/core';
+import { agent, toolError } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
@@ -12,11 +12,7 @@ export function build(change?: Change) {
     input: z.object({ expression: z.string() }),
     execute: ({ expression }) => {
       if (!/^[\d\s+*/().-]+$/.test(expression))
-        throw new ToolCallError({
-          kind: 'tool_error',
-          toolName: 'calculator',
-          message: `Only arithmetic is allowed, not '${expression}'.`,
-        });
+        throw toolError(`Only arithmetic is allowed, not '${expression}'.`);
       return 4;
     },
   });

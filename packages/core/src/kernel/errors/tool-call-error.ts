@@ -10,7 +10,10 @@ export type ToolCallErrorKind =
   | 'unavailable'
   | 'guardrail_blocked'
   | 'delegate_failed'
-  /** The tool answered with an error of its own (an MCP result with `isError`): not retried. */
+  /**
+   * The tool answered with an error of its own, for the model to read (an MCP result with
+   * `isError`, a `toolError(…)` thrown by the tool): not retried.
+   */
   | 'tool_error'
   /** The tool's server went away (an MCP server that exited or crashed): retried. */
   | 'server_failed'

@@ -226,9 +226,11 @@ function recordResponse(
   const { agent, state } = turn;
   turn.addUsage(response.usage);
   if (turn.hooks.afterModelCalls.length > 0) turn.hooks.afterModelCall(turn, response);
-  turn.output = reading.response.text;
-  turn.conversation.append(turn.mode.assistantMessage(response));
   const { malformed, record } = reading;
+  // In ReAct mode only a Final Answer is output: an Action or a malformed answer is protocol
+  // text (kept in the trace), so a run stopped after one keeps the last Final Answer, if any.
+  if (record === undefined || record.finalAnswer !== undefined) turn.output = reading.response.text;
+  turn.conversation.append(turn.mode.assistantMessage(response));
   if (malformed !== undefined) {
     turn.malformedAnswers++;
     state.tracer.point('malformed_answer', turn.agentSpan, {

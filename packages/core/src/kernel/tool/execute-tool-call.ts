@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
+import { ToolRefusal } from '../errors/tool-refusal.js';
 import type { ToolCallRequest } from '../protocol/message.js';
 import { raceAbort } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
@@ -110,18 +111,30 @@ export async function executeToolCall(options: {
     return { ok: true, args, result, content: toContent(tool.name, result) };
   } catch (error) {
     if (error instanceof RunAbortedError) throw error;
-    if (error instanceof ToolCallError) return failure(args, error);
-    const reason = error instanceof Error ? error.message : String(error);
-    return failure(
-      args,
-      new ToolCallError({
-        kind: 'execution_failed',
-        toolName: tool.name,
-        cause: error,
-        message: `Tool '${tool.name}' failed: ${reason}`,
-      }),
-    );
+    return failure(args, toolCallError(tool.name, error));
   }
+}
+
+/**
+ * What a tool's throw means for the model: a `ToolCallError` as it is, a refusal (`toolError`) as a
+ * tool error to read, anything else as a failure (retried).
+ */
+function toolCallError(toolName: string, error: unknown): ToolCallError {
+  if (error instanceof ToolCallError) return error;
+  if (ToolRefusal.isRefusal(error))
+    return new ToolCallError({
+      kind: 'tool_error',
+      toolName,
+      cause: error,
+      message: `Tool '${toolName}' refused the call: ${error.message}`,
+    });
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ToolCallError({
+    kind: 'execution_failed',
+    toolName,
+    cause: error,
+    message: `Tool '${toolName}' failed: ${reason}`,
+  });
 }
 
 function failure(args: unknown, error: ToolCallError): ToolCallOutcome {

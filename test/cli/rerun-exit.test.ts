@@ -28,7 +28,7 @@ afterAll(() => {
 describe('agent-trace rerun with a module that holds the process', () => {
   it('prints its report, then ends by itself, saying what held it', async () => {
     const file = join(folder, 'archive.jsonl');
-    const live = await connectMcp(stdioConfig);
+    const live = await connectMcp(stdioConfig());
     await recordRun(file, mcpDesk(live.tools), 'Paris, the archive, and 2 + 3?');
     await live.close();
     process.env.AGENT_TRACE_HOLDING_PIDS = pids;

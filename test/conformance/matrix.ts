@@ -51,8 +51,9 @@ export const matrix = {
     return [aiSdkShape('generate'), aiSdkShape('stream')];
   },
   bridges: async () => {
-    const { agentsSdk, langgraphPrebuilt, langgraphParallel } = await import('./shapes/bridges.js');
-    return [agentsSdk, langgraphPrebuilt, langgraphParallel];
+    const { agentsSdk, agentsSdkWithTrace, langgraphPrebuilt, langgraphParallel } =
+      await import('./shapes/bridges.js');
+    return [agentsSdk, agentsSdkWithTrace, langgraphPrebuilt, langgraphParallel];
   },
 } satisfies Record<string, () => Promise<Shape[]>>;
 
@@ -62,7 +63,7 @@ const na = '—';
 /** The guide's table of the matrix: a row a shape, a column a check. */
 export async function matrixTable(): Promise<string> {
   const lines = [
-    '| shape | record validates | rerun unchanged: same, 3 times (API), and through the CLI, which exits by itself | planted changes caught at the right step, in words | fork after step k |',
+    '| shape | record validates | rerun unchanged: same, 3 times through the API and 3 through the CLI, which ends by itself | planted changes caught at the right step, in words | fork after step k |',
     '| --- | --- | --- | --- | --- |',
   ];
   for (const group of Object.values(matrix))

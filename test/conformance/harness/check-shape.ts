@@ -111,12 +111,16 @@ export function checkShape(shape: Shape): void {
       }
     });
 
-    it('reruns unchanged as the same through the CLI, which exits by itself', async () => {
-      const done = await agentTraceProcess(['rerun', file, '--agent', shape.module]);
-      expect(done.killed, `killed after ${Math.round(done.ms)} ms: ${done.stdout}`).toBe(false);
-      expect({ code: done.code, stdout: done.stdout }).toMatchObject({ code: 0 });
-      expect(done.stdout).toMatch(/same behaviour/);
-      if ((shape.runs ?? 1) > 1) expect(done.stdout).toContain(`all ${shape.runs} runs: same`);
+    it('reruns unchanged as the same through the CLI, 3 times, each process ending by itself', async () => {
+      const processes = await Promise.all(
+        [1, 2, 3].map(() => agentTraceProcess(['rerun', file, '--agent', shape.module])),
+      );
+      for (const done of processes) {
+        expect(done.killed, `killed after ${Math.round(done.ms)} ms: ${done.stdout}`).toBe(false);
+        expect({ code: done.code, stdout: done.stdout }).toMatchObject({ code: 0 });
+        expect(done.stdout).toMatch(/same behaviour/);
+        if ((shape.runs ?? 1) > 1) expect(done.stdout).toContain(`all ${shape.runs} runs: same`);
+      }
     });
 
     for (const [change, planted] of Object.entries(shape.changes) as [Change, Planted][]) {

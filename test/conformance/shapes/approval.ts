@@ -2,11 +2,10 @@
  * A refund that needs a person's approval: the run pauses in one process, its state is kept in a
  * file, and a second process resumes it with the decision (approve, reject or edit).
  */
-import { agent } from '@agent-trace/core';
+import { agent, tool } from '@agent-trace/core';
 import { z } from 'zod';
-import { instructions, plantedTools, script } from '../harness/plant.js';
+import { instructions, plantedTool, plantedTools, script } from '../harness/plant.js';
 import type { Change } from '../harness/shape.js';
-import { tool } from '@agent-trace/core';
 
 /** Today's desk; `part` says which process builds it (a FakeLLM script goes on where it paused). */
 export function build(change?: Change, part: 'pause' | 'resume' = 'pause') {
@@ -18,7 +17,7 @@ export function build(change?: Change, part: 'pause' | 'resume' = 'pause') {
     needsApproval: ({ amount }) => amount > 50,
     execute: ({ order, amount }) => ({ order, refunded: amount }),
   });
-  const lookup = tool({
+  const lookup = plantedTool(change, {
     name: 'lookup',
     description: 'Looks an order up',
     input: z.object({ order: z.number() }),

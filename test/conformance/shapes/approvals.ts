@@ -31,6 +31,7 @@ function approvalShape(decision: 'approve' | 'reject' | 'edit'): Shape {
       instructions: { agent: 'desk' },
       'tool description': { agent: 'desk', tool: 'refund' },
       'tool removed': { agent: 'desk', tool: 'lookup' },
+      'tool output': { agent: 'desk', tool: 'lookup' },
     },
     fork: {
       afterStep: 2,

@@ -13,7 +13,7 @@ import { openaiAgentsAgent, openaiAgentsModel, withAgentTrace } from '@agent-tra
 import { jsonlSink } from '@agent-trace/trace';
 import { SystemMessage } from '@langchain/core/messages';
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { run } from '@openai/agents';
+import { run, withTrace } from '@openai/agents';
 import { expect } from 'vitest';
 import * as agentsDesk from '../../fixtures/agents/openai-agents-desk.js';
 import * as graphDesk from '../../fixtures/agents/langgraph-desk.js';
@@ -60,6 +60,37 @@ export const agentsSdk: Shape = {
       true,
     );
   },
+};
+
+/** Two questions to the desk inside one `withTrace`: a run each. */
+export const agentsSdkWithTrace: Shape = {
+  ...agentsSdk,
+  name: 'OpenAI Agents SDK, several runs in one withTrace',
+  runs: 2,
+  record: async file => {
+    const sink = jsonlSink(file);
+    const ask = (question: string) => {
+      const byAgent = agentsDesk.scripts();
+      return run(
+        agentsDesk.desk({
+          model: name => openaiAgentsModel(byAgent[name as keyof typeof byAgent], { agent: name }),
+          tools: tools => tools,
+        }),
+        question,
+      );
+    };
+    await withAgentTrace({ trace: sink }, () =>
+      withTrace('desk', async () => {
+        await ask('Is Oslo cold?');
+        await ask('And Rome?');
+      }),
+    );
+    await sink.close();
+  },
+  holds: events =>
+    expect(
+      events.filter(e => e.event === 'run_start').map(e => e.event === 'run_start' && e.input),
+    ).toEqual(['Is Oslo cold?', 'And Rome?']),
 };
 
 export const langgraphPrebuilt: Shape = {

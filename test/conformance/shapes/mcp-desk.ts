@@ -11,12 +11,16 @@ import type { Change } from '../harness/shape.js';
 
 const serverScript = fileURLToPath(new URL('../../fixtures/mcp/stdio-server.ts', import.meta.url));
 
-/** The test MCP server as a process over stdio. */
-export const stdioConfig: McpConfig = {
+/**
+ * The test MCP server as a process over stdio, listed as `archive`. The process's own name is in
+ * its `lookup` tool's description and results: a server of another version (`archive-v2`)
+ * describes and answers it otherwise.
+ */
+export const stdioConfig = (version = 'archive'): McpConfig => ({
   mcpServers: {
-    archive: { command: process.execPath, args: ['--import', 'tsx', serverScript, 'archive'] },
+    archive: { command: process.execPath, args: ['--import', 'tsx', serverScript, version] },
   },
-};
+});
 
 /** The desk over the server's tools, as today's code builds it. */
 export function mcpDesk(tools: readonly AnyTool[], change?: Change) {

@@ -32,15 +32,32 @@ const fork: Shape['fork'] = {
 let stdio: Promise<McpModule> | undefined;
 const stdioModule = () => (stdio ??= import('./mcp-stdio.js') as Promise<McpModule>);
 
+/** Servers of another version, started for the changes they plant. */
+const upgraded: { close(): Promise<void> }[] = [];
+
 export const mcpStdio: Shape = {
   name: 'MCP tools over stdio (an isError answer among them)',
   module: 'test/conformance/shapes/mcp-stdio.ts',
   record: async file => recordRun(file, (await stdioModule()).build(), question),
-  build: async change => (await stdioModule()).build(change),
-  changes,
+  build: async change => {
+    if (change !== 'tool description') return (await stdioModule()).build(change);
+    // The server itself changed: its lookup tool is described otherwise.
+    const { connectMcp } = await import('@agent-trace/core/mcp');
+    const { mcpDesk, stdioConfig } = await import('./mcp-desk.js');
+    const v2 = await connectMcp(stdioConfig('archive-v2'));
+    upgraded.push(v2);
+    return mcpDesk(v2.tools);
+  },
+  changes: {
+    ...changes,
+    'tool description': { agent: 'archivist', tool: 'lookup' },
+  },
   holds,
   fork,
-  close: async () => (await stdio)?.mcp.close(),
+  close: async () => {
+    await Promise.all(upgraded.splice(0).map(server => server.close()));
+    await (await stdio)?.mcp.close();
+  },
 };
 
 let http: { url: string; close(): Promise<void> } | undefined;
@@ -73,7 +90,7 @@ export const mcpGone: Shape = {
   record: async file => {
     const { connectMcp } = await import('@agent-trace/core/mcp');
     const { mcpDesk, stdioConfig } = await import('./mcp-desk.js');
-    const live = await connectMcp(stdioConfig);
+    const live = await connectMcp(stdioConfig());
     await recordRun(file, mcpDesk(live.tools), question);
     await live.close();
     const events = [];

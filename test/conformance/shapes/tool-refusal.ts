@@ -43,6 +43,7 @@ export const shape: Shape = {
     instructions: { agent: 'math' },
     'tool description': { agent: 'math', tool: 'calculator' },
     'tool removed': { agent: 'math', tool: 'note' },
+    'tool output': { agent: 'math', tool: 'calculator' },
   },
   fork: {
     afterStep: 1,

@@ -46,6 +46,7 @@ export const shape: Shape = {
     instructions: { agent: 'shop' },
     'tool description': { agent: 'shop', tool: 'inventory' },
     'tool removed': { agent: 'shop', tool: 'price' },
+    'tool output': { agent: 'shop', tool: 'inventory' },
   },
   fork: {
     afterStep: 1,

@@ -99,6 +99,7 @@ export const shape: Shape = {
     instructions: { agent: 'refunder' },
     'tool description': { agent: 'refunder', tool: 'lookup' },
     'tool removed': { agent: 'refunder', tool: 'lookup' },
+    'tool output': { agent: 'refunder', tool: 'lookup' },
   },
   holds: events => {
     expect(events.filter(e => e.event === 'run_start')).toHaveLength(3);

@@ -21,11 +21,63 @@ class SpanClock implements Clock {
 }
 
 /**
+ * One SDK trace's runs: each span at the top of the trace (a `run` call's task, or what the
+ * application wrapped around it) is a run of its own, recorded by a `RecordedTrace` from its first
+ * span until it ends; the spans under it go to it.
+ */
+class TraceRuns {
+  readonly #runs = new Map<string, RecordedTrace>();
+  readonly #topOf = new Map<string, string>();
+
+  constructor(
+    private readonly open: () => RecordedTrace,
+    private readonly close: (run: RecordedTrace) => void,
+  ) {}
+
+  /** The run `span` belongs to (a new one for a span at the top), remembered for its children. */
+  started(span: Span<never>): RecordedTrace | undefined {
+    const top = span.parentId === null ? span.spanId : this.#topOf.get(span.parentId);
+    if (top === undefined) return undefined;
+    this.#topOf.set(span.spanId, top);
+    let run = this.#runs.get(top);
+    if (run === undefined) {
+      run = this.open();
+      this.#runs.set(top, run);
+    }
+    return run;
+  }
+
+  /** The run `span` belongs to; a span at the top ends its run after it. */
+  ended(span: Span<never>, record: (run: RecordedTrace) => void): void {
+    const top = this.#topOf.get(span.spanId);
+    this.#topOf.delete(span.spanId);
+    const run = top === undefined ? undefined : this.#runs.get(top);
+    if (run === undefined) return;
+    record(run);
+    if (top === span.spanId) this.#end(top, run);
+  }
+
+  /** The trace ended: the runs still open end with it. */
+  endAll(): void {
+    for (const [top, run] of [...this.#runs]) this.#end(top, run);
+    this.#topOf.clear();
+  }
+
+  #end(top: string, run: RecordedTrace): void {
+    this.#runs.delete(top);
+    run.traceEnded();
+    this.close(run);
+  }
+}
+
+/**
  * Records the runs of unchanged OpenAI Agents SDK agents as agent-trace traces, through the SDK's
- * own tracing processor interface: `addTraceProcessor(agentTraceProcessor({ trace }))`. Each SDK
- * trace (a `run`, or a `withTrace` around several) is a run: its agents, their model calls (from
- * the response spans the SDK's OpenAI model and `openaiAgentsModel` keep), tool calls, handoffs and
- * agents used as tools, paired, and the seal with the SDK's stop as the stop reason.
+ * own tracing processor interface: `addTraceProcessor(agentTraceProcessor({ trace }))`. Each `run`
+ * is a run, also several in one `withTrace` (a run each, in the order they start, each sealed when
+ * it ends; the trace's name is each run's name and its group id their session): its agents, their
+ * model calls (from the response spans the SDK's OpenAI model and `openaiAgentsModel` keep), tool
+ * calls, handoffs and agents used as tools, paired, and the seal with the SDK's stop as the stop
+ * reason.
  *
  * @example
  * ```ts
@@ -38,25 +90,26 @@ class SpanClock implements Clock {
 export function agentTraceProcessor(options: AgentTraceProcessorOptions): AgentTraceProcessor {
   const spanClock = new SpanClock();
   const runs = new BridgedRuns(options, spanClock);
-  const traces = new Map<string, RecordedTrace>();
+  const traces = new Map<string, TraceRuns>();
   const at = (time: string | null): void => {
     const parsedTime = time === null ? Number.NaN : Date.parse(time);
     spanClock.at = Number.isNaN(parsedTime) ? Date.now() : parsedTime;
   };
   return {
     onTraceStart(trace: Trace) {
-      const tracer = runs.open(trace.name, trace.groupId ?? undefined);
-      traces.set(trace.traceId, new RecordedTrace(tracer, runs.prices));
+      const open = () =>
+        new RecordedTrace(runs.open(trace.name, trace.groupId ?? undefined), runs.prices);
+      traces.set(trace.traceId, new TraceRuns(open, run => runs.closed(run.tracer)));
       return Promise.resolve();
     },
     onSpanStart(span: Span<never>) {
       at(span.startedAt);
-      traces.get(span.traceId)?.spanStarted(span);
+      traces.get(span.traceId)?.started(span)?.spanStarted(span);
       return Promise.resolve();
     },
     onSpanEnd(span: Span<never>) {
       at(span.endedAt);
-      traces.get(span.traceId)?.spanEnded(span);
+      traces.get(span.traceId)?.ended(span, run => run.spanEnded(span));
       return Promise.resolve();
     },
     onTraceEnd(trace: Trace) {
@@ -64,8 +117,7 @@ export function agentTraceProcessor(options: AgentTraceProcessorOptions): AgentT
       if (recorded === undefined) return Promise.resolve();
       traces.delete(trace.traceId);
       at(null);
-      recorded.traceEnded();
-      runs.closed(recorded.tracer);
+      recorded.endAll();
       return Promise.resolve();
     },
     forceFlush: () => runs.flush(),

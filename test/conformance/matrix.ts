@@ -55,6 +55,7 @@ export const matrix = {
       await import('./shapes/bridges.js');
     return [agentsSdk, agentsSdkWithTrace, langgraphPrebuilt, langgraphParallel];
   },
+  imported: async () => [await one(import('./shapes/imported-otlp.js'))],
 } satisfies Record<string, () => Promise<Shape[]>>;
 
 const yes = '✓';

@@ -23,6 +23,7 @@ export const semconv = Object.freeze({
   inputMessages: 'gen_ai.input.messages',
   outputMessages: 'gen_ai.output.messages',
   systemInstructions: 'gen_ai.system_instructions',
+  toolDefinitions: 'gen_ai.tool.definitions',
   transferMode: 'gen_ai.transfer.mode',
   transferTargetName: 'gen_ai.transfer.target.name',
   errorType: 'error.type',

@@ -16,6 +16,7 @@ import {
   toolEndAttributes,
   workflowEndAttributes,
 } from './span-end-attributes.js';
+import { RequestPreambles } from './request-preambles.js';
 import { plainSpanHead } from './plain-span.js';
 import {
   finishReason,
@@ -66,6 +67,7 @@ export class SpanBuilder {
   readonly #options: SpanMappingOptions;
   readonly #pending = new Map<string, PendingSpan>();
   readonly #toolNames = new Map<string, string>();
+  readonly #preambles = new RequestPreambles();
   /** How many content attributes were cut. */
   truncated = 0;
   #lastTime = '';
@@ -88,6 +90,8 @@ export class SpanBuilder {
       case 'span_start':
         this.#pending.set(event.span_id, { start: event, events: [] });
         if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
+        else if (event.event === 'agent_start' && this.#options.captureContent)
+          this.#preambles.remember(event);
         return undefined;
       case 'guardrail':
       case 'retry':
@@ -281,6 +285,7 @@ export class SpanBuilder {
           const { input, output } = this.#messages(start, llmEnd);
           attributes['gen_ai.input.messages'] = input;
           attributes['gen_ai.output.messages'] = output;
+          this.#preambles.describe(start, attributes, content);
         }
         return undefined;
       }

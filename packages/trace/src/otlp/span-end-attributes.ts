@@ -46,7 +46,7 @@ function stopAndUsage(
   }
 }
 
-/** An agent's span at its end: its tokens, stop, cost, tool-calling mode and instructions. */
+/** An agent's span at its end: its tokens, stop, cost, tool-calling mode, instructions and tools. */
 export function agentEndAttributes(
   start: TraceEventOf<'agent_start'>,
   end: TraceEventOf<'agent_end'>,
@@ -59,6 +59,8 @@ export function agentEndAttributes(
     attributes['gen_ai.system_instructions'] = content([
       { type: 'text', content: start.instructions },
     ]);
+  if (content !== undefined && start.tool_definitions !== undefined)
+    attributes['gen_ai.tool.definitions'] = content(functionDefinitions(start.tool_definitions));
   return undefined;
 }
 
@@ -200,4 +202,16 @@ export function readableSpan(
     droppedEventsCount: 0,
     droppedLinksCount: 0,
   };
+}
+
+/** An agent's tool definitions as `gen_ai.tool.definitions` holds them: function tools. */
+export function functionDefinitions(
+  definitions: NonNullable<TraceEventOf<'agent_start'>['tool_definitions']>,
+): unknown[] {
+  return definitions.map(({ name, description, parameters }) => ({
+    type: 'function',
+    name,
+    description,
+    parameters,
+  }));
 }

@@ -14,6 +14,46 @@ const weather = tool({
 });
 
 describe('a FakeLLM script as the OpenAI Agents SDK model', () => {
+  it('keeps call ids unique across scripts: the agent handed to sees the whole history grow', async () => {
+    const specialistScript = fakeLLM([
+      { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
+      { toolCalls: [{ name: 'weather', args: { city: 'Rome' } }] },
+      { text: 'Oslo -3 °C, Rome 18 °C.' },
+    ]);
+    const specialist = new Agent({
+      name: 'specialist',
+      tools: [weather],
+      model: openaiAgentsModel(specialistScript, { agent: 'specialist' }),
+    });
+    const triageScript = fakeLLM([
+      { toolCalls: [{ name: 'lookup', args: {} }] },
+      { toolCalls: [{ name: 'transfer_to_specialist', args: {} }] },
+    ]);
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks the customer up',
+      parameters: z.object({}),
+      execute: () => 'a customer in Oslo',
+    });
+    const triage = Agent.create({
+      name: 'triage',
+      tools: [lookup],
+      handoffs: [specialist],
+      model: openaiAgentsModel(triageScript, { agent: 'triage' }),
+    });
+    const result = await run(triage, 'Weather for my trip?');
+    expect(result.finalOutput).toBe('Oslo -3 °C, Rome 18 °C.');
+    // The specialist's ids go on from the conversation's (call_3_1, call_4_1), not call_1_1 again:
+    // with a repeated id the SDK dropped the earlier history (5, 4, 4 messages).
+    expect(specialistScript.calls.map(call => call.messages.length)).toEqual([5, 7, 9]);
+    const ids = [...triageScript.calls, ...specialistScript.calls]
+      .flatMap(call => call.messages)
+      .flatMap(message =>
+        message.role === 'assistant' ? message.toolCalls.map(c => c.callId) : [],
+      );
+    expect(new Set(ids)).toEqual(new Set(['call_1_1', 'call_2_1', 'call_3_1', 'call_4_1']));
+  });
+
   it('runs an agent through its tools over several turns, offline', async () => {
     const script = fakeLLM([
       {

@@ -78,6 +78,20 @@ describe('agent-trace rerun of a file with several runs', () => {
   });
 });
 
+/** `agent-trace fork` of the approval desk after its second answer, a model at `baseURL` answering. */
+const forkArgs = (file: string, baseURL: string) => [
+  'fork',
+  file,
+  '--agent',
+  'test/conformance/shapes/approval.ts',
+  '--after-step',
+  '2',
+  '--model',
+  'openai-compatible:what-if',
+  '--base-url',
+  baseURL,
+];
+
 describe('agent-trace fork with decisions', () => {
   async function pausedAndApproved(): Promise<string> {
     const file = join(folder(), 'desk.jsonl');
@@ -98,15 +112,8 @@ describe('agent-trace fork with decisions', () => {
     const baseURL = 'http://fork.llm.test/v1';
     server.use(...openaiHandlers([{ text: 'Refused; I will not refund.' }], { baseURL }));
     const out = join(folder(), 'fork.jsonl');
-    const args = [
-      'fork',
-      file,
-      '--agent',
-      'test/conformance/shapes/approval.ts',
-      '--after-step',
-      '2',
-    ];
-    const model = ['--model', 'openai-compatible:what-if', '--base-url', baseURL, '--out', out];
+    const args = forkArgs(file, baseURL);
+    const model = ['--out', out];
     const forked = await cli(
       [...args, ...model, '--reject', 'refund', '--reason', 'over the limit', '--by', 'lee'],
       { NO_COLOR: '1' },
@@ -127,21 +134,7 @@ describe('agent-trace fork with decisions', () => {
     const file = await pausedAndApproved();
     const baseURL = 'http://fork2.llm.test/v1';
     server.use(...openaiHandlers([{ text: 'Refunded.' }], { baseURL }));
-    const forked = await cli(
-      [
-        'fork',
-        file,
-        '--agent',
-        'test/conformance/shapes/approval.ts',
-        '--after-step',
-        '2',
-        '--model',
-        'openai-compatible:what-if',
-        '--base-url',
-        baseURL,
-      ],
-      { NO_COLOR: '1' },
-    );
+    const forked = await cli(forkArgs(file, baseURL), { NO_COLOR: '1' });
     expect(forked.code).toBe(0);
     expect(forked.stdout).toContain('Refunded.');
     expect(forked.stdout).toContain('approved');

@@ -3,7 +3,7 @@ import { run, tool, type AnyAgent, type AnyTool, type RunOptions } from '@agent-
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
 import type { z } from 'zod';
-import type { Change } from './shape.js';
+import type { Change, Shape } from './shape.js';
 
 /** The instructions, changed when `change` is `instructions`. */
 export function instructions(change: Change | undefined, text: string): string {
@@ -69,4 +69,24 @@ export function script(
   options: Parameters<typeof fakeLLM>[1] = {},
 ): ReturnType<typeof fakeLLM> {
   return fakeLLM(steps, { allowUnusedSteps: true, ...options });
+}
+
+/**
+ * The four changes a shape plants: `agent`'s instructions (or `instructed`'s), the description and
+ * the output of its tool `changed`, and its tool `removed` gone.
+ */
+export function everyChange(
+  agent: string,
+  {
+    changed,
+    removed,
+    instructed = agent,
+  }: { changed: string; removed: string; instructed?: string },
+): Shape['changes'] {
+  return {
+    instructions: { agent: instructed },
+    'tool description': { agent, tool: changed },
+    'tool removed': { agent, tool: removed },
+    'tool output': { agent, tool: changed },
+  };
 }

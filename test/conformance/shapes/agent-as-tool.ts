@@ -2,7 +2,14 @@
 import { agent } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -43,12 +50,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/agent-as-tool.ts',
   record: file => recordRun(file, build(), 'Write a sentence on GenAI spans'),
   build,
-  changes: {
-    instructions: { agent: 'researcher' },
-    'tool description': { agent: 'researcher', tool: 'search' },
-    'tool removed': { agent: 'researcher', tool: 'cite' },
-    'tool output': { agent: 'researcher', tool: 'search' },
-  },
+  changes: everyChange('researcher', { changed: 'search', removed: 'cite' }),
   fork: {
     afterStep: 2,
     model: () => script([{ text: 'Nothing found.' }]),

@@ -7,7 +7,7 @@ import { agentTraceTelemetry, aiSdkAgent, aiSdkModel, type AiSdkRerun } from '@a
 import { jsonlSink } from '@agent-trace/trace';
 import { generateText, isStepCount, streamText, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { instructions, script } from '../harness/plant.js';
+import { instructions, script, everyChange } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 const after = <T>(ms: number, value: T) =>
@@ -102,11 +102,10 @@ export function aiSdkShape(mode: 'generate' | 'stream'): Shape {
     module: `test/conformance/shapes/ai-sdk-${mode}.ts`,
     record: file => recordDesk(mode, file),
     build: change => aiSdkAgent(desk(mode, change)),
-    changes: {
-      instructions: { agent: 'researcher' },
-      'tool description': { agent: 'writer', tool: 'weather' },
-      'tool removed': { agent: 'writer', tool: 'research' },
-      'tool output': { agent: 'writer', tool: 'weather' },
-    },
+    changes: everyChange('writer', {
+      changed: 'weather',
+      removed: 'research',
+      instructed: 'researcher',
+    }),
   };
 }

@@ -7,7 +7,14 @@ import { costBudget } from '@agent-trace/core/cost';
 import { rateLimits } from '@agent-trace/core/rate-limit';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 /** What the fake model costs: a dollar per thousand tokens in, ten out. */
@@ -72,12 +79,7 @@ export const shape: Shape = {
     }),
   build,
   runOptions,
-  changes: {
-    instructions: { agent: 'shopper' },
-    'tool description': { agent: 'shopper', tool: 'search' },
-    'tool removed': { agent: 'shopper', tool: 'compare' },
-    'tool output': { agent: 'shopper', tool: 'search' },
-  },
+  changes: everyChange('shopper', { changed: 'search', removed: 'compare' }),
   holds: events => {
     expect(events.findLast(e => e.event === 'run_end')).toMatchObject({
       stop_reason: 'budget_exceeded',

@@ -7,7 +7,14 @@ import { cachedModel } from '@agent-trace/core/cache';
 import { cassette } from '@agent-trace/testing';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change, tape?: ReturnType<typeof cassette>) {
@@ -48,12 +55,7 @@ export const shape: Shape = {
     await recordRun(file, build(undefined, cassette(tape, { mode: 'replay' })), 'Order 5?');
   },
   build: change => build(change),
-  changes: {
-    instructions: { agent: 'desk' },
-    'tool description': { agent: 'desk', tool: 'lookup' },
-    'tool removed': { agent: 'desk', tool: 'track' },
-    'tool output': { agent: 'desk', tool: 'lookup' },
-  },
+  changes: everyChange('desk', { changed: 'lookup', removed: 'track' }),
   fork: {
     afterStep: 1,
     model: () => script([{ text: 'Shipped.' }]),

@@ -6,7 +6,14 @@ import { agent } from '@agent-trace/core';
 import type { Guardrail } from '@agent-trace/core/guardrail';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 const mentionsOrder: Guardrail = {
@@ -54,12 +61,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/guardrails.ts',
   record: file => recordRun(file, build(), 'Refund 150 for order 12'),
   build,
-  changes: {
-    instructions: { agent: 'desk' },
-    'tool description': { agent: 'desk', tool: 'refund' },
-    'tool removed': { agent: 'desk', tool: 'escalate' },
-    'tool output': { agent: 'desk', tool: 'refund' },
-  },
+  changes: everyChange('desk', { changed: 'refund', removed: 'escalate' }),
   fork: {
     afterStep: 1,
     model: () => script([{ text: 'A manager will call.' }]),

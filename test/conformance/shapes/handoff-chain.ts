@@ -2,7 +2,14 @@
 import { agent } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -50,12 +57,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/handoff-chain.ts',
   record: file => recordRun(file, build(), 'Refund order 42'),
   build,
-  changes: {
-    instructions: { agent: 'billing' },
-    'tool description': { agent: 'billing', tool: 'lookup' },
-    'tool removed': { agent: 'billing', tool: 'lookup' },
-    'tool output': { agent: 'billing', tool: 'lookup' },
-  },
+  changes: everyChange('billing', { changed: 'lookup', removed: 'lookup' }),
   fork: {
     afterStep: 2,
     model: () => script([{ text: 'Billing will call you back.' }]),

@@ -3,7 +3,14 @@ import { agent } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -36,12 +43,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/native-tools.ts',
   record: file => recordRun(file, build(), 'Weather and time in Paris?'),
   build,
-  changes: {
-    instructions: { agent: 'desk' },
-    'tool description': { agent: 'desk', tool: 'weather' },
-    'tool removed': { agent: 'desk', tool: 'clock' },
-    'tool output': { agent: 'desk', tool: 'weather' },
-  },
+  changes: everyChange('desk', { changed: 'weather', removed: 'clock' }),
   fork: {
     afterStep: 1,
     model: () => fakeLLM([{ text: 'Sunny.' }]),

@@ -2,7 +2,14 @@
 import { agent } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 const after = <T>(ms: number, value: T) =>
@@ -44,12 +51,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/parallel-tools.ts',
   record: file => recordRun(file, build(), 'Weather in Paris and Oslo, and the time?'),
   build,
-  changes: {
-    instructions: { agent: 'desk' },
-    'tool description': { agent: 'desk', tool: 'weather' },
-    'tool removed': { agent: 'desk', tool: 'clock' },
-    'tool output': { agent: 'desk', tool: 'weather' },
-  },
+  changes: everyChange('desk', { changed: 'weather', removed: 'clock' }),
   fork: {
     afterStep: 1,
     model: () => script([{ text: 'Warm everywhere.' }]),

@@ -2,7 +2,14 @@
 import { agent } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -38,12 +45,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/react-mode.ts',
   record: file => recordRun(file, build(), 'What is 6 * 7?'),
   build,
-  changes: {
-    instructions: { agent: 'researcher' },
-    'tool description': { agent: 'researcher', tool: 'calculator' },
-    'tool removed': { agent: 'researcher', tool: 'search' },
-    'tool output': { agent: 'researcher', tool: 'calculator' },
-  },
+  changes: everyChange('researcher', { changed: 'calculator', removed: 'search' }),
   fork: {
     afterStep: 2,
     model: () => script([{ text: 'Thought: done.\nFinal Answer: forty-two' }]),

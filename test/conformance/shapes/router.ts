@@ -3,7 +3,14 @@ import { agent } from '@agent-trace/core';
 import { ruleRouter } from '@agent-trace/core/router';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -37,12 +44,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/router.ts',
   record: file => recordRun(file, build(), 'I want a refund for order 7'),
   build,
-  changes: {
-    instructions: { agent: 'billing' },
-    'tool description': { agent: 'billing', tool: 'lookup' },
-    'tool removed': { agent: 'billing', tool: 'refund' },
-    'tool output': { agent: 'billing', tool: 'lookup' },
-  },
+  changes: everyChange('billing', { changed: 'lookup', removed: 'refund' }),
   fork: {
     afterStep: 1,
     model: () => script([{ text: 'Refunded.' }]),

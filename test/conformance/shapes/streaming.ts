@@ -1,11 +1,12 @@
-/** Streaming: the run is recorded through `stream()`, its answer in deltas. */
+/** Streaming: the native desk's run recorded through `stream()`, its answer in deltas. */
 import { stream } from '@agent-trace/core';
 import { jsonlSink } from '@agent-trace/trace';
 import { expect } from 'vitest';
-import { build } from './native-tools.js';
 import type { Shape } from '../harness/shape.js';
+import { build, shape as nativeTools } from './native-tools.js';
 
 export const shape: Shape = {
+  ...nativeTools,
   name: 'streaming',
   module: 'test/conformance/shapes/streaming.ts',
   record: async file => {
@@ -16,18 +17,6 @@ export const shape: Shape = {
     expect(text).toBe('Sunny, 21°C, and it is noon.');
     await chunks.result;
     await sink.close();
-  },
-  build,
-  changes: {
-    instructions: { agent: 'desk' },
-    'tool description': { agent: 'desk', tool: 'weather' },
-    'tool removed': { agent: 'desk', tool: 'clock' },
-    'tool output': { agent: 'desk', tool: 'weather' },
-  },
-  fork: {
-    afterStep: 1,
-    model: () => build().model,
-    expect: report => expect(report.reproduced).toBe(true),
   },
 };
 

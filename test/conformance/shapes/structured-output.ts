@@ -2,7 +2,14 @@
 import { agent } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -37,12 +44,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/structured-output.ts',
   record: file => recordRun(file, build(), 'Refund order 3?'),
   build,
-  changes: {
-    instructions: { agent: 'judge' },
-    'tool description': { agent: 'judge', tool: 'lookup' },
-    'tool removed': { agent: 'judge', tool: 'policy' },
-    'tool output': { agent: 'judge', tool: 'lookup' },
-  },
+  changes: everyChange('judge', { changed: 'lookup', removed: 'policy' }),
   fork: {
     afterStep: 2,
     model: () => script([{ text: '{"verdict": "reject"}' }]),

@@ -2,7 +2,14 @@
 import { agent, toolError } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -39,12 +46,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/tool-refusal.ts',
   record: file => recordRun(file, build(), 'What is 2 + 2?'),
   build,
-  changes: {
-    instructions: { agent: 'math' },
-    'tool description': { agent: 'math', tool: 'calculator' },
-    'tool removed': { agent: 'math', tool: 'note' },
-    'tool output': { agent: 'math', tool: 'calculator' },
-  },
+  changes: everyChange('math', { changed: 'calculator', removed: 'note' }),
   fork: {
     afterStep: 1,
     model: () => script([{ text: 'I cannot.' }]),

@@ -2,7 +2,14 @@
 import { agent } from '@agent-trace/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, recordRun, script } from '../harness/plant.js';
+import {
+  instructions,
+  plantedTool,
+  plantedTools,
+  recordRun,
+  script,
+  everyChange,
+} from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 export function build(change?: Change) {
@@ -42,12 +49,7 @@ export const shape: Shape = {
   module: 'test/conformance/shapes/tool-retries.ts',
   record: file => recordRun(file, build(), 'Is A-1 in stock?'),
   build,
-  changes: {
-    instructions: { agent: 'shop' },
-    'tool description': { agent: 'shop', tool: 'inventory' },
-    'tool removed': { agent: 'shop', tool: 'price' },
-    'tool output': { agent: 'shop', tool: 'inventory' },
-  },
+  changes: everyChange('shop', { changed: 'inventory', removed: 'price' }),
   fork: {
     afterStep: 1,
     model: () => script([{ text: 'In stock.' }]),

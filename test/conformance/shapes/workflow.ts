@@ -7,7 +7,7 @@ import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflo
 import { jsonlSink } from '@agent-trace/trace';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, plantedTool, plantedTools, script } from '../harness/plant.js';
+import { instructions, plantedTool, plantedTools, script, everyChange } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
 /** Today's workflow; `part` says which process builds it (a FakeLLM script goes on where it paused). */
@@ -95,12 +95,7 @@ export const shape: Shape = {
     expect(third.status).toBe('completed');
   },
   build: change => build(change),
-  changes: {
-    instructions: { agent: 'refunder' },
-    'tool description': { agent: 'refunder', tool: 'lookup' },
-    'tool removed': { agent: 'refunder', tool: 'lookup' },
-    'tool output': { agent: 'refunder', tool: 'lookup' },
-  },
+  changes: everyChange('refunder', { changed: 'lookup', removed: 'lookup' }),
   holds: events => {
     expect(events.filter(e => e.event === 'run_start')).toHaveLength(3);
     expect(events.filter(e => e.event === 'approval_resolved')).toHaveLength(2);

@@ -2,8 +2,9 @@
 import { run, tool, type AnyAgent, type AnyTool, type RunOptions } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
+import { expect } from 'vitest';
 import type { z } from 'zod';
-import type { Change, Shape } from './shape.js';
+import type { Change, ForkCheck, Shape } from './shape.js';
 
 /** The instructions, changed when `change` is `instructions`. */
 export function instructions(change: Change | undefined, text: string): string {
@@ -88,5 +89,14 @@ export function everyChange(
     'tool description': { agent, tool: changed },
     'tool removed': { agent, tool: removed },
     'tool output': { agent, tool: changed },
+  };
+}
+
+/** A fork after `afterStep` answers whose new model answers `text`, which is then the output. */
+export function forkAnswering(afterStep: number, text: string): ForkCheck {
+  return {
+    afterStep,
+    model: () => script([{ text }]),
+    expect: report => expect(report.result).toMatchObject({ output: text }),
   };
 }

@@ -22,16 +22,13 @@ import type { Change, Shape } from '../harness/shape.js';
 
 /** The fixtures' name for a planted change. */
 const fixtureChange = (change?: Change) =>
-  change === 'tool removed'
-    ? ('removed tool' as const)
-    : change === 'tool output'
-      ? undefined
-      : change;
+  change === 'tool removed' ? ('removed tool' as const) : change;
 
 const changes: Shape['changes'] = {
   instructions: { agent: 'forecaster' },
   'tool description': { agent: 'researcher', tool: 'weather' },
   'tool removed': { agent: 'researcher', tool: 'weather' },
+  'tool output': { agent: 'researcher', tool: 'weather' },
 };
 
 export const agentsSdk: Shape = {

@@ -14,6 +14,7 @@ import {
   recordRun,
   script,
   everyChange,
+  forkAnswering,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
@@ -56,11 +57,7 @@ export const shape: Shape = {
   },
   build: change => build(change),
   changes: everyChange('desk', { changed: 'lookup', removed: 'track' }),
-  fork: {
-    afterStep: 1,
-    model: () => script([{ text: 'Shipped.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'Shipped.' }),
-  },
+  fork: forkAnswering(1, 'Shipped.'),
   holds: events =>
     expect(events.filter(e => e.event === 'llm_end' && e.cache_hit === true)).toHaveLength(2),
 };

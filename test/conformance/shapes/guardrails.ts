@@ -13,6 +13,7 @@ import {
   recordRun,
   script,
   everyChange,
+  forkAnswering,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
@@ -62,11 +63,7 @@ export const shape: Shape = {
   record: file => recordRun(file, build(), 'Refund 150 for order 12'),
   build,
   changes: everyChange('desk', { changed: 'refund', removed: 'escalate' }),
-  fork: {
-    afterStep: 1,
-    model: () => script([{ text: 'A manager will call.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'A manager will call.' }),
-  },
+  fork: forkAnswering(1, 'A manager will call.'),
   holds: events => {
     const verdicts = events.flatMap(e => (e.event === 'guardrail' ? [e.verdict] : []));
     expect(verdicts).toEqual(expect.arrayContaining(['warn', 'block']));

@@ -1,7 +1,5 @@
 /** Native tools: an agent looks two things up, one after the other, then answers. */
 import { agent } from '@agent-trace/core';
-import { fakeLLM } from '@agent-trace/testing';
-import { expect } from 'vitest';
 import { z } from 'zod';
 import {
   instructions,
@@ -10,6 +8,7 @@ import {
   recordRun,
   script,
   everyChange,
+  forkAnswering,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
@@ -44,11 +43,7 @@ export const shape: Shape = {
   record: file => recordRun(file, build(), 'Weather and time in Paris?'),
   build,
   changes: everyChange('desk', { changed: 'weather', removed: 'clock' }),
-  fork: {
-    afterStep: 1,
-    model: () => fakeLLM([{ text: 'Sunny.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'Sunny.' }),
-  },
+  fork: forkAnswering(1, 'Sunny.'),
 };
 
 export default build();

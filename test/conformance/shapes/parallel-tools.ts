@@ -9,6 +9,7 @@ import {
   recordRun,
   script,
   everyChange,
+  forkAnswering,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
@@ -52,11 +53,7 @@ export const shape: Shape = {
   record: file => recordRun(file, build(), 'Weather in Paris and Oslo, and the time?'),
   build,
   changes: everyChange('desk', { changed: 'weather', removed: 'clock' }),
-  fork: {
-    afterStep: 1,
-    model: () => script([{ text: 'Warm everywhere.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'Warm everywhere.' }),
-  },
+  fork: forkAnswering(1, 'Warm everywhere.'),
   holds: events =>
     expect(
       events.filter(e => e.event === 'tool_start').map(e => e.event === 'tool_start' && e.args),

@@ -10,6 +10,7 @@ import {
   recordRun,
   script,
   everyChange,
+  forkAnswering,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
@@ -45,11 +46,7 @@ export const shape: Shape = {
   record: file => recordRun(file, build(), 'I want a refund for order 7'),
   build,
   changes: everyChange('billing', { changed: 'lookup', removed: 'refund' }),
-  fork: {
-    afterStep: 1,
-    model: () => script([{ text: 'Refunded.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'Refunded.' }),
-  },
+  fork: forkAnswering(1, 'Refunded.'),
   holds: events =>
     expect(events.some(e => e.event === 'handoff_start' && e.routed_by !== undefined)).toBe(true),
 };

@@ -1,7 +1,7 @@
 /** Several runs in one file: a program records three questions into one trace. */
 import { expect } from 'vitest';
 import { build } from './native-tools.js';
-import { recordRun, script } from '../harness/plant.js';
+import { recordRun, forkAnswering } from '../harness/plant.js';
 import type { Shape } from '../harness/shape.js';
 
 export const shape: Shape = {
@@ -18,11 +18,7 @@ export const shape: Shape = {
     instructions: { agent: 'desk' },
     'tool output': { agent: 'desk', tool: 'weather' },
   },
-  fork: {
-    afterStep: 1,
-    model: () => script([{ text: 'Sunny.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'Sunny.' }),
-  },
+  fork: forkAnswering(1, 'Sunny.'),
   holds: events => expect(events.filter(e => e.event === 'run_start')).toHaveLength(3),
 };
 

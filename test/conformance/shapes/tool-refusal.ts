@@ -9,6 +9,7 @@ import {
   recordRun,
   script,
   everyChange,
+  forkAnswering,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
@@ -47,11 +48,7 @@ export const shape: Shape = {
   record: file => recordRun(file, build(), 'What is 2 + 2?'),
   build,
   changes: everyChange('math', { changed: 'calculator', removed: 'note' }),
-  fork: {
-    afterStep: 1,
-    model: () => script([{ text: 'I cannot.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'I cannot.' }),
-  },
+  fork: forkAnswering(1, 'I cannot.'),
   holds: events => {
     expect(events.some(e => e.event === 'tool_end' && e.error?.type === 'tool_error')).toBe(true);
     expect(events.some(e => e.event === 'retry')).toBe(false);

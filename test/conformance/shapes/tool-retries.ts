@@ -9,6 +9,7 @@ import {
   recordRun,
   script,
   everyChange,
+  forkAnswering,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
 
@@ -50,11 +51,7 @@ export const shape: Shape = {
   record: file => recordRun(file, build(), 'Is A-1 in stock?'),
   build,
   changes: everyChange('shop', { changed: 'inventory', removed: 'price' }),
-  fork: {
-    afterStep: 1,
-    model: () => script([{ text: 'In stock.' }]),
-    expect: report => expect(report.result).toMatchObject({ output: 'In stock.' }),
-  },
+  fork: forkAnswering(1, 'In stock.'),
   holds: events => expect(events.some(e => e.event === 'retry')).toBe(true),
 };
 

@@ -113,7 +113,7 @@ export function checkShape(shape: Shape): void {
 
     it('reruns unchanged as the same through the CLI, 3 times, each process ending by itself', async () => {
       const processes = await Promise.all(
-        [1, 2, 3].map(() => agentTraceProcess(['rerun', file, '--agent', shape.module])),
+        [1, 2, 3].map(() => agentTraceProcess(['rerun', file, '--agent', shape.module], 45_000)),
       );
       for (const done of processes) {
         expect(done.killed, `killed after ${Math.round(done.ms)} ms: ${done.stdout}`).toBe(false);
@@ -121,7 +121,7 @@ export function checkShape(shape: Shape): void {
         expect(done.stdout).toMatch(/same behaviour/);
         if ((shape.runs ?? 1) > 1) expect(done.stdout).toContain(`all ${shape.runs} runs: same`);
       }
-    });
+    }, 60_000);
 
     for (const [change, planted] of Object.entries(shape.changes) as [Change, Planted][]) {
       it(`catches a planted change (${change}) at the right seq, in words`, async () => {

@@ -170,7 +170,7 @@ const toolErrorKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
  * the same words; any other failure as a plain error with the message the tool gave (the loop's
  * `Tool '…' failed: ` taken off, since the loop adds it again).
  */
-export function recordedToolFailure(
+function recordedToolFailure(
   tool: string,
   error: { readonly type: string; readonly message: string },
 ): Error {

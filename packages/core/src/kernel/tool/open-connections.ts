@@ -4,7 +4,10 @@
  * module it did not write (the CLI's `rerun`, a test runner) closes what is left when it is done,
  * so an open connection never holds the process after its work ended.
  */
-const open = new Set<() => Promise<void>>();
+const open: Set<() => Promise<void>> = ((globalThis as Record<symbol, unknown>)[
+  // One set for the process, whichever copy of this package a module loaded.
+  Symbol.for('agent-trace.open-connections')
+] ??= new Set()) as Set<() => Promise<void>>;
 
 /**
  * Keeps `close` until it is called or the returned function forgets it (the connection was

@@ -14,8 +14,16 @@ export interface RecordedServer {
   readonly tools: readonly RecordedServerTool[];
 }
 
-let recorded: ReadonlyMap<string, RecordedServer> | undefined;
-let notes: string[] = [];
+/**
+ * The recording's servers and what was answered from them: one slot for the process, whichever
+ * copy of this package a module loaded (the CLI's, or an agent module's own).
+ */
+const slot = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('agent-trace.recorded-servers')
+] ??= { recorded: undefined, notes: [] }) as {
+  recorded: ReadonlyMap<string, RecordedServer> | undefined;
+  notes: string[];
+};
 
 /**
  * While set, a server `connectMcp` cannot reach is answered from here when its name is here:
@@ -24,9 +32,9 @@ let notes: string[] = [];
  * so a module that connects at import reruns with the server gone. `undefined` clears it.
  */
 export function useRecordedServers(servers: readonly RecordedServer[] | undefined): void {
-  recorded =
+  slot.recorded =
     servers === undefined ? undefined : new Map(servers.map(server => [server.name, server]));
-  notes = [];
+  slot.notes = [];
 }
 
 /**
@@ -34,15 +42,15 @@ export function useRecordedServers(servers: readonly RecordedServer[] | undefine
  * of the live server for `why` (said in {@link recordedServerNotes}).
  */
 export function recallServer(name: string, why: string): RecordedServer | undefined {
-  const server = recorded?.get(name);
+  const server = slot.recorded?.get(name);
   if (server !== undefined)
-    notes.push(
-      `MCP server '${name}' could not be connected (${why}): its ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'} are offered as the recording lists them, and their calls answered from it.`,
+    slot.notes.push(
+      `MCP server '${name}' could not be connected (${why}): its ${server.tools.length} tool${server.tools.length === 1 ? ' is' : 's are'} offered as the recording lists them, and calls are answered from it.`,
     );
   return server;
 }
 
 /** One line for each server answered from the recording since {@link useRecordedServers}. */
 export function recordedServerNotes(): readonly string[] {
-  return notes;
+  return slot.notes;
 }

@@ -45,6 +45,20 @@ export interface DuckDbOpening {
 const queues = new Map<string, Promise<void>>();
 
 /**
+ * Resolves once every piece of DuckDB work this process started (on `file`, or on any) has ended
+ * and its handles are closed: what an owner awaits before it lets its thread or process go. A Node worker thread
+ * ended while a DuckDB query runs kills the whole process (the binding's callback throws into a
+ * torn-down thread), so work is never left running.
+ */
+export async function duckDbIdle(file?: string): Promise<void> {
+  const pending = () =>
+    file === undefined
+      ? [...queues.values()]
+      : [queues.get(file)].filter(queue => queue !== undefined);
+  for (let waiting = pending(); waiting.length > 0; waiting = pending()) await Promise.all(waiting);
+}
+
+/**
  * Opens a DuckDB database file for one piece of work and closes it after, so that other
  * processes can use it between two pieces. DuckDB lets one process write a database file at a
  * time: while another holds it, this waits (backing off, with jitter) up to `lockTimeoutMs`, then

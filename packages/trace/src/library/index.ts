@@ -26,6 +26,7 @@ export {
 } from './trace-files.js';
 export type { FoundFile } from './trace-files.js';
 export {
+  duckDbIdle,
   inTransaction,
   rowsOf,
   text,

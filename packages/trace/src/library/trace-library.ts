@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hashString } from '@agent-trace/core/internal';
-import { rowsOf, text, withDuckDb, type DuckConnection, type DuckJson } from './duckdb.js';
+import {
+  duckDbIdle,
+  rowsOf,
+  text,
+  withDuckDb,
+  type DuckConnection,
+  type DuckJson,
+} from './duckdb.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { runQuery, type RunFilter } from './run-filter.js';
 import { librarySchema, libraryViews } from './schema.js';
@@ -133,6 +140,14 @@ export class TraceLibrary {
       skippedLines: Number(row.skipped_lines),
       firstSkippedOffset: row.first_skipped === null ? undefined : Number(row.first_skipped),
     }));
+  }
+
+  /**
+   * Resolves once every update and query this process started on the library has ended and
+   * closed its DuckDB handles: await it before the thread or process that owns the library ends.
+   */
+  settled(): Promise<void> {
+    return duckDbIdle(this.indexFile);
   }
 
   #open<T>(readOnly: boolean, work: (connection: DuckConnection) => Promise<T>): Promise<T> {

@@ -71,6 +71,10 @@ export class AccountedExporter implements SpanExporter {
   /** Spans of requests sent and not answered yet. */
   inFlight = 0;
   readonly counts: ExportCounts = { exported: 0, failed: 0, dropped: 0 };
+  /** Why the last request that failed did, as the exporter said (or that it was not answered in time). */
+  lastFailure: string | undefined;
+  /** True while the last request answered for failed: the collector is not taking spans now. */
+  failing = false;
   readonly #inner: SpanExporter;
   readonly #limits: AccountedExporterLimits;
   readonly #onSettle: () => void;
@@ -146,8 +150,13 @@ export class AccountedExporter implements SpanExporter {
       clearTimeout(deadline);
       this.inFlight -= spans.length;
       const succeeded = result?.code === ExportResultCode.SUCCESS;
+      this.failing = !succeeded;
       if (succeeded) this.counts.exported += spans.length;
-      else this.counts.failed += spans.length;
+      else {
+        this.counts.failed += spans.length;
+        this.lastFailure =
+          result?.error?.message ?? `no answer within ${this.#limits.exportTimeoutMs} ms`;
+      }
       if (!this.#closed) this.#sendWaiting();
       this.#onSettle();
       for (const callback of done) callback(succeeded);

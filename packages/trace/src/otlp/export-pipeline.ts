@@ -71,6 +71,16 @@ export class ExportPipeline {
     return this.#added - this.#exporter.settled;
   }
 
+  /** Why the last request that failed did, if one did. */
+  get lastFailure(): string | undefined {
+    return this.#exporter.lastFailure;
+  }
+
+  /** True while the last request answered for failed. */
+  get failing(): boolean {
+    return this.#exporter.failing;
+  }
+
   /** What became of the spans so far. */
   counts(): { exported: number; failed: number; dropped: number } {
     const { exported, failed, dropped } = this.#exporter.counts;
@@ -124,11 +134,12 @@ export class ExportPipeline {
 
   /**
    * Drains until `deadline`, then closes: what is still unsent is counted dropped, the exporter is
-   * shut down (waiting at most `shutdownTimeoutMs` for it), and requests still unanswered count
-   * as failed. Afterwards every span added is exported, failed or dropped.
+   * shut down (waiting for it until `deadline`, and at least `minShutdownMs`), and requests still
+   * unanswered count as failed. Afterwards every span added is exported, failed or dropped.
    */
-  async shutdown(deadline: number, shutdownTimeoutMs: number): Promise<void> {
+  async shutdown(deadline: number, minShutdownMs = 0): Promise<void> {
     await this.drain(deadline);
+    const shutdownTimeoutMs = Math.max(minShutdownMs, deadline - Date.now());
     this.#closed = true;
     // The processor's shutdown hands what it still holds to the closed exporter, which counts it
     // dropped; it stops at that failed batch before shutting the exporter down, so the catch does.

@@ -86,6 +86,10 @@ export interface OtlpSinkStats {
   dropped: number;
   /** Content attributes cut to `maxAttributeLength`. */
   truncated: number;
+  /** Why the last export request that failed did (the exporter's error, or no answer in time). */
+  lastFailure?: string;
+  /** True while the last request answered for failed: the collector is not taking spans now. */
+  failing: boolean;
 }
 
 /** A sink exporting spans and metrics over OTLP: see {@link otlpSink}. */
@@ -97,11 +101,12 @@ export interface OtlpSink extends TraceSink {
    */
   forceFlush(): Promise<void>;
   /**
-   * Sends what is left (bounded), the metrics a last time, and closes the exporters. Spans whose
-   * end never came (a torn trace) are sent ended at the last event, with `error.type`
+   * Sends what is left, the metrics a last time, and closes the exporters, all within `withinMs`
+   * (default `flushTimeoutMs`): what the collector has not taken by then is given up on. Spans
+   * whose end never came (a torn trace) are sent ended at the last event, with `error.type`
    * `unfinished`. Afterwards every span is counted exported, failed or dropped.
    */
-  shutdown(): Promise<void>;
+  shutdown(withinMs?: number): Promise<void>;
 }
 
 /** The OTLP endpoint in the environment, if any (`TRACE_OTLP_ENDPOINT` first). */
@@ -261,6 +266,8 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
   const currentStats = (): OtlpSinkStats => ({
     ...pipeline.counts(),
     truncated: builder.truncated,
+    failing: pipeline.failing,
+    ...defined('lastFailure', pipeline.lastFailure),
   });
 
   /** When each sealing run's end-of-run budget runs out (its `beforeSeal` started it). */
@@ -307,14 +314,12 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       const { failed, dropped } = currentStats();
       return { dropped, failed, pending: pipeline.pending() };
     },
-    async shutdown() {
+    async shutdown(withinMs = flushTimeoutMs) {
       for (const span of builder.unfinished()) pipeline.add(span);
       closed = true;
-      const deadline = Date.now() + flushTimeoutMs;
-      await Promise.all([
-        pipeline.shutdown(deadline, flushTimeoutMs),
-        metrics?.shutdown(deadline + flushTimeoutMs),
-      ]);
+      const deadline = Date.now() + withinMs;
+      // All of it within `withinMs`: what the collector has not taken by then is given up on.
+      await Promise.all([pipeline.shutdown(deadline), metrics?.shutdown(deadline)]);
     },
   };
 }

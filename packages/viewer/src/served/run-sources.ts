@@ -26,6 +26,8 @@ export interface RunSource {
   file(name: string): Promise<string | undefined>;
   /** Looks for new and grown files; true when the runs may have changed. */
   poll(): Promise<boolean>;
+  /** Resolves once the work it started (index updates, queries) has ended and released its handles. */
+  settled(): Promise<void>;
 }
 
 /** The runs of the files as given, read by the server's outlines; filters work in the page. */
@@ -43,6 +45,7 @@ export function filesSource(files: readonly string[]): RunSource {
     facets: () => Promise.resolve({}),
     file: name => Promise.resolve(paths.get(name)),
     poll: () => Promise.resolve(false),
+    settled: () => Promise.resolve(),
   };
 }
 
@@ -141,6 +144,7 @@ export async function librarySource(
       const update = await library.update();
       return update.read + update.removed > 0;
     },
+    settled: () => library.settled(),
   };
 }
 

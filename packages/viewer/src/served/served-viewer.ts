@@ -113,25 +113,35 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
     },
     '/api/changes': (_query, response) => Promise.resolve(changes.follow(response)),
   };
+  // The requests being answered and the poll under way: close waits for them, so no index update
+  // or query is left running (a thread that ends under a running DuckDB query kills the process).
+  const working = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    working.add(work);
+    void work.finally(() => working.delete(work)).catch(() => undefined);
+    return work;
+  };
   const { server, url } = await listen(host, options.port ?? 0, async (address, response) => {
     if (address.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
     const answer = Object.hasOwn(api, address.pathname) ? api[address.pathname] : undefined;
     if (answer === undefined) return send(response, 404, 'text/plain', 'Not found.');
-    return answer(address.searchParams, response);
+    return track(answer(address.searchParams, response));
   });
   let polling: Promise<void> | undefined;
   const timer = setInterval(() => {
-    polling ??= poll(source, outlines, changes).finally(() => (polling = undefined));
+    polling ??= track(poll(source, outlines, changes)).finally(() => (polling = undefined));
   }, options.pollMs ?? 500);
   return {
     url,
-    close: () =>
-      new Promise(done => {
-        clearInterval(timer);
-        changes.close();
-        server.close(() => done());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      clearInterval(timer);
+      changes.close();
+      const closed = new Promise<void>(done => server.close(() => done()));
+      server.closeAllConnections();
+      await closed;
+      await Promise.allSettled([...working]);
+      await source.settled();
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import {
   importSpans,
   spansFromOtlpJson,
   type ForeignSpan,
+  type OtlpJsonError,
   type JaegerQuery,
 } from '@agent-trace/trace/import';
 import { durationMs } from '@agent-trace/trace/library';
@@ -23,6 +24,8 @@ export interface ImportCommandOptions {
   /** How far back to look for the service's traces: `30m`, `2h`, `7d`. @defaultValue 1h */
   readonly since?: string;
   readonly limit?: number;
+  /** Refuse a file with a line that is not JSON, instead of importing the rest. */
+  readonly strict?: boolean;
   /** For tests. @defaultValue the current time */
   readonly now?: number;
 }
@@ -35,18 +38,23 @@ export interface ImportCommandOptions {
  */
 export async function importCommand(options: ImportCommandOptions): Promise<CommandResult> {
   let spans: ForeignSpan[];
+  const badLines: OtlpJsonError[] = [];
   try {
-    spans = await spansOf(options);
+    spans = await spansOf(options, options.strict === true ? undefined : badLines);
   } catch (error) {
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: (error as Error).message };
   }
+  const skipped = skippedLines(badLines, options.file);
   if (spans.length === 0)
     return {
       exitCode: exitCodes.unreadable,
       stdout: '',
-      stderr: `No spans found in ${options.file ?? options.jaeger ?? 'the input'}: nothing imported.`,
+      stderr: [
+        `No spans found in ${options.file ?? options.jaeger ?? 'the input'}: nothing imported.`,
+        ...skipped,
+      ].join('\n'),
     };
-  const { events, traces, plainSpans } = importSpans(spans);
+  const { events, traces, plainSpans, orphans } = importSpans(spans);
   await writeFile(options.out, events.map(event => `${JSON.stringify(event)}\n`).join(''));
   const { problems } = validateTrace(events);
   const lines = [
@@ -58,16 +66,39 @@ export async function importCommand(options: ImportCommandOptions): Promise<Comm
             .map(each => `${each.name} ×${each.count}`)
             .join(', ')}`,
         ]),
+    ...orphanLines(orphans),
     ...problems.map(problem => `invalid: ${problem.message}`),
   ];
   return {
     exitCode: problems.length === 0 ? exitCodes.ok : exitCodes.failed,
     stdout: `${lines.join('\n')}\n`,
-    stderr: '',
+    stderr: skipped.join('\n'),
   };
 }
 
-async function spansOf(options: ImportCommandOptions): Promise<ForeignSpan[]> {
+/** The lines of the file that were not JSON, skipped: by number, and how to refuse them instead. */
+function skippedLines(badLines: readonly OtlpJsonError[], file: string | undefined): string[] {
+  if (badLines.length === 0) return [];
+  const numbers = badLines.map(problem => problem.line ?? '?');
+  return [
+    `skipped ${badLines.length} line${badLines.length === 1 ? '' : 's'} of ${file ?? 'the input'} that ${badLines.length === 1 ? 'is' : 'are'} not JSON (line ${numbers.slice(0, 20).join(', ')}${numbers.length > 20 ? ', …' : ''}); the rest is imported (--strict refuses such a file)`,
+    ...badLines.slice(0, 3).map(problem => `  ${problem.message.split(' An OTLP JSON file')[0]}`),
+  ];
+}
+
+/** What the import says of spans whose parent was not among the spans read. */
+function orphanLines(orphans: ReturnType<typeof importSpans>['orphans']): string[] {
+  if (orphans.length === 0) return [];
+  const named = orphans.slice(0, 5).map(orphan => `${orphan.name} (parent ${orphan.parentSpanId})`);
+  return [
+    `${orphans.length} span${orphans.length === 1 ? "'s parent is" : "s' parents are"} not in the input, so ${orphans.length === 1 ? 'it is' : 'they are'} imported at the top of ${orphans.length === 1 ? 'its' : 'their'} trace: ${named.join(', ')}${orphans.length > 5 ? ', …' : ''}`,
+  ];
+}
+
+async function spansOf(
+  options: ImportCommandOptions,
+  badLines: OtlpJsonError[] | undefined,
+): Promise<ForeignSpan[]> {
   if (options.file !== undefined && options.jaeger !== undefined)
     throw new Error('Give an OTLP JSON file or --jaeger, not both.');
   if (options.file !== undefined) {
@@ -77,7 +108,11 @@ async function spansOf(options: ImportCommandOptions): Promise<ForeignSpan[]> {
     } catch (error) {
       throw new Error(`Cannot read ${options.file}: ${(error as Error).message}`);
     }
-    return spansFromOtlpJson(text, options.file);
+    return spansFromOtlpJson(
+      text,
+      options.file,
+      badLines === undefined ? {} : { onBadLine: problem => badLines.push(problem) },
+    );
   }
   if (options.jaeger === undefined)
     throw new Error(

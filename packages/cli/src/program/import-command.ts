@@ -15,6 +15,10 @@ export const addImport: AddCommand = (program, { onResult }) => {
     .option('--service <name>', "with --jaeger: import the service's traces")
     .option('--since <duration>', 'with --service: how far back, e.g. 30m, 2h, 7d', '1h')
     .option('--limit <n>', 'with --service: at most this many traces', '20')
+    .option(
+      '--strict',
+      'refuse a file with a line that is not JSON (default: skip it, import the rest, name it)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  agent-trace import spans.json --out traces/imported.jsonl\n  agent-trace import --jaeger http://localhost:16686 --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --out traces/run.jsonl\n  agent-trace import --jaeger http://localhost:16686 --service support-desk --since 2h --out traces/desk.jsonl\n\nExit codes: 0 written, 1 written but invalid, 2 nothing read.',
@@ -29,6 +33,7 @@ export const addImport: AddCommand = (program, { onResult }) => {
           service?: string;
           since: string;
           limit: string;
+          strict?: boolean;
         },
       ) => {
         const { importCommand } = await load.import();
@@ -37,6 +42,7 @@ export const addImport: AddCommand = (program, { onResult }) => {
             out: options.out,
             since: options.since,
             limit: Number(options.limit),
+            strict: options.strict === true,
             ...(file === undefined ? {} : { file }),
             ...(options.jaeger === undefined ? {} : { jaeger: options.jaeger }),
             ...(options.traceId === undefined ? {} : { traceId: options.traceId }),

@@ -117,7 +117,7 @@ class TreeRenderer {
     if (end.cache_hit === true) parts.push(s.green('cache hit'));
     parts.push(this.#ms(end.duration_ms));
     if (end.error !== undefined)
-      parts.push(s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`));
+      parts.push(s.red(`✗ ${this.#error(end.error)}`));
     else {
       const calls = end.tool_calls ?? [];
       const answer: string[] = [];
@@ -134,7 +134,7 @@ class TreeRenderer {
     if (end === undefined) return `${head}  ${this.#unended()}`;
     const outcome =
       end.error !== undefined
-        ? s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`)
+        ? s.red(`✗ ${this.#error(end.error)}`)
         : `→ ${this.#value(end.result)}`;
     // A retry repeats the call's thought: it is shown with the first attempt only.
     const thought =
@@ -185,7 +185,7 @@ class TreeRenderer {
           ? s.dim(`skipped: ${end.reason ?? ''}`)
           : end.status === 'interrupted'
             ? s.yellow('waits for approval')
-            : s.red(`✗ ${end.error?.type ?? 'failed'}: ${this.#cut(end.error?.message ?? '')}`);
+            : s.red(`✗ ${end.error === undefined ? 'failed' : this.#error(end.error)}`);
     return `${head}  ${outcome}${tries}  ${this.#ms(end.duration_ms)}`;
   }
 
@@ -201,9 +201,14 @@ class TreeRenderer {
     else {
       parts.push(this.#ms(end.duration_ms));
       if (end.error !== undefined)
-        parts.push(s.red(`✗ ${end.error.type}: ${this.#cut(end.error.message)}`));
+        parts.push(s.red(`✗ ${this.#error(end.error)}`));
     }
     return parts.join('  ');
+  }
+
+  /** An error, its message cut to the line's length. */
+  #error(error: { readonly type: string; readonly message: string }): string {
+    return errorText({ type: error.type, message: this.#cut(error.message) });
   }
 
   #point(event: TraceEvent): string {
@@ -266,7 +271,7 @@ class TreeRenderer {
       lines.push(s.yellow(`degraded: went on without ${end.degraded_tools.join(', ')}`));
     }
     if (end.error !== undefined)
-      lines.push(s.red(`error: ${end.error.type}: ${end.error.message}`));
+      lines.push(s.red(`error: ${errorText(end.error)}`));
     if (end.output !== undefined && end.output !== '')
       lines.push(`output: ${this.#quote(end.output)}`);
     return lines.join('\n');
@@ -299,4 +304,15 @@ class TreeRenderer {
   #cut(text: string): string {
     return text.length > this.#maxLength ? `${text.slice(0, this.#maxLength - 1)}…` : text;
   }
+}
+
+/**
+ * An error as a line says it: its type, then its message, unless the message says the type again
+ * (an imported span's `error: …` whose type is `error`); an empty message is said to be empty.
+ */
+export function errorText(error: { readonly type: string; readonly message: string }): string {
+  const message = error.message.trim();
+  if (message === '') return `${error.type} (no message)`;
+  const repeats = message.toLowerCase().startsWith(`${error.type.toLowerCase()}:`);
+  return repeats ? message : `${error.type}: ${message}`;
 }

@@ -15,6 +15,15 @@ export interface ImportResult {
    * with how many.
    */
   readonly plainSpans: ReadonlyArray<{ readonly name: string; readonly count: number }>;
+  /**
+   * Spans whose parent is not among the spans read (a trace cut short, a sampled-out parent): each
+   * is imported at the top of its trace.
+   */
+  readonly orphans: ReadonlyArray<{
+    readonly name: string;
+    readonly spanId: string;
+    readonly parentSpanId: string;
+  }>;
 }
 
 /**
@@ -40,10 +49,12 @@ export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
   const traces = [...byTrace.entries()]
     .map(([traceId, traceSpans]) => ({ traceId, traceSpans, startMs: earliest(traceSpans) }))
     .sort((a, b) => a.startMs - b.startMs);
+  const orphans: ImportResult['orphans'][number][] = [];
   for (const { traceId, traceSpans } of traces) {
-    const root = treeOf(traceSpans);
-    const name = runName(root, traceSpans);
-    const runId = text(root.span, 'agent_trace.run_id') ?? `imported-${traceId.slice(0, 16)}`;
+    const root = treeOf(traceSpans, orphans);
+    const name = runName(root);
+    // The whole trace id: ids that share a prefix (time-ordered ones do) stay apart.
+    const runId = text(root.span, 'agent_trace.run_id') ?? `imported-${traceId}`;
     const run = new ImportedRun(traceId, runId, name, [sink]);
     run.write(root, inputOf(traceSpans), name);
     for (const [spanName, times] of run.plain)
@@ -53,16 +64,25 @@ export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
     events: [...sink.events],
     traces: traces.map(({ traceId }) => traceId),
     plainSpans: [...plain].map(([name, count]) => ({ name, count })),
+    orphans,
   };
 }
 
-/** A trace's spans as a tree: its root, or, when it has several, one spanning them. */
-function treeOf(spans: readonly ForeignSpan[]): SpanNode {
+/**
+ * A trace's spans as a tree: its root, or, when it has several, one spanning them. A span whose
+ * parent is missing is a root too, and told to `orphans`.
+ */
+function treeOf(
+  spans: readonly ForeignSpan[],
+  orphans: ImportResult['orphans'][number][],
+): SpanNode {
   const nodes = new Map(spans.map(span => [span.spanId, { span, children: [] as SpanNode[] }]));
   const roots: SpanNode[] = [];
   for (const node of [...nodes.values()].sort((a, b) => a.span.startMs - b.span.startMs)) {
-    const parent =
-      node.span.parentSpanId === undefined ? undefined : nodes.get(node.span.parentSpanId);
+    const { parentSpanId } = node.span;
+    const parent = parentSpanId === undefined ? undefined : nodes.get(parentSpanId);
+    if (parentSpanId !== undefined && parent === undefined)
+      orphans.push({ name: node.span.name, spanId: node.span.spanId, parentSpanId });
     (parent?.children ?? roots).push(node);
   }
   if (roots.length === 1) return roots[0]!;
@@ -81,12 +101,19 @@ function treeOf(spans: readonly ForeignSpan[]): SpanNode {
   };
 }
 
-/** The run's name: the workflow or first agent it names, else its root span's. */
-function runName(root: SpanNode, spans: readonly ForeignSpan[]): string {
+/**
+ * The run's name: the workflow it names, else its root agent (the agent nearest the root, the
+ * earliest of those as near), else its root span's name.
+ */
+function runName(root: SpanNode): string {
   const workflow = text(root.span, 'gen_ai.workflow.name');
   if (workflow !== undefined) return workflow;
-  const agent = spans.find(span => text(span, 'gen_ai.agent.name') !== undefined);
-  return (agent === undefined ? undefined : text(agent, 'gen_ai.agent.name')) ?? root.span.name;
+  for (let level: readonly SpanNode[] = [root]; level.length > 0;) {
+    const agent = level.find(node => text(node.span, 'gen_ai.agent.name') !== undefined);
+    if (agent !== undefined) return text(agent.span, 'gen_ai.agent.name') as string;
+    level = level.flatMap(node => node.children);
+  }
+  return root.span.name;
 }
 
 /** The run's input: the first user message of its first model call. */

@@ -38,6 +38,14 @@ interface ExportRequest {
 /** Bad OTLP JSON input: what failed, where, and what the file should hold. */
 export class OtlpJsonError extends Error {
   override readonly name = 'OtlpJsonError';
+
+  /** @param line - the file's line that is not JSON (1-based) */
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -46,8 +54,14 @@ export class OtlpJsonError extends Error {
  * hex, as OTLP/JSON encodes them; base64 ids (protobuf's JSON mapping) are turned into hex.
  *
  * @param source - the file's name, for errors
+ * @param options - `onBadLine`: told each line that is not JSON (a line cut short, a stray one),
+ *   which is then skipped and the rest read; without it, such a line fails the whole file
  */
-export function spansFromOtlpJson(textOfFile: string, source = 'the OTLP JSON'): ForeignSpan[] {
+export function spansFromOtlpJson(
+  textOfFile: string,
+  source = 'the OTLP JSON',
+  options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
+): ForeignSpan[] {
   const trimmed = textOfFile.trim();
   if (trimmed === '') return [];
   const requests: ExportRequest[] = [];
@@ -58,9 +72,12 @@ export function spansFromOtlpJson(textOfFile: string, source = 'the OTLP JSON'):
     try {
       requests.push(JSON.parse(line) as ExportRequest);
     } catch (error) {
-      throw new OtlpJsonError(
+      const problem = new OtlpJsonError(
         `${source}:${lines.length === 1 ? 1 : index + 1}: not JSON (${(error as Error).message}). An OTLP JSON file holds one ExportTraceServiceRequest ({"resourceSpans": [...]}) per line, as the Collector's file exporter writes it.`,
+        lines.length === 1 ? 1 : index + 1,
       );
+      if (options.onBadLine === undefined) throw problem;
+      options.onBadLine(problem);
     }
   });
   return requests.flatMap(request =>

@@ -129,6 +129,29 @@ describe('a cost limit', () => {
     expect(daily.spentUsd).toBe(0.0025);
   });
 
+  it('says what a run stopped before its first model call spent: $0, on run_end and agent_end', async () => {
+    const daily = costBudget({ name: 'daily', limitUsd: 0.001 });
+    daily.spend(0.001);
+    const sink = memorySink();
+    const stopped = await run(
+      agent({
+        name: 'a',
+        model: fakeLLM([{ text: 'ok' }], { modelId: 'gpt-4o', allowUnusedSteps: true }),
+      }),
+      'go',
+      { prices: deskPrices, budget: daily, trace: sink },
+    );
+    expect(stopped.stopReason).toBe('budget_exceeded');
+    const ends = sink.events.filter(
+      event => event.event === 'agent_end' || event.event === 'run_end',
+    );
+    expect(ends).toMatchObject([
+      { event: 'agent_end', cost: { usd: 0, unpriced_calls: 0 } },
+      { event: 'run_end', cost: { usd: 0, unpriced_calls: 0 } },
+    ]);
+    expect(validateTrace(sink.events).problems).toEqual([]);
+  });
+
   it('needs a price for every model it keeps', async () => {
     const result = await run(
       agent({ name: 'a', model: fakeLLM([{ text: 'ok' }], { allowUnusedSteps: true }) }),

@@ -195,3 +195,27 @@ describe('the index, updated', () => {
     await expect(nowhere.query('SELECT 1')).rejects.toThrow(/run `agent-trace index/);
   });
 });
+
+describe('the cost of runs', () => {
+  it('is unknown (NULL), not $0, for a run with calls of a model that has no price', async () => {
+    const { agent, run } = await import('@agent-trace/core');
+    const { fakeLLM } = await import('@agent-trace/testing');
+    const { jsonlSink } = await import('@agent-trace/trace');
+    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-library-cost-'));
+    const sink = jsonlSink(join(folder, 'unpriced.jsonl'));
+    await run(
+      agent({ name: 'a', model: fakeLLM([{ text: 'ok' }], { modelId: 'no-price' }) }),
+      'go',
+      {
+        trace: sink,
+      },
+    );
+    await sink.close();
+    const library = new TraceLibrary(folder);
+    await library.update();
+    const { rows } = await library.query('SELECT cost_usd, unpriced_calls FROM runs');
+    expect(rows).toEqual([{ cost_usd: null, unpriced_calls: 1 }]);
+    const agents = await library.query('SELECT cost_usd FROM agents');
+    expect(agents.rows).toEqual([{ cost_usd: null }]);
+  });
+});

@@ -214,3 +214,13 @@ describe('fakeLLM', () => {
     ]);
   });
 });
+
+describe('a script step with usage keys of another SDK', () => {
+  it('is refused when the script is made, naming the step, the key meant and the keys', () => {
+    expect(() =>
+      fakeLLM([{ text: 'a' }, { text: 'b', usage: { inputTokens: 5 } as never }]),
+    ).toThrow(
+      'FakeLLM step 2 has usage.inputTokens, which a script does not know (write promptTokens). The keys are promptTokens, completionTokens, cacheReadTokens, cacheWriteTokens.',
+    );
+  });
+});

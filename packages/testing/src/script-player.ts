@@ -1,4 +1,5 @@
 import {
+  ConfigurationError,
   ModelCallError,
   type ModelRequest,
   type ModelResponse,
@@ -14,6 +15,39 @@ import {
   type FakeScriptedStep,
 } from './fake-llm-step.js';
 import { defined } from '@agent-trace/core/internal';
+
+/** The keys a step's `usage` may have. */
+const usageKeys: readonly (keyof Usage)[] = [
+  'promptTokens',
+  'completionTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+];
+
+/** Other SDKs' names for the usage keys, to say which one was meant. */
+const usageAliases: Readonly<Record<string, keyof Usage>> = {
+  inputTokens: 'promptTokens',
+  input_tokens: 'promptTokens',
+  prompt_tokens: 'promptTokens',
+  outputTokens: 'completionTokens',
+  output_tokens: 'completionTokens',
+  completion_tokens: 'completionTokens',
+};
+
+/** A step whose `usage` has a key the script does not know is refused, naming the right keys. */
+function checkUsage(step: FakeLLMStep, index: number): void {
+  if (typeof step !== 'object' || step === null || !('usage' in step)) return;
+  const usage = (step as { usage?: unknown }).usage;
+  if (typeof usage !== 'object' || usage === null) return;
+  for (const key of Object.keys(usage)) {
+    if ((usageKeys as readonly string[]).includes(key)) continue;
+    const meant = usageAliases[key];
+    throw new ConfigurationError({
+      option: 'usage',
+      message: `FakeLLM step ${index + 1} has usage.${key}, which a script does not know${meant === undefined ? '' : ` (write ${meant})`}. The keys are ${usageKeys.join(', ')}.`,
+    });
+  }
+}
 
 /** What one scripted call comes to. */
 export type PlayedStep =
@@ -32,6 +66,7 @@ export class ScriptPlayer {
   #calls = 0;
 
   constructor(script: readonly FakeLLMStep[]) {
+    script.forEach(checkUsage);
     this.#script = [...script];
   }
 

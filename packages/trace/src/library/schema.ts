@@ -150,13 +150,17 @@ ends AS (
     arg_max(error_message, seq) AS error_message
   FROM trace_events WHERE event = 'run_end' GROUP BY file_id, run)
 SELECT s.run, s.session, s.entry_agent, s.started_at, e.ended_at, e.stop_reason, e.duration_ms,
-  e.tok_prompt, e.tok_completion, e.cost_usd, e.unpriced_calls, e.llm_calls, e.tool_calls,
+  e.tok_prompt, e.tok_completion,
+  -- A cost with calls of unpriced models is unknown (NULL), not what the priced ones cost.
+  CASE WHEN e.unpriced_calls > 0 THEN NULL ELSE e.cost_usd END AS cost_usd,
+  e.unpriced_calls, e.llm_calls, e.tool_calls,
   e.tool_errors, e.error_type, e.error_message, s.input, e.output, f.path AS file, s."offset"
 FROM starts s LEFT JOIN ends e USING (file_id, run) JOIN trace_files f USING (file_id);
 
 CREATE OR REPLACE VIEW agents AS
 SELECT s.run, s.agent, s.name AS model, s.provider, s.time AS started_at, e.stop_reason,
-  e.steps, e.tool_calls, e.tok_prompt, e.tok_completion, e.cost_usd, e.duration_ms,
+  e.steps, e.tool_calls, e.tok_prompt, e.tok_completion,
+  CASE WHEN e.unpriced_calls > 0 THEN NULL ELSE e.cost_usd END AS cost_usd, e.duration_ms,
   e.handed_off_to, e.error_type, e.output, f.path AS file, s."offset", s.span_id
 FROM trace_events s
 LEFT JOIN trace_events e ON e.file_id = s.file_id AND e.run = s.run AND e.span_id = s.span_id

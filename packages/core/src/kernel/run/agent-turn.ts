@@ -184,7 +184,10 @@ export class AgentTurn {
       ...defined('detail', this.detail),
       ...(this.unavailableTools.size === 0 ? {} : { degraded_tools: [...this.unavailableTools] }),
       ...(this.handedOff === undefined ? {} : { handed_off_to: this.handedOff.agentName }),
-      ...(this.cost.usd === 0 && this.cost.unpricedCalls === 0
+      // A cost stop says what was spent, $0 before any call.
+      ...(this.cost.usd === 0 &&
+      this.cost.unpricedCalls === 0 &&
+      this.stopReason !== 'budget_exceeded'
         ? {}
         : { cost: costSummary(this.cost) }),
     };

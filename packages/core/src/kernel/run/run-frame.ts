@@ -166,7 +166,10 @@ function runEndFields(
     ...(outcome === undefined || outcome.degradedTools.length === 0
       ? {}
       : { degraded_tools: [...outcome.degradedTools] }),
-    ...(tracer.counts.llm_calls === 0 ? {} : { cost: costSummary(state.totals.cost) }),
+    // A cost stop says what was spent, $0 before any call.
+    ...(tracer.counts.llm_calls === 0 && outcome?.stopReason !== 'budget_exceeded'
+      ? {}
+      : { cost: costSummary(state.totals.cost) }),
   };
 }
 

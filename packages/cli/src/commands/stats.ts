@@ -3,7 +3,9 @@ import type { Style } from '../render/style.js';
 import { renderTable } from '../render/table.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { TraceInput, unreadableTrace } from './trace-input.js';
+import { expandTraceFiles } from './trace-files.js';
 import {
+  TotalStatsCollector,
   TraceStatsCollector,
   traceStatsJson,
   type TraceStats,
@@ -55,14 +57,49 @@ function table(
 }
 
 /**
- * `agent-trace stats <trace>`: per agent, tool and model: calls, errors, retries, p50/p95 ms,
- * tokens; the stop reason. The trace is aggregated as it is read, never held whole, and each run's
+ * `agent-trace stats <trace>…`: per agent, tool and model: calls, errors, retries, p50/p95 ms,
+ * tokens; the stop reason. A trace is aggregated as it is read, never held whole, and each run's
  * figures are written as soon as the run has ended (in the order the runs began), so a trace of
- * many runs takes the memory of the runs still open.
+ * many runs takes the memory of the runs still open. Several traces (or a glob, `'traces/*.jsonl'`)
+ * are read one after the other, each under its name, then totalled across all their runs.
  */
 export async function statsCommand(
+  patterns: string | readonly string[],
+  options: StatsCommandOptions,
+): Promise<CommandResult> {
+  const files = await expandTraceFiles(typeof patterns === 'string' ? [patterns] : patterns);
+  if (typeof files === 'string')
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: files };
+  const several = files.length > 1;
+  const totals = several ? new TotalStatsCollector() : undefined;
+  const warnings: string[] = [];
+  const stdout: string[] = [];
+  if (several && options.json) await options.write('{\n"files": [');
+  for (const [index, file] of files.entries()) {
+    if (several && !options.json)
+      await options.write(`${index > 0 ? '\n' : ''}${options.style.bold(`== ${file}`)}`);
+    else if (several && index > 0) await options.write(',');
+    const result = await fileStats(file, options, totals);
+    if (result.exitCode !== exitCodes.ok) return result;
+    if (result.stdout !== '') stdout.push(result.stdout);
+    if (result.stderr !== '') warnings.push(result.stderr);
+  }
+  if (totals !== undefined) {
+    const total = totals.result();
+    await options.write(
+      options.json
+        ? `],\n"total": ${JSON.stringify(traceStatsJson(total), null, 2)}\n}`
+        : `\n${runSection(total, options.style, `total: ${total.run.slice(1, -1)} in ${files.length} files`)}`,
+    );
+  }
+  return { exitCode: exitCodes.ok, stdout: stdout.join('\n'), stderr: warnings.join('\n') };
+}
+
+/** One trace's figures, run by run (see {@link statsCommand}); every event told to `totals` too. */
+async function fileStats(
   file: string,
   options: StatsCommandOptions,
+  totals: TotalStatsCollector | undefined,
 ): Promise<CommandResult> {
   const input = new TraceInput(file);
   const collector = new TraceStatsCollector();
@@ -84,6 +121,7 @@ export async function statsCommand(
     if (options.json) await options.write(`{\n  "file": ${JSON.stringify(file)},\n  "runs": [`);
     for (; next.done !== true; next = await events.next()) {
       collector.add(next.value);
+      totals?.add(next.value);
       if (next.value.event === 'run_end') await emit(collector.ready());
     }
   } catch (error) {
@@ -101,10 +139,13 @@ export async function statsCommand(
   };
 }
 
-/** One run's figures as text: its stop reason, the agent, model and tool tables, its export. */
-function runSection(run: TraceStats, style: Style): string {
+/**
+ * One run's figures as text: its stop reason (or `title`), the agent, model and tool tables, its
+ * export.
+ */
+function runSection(run: TraceStats, style: Style, title?: string): string {
   return [
-    style.bold(`run ${run.run}  stop: ${run.stopReason ?? '(no run_end)'}`),
+    style.bold(title ?? `run ${run.run}  stop: ${run.stopReason ?? '(no run_end)'}`),
     ...table('agent', run.agents, true),
     '',
     ...table('model', run.models, true),

@@ -124,48 +124,19 @@ export class TraceStatsCollector {
 
   add(event: TraceEvent): void {
     const run = this.#tallyOf(event.run);
-    switch (event.event) {
-      case 'agent_end':
-        run.agents.add(event.agent, {
-          ...callFigures(event),
-          costUsd: event.cost?.usd ?? 0,
-          unpricedCalls: event.cost?.unpriced_calls ?? 0,
-        });
-        break;
-      case 'llm_end':
-        this.#modelKeys.set(event.model, `${event.provider}/${event.model}`);
-        run.models.add(`${event.provider}/${event.model}`, {
-          ...callFigures(event),
-          costUsd: event.cost_usd ?? 0,
-          // A failed call costs nothing; an answered one with no price has an unknown cost.
-          unpricedCalls: event.error === undefined && event.cost_usd === undefined ? 1 : 0,
-        });
-        break;
-      case 'tool_end':
-        run.tools.add(event.tool, {
-          call: true,
-          durationMs: event.duration_ms,
-          error: event.error !== undefined,
-        });
-        break;
-      case 'retry':
-        if (event.target === 'tool') run.tools.add(event.name, { retry: true });
-        else run.models.add(this.#modelKeys.get(event.name) ?? event.name, { retry: true });
-        break;
-      case 'run_end':
-        if (event.export !== undefined)
-          run.export = {
-            droppedSpans: event.export.dropped_spans,
-            failedSpans: event.export.failed_spans,
-            pendingSpans: event.export.pending_spans ?? 0,
-          };
-        // A paused run may go on later in the file (the same run id, `resumed`): keep it open.
-        if (event.stop_reason === 'interrupted') run.paused = event.stop_reason;
-        else this.#close(event.run, event.stop_reason);
-        break;
-      default:
-        break;
+    if (event.event === 'run_end') {
+      if (event.export !== undefined)
+        run.export = {
+          droppedSpans: event.export.dropped_spans,
+          failedSpans: event.export.failed_spans,
+          pendingSpans: event.export.pending_spans ?? 0,
+        };
+      // A paused run may go on later in the file (the same run id, `resumed`): keep it open.
+      if (event.stop_reason === 'interrupted') run.paused = event.stop_reason;
+      else this.#close(event.run, event.stop_reason);
+      return;
     }
+    tallyEvent(run, event, this.#modelKeys);
   }
 
   /**
@@ -212,6 +183,72 @@ export class TraceStatsCollector {
       tools: tally.tools.result(),
       models: tally.models.result(),
     });
+  }
+}
+
+/** What one event adds to a tally of runs (model calls, tool calls, agents' turns, retries). */
+function tallyEvent(
+  run: Pick<RunTally, 'agents' | 'tools' | 'models'>,
+  event: TraceEvent,
+  modelKeys: Map<string, string>,
+): void {
+  switch (event.event) {
+    case 'agent_end':
+      run.agents.add(event.agent, {
+        ...callFigures(event),
+        costUsd: event.cost?.usd ?? 0,
+        unpricedCalls: event.cost?.unpriced_calls ?? 0,
+      });
+      break;
+    case 'llm_end':
+      modelKeys.set(event.model, `${event.provider}/${event.model}`);
+      run.models.add(`${event.provider}/${event.model}`, {
+        ...callFigures(event),
+        costUsd: event.cost_usd ?? 0,
+        // A failed call costs nothing; an answered one with no price has an unknown cost.
+        unpricedCalls: event.error === undefined && event.cost_usd === undefined ? 1 : 0,
+      });
+      break;
+    case 'tool_end':
+      run.tools.add(event.tool, {
+        call: true,
+        durationMs: event.duration_ms,
+        error: event.error !== undefined,
+      });
+      break;
+    case 'retry':
+      if (event.target === 'tool') run.tools.add(event.name, { retry: true });
+      else run.models.add(modelKeys.get(event.name) ?? event.name, { retry: true });
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * Figures across every run read (of one trace or of several): what `stats` of several files
+ * totals. It keeps every call's duration, for the percentiles across all of them.
+ */
+export class TotalStatsCollector {
+  readonly #tally = { agents: new Tally(), tools: new Tally(), models: new Tally() };
+  readonly #modelKeys = new Map<string, string>();
+  readonly #runs = new Set<string>();
+
+  add(event: TraceEvent): void {
+    if (event.event === 'run_start') this.#runs.add(event.run);
+    tallyEvent(this.#tally, event, this.#modelKeys);
+  }
+
+  /** The figures of every run so far, as one entry named `(N runs)`. */
+  result(): TraceStats {
+    return {
+      run: `(${this.#runs.size} run${this.#runs.size === 1 ? '' : 's'})`,
+      stopReason: undefined,
+      export: undefined,
+      agents: this.#tally.agents.result(),
+      tools: this.#tally.tools.result(),
+      models: this.#tally.models.result(),
+    };
   }
 }
 

@@ -88,16 +88,16 @@ export const addStats: AddCommand = (program, { io, style, onResult }) => {
     .description(
       'Per agent, tool and model: calls, errors, retries, p50/p95 durations, tokens; the stop reason.',
     )
-    .argument('<trace>', 'a JSONL trace file')
+    .argument('<traces...>', 'JSONL trace files, or a quoted glob such as "traces/*.jsonl"')
     .option('--json', 'print the figures as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace stats traces/demo.jsonl\n\nExit codes: 0, 2 unreadable.',
+      '\nSeveral traces are read one after the other, each under its name, then totalled across all their runs.\n\nExamples:\n  agent-trace stats traces/demo.jsonl\n  agent-trace stats traces/a.jsonl traces/b.jsonl\n  agent-trace stats "traces/*.jsonl"\n\nExit codes: 0, 2 unreadable.',
     )
-    .action(async (file: string, options: { json?: boolean }) => {
+    .action(async (files: string[], options: { json?: boolean }) => {
       const { statsCommand } = await load.stats();
       onResult(
-        await statsCommand(file, {
+        await statsCommand(files, {
           json: options.json === true,
           style,
           write: text => io.stdout(text),

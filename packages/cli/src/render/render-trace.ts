@@ -116,8 +116,7 @@ class TreeRenderer {
     if (end.cost_usd !== undefined) parts.push(formatUsd(end.cost_usd));
     if (end.cache_hit === true) parts.push(s.green('cache hit'));
     parts.push(this.#ms(end.duration_ms));
-    if (end.error !== undefined)
-      parts.push(s.red(`✗ ${this.#error(end.error)}`));
+    if (end.error !== undefined) parts.push(s.red(`✗ ${this.#error(end.error)}`));
     else {
       const calls = end.tool_calls ?? [];
       const answer: string[] = [];
@@ -200,8 +199,7 @@ class TreeRenderer {
     if (end === undefined) parts.push(this.#unended());
     else {
       parts.push(this.#ms(end.duration_ms));
-      if (end.error !== undefined)
-        parts.push(s.red(`✗ ${this.#error(end.error)}`));
+      if (end.error !== undefined) parts.push(s.red(`✗ ${this.#error(end.error)}`));
     }
     return parts.join('  ');
   }
@@ -270,8 +268,7 @@ class TreeRenderer {
     if (end.degraded_tools !== undefined) {
       lines.push(s.yellow(`degraded: went on without ${end.degraded_tools.join(', ')}`));
     }
-    if (end.error !== undefined)
-      lines.push(s.red(`error: ${errorText(end.error)}`));
+    if (end.error !== undefined) lines.push(s.red(`error: ${errorText(end.error)}`));
     if (end.output !== undefined && end.output !== '')
       lines.push(`output: ${this.#quote(end.output)}`);
     return lines.join('\n');

@@ -1,23 +1,33 @@
 // Not installed here: openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, msw, fast-check, yaml, csv-parse, @duckdb/node-api, @openai/agents. Each entry that needs one must
 // say which package to install, not fail with a bare ERR_MODULE_NOT_FOUND.
+// What an application runs with is advised as a dependency; what only its tests use, as a
+// development one.
 const entries = [
-  ['@agent-trace/core/openai', 'openai'],
-  ['@agent-trace/core/anthropic', '@anthropic-ai/sdk'],
-  ['@agent-trace/core/mcp', '@modelcontextprotocol/sdk'],
-  ['@agent-trace/testing/msw', 'msw'],
-  ['@agent-trace/testing/mcp', '@modelcontextprotocol/sdk'],
-  ['@agent-trace/testing/property', 'fast-check'],
-  ['@agent-trace/core/workflow', 'yaml'],
+  ['@agent-trace/core/openai', 'openai', 'runtime'],
+  ['@agent-trace/core/anthropic', '@anthropic-ai/sdk', 'runtime'],
+  ['@agent-trace/core/mcp', '@modelcontextprotocol/sdk', 'runtime'],
+  ['@agent-trace/testing/msw', 'msw', 'dev'],
+  ['@agent-trace/testing/mcp', '@modelcontextprotocol/sdk', 'dev'],
+  ['@agent-trace/testing/property', 'fast-check', 'dev'],
+  ['@agent-trace/core/workflow', 'yaml', 'runtime'],
 ];
+const advised = (message, peer, kind) =>
+  kind === 'runtime'
+    ? message.includes(`npm install ${peer}@`) && !message.includes('--save-dev')
+    : message.includes(`npm install --save-dev ${peer}@`);
 let failed = false;
-for (const [entry, peer] of entries) {
+for (const [entry, peer, kind] of entries) {
   try {
     await import(entry);
     console.error(`✗ ${entry} loaded, but '${peer}' is not installed`);
     failed = true;
   } catch (error) {
     const expected = `${entry} needs the package '${peer}'`;
-    if (error.name === 'MissingPeerError' && error.message.startsWith(expected)) {
+    if (
+      error.name === 'MissingPeerError' &&
+      error.message.startsWith(expected) &&
+      advised(error.message, peer, kind)
+    ) {
       console.log(`✓ ${error.message}`);
     } else {
       console.error(`✗ ${entry}: ${error.name}: ${error.message}`);
@@ -37,7 +47,8 @@ for (const [entry, peer] of entries) {
   } catch (error) {
     if (
       error.name === 'MissingPeerError' &&
-      error.message.includes("needs the package '@openai/agents'")
+      error.message.includes("needs the package '@openai/agents'") &&
+      advised(error.message, '@openai/agents', 'runtime')
     ) {
       console.log(`✓ ${error.message}`);
     } else {

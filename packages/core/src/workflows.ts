@@ -12,6 +12,7 @@ provideYaml(
     peer: 'yaml',
     needer: '@agent-trace/core/workflow',
     range: '^2.8.0',
+    runtime: true,
   }),
 );
 

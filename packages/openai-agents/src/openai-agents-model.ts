@@ -13,6 +13,7 @@ export function sdk(): Promise<typeof AgentsSdk> {
     peer: '@openai/agents',
     needer: '@agent-trace/openai-agents',
     range: '>=0.20.0 <0.21.0',
+    runtime: true,
   });
   return loaded;
 }

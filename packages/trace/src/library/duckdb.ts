@@ -21,6 +21,7 @@ export function loadDuck(needer: string): Promise<typeof Duck> {
     peer: '@duckdb/node-api',
     needer,
     range: '~1.5.6-r.1',
+    runtime: true,
   });
   return duck;
 }

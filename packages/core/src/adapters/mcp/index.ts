@@ -5,6 +5,7 @@ await importPeer(() => import('@modelcontextprotocol/sdk/client/index.js'), {
   peer: '@modelcontextprotocol/sdk',
   needer: '@agent-trace/core/mcp',
   range: '^1.20.0',
+  runtime: true,
 });
 const connection = await import('./mcp-connection.js');
 

@@ -4,9 +4,15 @@ import { AgentTraceError } from '../errors/agent-trace-error.js';
 export class MissingPeerError extends AgentTraceError {
   readonly peer: string;
 
-  constructor(peer: string, needer: string, range: string, cause: unknown) {
+  /**
+   * @param runtime - the application needs the package when it runs (a model provider's SDK, the
+   *   MCP SDK, yaml), so it is advised as a dependency; else as a development one (test tools)
+   */
+  constructor(peer: string, needer: string, range: string, cause: unknown, runtime = false) {
     super({
-      message: `${needer} needs the package '${peer}' (${range}), which is not installed. Install it: npm install --save-dev ${peer}@'${range}' (or pnpm add -D / yarn add -D).`,
+      message: runtime
+        ? `${needer} needs the package '${peer}' (${range}), which is not installed. Install it: npm install ${peer}@'${range}' (or pnpm add / yarn add).`
+        : `${needer} needs the package '${peer}' (${range}), which is not installed. Install it: npm install --save-dev ${peer}@'${range}' (or pnpm add -D / yarn add -D).`,
       cause,
     });
     this.name = 'MissingPeerError';
@@ -23,10 +29,17 @@ export class MissingPeerError extends AgentTraceError {
  * @param peer - the package, e.g. `msw`
  * @param needer - what needs it, e.g. `@agent-trace/testing/msw`
  * @param range - the versions that work, e.g. `^2.10.0`
+ * @param runtime - the application needs it when it runs (advised as a dependency), not only in
+ *   its tests (advised as a development dependency)
  */
 export async function importPeer<Module>(
   load: () => Promise<Module>,
-  { peer, needer, range }: { peer: string; needer: string; range: string },
+  {
+    peer,
+    needer,
+    range,
+    runtime = false,
+  }: { peer: string; needer: string; range: string; runtime?: boolean },
 ): Promise<Module> {
   try {
     return await load();
@@ -35,7 +48,7 @@ export async function importPeer<Module>(
     const missing =
       (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
       String((error as Error).message).includes(`'${peer}'`);
-    if (missing) throw new MissingPeerError(peer, needer, range, error);
+    if (missing) throw new MissingPeerError(peer, needer, range, error, runtime);
     throw error;
   }
 }

@@ -5,6 +5,7 @@ await importPeer(() => import('@anthropic-ai/sdk'), {
   peer: '@anthropic-ai/sdk',
   needer: '@agent-trace/core/anthropic',
   range: '^1.0.0',
+  runtime: true,
 });
 const provider = await import('./anthropic-provider.js');
 

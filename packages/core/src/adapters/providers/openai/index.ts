@@ -6,6 +6,7 @@ await importPeer(() => import('openai'), {
   peer: 'openai',
   needer: '@agent-trace/core/openai',
   range: '^6.3.0 || ^7.0.0',
+  runtime: true,
 });
 const provider = await import('./openai-provider.js');
 

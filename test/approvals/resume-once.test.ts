@@ -254,3 +254,19 @@ describe('the JSONL trace keeps its ledger beside it', () => {
     expect(events.filter(kind => kind === 'run_start')).toHaveLength(2);
   });
 });
+
+describe('a state resumed on this machine into another trace file', () => {
+  it('goes on once: a second process resuming it into a new trace is refused (the user ledger)', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const exec = promisify(execFile);
+    const folder = mkdtempSync(join(tmpdir(), 'agent-trace-resume-elsewhere-'));
+    const state = join(folder, 'state.json');
+    const step = (...args: string[]) =>
+      exec(process.execPath, ['--import', 'tsx', 'test/fixtures/resume-elsewhere.ts', ...args]);
+    await step('pause', join(folder, 'paused.jsonl'), state);
+    const first = await step('resume', join(folder, 'monday.jsonl'), state);
+    const second = await step('resume', join(folder, 'tuesday.jsonl'), state);
+    expect([first.stdout, second.stdout]).toEqual(['refunded\n', 'StateAlreadyResumedError\n']);
+  }, 30_000);
+});

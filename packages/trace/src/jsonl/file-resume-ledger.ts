@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ResumeClaim, ResumeLedger } from '@agent-trace/core/approval';
 
 /**
  * A ledger of resumed states in a folder: one file per state, created exclusively (`wx`), which the
  * file system makes a compare-and-set across processes. A `jsonlSink` keeps one beside its trace
- * (`<trace>.resumed/`), so a state resumed twice into the same trace is refused whichever process
- * tries; point several traces at one folder with `resumeLedger: fileResumeLedger(folder)`.
+ * (`<trace>.resumed/`) and the user's (`~/.agent-trace/resumed`), so a state resumed twice on one
+ * machine is refused whichever process tries and whichever trace it goes on in; for machines that
+ * share states, give `resumeLedger` a store they share (`fileResumeLedger` on a shared folder, or
+ * a database's compare-and-set).
  */
 export function fileResumeLedger(folder: string): ResumeLedger {
   return {
@@ -33,4 +36,31 @@ async function readClaim(file: string, claim: ResumeClaim): Promise<ResumeClaim>
   } catch {
     return { ...claim, at: 'a moment ago (its record is still being written)' };
   }
+}
+
+/**
+ * The folder where this machine's user records resumed states, whichever trace they go on in:
+ * `AGENT_TRACE_RESUME_LEDGER` when set, else `~/.agent-trace/resumed`.
+ */
+export function userResumeFolder(environment: NodeJS.ProcessEnv = process.env): string {
+  const given = environment.AGENT_TRACE_RESUME_LEDGER;
+  return given !== undefined && given !== '' ? given : join(homedir(), '.agent-trace', 'resumed');
+}
+
+/**
+ * Claims in each ledger in turn: the first that knows the state decides, and a claim is recorded
+ * in all of them. What a `jsonlSink` keeps: the user's ledger (one state resumes once on the
+ * machine, into whichever trace) and the one beside its trace (once for the trace, whoever shares
+ * its folder).
+ */
+export function eachResumeLedger(ledgers: readonly ResumeLedger[]): ResumeLedger {
+  return {
+    claim: async claim => {
+      for (const ledger of ledgers) {
+        const earlier = await ledger.claim(claim);
+        if (earlier !== undefined) return earlier;
+      }
+      return undefined;
+    },
+  };
 }

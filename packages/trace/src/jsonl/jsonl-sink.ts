@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TraceEvent, TraceSink } from '@agent-trace/core';
 import type { ResumeLedger } from '@agent-trace/core/approval';
-import { fileResumeLedger } from './file-resume-ledger.js';
+import { eachResumeLedger, fileResumeLedger, userResumeFolder } from './file-resume-ledger.js';
 import { OpenRunTracker } from './open-run-tracker.js';
 import { registerForShutdown, unregisterForShutdown } from './shutdown-hooks.js';
 import { TraceFileError } from './trace-file-error.js';
@@ -81,7 +81,10 @@ class JsonlFileSink implements JsonlSink {
   constructor(path: string, options: JsonlSinkOptions) {
     const { flushBytes = 65_536, flushIntervalMs = 100, onRepair } = options;
     this.path = path;
-    this.resumeLedger = fileResumeLedger(`${path}.resumed`);
+    this.resumeLedger = eachResumeLedger([
+      fileResumeLedger(userResumeFolder()),
+      fileResumeLedger(`${path}.resumed`),
+    ]);
     this.#flushBytes = flushBytes;
     this.#flushIntervalMs = flushIntervalMs;
     this.#writer = options.writeInBackground === false ? new BatchWriter(false) : batchWriter();

@@ -19,8 +19,9 @@ export interface ResumeClaim {
  * ledger (a database's unique key, a file created exclusively, a row updated where unused).
  *
  * A run's ledger is its `resumeLedger` option when given; else those its trace sinks keep (a
- * `jsonlSink` records claims in a folder beside its file, a `memorySink` in memory) and one per
- * process, which remembers the last {@link processLedgerSize} states resumed in it.
+ * `jsonlSink` records claims beside its file and in the user's folder, so a state goes on once on
+ * one machine; a `memorySink` in memory) and one per process, which remembers the last
+ * {@link processLedgerSize} states resumed in it. Across machines, give a ledger they share.
  */
 export interface ResumeLedger {
   claim(claim: ResumeClaim): Promise<ResumeClaim | undefined>;

@@ -1,3 +1,4 @@
+import { isValidPhoneNumber } from 'libphonenumber-js/min';
 /**
  * A shape of text to redact. Where the pattern has a group named `secret`, only that part is
  * replaced (the context around it, `aws_secret_access_key=`, stays readable); else the whole match.
@@ -71,16 +72,20 @@ export const piiRules: readonly RedactionRule[] = [
   rule(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g),
   // payment card numbers: 13 to 19 digits, spaced or dashed in groups, that pass the Luhn check
   rule(/(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g, isLuhnValid),
-  // phone numbers: an optional +country code, then three or four groups of digits, 7 to 15 digits
-  // in all (E.164), not part of a longer run of digit groups
+  // phone numbers: a run of digits and separators, with an optional +country code and (area), that
+  // libphonenumber-js (Google's phone-number metadata) says is a valid number: international form,
+  // or national form of the North American plan; not part of a longer run of digits
   rule(
-    /(?<![\w+]|\d[ .-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,4}(?:[ .-]\d{2,5}){2,3}(?![ .-]?\d)(?![\w-])/g,
-    match => {
-      const digits = match.replace(/\D/g, '').length;
-      return digits >= 7 && digits <= 15;
-    },
+    /(?<![\w+]|\d[ .-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d[\d .-]{5,17}\d(?![ .-]?\d)(?![\w-])/g,
+    isPhoneNumber,
   ),
 ];
+
+/** True when `text` is a valid phone number: international, or national in the North American plan. */
+export function isPhoneNumber(text: string): boolean {
+  const digits = text.replace(/\D/g, '').length;
+  return digits >= 7 && digits <= 15 && isValidPhoneNumber(text, 'US');
+}
 
 /** Where personal data that may span whitespace begins: digits with separators, at the end. */
 export const piiOpenings: readonly Opening[] = [/(?<![\w+])[+(]?\d[\d ().-]*$/];

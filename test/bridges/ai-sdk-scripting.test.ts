@@ -85,6 +85,26 @@ describe('a FakeLLM script as the AI SDK language model', () => {
     ]);
   });
 
+  it("retries a scripted 429 as the AI SDK retries a provider's, generateText and streamText alike; a 400 is not retried", async () => {
+    const limited = () =>
+      fakeLLM([{ error: { status: 429, retryAfterMs: 5 } }, { text: 'Second time lucky.' }]);
+    const generated = limited();
+    const { text } = await generateText({ model: aiSdkModel(generated), prompt: 'Hi' });
+    expect(text).toBe('Second time lucky.');
+    expect(generated.calls).toHaveLength(2);
+    const streamedModel = limited();
+    const streamed = streamText({ model: aiSdkModel(streamedModel), prompt: 'Hi' });
+    expect(await streamed.text).toBe('Second time lucky.');
+    expect(streamedModel.calls).toHaveLength(2);
+    const refused = fakeLLM([{ error: { status: 400 } }], { allowUnusedSteps: true });
+    await expect(generateText({ model: aiSdkModel(refused), prompt: 'Hi' })).rejects.toMatchObject({
+      name: 'AI_APICallError',
+      statusCode: 400,
+      isRetryable: false,
+    });
+    expect(refused.calls).toHaveLength(1);
+  });
+
   it('keeps the script strict: a call past its last step fails the run, and says so', async () => {
     const fake = fakeLLM([{ toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] }], {
       allowUnusedSteps: true,

@@ -6,6 +6,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import type { FinishReason, LanguageModel, ModelStreamPart, Usage } from '@agent-trace/core';
+import { asApiCallError } from './api-call-error.js';
 import { toModelRequest } from './to-model-request.js';
 
 /** Options of {@link aiSdkModel}. */
@@ -41,13 +42,17 @@ export const finishReasons: Readonly<Record<FinishReason, LanguageModelV4FinishR
  */
 export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}): LanguageModelV4 {
   const agent = options.agent ?? 'ai-sdk';
+  // What an error names as the endpoint: the model, as agent-trace knows it.
+  const where = `agent-trace:${model.provider}/${model.modelId}`;
   return {
     specificationVersion: 'v4',
     provider: model.provider,
     modelId: model.modelId,
     supportedUrls: {},
     async doGenerate(callOptions) {
-      const response = await model.generate(toModelRequest(callOptions, agent));
+      const response = await model
+        .generate(toModelRequest(callOptions, agent))
+        .catch((error: unknown) => Promise.reject(asApiCallError(error, where)));
       const content: LanguageModelV4Content[] = [];
       if (response.text !== '') content.push({ type: 'text', text: response.text });
       for (const call of response.toolCalls)
@@ -64,9 +69,14 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
         warnings: [],
       };
     },
-    doStream(callOptions) {
-      const parts = model.stream(toModelRequest(callOptions, agent));
-      return Promise.resolve({ stream: streamOf(parts) });
+    async doStream(callOptions) {
+      const parts = model.stream(toModelRequest(callOptions, agent))[Symbol.asyncIterator]();
+      // The first part is awaited here: a failed request fails the call, which the SDK retries,
+      // rather than the stream it would hand on.
+      const first = await parts.next().catch((error: unknown) => {
+        throw asApiCallError(error, where);
+      });
+      return { stream: streamOf(first, parts) };
     },
   };
 }
@@ -93,9 +103,10 @@ function usageOf(usage: Usage): LanguageModelV4Usage {
 
 /** agent-trace's stream parts as the AI SDK's: text and tool input as they come, then the finish. */
 function streamOf(
-  parts: AsyncIterable<ModelStreamPart>,
+  first: IteratorResult<ModelStreamPart>,
+  iterator: AsyncIterator<ModelStreamPart>,
 ): ReadableStream<LanguageModelV4StreamPart> {
-  const iterator = parts[Symbol.asyncIterator]();
+  let pending: IteratorResult<ModelStreamPart> | undefined = first;
   const calls = new Map<string, { toolName: string; input: string }>();
   let textOpen = false;
   let started = false;
@@ -105,7 +116,8 @@ function streamOf(
         started = true;
         controller.enqueue({ type: 'stream-start', warnings: [] });
       }
-      const next = await iterator.next();
+      const next = pending ?? (await iterator.next());
+      pending = undefined;
       if (next.done === true) return controller.close();
       const part = next.value;
       switch (part.type) {

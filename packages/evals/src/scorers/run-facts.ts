@@ -16,10 +16,16 @@ function fact(
   };
 }
 
-/** 1 when the run stopped for `reason` (by default `completed`). */
+/**
+ * 1 when the run stopped for `reason` (by default `completed`): as the task's result says (an
+ * agent-trace run's), else as its trace's seal says (a bridged agent's, whose task returns the
+ * framework's own result).
+ */
 export function stopReasonIs(reason: StopReason = 'completed'): Scorer {
-  return fact('stop_reason', ({ result }) => {
-    const actual = result?.stopReason ?? 'no run';
+  return fact('stop_reason', ({ result, trace }) => {
+    const sealed = trace.findLast(event => event.event === 'run_end');
+    const actual =
+      result?.stopReason ?? (sealed?.event === 'run_end' ? sealed.stop_reason : 'no run');
     return { holds: actual === reason, reason: `the run stopped: ${actual}` };
   });
 }

@@ -40,7 +40,7 @@ it('runs the pipeline of workflow.yaml on sales.csv', async () => {
     { trace: jsonlSink('traces/pipeline.jsonl') },
   );
   result.status; // 'completed' | 'failed' | 'interrupted' | 'aborted'
-  result.output; // the last step's output
+  result.output; // the final step's output; with several final steps, their outputs by name
   result.steps; // [{ name, status, output | error | reason, attempts }] in trace order
 
   expect(result.status).toBe('completed');

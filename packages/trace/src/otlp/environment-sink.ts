@@ -25,10 +25,10 @@ export function environmentOtlpSink(
 /** How long the process may wait at its end for the collector to take the last spans. */
 const exitWaitMs = 1500;
 /**
- * The wait when the collector's last answer was a failure: the requests that failed already held
- * the process for their timeout, so the end does not wait a second time.
+ * The wait when the collector's last answer was a failure: none, since the requests that failed
+ * already held the process for their timeout, and the end does not wait a second time.
  */
-const failingWaitMs = 50;
+const failingWaitMs = 0;
 /** What the exporter's own clean-up gets past the wait before the process ends anyway. */
 const exitMarginMs = 100;
 

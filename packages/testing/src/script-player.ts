@@ -1,6 +1,7 @@
 import {
   ConfigurationError,
   ModelCallError,
+  type Message,
   type ModelRequest,
   type ModelResponse,
   type ToolCallRequest,
@@ -104,6 +105,33 @@ export class ScriptPlayer {
   }
 }
 
+/** Assistant messages up to and including each message seen, by message: each is counted once. */
+const assistantsThrough = new WeakMap<Message, number>();
+
+/**
+ * The assistant messages of a conversation. A conversation grows from call to call with the same
+ * message objects, so only the messages new since a known one are counted: a long scripted run
+ * costs a step what a short one does.
+ */
+function assistantsIn(messages: readonly Message[]): number {
+  let from = messages.length;
+  let count = 0;
+  while (from > 0) {
+    const known = assistantsThrough.get(messages[from - 1] as Message);
+    if (known !== undefined) {
+      count = known;
+      break;
+    }
+    from--;
+  }
+  for (let at = from; at < messages.length; at++) {
+    const message = messages[at] as Message;
+    if (message.role === 'assistant') count++;
+    assistantsThrough.set(message, count);
+  }
+  return count;
+}
+
 /**
  * The response a scripted answer step stands for. Call ids default to `call_<turn>_<position>`,
  * the turn being the model call's number, or past it the conversation's turn (its assistant
@@ -117,9 +145,7 @@ export function toResponse(
   index: number,
 ): ModelResponse {
   const text = step.text ?? '';
-  let turn = 1;
-  for (const message of request.messages) if (message.role === 'assistant') turn++;
-  turn = Math.max(turn, index);
+  const turn = Math.max(assistantsIn(request.messages) + 1, index);
   const toolCalls: ToolCallRequest[] = (step.toolCalls ?? []).map((call, position) => ({
     callId: call.id ?? `call_${turn}_${position + 1}`,
     toolName: call.name,

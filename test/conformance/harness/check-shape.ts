@@ -6,7 +6,8 @@ import type { AnyAgent, TraceEvent } from '@agent-trace/core';
 import {
   forkTrace,
   isBridgedAgent,
-  readTrace,
+  recordedEvents,
+  recordedRuns,
   rerunTrace,
   validateTraceFile,
   type BridgedAgent,
@@ -19,12 +20,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentTraceProcess } from './cli-process.js';
 import type { Change, Planted, Shape } from './shape.js';
 
-async function eventsOf(file: string): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  for await (const event of readTrace(file)) events.push(event);
-  return events;
-}
-
 /** Reruns every run of `file` against `target`: one report a run. */
 async function rerunAll(
   file: string,
@@ -32,7 +27,7 @@ async function rerunAll(
   target: RerunTarget | BridgedAgent,
   { liveTools = false, run }: { liveTools?: boolean; run?: Shape['runOptions'] } = {},
 ): Promise<RerunReport<unknown>[]> {
-  const runs = [...new Set(events.filter(e => e.event === 'run_start').map(e => e.run))];
+  const runs = recordedRuns(events);
   const reports: RerunReport<unknown>[] = [];
   for (const runId of runs)
     reports.push(
@@ -88,7 +83,7 @@ export function checkShape(shape: Shape): void {
     beforeAll(async () => {
       file = join(mkdtempSync(join(tmpdir(), 'agent-trace-conformance-')), 'recording.jsonl');
       await shape.record(file);
-      events = await eventsOf(file);
+      events = [...(await recordedEvents(file))];
     });
     afterAll(async () => {
       await shape.close?.();

@@ -1,6 +1,6 @@
 /** The MCP rows: stdio, Streamable HTTP, and the server gone at rerun. */
 import { useRecordedServers, type AnyAgent } from '@agent-trace/core';
-import { readTrace, recordedServers } from '@agent-trace/trace';
+import { recordedEvents, recordedServers } from '@agent-trace/trace';
 import { expect } from 'vitest';
 import { startHttpMcpServer } from '../../fixtures/mcp/http-server.js';
 import { recordRun, script } from '../harness/plant.js';
@@ -93,8 +93,7 @@ export const mcpGone: Shape = {
     const live = await connectMcp(stdioConfig());
     await recordRun(file, mcpDesk(live.tools), question);
     await live.close();
-    const events = [];
-    for await (const event of readTrace(file)) events.push(event);
+    const events = await recordedEvents(file);
     // What code does to rerun with the server gone; the CLI does it by itself.
     useRecordedServers(recordedServers(events));
     gone = import('./mcp-gone.js');

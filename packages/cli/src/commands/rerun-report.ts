@@ -1,5 +1,4 @@
 import { formatDivergence, type RerunReport } from '@agent-trace/trace';
-import { defined } from '@agent-trace/core/internal';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 
@@ -71,7 +70,7 @@ function jsonReport(reruns: readonly RunRerun[], file: string, options: ReportOp
   }));
   const head = {
     file,
-    ...defined('html', options.html),
+    ...(options.html === undefined ? {} : { html: options.html }),
     agentModule: options.agentModule,
     same: runs.every(run => run.same),
   };

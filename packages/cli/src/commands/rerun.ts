@@ -15,7 +15,6 @@ import {
   type RerunReport,
   type RerunTraceOptions,
 } from '@agent-trace/trace';
-import { defined } from '@agent-trace/core/internal';
 import { rerunView, viewerHtml } from '@agent-trace/viewer';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -95,7 +94,11 @@ async function rerunEach(
   for (const runId of runs) {
     const report: RerunReport<unknown> = isBridgedAgent(target)
       ? await target.rerun(events, { liveTools, runId })
-      : await rerunTrace(events, target, { liveTools, runId, ...defined('run', options.run) });
+      : await rerunTrace(events, target, {
+          liveTools,
+          runId,
+          ...(options.run === undefined ? {} : { run: options.run }),
+        });
     reruns.push({ run: runId, report });
   }
   return reruns;

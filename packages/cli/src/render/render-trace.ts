@@ -1,7 +1,7 @@
 import { type TraceEvent, type TraceEventOf } from '@agent-trace/core';
 import { describeCost, formatUsd } from '@agent-trace/core/cost';
 import { planReasons } from './event-line.js';
-import { isSpanNode, type RunTree, type SpanNode } from '@agent-trace/trace/model';
+import { errorText, isSpanNode, type RunTree, type SpanNode } from '@agent-trace/trace/model';
 import type { Style } from './style.js';
 
 /** Options of {@link renderRunTree}. */
@@ -301,15 +301,4 @@ class TreeRenderer {
   #cut(text: string): string {
     return text.length > this.#maxLength ? `${text.slice(0, this.#maxLength - 1)}…` : text;
   }
-}
-
-/**
- * An error as a line says it: its type, then its message, unless the message says the type again
- * (an imported span's `error: …` whose type is `error`); an empty message is said to be empty.
- */
-export function errorText(error: { readonly type: string; readonly message: string }): string {
-  const message = error.message.trim();
-  if (message === '') return `${error.type} (no message)`;
-  const repeats = message.toLowerCase().startsWith(`${error.type.toLowerCase()}:`);
-  return repeats ? message : `${error.type}: ${message}`;
 }

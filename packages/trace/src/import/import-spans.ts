@@ -3,6 +3,7 @@ import { memorySink } from '../memory-sink.js';
 import { json, text, type ForeignSpan } from './foreign-span.js';
 import { messagesOf } from './genai-messages.js';
 import { ImportedRun, type SpanNode } from './imported-run.js';
+import { semconv } from '../otlp/semconv.js';
 
 /** What an import made of the spans, and what it kept as plain spans. */
 export interface ImportResult {
@@ -109,8 +110,10 @@ function runName(root: SpanNode): string {
   const workflow = text(root.span, 'gen_ai.workflow.name');
   if (workflow !== undefined) return workflow;
   for (let level: readonly SpanNode[] = [root]; level.length > 0;) {
-    const agent = level.find(node => text(node.span, 'gen_ai.agent.name') !== undefined);
-    if (agent !== undefined) return text(agent.span, 'gen_ai.agent.name') as string;
+    for (const node of level) {
+      const agent = text(node.span, semconv.agentName);
+      if (agent !== undefined) return agent;
+    }
     level = level.flatMap(node => node.children);
   }
   return root.span.name;

@@ -1,5 +1,5 @@
 import type { TraceEventOf } from '@agent-trace/core';
-import type { SpanAttributes } from './semconv.js';
+import { semconv, type SpanAttributes } from './semconv.js';
 import { functionDefinitions } from './span-end-attributes.js';
 
 /**
@@ -39,11 +39,11 @@ export class RequestPreambles {
     const preamble = this.#byAgent.get(agent ?? start.agent);
     if (preamble === undefined) return;
     if (preamble.instructions !== '')
-      attributes['gen_ai.system_instructions'] = content([
+      attributes[semconv.systemInstructions] = content([
         { type: 'text', content: preamble.instructions },
       ]);
     // The final-output phase sends no tools.
     if (preamble.tools !== undefined && start.phase !== 'final_output')
-      attributes['gen_ai.tool.definitions'] = content(preamble.tools);
+      attributes[semconv.toolDefinitions] = content(preamble.tools);
   }
 }

@@ -2,7 +2,7 @@ import { SpanStatusCode, TraceFlags, type HrTime, type SpanKind } from '@opentel
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { finishReason, type SpanAttributes } from './semconv.js';
+import { finishReason, semconv, type SpanAttributes } from './semconv.js';
 
 /** A content attribute's value (cut to the longest allowed), when content is captured. */
 export type Content = ((value: unknown) => string) | undefined;
@@ -60,7 +60,7 @@ export function agentEndAttributes(
       { type: 'text', content: start.instructions },
     ]);
   if (content !== undefined && start.tool_definitions !== undefined)
-    attributes['gen_ai.tool.definitions'] = content(functionDefinitions(start.tool_definitions));
+    attributes[semconv.toolDefinitions] = content(functionDefinitions(start.tool_definitions));
   return undefined;
 }
 

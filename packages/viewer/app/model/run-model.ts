@@ -1,5 +1,11 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { buildRunTrees, isSpanNode, emptyTally, type SpanNode } from '@agent-trace/trace/model';
+import {
+  buildRunTrees,
+  emptyTally,
+  errorText,
+  isSpanNode,
+  type SpanNode,
+} from '@agent-trace/trace/model';
 import { isSpanStart } from '@agent-trace/core/spans';
 import { rowKindOf, type RowKind } from '../../src/row-kinds.js';
 import type { GraphFact, RunSummary, SummaryTotals } from '../../src/viewer-data.js';
@@ -196,7 +202,7 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
 
 function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
   if (end !== undefined && 'error' in end && end.error !== undefined)
-    return `✗ ${end.error.type}: ${cut(end.error.message, 100)}`;
+    return `✗ ${errorText({ type: end.error.type, message: cut(end.error.message, 100) })}`;
   switch (start.event) {
     case 'run_start':
       return [runOrigin(start), runSummary(start, end)].filter(part => part !== '').join(' · ');

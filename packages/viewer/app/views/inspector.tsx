@@ -1,4 +1,5 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { errorText } from '@agent-trace/trace/model';
 import { count, dollars, duration, pretty, prettyJsonText } from '../model/format.js';
 import type { Row, RunModel } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
@@ -155,10 +156,8 @@ function ToolCallView({
         <Section title="Attempts">
           {attempts.map(attempt => (
             <Field name={`attempt ${attempt.attempt}`}>
-              {attempt.error === undefined
-                ? 'ok'
-                : `${attempt.error.type}: ${attempt.error.message}`}{' '}
-              · {duration(attempt.duration_ms)}
+              {attempt.error === undefined ? 'ok' : errorText(attempt.error)} ·{' '}
+              {duration(attempt.duration_ms)}
             </Field>
           ))}
         </Section>

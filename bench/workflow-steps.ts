@@ -1,6 +1,6 @@
 /**
  * The cost of a workflow step: the same tool called N times by plain code (awaited one after
- * another, or all at once) and by a workflow (a chain of N tool steps, or one parallel step of N
+ * another, or all at once) and by a workflow (a chain of N tool steps, or one `forEach` step of N
  * items), without a trace and with an in-memory one. The tool is `add`, so what is measured is
  * the engine: deciding, filling inputs, the step and tool spans, ordering the trace.
  */
@@ -36,18 +36,9 @@ function chain(steps: number): Workflow {
   });
 }
 
-function fanOut(steps: number): Workflow {
-  return workflow({
-    name: 'fan-out',
-    steps: [
-      {
-        name: 'each',
-        tool: add,
-        parallel: true,
-        input: Array.from({ length: steps }, (_, index) => ({ a: index, b: 1 })),
-      },
-    ],
-  });
+/** One step run for each of the workflow's input items. */
+function fanOut(): Workflow {
+  return workflow({ name: 'fan-out', steps: [{ name: 'each', tool: add, forEach: 'input' }] });
 }
 
 /** Measures both shapes at `steps`, interleaved over `rounds`. */
@@ -58,7 +49,8 @@ export async function measureWorkflowSteps(steps = 100, rounds = 5): Promise<Wor
     agentName: 'bench',
     clock: { now: () => Date.now() },
   });
-  const [chained, fanned] = [chain(steps), fanOut(steps)];
+  const [chained, fanned] = [chain(steps), fanOut()];
+  const items = Array.from({ length: steps }, (_, index) => ({ a: index, b: 1 }));
   const options = { maxConcurrency: steps };
   const times = await interleaved(
     {
@@ -75,8 +67,8 @@ export async function measureWorkflowSteps(steps = 100, rounds = 5): Promise<Wor
             add.execute(add.input.parse({ a: index, b: 1 }), context(index)),
           ),
         ),
-      fanWorkflow: () => runWorkflow(fanned, null, options),
-      fanTraced: () => runWorkflow(fanned, null, { ...options, trace: memorySink() }),
+      fanWorkflow: () => runWorkflow(fanned, items, options),
+      fanTraced: () => runWorkflow(fanned, items, { ...options, trace: memorySink() }),
     },
     rounds,
   );

@@ -17,6 +17,7 @@ import {
   dataCollector,
   dataPreprocessor,
   pipelineTools,
+  regionAnalyzer,
   reportGenerator,
 } from '../../examples/data-pipeline/tools.js';
 
@@ -63,9 +64,9 @@ it('waits for the sign-off before it publishes', async () => {
       { name: 'clean', tool: dataPreprocessor, dependsOn: ['collect'] },
       {
         name: 'analyse',
-        tool: analyzer,
+        tool: regionAnalyzer,
         dependsOn: ['clean'],
-        parallel: true,
+        forEach: 'steps.clean.output', // once per region, all at once
         retries: 2,
         timeoutMs: 5_000,
       },
@@ -89,6 +90,11 @@ it('waits for the sign-off before it publishes', async () => {
     ['summary', 'completed'],
     ['sign-off', 'interrupted'],
   ]);
+  // One analysis per region of sales.csv, in the regions' order.
+  const analyses = result.steps.find(step => step.name === 'analyse')?.output as {
+    region: string;
+  }[];
+  expect(analyses.map(analysis => analysis.region)).toEqual(['north', 'south', 'west', 'east']);
 });
 
 it('plans again when a step of the first plan fails', async () => {

@@ -23,7 +23,7 @@ it('runs a workflow on fake tools: outputs, skips, and a valid trace', async () 
     name: 'review',
     steps: [
       { name: 'fetch', tool: fetchOrders },
-      { name: 'flag', tool: flag, dependsOn: ['fetch'], parallel: true },
+      { name: 'flag', tool: flag, dependsOn: ['fetch'], forEach: 'steps.fetch.output' },
       {
         name: 'notify',
         tool: notify,

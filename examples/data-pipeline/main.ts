@@ -1,10 +1,9 @@
 /**
- * `pnpm data-pipeline`: loads workflow.yaml (collect → clean → analyse each region at once →
- * report), runs it on sales.csv, prints the report, then replays and validates the trace
- * (traces/data-pipeline.jsonl).
- * `pnpm data-pipeline plan`: a planner agent (FakeLLM, no API key) writes the workflow itself;
- * its first plan reads a file that does not exist, the step fails, the planner is told and
- * writes a second plan, which completes. `plan --live` asks a real model (OPENAI_API_KEY or
+ * `pnpm data-pipeline`: loads workflow.yaml (collect → clean → analyse → report), runs it on
+ * sales.csv, prints the report, then replays and validates the trace (traces/data-pipeline.jsonl).
+ * `pnpm data-pipeline plan`: a planner agent (FakeLLM, no API key) writes the workflow itself,
+ * analysing each region at once (`for_each`); its first plan reads a file that does not exist,
+ * the step fails, the planner is told and writes a second plan, which completes. `plan --live` asks a real model (OPENAI_API_KEY or
  * ANTHROPIC_API_KEY). `--trace <file>` writes the trace elsewhere.
  */
 import { rmSync } from 'node:fs';

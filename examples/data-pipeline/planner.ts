@@ -15,7 +15,10 @@ export const plannerScript = [
   },
 ];
 
-/** A plan of the pipeline's four steps, reading `source`, its analysis under `condition`. */
+/**
+ * A plan of the pipeline's four steps, reading `source`, analysing each region at once
+ * (`for_each`), its analysis under `condition`.
+ */
 function plan(name: string, source: string, condition?: string): string {
   const when = condition === undefined ? '' : `\n      condition: ${condition}`;
   return `\`\`\`yaml
@@ -29,9 +32,9 @@ workflow:
       tool: data_preprocessor
       depends_on: [collect]
     - name: analyse
-      tool: analyzer
+      tool: region_analyzer
       depends_on: [clean]
-      parallel: true${when}
+      for_each: steps.clean.output${when}
     - name: report
       tool: report_generator
       depends_on: [analyse]

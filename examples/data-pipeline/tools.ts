@@ -54,21 +54,32 @@ export const dataPreprocessor = tool({
   },
 });
 
-/** Analyses one region's amounts. */
+/** One region's total, mean and best week. */
+function analyse({ region, amounts }: z.infer<typeof Region>): z.infer<typeof Analysis> {
+  const total = amounts.reduce((sum, amount) => sum + amount, 0);
+  return {
+    region,
+    total,
+    mean: Math.round((total / amounts.length) * 100) / 100,
+    best: Math.max(...amounts),
+    weeks: amounts.length,
+  };
+}
+
+/** Analyses every region's amounts (workflow.yaml's step, on the regions whole). */
 export const analyzer = tool({
   name: 'analyzer',
+  description: "Analyse every region's weekly amounts: total, mean and best week of each.",
+  input: z.array(Region),
+  execute: regions => regions.map(analyse),
+});
+
+/** Analyses one region's amounts (a planned step runs it for each region, all at once). */
+export const regionAnalyzer = tool({
+  name: 'region_analyzer',
   description: "Analyse one region's weekly amounts: total, mean and best week.",
   input: Region,
-  execute: ({ region, amounts }) => {
-    const total = amounts.reduce((sum, amount) => sum + amount, 0);
-    return {
-      region,
-      total,
-      mean: Math.round((total / amounts.length) * 100) / 100,
-      best: Math.max(...amounts),
-      weeks: amounts.length,
-    };
-  },
+  execute: analyse,
 });
 
 /** Writes the analyses as a short report, best region first. */
@@ -87,4 +98,10 @@ export const reportGenerator = tool({
 });
 
 /** Every tool of the pipeline. */
-export const pipelineTools = [dataCollector, dataPreprocessor, analyzer, reportGenerator];
+export const pipelineTools = [
+  dataCollector,
+  dataPreprocessor,
+  analyzer,
+  regionAnalyzer,
+  reportGenerator,
+];

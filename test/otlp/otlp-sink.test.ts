@@ -151,7 +151,7 @@ describe('otlpSink', () => {
     expect(analyse).toMatchObject({ kind: 'INTERNAL' });
     expect(analyse.attributes['agent_trace.workflow.step.items']).toBe(4);
     const analyses = spans.filter(
-      span => span.name === 'execute_tool analyzer' && span.parentSpanId === analyse.spanId,
+      span => span.name === 'execute_tool region_analyzer' && span.parentSpanId === analyse.spanId,
     );
     expect(analyses).toHaveLength(4);
     const root = spans.find(span => span.parentSpanId === undefined || span.parentSpanId === '')!;

@@ -51,7 +51,7 @@ describe('a planned workflow in the viewer, in Chromium', () => {
     await viewer.locator(`.waterfall-rows .row[data-seq="${workflow.seq}"]`).click();
     await expect
       .poll(() => text(inspector.getByLabel('Workflow steps')))
-      .toContain('analyse · tool analyzer · after clean · once per item');
+      .toContain('analyse · tool region_analyzer · after clean · for each of steps.clean.output');
     expect(await text(inspector)).toContain('4 completed, 0 failed, 0 skipped');
     await viewer.close();
   });

@@ -1,7 +1,8 @@
 /**
  * The data-analysis pipeline of the design's workflow example, loaded from its YAML as written
- * and run with FakeTools: its parallel step's items run at the same time, and the trace comes
- * out the same every run.
+ * and run with FakeTools. Its `parallel: true` says the step may run beside others (as the
+ * design's comment reads), so the analysis gets the preprocessed regions whole; the same pipeline
+ * with `for_each` analyses each region at once. Each trace comes out the same every run.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,19 @@ const seedWorkflowYaml = readFileSync(
   'utf8',
 );
 
-/** The pipeline's tools: three regions of sales, each analysed in 100 ms of (virtual) time. */
+/** The same pipeline analysing each region on its own, all at once. */
+const forEachYaml = seedWorkflowYaml.replace(
+  /tool: "analyzer"\n(\s+)depends_on: \["前処理"\]\n\s+parallel: true[^\n]*/,
+  'tool: "region_analyzer"\n$1depends_on: ["前処理"]\n$1for_each: steps["前処理"].output',
+);
+
+const Region = z.object({ region: z.string(), sales: z.array(z.number()) });
+const total = ({ region, sales }: z.infer<typeof Region>) => ({
+  region,
+  total: sales.reduce((sum, value) => sum + value, 0),
+});
+
+/** The pipeline's tools: three regions of sales, each region analysed in 100 ms of (virtual) time. */
 function pipelineTools() {
   let running = 0;
   const overlap = { most: 0 };
@@ -39,14 +52,21 @@ function pipelineTools() {
       }),
       respond: ({ rows }) => rows.map(row => ({ region: row.region, sales: [row.sales] })),
     }),
-    fakeTool<{ region: string; sales: number[] }>('analyzer', {
-      input: z.object({ region: z.string(), sales: z.array(z.number()) }),
-      respond: async ({ region, sales }, context) => {
+    fakeTool<z.infer<typeof Region>[]>('analyzer', {
+      input: z.array(Region),
+      respond: async (all, context) => {
+        await context.clock.sleep?.(100 * all.length, context.abortSignal);
+        return all.map(total);
+      },
+    }),
+    fakeTool<z.infer<typeof Region>>('region_analyzer', {
+      input: Region,
+      respond: async (region, context) => {
         running++;
         overlap.most = Math.max(overlap.most, running);
         await context.clock.sleep?.(100, context.abortSignal);
         running--;
-        return { region, total: sales.reduce((sum, value) => sum + value, 0) };
+        return total(region);
       },
     }),
     fakeTool<{ region: string; total: number }[]>('report_generator', {
@@ -58,43 +78,46 @@ function pipelineTools() {
   return { tools, overlap };
 }
 
-async function runSeed() {
+async function runSeed(yaml = seedWorkflowYaml, session = 'workflow-seed') {
   const { tools, overlap } = pipelineTools();
-  const pipeline = loadWorkflow(seedWorkflowYaml, { file: 'workflow.yaml', tools });
+  const pipeline = loadWorkflow(yaml, { file: 'workflow.yaml', tools });
   const sink = memorySink();
   const result = await runWorkflow(
     pipeline,
     { source: 'sales.csv' },
-    {
-      trace: sink,
-      clock: virtualClock(),
-      ids: sequentialIds(),
-      session: 'workflow-seed',
-    },
+    { trace: sink, clock: virtualClock(), ids: sequentialIds(), session },
   );
   return { result, events: sink.events, overlap, tools };
 }
 
+const call = ['tool_start', 'tool_end'];
+const step = (...calls: string[][]) => [
+  'workflow_step_start',
+  ...calls.flat(),
+  'workflow_step_end',
+];
+
 describe("the design's workflow.yaml", () => {
-  it('runs every step in order, the parallel step once per item, all items at once', async () => {
-    const { result, events, overlap, tools } = await runSeed();
+  it('runs as written: every step in order, the analysis on the regions whole', async () => {
+    const { result, events, tools } = await runSeed();
     expect(result.status).toBe('completed');
     expect(result.stopReason).toBe('completed');
     expect(result.output).toBe('Sales: north 50, south 50, west 40');
-    expect(result.steps.map(step => [step.name, step.status, step.attempts])).toEqual([
+    expect(result.steps.map(record => [record.name, record.status, record.attempts])).toEqual([
       ['データ収集', 'completed', 1],
       ['前処理', 'completed', 1],
       ['分析', 'completed', 1],
       ['レポート生成', 'completed', 1],
     ]);
-    // The three analyses overlapped: all three were running at once, and took 100 ms together.
-    expect(overlap.most).toBe(3);
-    const starts = new Set(tools[2]?.calls.map(call => call.startedAtMs));
-    expect(starts.size).toBe(1);
-    const analysis = events.find(
-      event => event.event === 'workflow_step_end' && event.name === '分析',
-    );
-    expect(analysis?.event === 'workflow_step_end' && analysis.duration_ms).toBe(100);
+    expect(tools[2]?.calls).toHaveLength(1);
+    // parallel: true is the step's permission to run beside others, not a fan-out.
+    const start = events.find(event => event.event === 'workflow_start');
+    expect(start?.event === 'workflow_start' && start.steps.map(s => s.parallel)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(validateTrace(events).problems).toEqual([]);
   });
 
@@ -102,13 +125,33 @@ describe("the design's workflow.yaml", () => {
     const first = (await runSeed()).events;
     const second = (await runSeed()).events;
     expect(second).toEqual(first);
-    const call = ['tool_start', 'tool_end'];
-    const step = (...calls: string[][]) => [
-      'workflow_step_start',
-      ...calls.flat(),
-      'workflow_step_end',
-    ];
     expect(first.map(event => event.event)).toEqual([
+      'run_start',
+      'workflow_start',
+      ...step(call),
+      ...step(call),
+      ...step(call),
+      ...step(call),
+      'workflow_end',
+      'run_end',
+    ]);
+    expect(['matched', 'written']).toContain(
+      compareGoldenTrace('workflow-seed', first, { directory }),
+    );
+  });
+
+  it('with for_each, analyses each region at once, in a stable trace', async () => {
+    const { result, events, overlap, tools } = await runSeed(forEachYaml, 'workflow-for-each');
+    expect(result.output).toBe('Sales: north 50, south 50, west 40');
+    // The three analyses overlapped: all three were running at once, and took 100 ms together.
+    expect(overlap.most).toBe(3);
+    expect(new Set(tools[3]?.calls.map(made => made.startedAtMs)).size).toBe(1);
+    const analysis = events.find(
+      event => event.event === 'workflow_step_end' && event.name === '分析',
+    );
+    expect(analysis?.event === 'workflow_step_end' && analysis.duration_ms).toBe(100);
+    expect(first(events, 'workflow_step_start', '分析')).toMatchObject({ items: 3 });
+    expect(events.map(event => event.event)).toEqual([
       'run_start',
       'workflow_start',
       ...step(call),
@@ -118,8 +161,14 @@ describe("the design's workflow.yaml", () => {
       'workflow_end',
       'run_end',
     ]);
+    expect((await runSeed(forEachYaml, 'workflow-for-each')).events).toEqual(events);
+    expect(validateTrace(events).problems).toEqual([]);
     expect(['matched', 'written']).toContain(
-      compareGoldenTrace('workflow-seed', first, { directory }),
+      compareGoldenTrace('workflow-for-each', events, { directory }),
     );
   });
 });
+
+function first(events: readonly { event: string }[], kind: string, name: string) {
+  return events.find(event => event.event === kind && (event as { name?: string }).name === name);
+}

@@ -41,7 +41,7 @@ const beforePause: FakeLLMStep[] = [
 const afterApproval: FakeLLMStep[] = [{ text: 'Refunded 80.' }];
 
 /** Look the order up, let the desk agent refund it, then notify; an audit step runs beside. */
-function claims(model: LanguageModel, options: { parallel?: boolean } = {}) {
+function claims(model: LanguageModel, options: { forEach?: boolean } = {}) {
   const desk = agent({ name: 'desk', model, tools: [refund] });
   return workflow({
     name: 'claims',
@@ -57,7 +57,7 @@ function claims(model: LanguageModel, options: { parallel?: boolean } = {}) {
         name: 'settle',
         agent: desk,
         dependsOn: ['lookup'],
-        ...(options.parallel === true ? { parallel: true, input: ['${steps.lookup.output}'] } : {}),
+        ...(options.forEach === true ? { forEach: 'input.claims' } : {}),
       },
       {
         name: 'notify',
@@ -170,12 +170,14 @@ describe('a workflow paused inside an agent step', () => {
     ).rejects.toThrow(ConfigurationError);
   });
 
-  it('an item of a parallel agent step cannot wait: the step fails saying what to do', async () => {
-    const result = await runWorkflow(claims(fakeLLM(beforePause), { parallel: true }), null);
+  it('an item of a for_each agent step cannot wait: the step fails saying what to do', async () => {
+    const result = await runWorkflow(claims(fakeLLM(beforePause), { forEach: true }), {
+      claims: [{ order: 42 }],
+    });
     expect(result.stopReason).toBe('workflow_step_failed');
     expect(result.steps.find(step => step.name === 'settle')?.error).toMatchObject({
       type: 'awaiting_approval',
-      message: expect.stringContaining('make the step not parallel') as string,
+      message: expect.stringContaining('run the agent without for_each') as string,
     });
   });
 });

@@ -54,15 +54,32 @@ describe('rerunning a workflow trace', () => {
     expect(report.firstDivergence?.agent).toBe('writer');
   });
 
-  it('names a changed step: the analysis no longer runs once per region', async () => {
+  it('names a changed step: the analysis now runs once per region', async () => {
     const sink = memorySink();
     await runWorkflow(pipeline(), { source: 'sales.csv' }, { trace: sink });
     const changed = loadWorkflow(
-      readFileSync(file, 'utf8').replace('parallel: true #', 'parallel: false #'),
+      readFileSync(file, 'utf8').replace(
+        /tool: "analyzer"\n(\s+)depends_on: \["前処理"\]\n\s+parallel: true[^\n]*/,
+        'tool: "region_analyzer"\n$1depends_on: ["前処理"]\n$1for_each: steps["前処理"].output',
+      ),
       { file, tools: pipelineTools },
     );
     const report = await rerunTrace(sink.events, changed, { liveTools: true });
-    expect(report.firstDivergence?.expected).toContain("tool 'analyzer' is called with");
-    expect(report.firstDivergence?.actual).toContain("tool 'analyzer' is called with [");
+    expect(report.same).toBe(false);
+    expect(report.firstDivergence?.expected).toContain("step '分析' runs tool 'analyzer' on [");
+    expect(report.firstDivergence?.actual).toContain(
+      "step '分析' runs tool 'region_analyzer' on [",
+    );
+  });
+
+  it('a linear pipeline whose step may no longer run in parallel behaves the same', async () => {
+    const sink = memorySink();
+    await runWorkflow(pipeline(), { source: 'sales.csv' }, { trace: sink });
+    const alone = loadWorkflow(
+      readFileSync(file, 'utf8').replace('parallel: true #', 'parallel: false #'),
+      { file, tools: pipelineTools },
+    );
+    const report = await rerunTrace(sink.events, alone, { liveTools: true });
+    expect(report.differences).toEqual([]);
   });
 });

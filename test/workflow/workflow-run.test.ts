@@ -177,16 +177,20 @@ describe('runWorkflow', () => {
       steps: [
         { name: 'left', tool: slow('left') },
         { name: 'right', tool: slow('right') },
-        { name: 'items', tool: slow('item'), parallel: true, input: [1, 2, 3] },
+        { name: 'items', tool: slow('item'), forEach: 'input.items' },
         { name: 'join', tool: echo('join'), dependsOn: ['left', 'right', 'items'] },
       ],
     });
-    const wide = await traced(flow, null, { clock: virtualClock() });
+    const wide = await traced(flow, { items: [1, 2, 3] }, { clock: virtualClock() });
     expect(most).toBe(5);
     const end = wide.events.find(event => event.event === 'workflow_end');
     expect(end?.event === 'workflow_end' && end.duration_ms).toBe(100);
     most = 0;
-    const narrow = await traced(flow, null, { clock: virtualClock(), maxConcurrency: 2 });
+    const narrow = await traced(
+      flow,
+      { items: [1, 2, 3] },
+      { clock: virtualClock(), maxConcurrency: 2 },
+    );
     expect(most).toBe(2);
     const narrowEnd = narrow.events.find(event => event.event === 'workflow_end');
     expect(narrowEnd?.event === 'workflow_end' && narrowEnd.duration_ms).toBe(300);
@@ -197,16 +201,57 @@ describe('runWorkflow', () => {
     expect(steps).toEqual(['left', 'right', 'items', 'join']);
   });
 
-  it('fails a parallel step whose input is not a list, saying how to fix it', async () => {
+  it('fails a for_each step whose list is not a list, saying how to fix it', async () => {
     const { result } = await traced(
-      workflow({ name: 'p', steps: [{ name: 'each', tool: echo('each'), parallel: true }] }),
+      workflow({ name: 'p', steps: [{ name: 'each', tool: echo('each'), forEach: 'input' }] }),
       { not: 'a list' },
     );
     expect(result.steps[0]?.error).toEqual({
       type: 'invalid_input',
       message:
-        "step 'each' is parallel, so its input must be a list to run once per item (it is object). Give it a list, or set parallel: false.",
+        "step 'each' runs for each item of input, which must be a list (it is object). Name a list there, e.g. steps.<name>.output.rows.",
     });
+  });
+
+  it('runs a step with parallel: false alone, after the steps running and before the next', async () => {
+    const spans: Record<string, [number, number]> = {};
+    const timed = (name: string) =>
+      fakeTool(name, {
+        input: z.unknown(),
+        respond: async (_, { clock, abortSignal }) => {
+          const start = clock.now();
+          await clock.sleep?.(100, abortSignal);
+          spans[name] = [start, clock.now()];
+          return name;
+        },
+      });
+    const flow = workflow({
+      name: 'turns',
+      steps: [
+        { name: 'left', tool: timed('left') },
+        { name: 'right', tool: timed('right') },
+        { name: 'alone', tool: timed('alone'), parallel: false },
+        { name: 'after', tool: timed('after') },
+      ],
+    });
+    const { result, events } = await traced(flow, null, { clock: virtualClock() });
+    expect(result.status).toBe('completed');
+    const at = (name: string) => (spans[name] as [number, number]).map(ms => ms - spans.left![0]);
+    // left and right side by side; alone once both ended; after waits its turn behind alone.
+    expect(['left', 'right', 'alone', 'after'].map(at)).toEqual([
+      [0, 100],
+      [0, 100],
+      [100, 200],
+      [200, 300],
+    ]);
+    const start = events.find(event => event.event === 'workflow_start');
+    expect(start?.event === 'workflow_start' && start.steps.map(step => step.parallel)).toEqual([
+      undefined,
+      undefined,
+      false,
+      undefined,
+    ]);
+    expect(validateTrace(events).problems).toEqual([]);
   });
 
   it('runs an agent step inside its step span, given its input as text', async () => {

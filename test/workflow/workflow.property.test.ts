@@ -24,7 +24,10 @@ interface StepSpec {
   readonly retries: number;
   readonly latencyMs: number;
   readonly condition: 'none' | 'always' | 'never' | 'dependency_completed';
-  readonly parallel: boolean;
+  /** Runs once per item of a list of two (`forEach`). */
+  readonly fanOut: boolean;
+  /** `parallel: false`: runs alone, beside no other step. */
+  readonly alone: boolean;
   /** Runs an agent (whose model answers, or loops into max_steps) instead of a tool. */
   readonly agent: 'none' | 'answers' | 'loops';
 }
@@ -36,7 +39,8 @@ const stepSpec = (index: number): fc.Arbitrary<StepSpec> =>
     retries: fc.integer({ min: 0, max: 2 }),
     latencyMs: fc.constantFrom(0, 10, 50),
     condition: fc.constantFrom('none', 'none', 'always', 'never', 'dependency_completed'),
-    parallel: fc.boolean(),
+    fanOut: fc.boolean(),
+    alone: fc.boolean(),
     agent: fc.constantFrom('none', 'none', 'none', 'answers', 'loops'),
   });
 
@@ -57,6 +61,11 @@ interface ToolLog {
   readonly finished: Map<string, number>;
   /** Per step: the finished calls of every step when its first call began. */
   readonly seenAtStart: Map<string, Map<string, number>>;
+  /** The tool calls going on, by step; and the steps that must run alone. */
+  readonly running: Map<string, number>;
+  readonly alone: Set<string>;
+  /** A call that began beside another step's while one of the two must run alone. */
+  readonly overlaps: string[];
 }
 
 const nameOf = (index: number) => `s${index}`;
@@ -80,7 +89,7 @@ function stepAgent(step: string, spec: StepSpec) {
     input: z.unknown(),
     execute: () => 'ok',
   });
-  const runs = (spec.retries + 1) * (spec.parallel ? 2 : 1);
+  const runs = (spec.retries + 1) * (spec.fanOut ? 2 : 1);
   return agent({
     name: `agent_${step}`,
     model: fakeLLM(
@@ -101,11 +110,16 @@ function stepTool(step: string, spec: StepSpec, log: ToolLog) {
     execute: async (input, { clock, abortSignal }) => {
       if (!log.seenAtStart.has(step)) log.seenAtStart.set(step, new Map(log.finished));
       log.calls.set(step, (log.calls.get(step) ?? 0) + 1);
+      for (const [other, count] of log.running)
+        if (other !== step && count > 0 && (log.alone.has(step) || log.alone.has(other)))
+          log.overlaps.push(`${step} began while ${other} ran`);
+      log.running.set(step, (log.running.get(step) ?? 0) + 1);
       try {
         await clock.sleep?.(spec.latencyMs, abortSignal);
         if (++attempts <= spec.failures) throw new Error(`${step} failure ${attempts}`);
         return { step, input };
       } finally {
+        log.running.set(step, (log.running.get(step) ?? 1) - 1);
         log.finished.set(step, (log.finished.get(step) ?? 0) + 1);
       }
     },
@@ -114,15 +128,22 @@ function stepTool(step: string, spec: StepSpec, log: ToolLog) {
 
 /** The workflow of a generated DAG, written in a shuffled order, and what its tools saw. */
 function build(specs: readonly StepSpec[], written: readonly number[]) {
-  const log: ToolLog = { calls: new Map(), finished: new Map(), seenAtStart: new Map() };
+  const log: ToolLog = {
+    calls: new Map(),
+    finished: new Map(),
+    seenAtStart: new Map(),
+    running: new Map(),
+    alone: new Set(specs.flatMap((spec, index) => (spec.alone ? [nameOf(index)] : []))),
+    overlaps: [],
+  };
   const definitions = specs.map((spec, index): WorkflowStepDefinition => {
     const step = nameOf(index);
     const base = {
       name: step,
       dependsOn: spec.dependsOn.map(nameOf),
       retries: spec.retries,
-      parallel: spec.parallel,
-      input: spec.parallel ? [1, 2] : { step },
+      ...(spec.alone ? { parallel: false } : {}),
+      ...(spec.fanOut ? { forEach: 'input.pair' } : { input: { step } }),
       ...conditionOf(spec),
     };
     return spec.agent === 'none'
@@ -143,12 +164,16 @@ describe('random workflows', () => {
         const runOnce = async () => {
           const { flow, log } = build(specs, written);
           const sink = memorySink();
-          const result = await runWorkflow(flow, null, {
-            trace: sink,
-            clock: virtualClock(),
-            ids: sequentialIds(),
-            maxConcurrency,
-          });
+          const result = await runWorkflow(
+            flow,
+            { pair: [1, 2] },
+            {
+              trace: sink,
+              clock: virtualClock(),
+              ids: sequentialIds(),
+              maxConcurrency,
+            },
+          );
           return { result, events: sink.events, log, flow };
         };
         const { result, events, log, flow } = await runOnce();
@@ -158,14 +183,16 @@ describe('random workflows', () => {
         expect(result.steps.map(step => step.name).sort()).toEqual(
           flow.steps.map(step => step.name).sort(),
         );
-        // Each step's tool ran once per attempt (per item for a parallel step), none before its
+        // A step with parallel: false ran beside no other step.
+        expect(log.overlaps).toEqual([]);
+        // Each step's tool ran once per attempt (per item for a forEach step), none before its
         // dependencies ended.
         for (const record of result.steps) {
           const step = flow.steps.find(candidate => candidate.name === record.name)!;
           if (step.runs.kind !== 'tool') continue;
           const calls = log.calls.get(record.name) ?? 0;
           if (record.status === 'skipped') expect(calls).toBe(0);
-          else if (!step.parallel) expect(calls).toBe(record.attempts);
+          else if (step.forEach === undefined) expect(calls).toBe(record.attempts);
         }
         // A step's tool began only once its dependencies' tools had made every attempt.
         for (const [step, seen] of log.seenAtStart) {

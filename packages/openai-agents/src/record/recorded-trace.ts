@@ -56,11 +56,39 @@ export class RecordedTrace {
   readonly #spans = new Map<string, Known>();
   #root: SdkAgent | undefined;
   readonly #runTally = bridgedRunTally();
+  /**
+   * A run stopped before anything showed its input (an input guardrail blocked it before any
+   * model call): how its first task ended, kept until {@link RecordedTrace.endBlocked} is told
+   * the input. Only when the recorder can learn it (`withAgentTrace`, from the SDK's error).
+   */
+  #blocked: { readonly task: Task; readonly error: SdkSpanError | undefined } | undefined;
 
   constructor(
     readonly tracer: RunTracer,
     private readonly prices: PriceTable,
+    private readonly waitForInput = false,
   ) {}
+
+  /** True when the run waits for its input to be told before it can end. */
+  get awaitsInput(): boolean {
+    return this.#blocked !== undefined;
+  }
+
+  /** The agent span the run's first agent had in the SDK, to match the SDK's error to the run. */
+  get rootSpanId(): string | undefined {
+    for (const [spanId, known] of this.#spans) if (known.agent === this.#root) return spanId;
+    return undefined;
+  }
+
+  /** Ends a run that {@link awaitsInput}, with its input (empty when it never became known). */
+  endBlocked(input: string): void {
+    const blocked = this.#blocked;
+    if (blocked === undefined || this.#root === undefined) return;
+    this.#blocked = undefined;
+    this.#ensureRun(this.#root, input);
+    this.#taskEnded(blocked.task, blocked.error);
+    this.traceEnded();
+  }
 
   /** A span starts: a task, an agent, or a tool call (whose arguments the model's answer gave). */
   spanStarted(span: SdkSpan): void {
@@ -121,6 +149,7 @@ export class RecordedTrace {
 
   /** The SDK trace ends: the tasks that never ended end with it, the innermost first. */
   traceEnded(): void {
+    if (this.#blocked !== undefined) return;
     for (const { task } of [...this.#spans.values()].reverse())
       if (task !== undefined && task.ended !== true)
         this.#taskEnded(task, { message: 'the trace ended before its run did' });
@@ -183,6 +212,15 @@ export class RecordedTrace {
    */
   #taskEnded(task: Task, error: SdkSpanError | undefined): void {
     task.ended = true;
+    if (
+      this.waitForInput &&
+      task.caller === undefined &&
+      this.#root !== undefined &&
+      this.#root.runSpan === undefined
+    ) {
+      this.#blocked = { task, error };
+      return;
+    }
     const last = task.agents.at(-1);
     const failure = error ?? last?.error;
     const stopReason = stopReasonOf(failure);

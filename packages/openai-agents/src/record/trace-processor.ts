@@ -2,6 +2,7 @@ import type { Clock } from '@agent-trace/core';
 import { BridgedRuns, type BridgeRecordingOptions } from '@agent-trace/core/internal';
 import type { Span, Trace, TracingProcessor } from '@openai/agents';
 import { RecordedTrace } from './recorded-trace.js';
+import { conversationOf } from '../to-model-request.js';
 
 /** Options of {@link agentTraceProcessor}: where runs go and how they are written. */
 export type AgentTraceProcessorOptions = BridgeRecordingOptions;
@@ -32,6 +33,7 @@ class TraceRuns {
   constructor(
     private readonly open: () => RecordedTrace,
     private readonly close: (run: RecordedTrace) => void,
+    private readonly park: (run: RecordedTrace) => void,
   ) {}
 
   /** The run `span` belongs to (a new one for a span at the top), remembered for its children. */
@@ -66,7 +68,8 @@ class TraceRuns {
   #end(top: string, run: RecordedTrace): void {
     this.#runs.delete(top);
     run.traceEnded();
-    this.close(run);
+    if (run.awaitsInput) this.park(run);
+    else this.close(run);
   }
 }
 
@@ -88,18 +91,49 @@ class TraceRuns {
  * ```
  */
 export function agentTraceProcessor(options: AgentTraceProcessorOptions): AgentTraceProcessor {
+  return recordingProcessor(options, false);
+}
+
+/** A processor that also learns the input of runs an input guardrail blocked, from the error. */
+export interface InputLearningProcessor extends AgentTraceProcessor {
+  /** The error a `run` threw: a blocked run waiting for its input is told it from the SDK's state. */
+  learnInput(error: unknown): void;
+}
+
+/**
+ * The processor; with `waitForInput`, a run stopped before any span showed its input waits (not
+ * sealed) until {@link InputLearningProcessor.learnInput} or `flush`.
+ */
+export function recordingProcessor(
+  options: AgentTraceProcessorOptions,
+  waitForInput: boolean,
+): InputLearningProcessor {
   const spanClock = new SpanClock();
   const runs = new BridgedRuns(options, spanClock);
   const traces = new Map<string, TraceRuns>();
+  const parked: RecordedTrace[] = [];
+  const end = (run: RecordedTrace, input: string) => {
+    run.endBlocked(input);
+    runs.closed(run.tracer);
+  };
   const at = (time: string | null): void => {
     const parsedTime = time === null ? Number.NaN : Date.parse(time);
     spanClock.at = Number.isNaN(parsedTime) ? Date.now() : parsedTime;
   };
+  const flush = () => {
+    for (const run of parked.splice(0)) end(run, '');
+    return runs.flush();
+  };
   return {
     onTraceStart(trace: Trace) {
       const open = () =>
-        new RecordedTrace(runs.open(trace.name, trace.groupId ?? undefined), runs.prices);
-      traces.set(trace.traceId, new TraceRuns(open, run => runs.closed(run.tracer)));
+        new RecordedTrace(
+          runs.open(trace.name, trace.groupId ?? undefined),
+          runs.prices,
+          waitForInput,
+        );
+      const close = (run: RecordedTrace) => runs.closed(run.tracer);
+      traces.set(trace.traceId, new TraceRuns(open, close, run => void parked.push(run)));
       return Promise.resolve();
     },
     onSpanStart(span: Span<never>) {
@@ -120,8 +154,25 @@ export function agentTraceProcessor(options: AgentTraceProcessorOptions): AgentT
       recorded.endAll();
       return Promise.resolve();
     },
-    forceFlush: () => runs.flush(),
-    shutdown: () => runs.flush(),
-    flush: () => runs.flush(),
+    learnInput(error: unknown) {
+      // Which blocked run the error is from is known only when one waits.
+      const input = inputOfState(error);
+      if (parked.length !== 1 || input === undefined) return;
+      end(parked.pop() as RecordedTrace, input);
+    },
+    forceFlush: flush,
+    shutdown: flush,
+    flush,
   };
+}
+
+/** The first user message of the history an SDK error's run state holds (its public `history`). */
+function inputOfState(error: unknown): string | undefined {
+  const state = (error as { state?: { history?: unknown } } | null)?.state;
+  const history = state?.history;
+  if (!Array.isArray(history)) return undefined;
+  const first = conversationOf(history as Record<string, unknown>[]).messages.find(
+    message => message.role === 'user',
+  );
+  return first?.content;
 }

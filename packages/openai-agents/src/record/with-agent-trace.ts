@@ -2,15 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TracingProcessor } from '@openai/agents';
 import { sdk } from '../openai-agents-model.js';
 import {
-  agentTraceProcessor,
-  type AgentTraceProcessor,
+  recordingProcessor,
   type AgentTraceProcessorOptions,
+  type InputLearningProcessor,
 } from './trace-processor.js';
 
 /** The recorder of the work under way, in its async context. */
-const recording = new AsyncLocalStorage<AgentTraceProcessor>();
+const recording = new AsyncLocalStorage<InputLearningProcessor>();
 /** The recorder of each SDK trace started inside a `withAgentTrace`. */
-const byTrace = new Map<string, AgentTraceProcessor>();
+const byTrace = new Map<string, InputLearningProcessor>();
 let installed = false;
 
 /** Forwards each SDK trace started inside a `withAgentTrace` to that call's recorder. */
@@ -54,9 +54,13 @@ export async function withAgentTrace<T>(
     installed = true;
   }
   peer.setTracingDisabled(false);
-  const recorder = agentTraceProcessor(options);
+  const recorder = recordingProcessor(options, true);
   try {
     return await recording.run(recorder, work);
+  } catch (error) {
+    // A run an input guardrail blocked shows its input nowhere but in the SDK's error.
+    recorder.learnInput(error);
+    throw error;
   } finally {
     await recorder.flush();
   }

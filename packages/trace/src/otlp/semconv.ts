@@ -60,7 +60,7 @@ export const ownAttributes = Object.freeze({
   workflowStep: 'agent_trace.workflow.step',
   workflowStepStatus: 'agent_trace.workflow.step.status',
   workflowStepAttempts: 'agent_trace.workflow.step.attempts',
-  /** A parallel step: how many items of its input ran at once. */
+  /** A `for_each` step: how many items ran at once. */
   workflowStepItems: 'agent_trace.workflow.step.items',
 });
 

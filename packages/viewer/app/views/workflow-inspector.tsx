@@ -51,6 +51,9 @@ export function WorkflowView({
               <strong>{step.name}</strong> · {step.runs.kind}
               {step.runs.name === undefined ? '' : ` ${step.runs.name}`}
               {step.depends_on.length === 0 ? '' : ` · after ${step.depends_on.join(', ')}`}
+              {step.for_each === undefined ? '' : ` · for each of ${step.for_each}`}
+              {step.parallel === false ? ' · alone' : ''}
+              {/* Traces written before for_each marked a fan-out with parallel: true. */}
               {step.parallel === true ? ' · once per item' : ''}
               {step.condition === undefined ? '' : ` · when ${step.condition}`}
             </li>

@@ -2,6 +2,7 @@ import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/ap
 import { RunAbortedError } from '../../kernel/errors/abort-error.js';
 import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
 import { Semaphore } from '../../kernel/util/semaphore.js';
+import { StepLock } from './step-lock.js';
 import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
 import type { Workflow } from './workflow.js';
 import type { RunState } from '../../kernel/run/run-state.js';
@@ -45,7 +46,8 @@ export interface ExecuteWorkflowOptions {
 
 /**
  * Runs a workflow as a DAG under `parent`, inside its `workflow_start` / `workflow_end`: each
- * step starts as soon as its dependencies have ended, independent ones at the same time. Each
+ * step starts as soon as its dependencies have ended, independent ones at the same time (a step
+ * with `parallel: false` alone, when the steps running have ended). Each
  * step writes to its own view of the trace, delivered in {@link traceOrder}, so the trace is the
  * same whichever step finished first.
  */
@@ -66,7 +68,8 @@ export async function executeWorkflow(
       runs: tracedRuns(step),
       depends_on: [...step.dependsOn],
       ...(step.condition === undefined ? {} : { condition: step.condition.text }),
-      ...(step.parallel ? { parallel: true } : {}),
+      ...(step.forEach === undefined ? {} : { for_each: step.forEach.text }),
+      ...(step.parallel ? {} : { parallel: false }),
     })),
     ...revision,
   });
@@ -103,6 +106,7 @@ async function runSteps(
   const decisions = new Map(given.map(decision => [decision.callId, decision]));
   const goingOn = new Map((waited?.agentSteps ?? []).map(agentStep => [agentStep.step, agentStep]));
   const semaphore = new Semaphore(options.maxConcurrency);
+  const lock = new StepLock();
   const pending: PendingApproval[] = [];
   const paused = new Map<string, PausedAgentStep>();
   const order = traceOrder(workflow);
@@ -121,6 +125,7 @@ async function runSteps(
       input,
       state: { ...state, tracer: view },
       semaphore,
+      lock,
       pending,
       paused,
       ...(decisions.has(step.name) ? { decision: decisions.get(step.name) } : {}),

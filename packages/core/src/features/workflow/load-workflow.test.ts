@@ -66,8 +66,30 @@ describe('loadWorkflow', () => {
     ]);
     expect(workflow.steps[0]?.condition?.text).toBe('always');
     expect(workflow.steps[2]?.at).toEqual({ line: 10, column: 7 });
-    expect(workflow.steps[2]?.parallel).toBe(true);
-    expect(workflow.steps[1]?.parallel).toBe(false);
+    // parallel: whether the step may run beside others (the default); it is no fan-out.
+    expect(workflow.steps.map(step => step.parallel)).toEqual([true, true, true, true]);
+    expect(workflow.steps.map(step => step.forEach)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('reads parallel: false as a step that runs alone, and for_each as a fan-out', () => {
+    const workflow = loadWorkflow(
+      seedWorkflow
+        .replace('parallel: true # 並列実行の可否', 'for_each: steps["前処理"].output.regions')
+        .replace('depends_on: ["分析"]', 'depends_on: ["分析"]\n      parallel: false'),
+      { tools },
+    );
+    expect(workflow.steps[2]?.forEach?.text).toBe('steps["前処理"].output.regions');
+    expect(workflow.steps[3]?.parallel).toBe(false);
+    const wrapped = loadWorkflow(
+      seedWorkflow.replace('parallel: true', 'for_each: "${steps[\\"前処理\\"].output}"'),
+      { tools },
+    );
+    expect(wrapped.steps[2]?.forEach?.text).toBe('steps["前処理"].output');
   });
 
   it('loads JSON too', () => {
@@ -146,6 +168,31 @@ describe('loadWorkflow', () => {
       'an unknown key',
       seedWorkflow.replace('parallel: true', 'paralel: true'),
       "pipeline.yaml:13:7: unknown key 'paralel' in a step",
+    ],
+    [
+      'parallel that is not true or false',
+      seedWorkflow.replace('parallel: true', 'parallel: each'),
+      "pipeline.yaml:13:17: 'parallel' must be true or false",
+    ],
+    [
+      'a for_each that reads a step not before it',
+      seedWorkflow.replace('parallel: true', 'for_each: steps["レポート生成"].output'),
+      "pipeline.yaml:13:17: the for_each of step '分析' reads step 'レポート生成', which does not run before it: add 'レポート生成' to its depends_on",
+    ],
+    [
+      'a for_each beside an input',
+      seedWorkflow.replace('parallel: true', 'for_each: steps["前処理"].output\n      input: [1]'),
+      "pipeline.yaml:13:17: step '分析' has both for_each and input: each item of for_each is the step's input",
+    ],
+    [
+      'a for_each on an approval step',
+      'workflow:\n  name: w\n  steps:\n    - name: ok\n      approval: Publish?\n      for_each: input.items\n',
+      "pipeline.yaml:6:17: step 'ok' waits for approval, which runs once: remove for_each",
+    ],
+    [
+      'a bad for_each, at its column',
+      seedWorkflow.replace('parallel: true', 'for_each: steps.'),
+      'pipeline.yaml:13:23: bad for_each: expected a name after',
     ],
     [
       'YAML that does not parse',

@@ -138,6 +138,7 @@ const stepKeys = new Set([
   'input',
   'depends_on',
   'parallel',
+  'for_each',
   'condition',
   'retries',
   'timeout_ms',
@@ -172,8 +173,9 @@ function readStep(
     runs: readRuns(source, step, name, options),
     input: (step.get('input', true) as YamlNode | undefined)?.toJSON() as unknown,
     dependsOn: readDependsOn(source, step),
-    parallel: readBoolean(source, step, 'parallel') ?? false,
-    condition: readCondition(source, step),
+    parallel: readBoolean(source, step, 'parallel') ?? true,
+    forEach: readExpression(source, step, 'for_each'),
+    condition: readExpression(source, step, 'condition'),
     retries: readInteger(source, step, 'retries', 0) ?? 0,
     timeoutMs: readInteger(source, step, 'timeout_ms', 1),
     at: source.at(step),
@@ -230,20 +232,28 @@ function readInteger(source: Source, step: YAMLMap, key: string, min: number): n
   return node.value as number;
 }
 
-function readCondition(source: Source, step: YAMLMap): WorkflowStep['condition'] {
-  const node = step.get('condition', true) as YamlNode | undefined;
+/** A condition or a `for_each`: the condition language, bare or as one `${…}`. */
+function readExpression(
+  source: Source,
+  step: YAMLMap,
+  key: 'condition' | 'for_each',
+): WorkflowStep['condition'] {
+  const node = step.get(key, true) as YamlNode | undefined;
   if (node === undefined) return undefined;
-  const text = stringAt(source, node, step, "a step's condition");
+  const written = stringAt(source, node, step, `a step's ${key}`);
+  const wrapped = /^\$\{(.*)\}$/s.exec(written.trim());
+  const text = key === 'for_each' && wrapped !== null ? (wrapped[1] as string).trim() : written;
   const quoted =
     yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE');
   try {
     return { text, parsed: parseCondition(text) };
   } catch (error) {
     if (!(error instanceof ConditionError)) throw error;
+    const shift = text === written ? 0 : written.indexOf(text);
     return source.fail(
       node,
-      `bad condition: ${error.problem}`,
-      error.column - 1 + (quoted ? 1 : 0),
+      `bad ${key}: ${error.problem}`,
+      error.column - 1 + shift + (quoted ? 1 : 0),
     );
   }
 }

@@ -16,7 +16,8 @@ const format = `workflow:
       tool: <one of the tools below>     # or agent: <one of the agents below>, or approval: <a question for a person>
       input: <the tool's input>          # "\${steps.<name>.output}" is an earlier step's output, "\${input}" the request
       depends_on: [<the steps it needs>]
-      parallel: true                     # optional: run once per item of a list input, all at once
+      for_each: <optional, e.g. steps.clean.output>  # run once per item of that list, the item as input, all at once
+      parallel: false                    # optional: run alone, not beside other steps (default: true)
       condition: <optional, e.g. steps.check.output.ok == true>
       retries: <optional number of retries>`;
 

@@ -5,9 +5,11 @@ import { ToolRegistry } from '../../kernel/tool/tool-registry.js';
 import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
 import { deadline } from '../../kernel/util/deadline.js';
 import type { Semaphore } from '../../kernel/util/semaphore.js';
+import type { StepLock } from './step-lock.js';
 import {
   stepVerdict,
   tracedRuns,
+  type StepVerdict,
   type WorkflowStepRecord,
   type WorkflowStepStatus,
 } from './step-record.js';
@@ -36,6 +38,8 @@ export interface StepContext {
   /** The run's state, writing to this step's own view of the trace. */
   readonly state: RunState;
   readonly semaphore: Semaphore;
+  /** Keeps a step that may not run in parallel alone. */
+  readonly lock: StepLock;
   /** A person's decision on this (approval) step, when the run resumes with one. */
   readonly decision?: ApprovalDecision;
   /** Where an approval step that waits is reported, and the calls a paused agent step waits for. */
@@ -60,13 +64,23 @@ export async function runWorkflowStep(
   if (context.state.signal?.aborted === true) return undefined; // the run stops: start nothing
   const verdict = stepVerdict(step, context.records, context.input);
   if (!verdict.run && 'waits' in verdict) return undefined;
+  // A step that runs its tool or agent waits its turn before its span starts.
+  if (!verdict.run || step.runs.kind === 'approval') return tracedStep(step, verdict, context);
+  return context.lock.hold(!step.parallel, () => tracedStep(step, verdict, context));
+}
+
+async function tracedStep(
+  step: WorkflowStep,
+  verdict: Exclude<StepVerdict, { readonly waits: true }>,
+  context: StepContext,
+): Promise<WorkflowStepRecord> {
   const { tracer } = context.state;
   const span = tracer.start('workflow_step_start', context.workflow.name, context.workflowSpan, {
     workflow: context.workflow.name,
     name: step.name,
     runs: tracedRuns(step),
     input: verdict.run ? verdict.input : null,
-    ...(verdict.run && step.parallel && Array.isArray(verdict.input)
+    ...(verdict.run && step.forEach !== undefined && Array.isArray(verdict.input)
       ? { items: verdict.input.length }
       : {}),
   });
@@ -165,7 +179,7 @@ function approvalStep(
 }
 
 /**
- * Runs a step's tool or agent on its input, or, for a parallel step, on each item of its input
+ * Runs a step's tool or agent on its input, or, for a `forEach` step, on each item of its list
  * at the same time (each in its own view of the trace, delivered in item order).
  */
 async function runItems(
@@ -174,10 +188,11 @@ async function runItems(
   span: OpenSpan,
   context: StepContext,
 ): Promise<Attempted> {
-  if (!step.parallel) return runWithRetries(step, input, step.name, span, context.state, context);
+  if (step.forEach === undefined)
+    return runWithRetries(step, input, step.name, span, context.state, context);
   if (!Array.isArray(input)) {
     const got = input === null ? 'null' : typeof input;
-    const message = `step '${step.name}' is parallel, so its input must be a list to run once per item (it is ${got}). Give it a list, or set parallel: false.`;
+    const message = `step '${step.name}' runs for each item of ${step.forEach.text}, which must be a list (it is ${got}). Name a list there, e.g. steps.<name>.output.rows.`;
     return { ok: false, error: { type: 'invalid_input', message }, attempts: 0 };
   }
   const views = input.map(() => context.state.tracer.capture());
@@ -201,7 +216,7 @@ async function runItems(
   const pausedAt = results.findIndex(result => !result.ok && result.paused !== undefined);
   const waiting = results[pausedAt];
   if (waiting !== undefined && !waiting.ok) {
-    const message = `item ${pausedAt + 1}: ${waiting.error.message}, which an item of a parallel step cannot wait for: make the step not parallel, or put an approval step before it.`;
+    const message = `item ${pausedAt + 1}: ${waiting.error.message}, which an item of a for_each step cannot wait for: run the agent without for_each, or put an approval step before it.`;
     return { ok: false, error: { type: 'awaiting_approval', message }, attempts };
   }
   const failedAt = results.findIndex(result => !result.ok);

@@ -1,4 +1,4 @@
-import { conditionHolds, stepsRead, type ConditionScope } from './condition.js';
+import { conditionHolds, evaluateCondition, stepsRead, type ConditionScope } from './condition.js';
 import { fillInput, inputExpressions } from './step-input.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 
@@ -11,7 +11,7 @@ export interface WorkflowStepRecord {
   readonly status: WorkflowStepStatus;
   readonly output?: unknown;
   readonly error?: { readonly type: string; readonly message: string };
-  /** How many times it ran (a parallel step: the most any item took); 0 when skipped. */
+  /** How many times it ran (a `forEach` step: the most any item took); 0 when skipped. */
   readonly attempts: number;
   /** Why it was skipped. */
   readonly reason?: string;
@@ -34,7 +34,7 @@ export type StepVerdict =
   /** A dependency waits for a person: the step waits too, and has no record yet. */
   | { readonly run: false; readonly waits: true };
 
-/** The steps a step's condition and `${…}` input read, found once per step. */
+/** The steps a step's condition, `forEach` and `${…}` input read, found once per step. */
 const readsOf = new WeakMap<WorkflowStep, readonly string[]>();
 
 function stepsReadBy(step: WorkflowStep): readonly string[] {
@@ -42,6 +42,7 @@ function stepsReadBy(step: WorkflowStep): readonly string[] {
   if (reads === undefined) {
     const expressions = inputExpressions(step.input);
     if (step.condition !== undefined) expressions.push(step.condition.parsed);
+    if (step.forEach !== undefined) expressions.push(step.forEach.parsed);
     reads = [...new Set(expressions.flatMap(stepsRead))];
     readsOf.set(step, reads);
   }
@@ -97,6 +98,7 @@ function stepInput(
   input: unknown,
   scope: ConditionScope,
 ): unknown {
+  if (step.forEach !== undefined) return evaluateCondition(step.forEach.parsed, scope);
   if (step.input !== undefined) return fillInput(step.input, scope);
   if (step.dependsOn.length === 0) return input;
   if (step.dependsOn.length === 1) return records.get(step.dependsOn[0] as string)?.output ?? null;

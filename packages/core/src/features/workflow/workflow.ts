@@ -20,6 +20,12 @@ export type WorkflowStepRuns =
       readonly prompt: string;
     };
 
+/** An expression of the condition language, as written and parsed. */
+export interface StepExpression {
+  readonly text: string;
+  readonly parsed: Condition;
+}
+
 /** One step of a workflow, checked. */
 export interface WorkflowStep {
   readonly name: string;
@@ -32,13 +38,19 @@ export interface WorkflowStep {
   readonly input: unknown;
   readonly dependsOn: readonly string[];
   /**
-   * Run once per item of the input (a list), the items at the same time; the output is the list
-   * of their outputs, in order. @defaultValue false
+   * Whether the step may run beside other steps. `false`: it runs alone, waiting until the steps
+   * running have ended, and no other step starts until it ends. @defaultValue true
    */
   readonly parallel: boolean;
+  /**
+   * Fan-out: an expression of the condition language naming a list (`steps.clean.output`); the
+   * step runs once per item, the item as its input, the items at the same time. Its output is
+   * the list of the items' outputs, in order.
+   */
+  readonly forEach: StepExpression | undefined;
   /** Runs the step only when it holds; `always` also runs it after a dependency failed. */
-  readonly condition: { readonly text: string; readonly parsed: Condition } | undefined;
-  /** Retries of a failing step (each item of a parallel one). @defaultValue 0 */
+  readonly condition: StepExpression | undefined;
+  /** Retries of a failing step (each item of a `forEach` one). @defaultValue 0 */
   readonly retries: number;
   /** How long one attempt may take, in milliseconds. */
   readonly timeoutMs: number | undefined;
@@ -63,7 +75,10 @@ export interface WorkflowStepDefinition {
   readonly approval?: string;
   readonly input?: unknown;
   readonly dependsOn?: readonly string[];
+  /** `false`: the step runs alone, not beside other steps. @defaultValue true */
   readonly parallel?: boolean;
+  /** Runs the step once per item of this list, e.g. `steps.clean.output` (no `input` then). */
+  readonly forEach?: string;
   /** A condition over earlier steps, e.g. `steps.collect.output.rows > 0`. */
   readonly condition?: string;
   readonly retries?: number;
@@ -73,7 +88,7 @@ export interface WorkflowStepDefinition {
 /** A mistake in a workflow's graph: which step, which of its keys, and what is wrong. */
 export interface WorkflowProblem {
   readonly step: string;
-  readonly key: 'name' | 'depends_on' | 'condition' | 'input';
+  readonly key: 'name' | 'depends_on' | 'condition' | 'input' | 'for_each';
   /** For `depends_on`: which dependency. */
   readonly index?: number;
   readonly problem: string;
@@ -150,24 +165,30 @@ function definedStep(
     runs,
     input: step.input,
     dependsOn: [...(step.dependsOn ?? [])],
-    parallel: step.parallel ?? false,
+    parallel: step.parallel ?? true,
+    forEach:
+      step.forEach === undefined
+        ? undefined
+        : definedExpression(`${where}: bad for_each`, step.forEach, fail),
     condition:
-      step.condition === undefined ? undefined : definedCondition(where, step.condition, fail),
+      step.condition === undefined
+        ? undefined
+        : definedExpression(`${where}: bad condition`, step.condition, fail),
     retries: step.retries ?? 0,
     timeoutMs: step.timeoutMs,
   };
 }
 
-function definedCondition(
-  where: string,
+function definedExpression(
+  what: string,
   text: string,
   fail: (message: string) => never,
-): WorkflowStep['condition'] {
+): StepExpression {
   try {
     return { text, parsed: parseCondition(text) };
   } catch (error) {
     if (!(error instanceof ConditionError)) throw error;
-    return fail(`${where}: bad condition at column ${error.column}: ${error.problem}`);
+    return fail(`${what} at column ${error.column}: ${error.problem}`);
   }
 }
 
@@ -250,8 +271,8 @@ function runsBefore(
 }
 
 /**
- * A condition, and the `${…}` of an input, may read only steps that run before their own (its
- * dependencies, transitively).
+ * A condition, a `forEach`, and the `${…}` of an input, may read only steps that run before
+ * their own (its dependencies, transitively).
  */
 function conditionProblem(steps: readonly WorkflowStep[]): WorkflowProblem | undefined {
   const byName = new Map(steps.map(step => [step.name, step]));
@@ -265,10 +286,37 @@ function conditionProblem(steps: readonly WorkflowStep[]): WorkflowProblem | und
         key: 'condition',
         problem: `the condition of step '${step.name}' reads step '${unread}', which does not run before it: add '${unread}' to its depends_on`,
       };
-    const problem = inputProblem(step, unreadBy);
+    const problem = forEachProblem(step, unreadBy) ?? inputProblem(step, unreadBy);
     if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/** A `forEach` runs a tool or agent, gives each item as the input, and reads earlier steps only. */
+function forEachProblem(
+  step: WorkflowStep,
+  unreadBy: (condition: Condition) => string | undefined,
+): WorkflowProblem | undefined {
+  if (step.forEach === undefined) return undefined;
+  const problem = (text: string): WorkflowProblem => ({
+    step: step.name,
+    key: 'for_each',
+    problem: text,
+  });
+  if (step.runs.kind === 'approval')
+    return problem(
+      `step '${step.name}' waits for approval, which runs once: remove for_each, or move it to the step that does the work`,
+    );
+  if (step.input !== undefined)
+    return problem(
+      `step '${step.name}' has both for_each and input: each item of for_each is the step's input, so remove input (or build the list it runs over in an earlier step)`,
+    );
+  const unread = unreadBy(step.forEach.parsed);
+  return unread === undefined
+    ? undefined
+    : problem(
+        `the for_each of step '${step.name}' reads step '${unread}', which does not run before it: add '${unread}' to its depends_on`,
+      );
 }
 
 function inputProblem(

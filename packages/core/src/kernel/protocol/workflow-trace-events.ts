@@ -24,7 +24,10 @@ export const WorkflowStartEvent = z.object({
       runs: workflowRuns,
       depends_on: z.array(z.string()),
       condition: z.string().optional(),
+      /** `false`: the step runs alone, not beside other steps (absent: it may). */
       parallel: z.boolean().optional(),
+      /** The list the step runs once per item of, as written (`steps.clean.output`). */
+      for_each: z.string().optional(),
     }),
   ),
   plan_revision: z.number().int().positive().optional(),
@@ -59,7 +62,7 @@ export const WorkflowStepStartEvent = z.object({
   name: z.string(),
   runs: workflowRuns,
   input: z.unknown(),
-  /** A parallel step: how many items of its input run at once. */
+  /** A `for_each` step: how many items run at once. */
   items: z.number().int().nonnegative().optional(),
 });
 
@@ -71,7 +74,7 @@ export const WorkflowStepEndEvent = z.object({
   status: workflowStepStatus,
   output: z.unknown().optional(),
   error: TraceError.optional(),
-  /** How many times it ran (a parallel step: the most any item took; 0 when skipped). */
+  /** How many times it ran (a `for_each` step: the most any item took; 0 when skipped). */
   attempts: z.number().int().nonnegative(),
   /** Why it was skipped: its condition, or a dependency that did not complete. */
   reason: z.string().optional(),

@@ -211,6 +211,27 @@ export default tseslint.config(
     },
   },
   {
+    // Packages build on core's public entries: bridges and extensions record through
+    // `@agent-trace/core/record` and share `@agent-trace/core/util`, as a user's bridge would.
+    files: ['packages/*/src/**/*.{ts,tsx}', 'packages/viewer/app/**/*.{ts,tsx}'],
+    ignores: ['packages/core/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'Use explicit named exports.' },
+        {
+          selector: 'ImportDeclaration[source.value=/^@agent-trace\\/[^/]+\\/internal$/]',
+          message:
+            "No package imports another's internal entry: use @agent-trace/core/record (recording runs) or @agent-trace/core/util, or make what you need public there.",
+        },
+        {
+          selector: 'ImportExpression[source.value=/^@agent-trace\\/[^/]+\\/internal$/]',
+          message: "No package imports another's internal entry.",
+        },
+      ],
+    },
+  },
+  {
     // Every package stays readable: functions of at most 80 lines, files of at most 400 (blank
     // lines and comments aside); a longer one is split by concept.
     files: [

@@ -57,7 +57,7 @@ check_project() {
   test ! -e node_modules/yaml
   node --input-type=module -e "
     for (const entry of ['', '/approval', '/cache', '/cost', '/guardrail', '/rate-limit', '/react',
-      '/redaction', '/router', '/sse', '/termination', '/spans', '/internal']) {
+      '/redaction', '/router', '/sse', '/termination', '/spans', '/record', '/util', '/internal']) {
       const loaded = await import('@agent-trace/core' + entry);
       if (Object.keys(loaded).length === 0) throw new Error('@agent-trace/core' + entry + ' exports nothing');
     }"

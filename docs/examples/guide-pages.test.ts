@@ -1,6 +1,6 @@
-// Every page of docs/guide/ names the example in docs/examples/ that runs it in the suite, and
-// every TypeScript block on the page is in those examples (whitespace and line breaks aside), so
-// the guides cannot show code the suite does not run.
+// Every page of docs/guide/, and each package's README, names the example in docs/examples/ that
+// runs it in the suite, and every TypeScript block on the page is in those examples (whitespace
+// and line breaks aside), so the guides cannot show code the suite does not run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 
 const docs = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(docs, '..');
-const pages = readdirSync(join(docs, 'guide')).filter(name => name.endsWith('.md'));
+const pages = [
+  ...readdirSync(join(docs, 'guide'))
+    .filter(name => name.endsWith('.md'))
+    .map(name => `docs/guide/${name}`),
+  ...readdirSync(join(root, 'packages')).map(name => `packages/${name}/README.md`),
+];
 
 /**
  * The lines of `code` that say something, trimmed (blank ones dropped), for a message; and the
@@ -22,8 +27,8 @@ const lines = (code: string) =>
     .filter(line => line !== '');
 const compact = (code: string) => code.replace(/\s+/g, '').replace(/,([)\]}])/g, '$1');
 
-describe.each(pages)('docs/guide/%s', page => {
-  const text = readFileSync(join(docs, 'guide', page), 'utf8');
+describe.each(pages)('%s', page => {
+  const text = readFileSync(join(root, page), 'utf8');
   // An example of docs/examples/, or a file of the user project the packed packages are checked in.
   const named = [
     ...text.matchAll(/`((?:docs\/examples|scripts\/user-project)\/[\w.-]+\.ts)`/g),

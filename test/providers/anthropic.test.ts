@@ -1,5 +1,5 @@
 import { agent, run, type LanguageModel } from '@agent-trace/core';
-import { StreamAssembler } from '@agent-trace/core/internal';
+import { StreamAssembler } from '@agent-trace/core/record';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { anthropicHandlers, sseResponse } from '@agent-trace/testing/msw';
 import { http } from 'msw';

@@ -1,5 +1,5 @@
 import { agent, run, steppingClock, stream } from '@agent-trace/core';
-import { StreamAssembler } from '@agent-trace/core/internal';
+import { StreamAssembler } from '@agent-trace/core/record';
 import { openai } from '@agent-trace/core/openai';
 import { openaiHandlers, sseResponse } from '@agent-trace/testing/msw';
 import { memorySink, validateTrace } from '@agent-trace/trace';

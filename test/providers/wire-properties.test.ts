@@ -1,5 +1,5 @@
 import { agent, run, tool, type LanguageModel, type ModelRequest } from '@agent-trace/core';
-import { StreamAssembler } from '@agent-trace/core/internal';
+import { StreamAssembler } from '@agent-trace/core/record';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
 import { fakeLLM, normalizeTrace, type FakeLLMStep } from '@agent-trace/testing';

@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { ModelRequest, ToolDefinition } from '@agent-trace/core';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import { fromPrompt } from './prompt-messages.js';
 
 /**

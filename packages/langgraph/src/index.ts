@@ -4,7 +4,7 @@
  * agent-trace model (a `fakeLLM` script, a cassette-recorded model, a provider's) a LangChain chat
  * model that makes tool calls; `rerunLanggraphTrace` reruns a graph against its recording.
  */
-import { importPeer } from '@agent-trace/core/internal';
+import { importPeer } from '@agent-trace/core/util';
 import type { AgentTraceChatModel as ChatModelType } from './langchain-model.js';
 import type { AgentTraceCallbackHandler as CallbackHandlerType } from './record/trace-callbacks.js';
 

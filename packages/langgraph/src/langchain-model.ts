@@ -1,5 +1,5 @@
 import type { LanguageModel, ToolDefinition } from '@agent-trace/core';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import {
   BaseChatModel,

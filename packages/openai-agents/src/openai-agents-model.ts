@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelResponse as TraceModelResponse } from '@agent-trace/core';
-import { importPeer } from '@agent-trace/core/internal';
+import { importPeer } from '@agent-trace/core/util';
 import type * as AgentsSdk from '@openai/agents';
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
 import { toModelRequest } from './to-model-request.js';

@@ -1,5 +1,6 @@
 import type { Message, ModelRequest, ToolDefinition } from '@agent-trace/core';
-import { appendToolCall, defined } from '@agent-trace/core/internal';
+import { appendToolCall } from '@agent-trace/core/record';
+import { defined } from '@agent-trace/core/util';
 import type { ModelRequest as AgentsModelRequest } from '@openai/agents';
 
 /** An input item as the SDK gives it, read by its fields: the kinds carried, the others ignored. */

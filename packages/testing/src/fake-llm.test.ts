@@ -1,5 +1,5 @@
 import { ModelCallError, type ModelRequest, type ModelStreamPart } from '@agent-trace/core';
-import { StreamAssembler } from '@agent-trace/core/internal';
+import { StreamAssembler } from '@agent-trace/core/record';
 import { describe, expect, it } from 'vitest';
 import { fakeLLM } from './fake-llm.js';
 

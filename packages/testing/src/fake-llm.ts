@@ -6,7 +6,7 @@ import {
   type ModelResponse,
   type ModelStreamPart,
 } from '@agent-trace/core';
-import { ordinal } from '@agent-trace/core/internal';
+import { ordinal } from '@agent-trace/core/util';
 import { trackFake } from './fake-registry.js';
 import type { FakeAnswerStep, FakeErrorStep, FakeLLMStep } from './fake-llm-step.js';
 import { ScriptPlayer, splitText, toModelCallError, toResponse } from './script-player.js';

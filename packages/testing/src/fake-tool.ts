@@ -1,5 +1,5 @@
 import { tool, type Tool, type ToolContext } from '@agent-trace/core';
-import { sleepOn, defined } from '@agent-trace/core/internal';
+import { sleepOn, defined } from '@agent-trace/core/util';
 import { z } from 'zod';
 import { trackFake } from './fake-registry.js';
 

@@ -15,7 +15,7 @@ import {
   type FakeLLMStep,
   type FakeScriptedStep,
 } from './fake-llm-step.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 /** The keys a step's `usage` may have. */
 const usageKeys: readonly (keyof Usage)[] = [

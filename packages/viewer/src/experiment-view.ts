@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import {
   byCase,
   compareEvals,

@@ -1,5 +1,5 @@
 import type { FinishReason, ToolDefinition } from '@agent-trace/core';
-import { RecordedAgent } from '@agent-trace/core/internal';
+import { RecordedAgent } from '@agent-trace/core/record';
 import { finishReasons } from '../ai-sdk-model.js';
 import { fromPrompt, type PromptMessage } from '../prompt-messages.js';
 

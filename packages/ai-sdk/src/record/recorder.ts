@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { BridgedRuns, type BridgedEnding, type OpenSpan } from '@agent-trace/core/internal';
+import { BridgedRuns, type BridgedEnding, type OpenSpan } from '@agent-trace/core/record';
 import { RecordedOperation } from './operation.js';
 import type { AgentTraceTelemetryOptions } from './trace-telemetry.js';
 

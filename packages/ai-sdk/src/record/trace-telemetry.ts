@@ -1,4 +1,4 @@
-import type { BridgeRecordingOptions } from '@agent-trace/core/internal';
+import type { BridgeRecordingOptions } from '@agent-trace/core/record';
 import type { Telemetry } from 'ai';
 import { Recorder } from './recorder.js';
 

@@ -9,7 +9,7 @@ import {
   type EvalResult,
 } from '@agent-trace/evals';
 import { ExperimentStore, type ExperimentSummary } from '@agent-trace/evals/experiments';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 import { exitCodes, type CommandResult } from './command-result.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ExperimentStore } from '@agent-trace/evals/experiments';
 import { experimentView, type ExperimentSide } from '@agent-trace/viewer';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { sideOf, type Side } from './eval-compare.js';
 import { writePage } from './view.js';

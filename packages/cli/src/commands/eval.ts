@@ -5,7 +5,7 @@ import {
   type ExperimentRun,
   type ExperimentSummary,
 } from '@agent-trace/evals/experiments';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { progressLine } from './eval-progress.js';
 import { importModule } from './load-agent.js';

@@ -8,7 +8,7 @@ import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
 import { selectRuns } from './select-runs.js';
 import { loadTrace } from './trace-input.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import type { ApprovalDecision } from '@agent-trace/core/approval';
 
 export { forkDecisions } from './fork-decisions.js';

@@ -1,6 +1,6 @@
 /** The commands of evals: run them, list their experiments, compare two, see them. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import type { AddCommand, CommandContext } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
 

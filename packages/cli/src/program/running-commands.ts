@@ -2,7 +2,7 @@
 import { exitCodes } from '../commands/command-result.js';
 import type { AddCommand } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import type { DecisionFlags } from '../commands/fork-decisions.js';
 
 /** Collects a repeated option's values. */

@@ -3,7 +3,7 @@ import { pageLimitMb } from '../commands/page-limit.js';
 import type { Served } from '../commands/serve.js';
 import type { AddCommand, CommandContext } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 /** Serves until the command is stopped, printing what `write` is told; `open` opens the page. */
 async function serve(

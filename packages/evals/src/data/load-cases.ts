@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { importPeer } from '@agent-trace/core/internal';
+import { importPeer } from '@agent-trace/core/util';
 import type * as CsvSync from 'csv-parse/sync';
 import type * as Yaml from 'yaml';
 import { z } from 'zod';

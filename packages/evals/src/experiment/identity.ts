@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { AnyAgent } from '@agent-trace/core';
-import { canonicalJson, defined } from '@agent-trace/core/internal';
+import { canonicalJson, defined } from '@agent-trace/core/util';
 import { z } from 'zod';
 import type { EvalDefinition } from '../define-eval.js';
 import type { PlacedCase } from '../run-eval.js';

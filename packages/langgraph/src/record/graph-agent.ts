@@ -1,5 +1,5 @@
 import type { FinishReason } from '@agent-trace/core';
-import { RecordedAgent } from '@agent-trace/core/internal';
+import { RecordedAgent } from '@agent-trace/core/record';
 import type { BaseMessage } from '@langchain/core/messages';
 import { conversationOf, textOf, toolDefinitionsOf } from '../messages.js';
 

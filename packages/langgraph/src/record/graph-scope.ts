@@ -5,7 +5,7 @@ import {
   type OpenSpan,
   type RunTracer,
   type BridgedRunTally,
-} from '@agent-trace/core/internal';
+} from '@agent-trace/core/record';
 import { GraphAgent } from './graph-agent.js';
 
 /** A graph's run as it started: the run of its own, or the tool call it runs inside. */

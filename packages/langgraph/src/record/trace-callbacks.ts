@@ -4,7 +4,7 @@ import {
   jsonOrText,
   type BridgeRecordingOptions,
   bridgedRunTally,
-} from '@agent-trace/core/internal';
+} from '@agent-trace/core/record';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';

@@ -1,5 +1,5 @@
 import type { TraceEvent } from '@agent-trace/core';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 import {
   recordedModel,
   rerunBridged,

@@ -5,7 +5,7 @@ import {
   type OpenSpan,
   type RunTracer,
   bridgedRunTally,
-} from '@agent-trace/core/internal';
+} from '@agent-trace/core/record';
 import { conversationOf } from '../to-model-request.js';
 import type { ResponseSpanData } from './response-call.js';
 import { SdkAgent } from './sdk-agent.js';

@@ -1,5 +1,5 @@
 import type { FinishReason, Message, ToolDefinition } from '@agent-trace/core';
-import type { BridgedCallEnd } from '@agent-trace/core/internal';
+import type { BridgedCallEnd } from '@agent-trace/core/record';
 import { conversationOf } from '../to-model-request.js';
 
 /** A response span's data, as the SDK's OpenAI model (and `openaiAgentsModel`) fill it. */

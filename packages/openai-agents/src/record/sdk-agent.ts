@@ -1,6 +1,6 @@
 import type { PriceTable } from '@agent-trace/core/cost';
-import { jsonOrText, RecordedAgent, type BridgedRunTally } from '@agent-trace/core/internal';
-import type { OpenSpan, RunTracer } from '@agent-trace/core/internal';
+import { jsonOrText, RecordedAgent, type BridgedRunTally } from '@agent-trace/core/record';
+import type { OpenSpan, RunTracer } from '@agent-trace/core/record';
 import { responseCall, type ResponseSpanData } from './response-call.js';
 
 /** A handoff an agent made: its span, open until the agent it handed to has ended. */

@@ -1,5 +1,5 @@
 import type { Clock } from '@agent-trace/core';
-import { BridgedRuns, type BridgeRecordingOptions } from '@agent-trace/core/internal';
+import { BridgedRuns, type BridgeRecordingOptions } from '@agent-trace/core/record';
 import type { Span, Trace, TracingProcessor } from '@openai/agents';
 import { RecordedTrace } from './recorded-trace.js';
 import { conversationOf } from '../to-model-request.js';

@@ -1,5 +1,6 @@
 import type { TraceEvent } from '@agent-trace/core';
-import { defined, jsonOrText } from '@agent-trace/core/internal';
+import { jsonOrText } from '@agent-trace/core/record';
+import { defined } from '@agent-trace/core/util';
 import {
   recordedModel,
   rerunBridged,

@@ -1,4 +1,4 @@
-import { importPeer } from '@agent-trace/core/internal';
+import { importPeer } from '@agent-trace/core/util';
 
 // The fake server runs on the optional peer `@modelcontextprotocol/sdk`: check it first.
 await importPeer(() => import('@modelcontextprotocol/sdk/server/mcp.js'), {

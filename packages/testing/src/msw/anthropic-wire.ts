@@ -2,7 +2,7 @@ import type { Message, ModelRequest, ModelResponse, ToolDefinition } from '@agen
 import type { FakeAnswerStep } from '../fake-llm-step.js';
 import { splitText } from '../script-player.js';
 import type { SseFrame } from './sse.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 type Block = {
   type: string;

@@ -1,4 +1,4 @@
-import { importPeer } from '@agent-trace/core/internal';
+import { importPeer } from '@agent-trace/core/util';
 
 // The handlers import the optional peer `msw`: check it first, for a clear error.
 await importPeer(() => import('msw'), {

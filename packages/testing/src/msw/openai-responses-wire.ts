@@ -1,5 +1,5 @@
 import type { Message, ModelRequest, ModelResponse, ToolDefinition } from '@agent-trace/core';
-import { appendToolCall } from '@agent-trace/core/internal';
+import { appendToolCall } from '@agent-trace/core/record';
 import type { FakeAnswerStep } from '../fake-llm-step.js';
 import { splitText } from '../script-player.js';
 import type { SseFrame } from './sse.js';

@@ -12,7 +12,7 @@ import type { FakeAnswerStep, FakeErrorStep } from '../fake-llm-step.js';
 import { fakeLLM } from '../fake-llm.js';
 import { behaviourArbitrary, type BehaviourVocabulary } from './arbitraries.js';
 import { formatBehaviour, stepAt, type Behaviour } from './behaviour.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 /** The bounds every run must stay within. */
 export interface TerminationBounds {

@@ -1,4 +1,4 @@
-import { importPeer } from '@agent-trace/core/internal';
+import { importPeer } from '@agent-trace/core/util';
 
 // The property helpers import the optional peer `fast-check`: check it first, for a clear error.
 await importPeer(() => import('fast-check'), {

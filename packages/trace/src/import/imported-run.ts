@@ -2,13 +2,13 @@ import type { IdGenerator, Message, StopReason, TraceSink } from '@agent-trace/c
 import { PriceTable } from '@agent-trace/core/cost';
 import {
   bridgedRunTally,
-  defined,
   jsonOrText,
   RecordedAgent,
   RunTracer,
   sealRun,
   type OpenSpan,
-} from '@agent-trace/core/internal';
+} from '@agent-trace/core/record';
+import { defined } from '@agent-trace/core/util';
 import { Redactor } from '@agent-trace/core/redaction';
 import { count, json, text, type ForeignSpan } from './foreign-span.js';
 import {

@@ -1,5 +1,5 @@
 import { type TraceEvent } from '@agent-trace/core';
-import { knownTraceFields, type TraceEventEnvelope } from '@agent-trace/core/internal';
+import { knownTraceFields, type TraceEventEnvelope } from '@agent-trace/core/record';
 
 /**
  * Something a newer minor version of the trace schema wrote (same `v`): an event kind, or a field

@@ -5,7 +5,7 @@ import {
   TraceEvent,
   type TraceEvent as TraceEventType,
 } from '@agent-trace/core';
-import { knownTraceFields, TraceEventEnvelope } from '@agent-trace/core/internal';
+import { knownTraceFields, TraceEventEnvelope } from '@agent-trace/core/record';
 import { NewerEvent, type NewerContentLog } from './newer-content.js';
 import { TraceParseError } from './trace-parse-error.js';
 

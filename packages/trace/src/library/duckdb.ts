@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { systemClock } from '@agent-trace/core';
-import { backoffDelayMs, importPeer, sleepOn } from '@agent-trace/core/internal';
+import { backoffDelayMs, importPeer, sleepOn } from '@agent-trace/core/util';
 import type * as Duck from '@duckdb/node-api';
 
 /** A connection to a DuckDB database, open for one piece of work. */

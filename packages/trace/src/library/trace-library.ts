@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { hashString } from '@agent-trace/core/internal';
+import { hashString } from '@agent-trace/core/util';
 import {
   duckDbIdle,
   rowsOf,

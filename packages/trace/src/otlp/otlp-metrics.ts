@@ -9,7 +9,7 @@ import {
   type PushMetricExporter,
 } from '@opentelemetry/sdk-metrics';
 import { GenAiMetrics } from './genai-metrics.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 /** Where and how {@link OtlpMetrics} sends. */
 export interface OtlpMetricsOptions {

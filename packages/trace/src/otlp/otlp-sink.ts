@@ -14,7 +14,7 @@ import { ExportPipeline } from './export-pipeline.js';
 import { OtlpMetrics } from './otlp-metrics.js';
 import { contentCaptureFromEnvironment } from './content-capture.js';
 import { SpanBuilder } from './span-builder.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 /** Options of {@link otlpSink}. */
 export interface OtlpSinkOptions {

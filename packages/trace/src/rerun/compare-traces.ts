@@ -1,5 +1,5 @@
 import { type TraceEvent } from '@agent-trace/core';
-import { canonicalJson, defined } from '@agent-trace/core/internal';
+import { canonicalJson, defined } from '@agent-trace/core/util';
 import { inCallOrder } from './call-order.js';
 import { explainRequest, type RequestChange } from './explain-request.js';
 import { requestContexts, type RequestContext } from './request-context.js';

@@ -1,4 +1,4 @@
-import { canonicalJson } from '@agent-trace/core/internal';
+import { canonicalJson } from '@agent-trace/core/util';
 import { diffWords } from 'diff';
 import type { RecordedMessage, RecordedToolDefinition, RequestContext } from './request-context.js';
 

@@ -15,7 +15,7 @@ import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedModel } from './recorded-model.js';
 import { recordedEvents, Recording } from './recording.js';
 import { runTargetAsRecorded, type PlanTarget } from './rerun-target.js';
-import { defined } from '@agent-trace/core/internal';
+import { defined } from '@agent-trace/core/util';
 
 /** Options of {@link forkTrace}. */
 export interface ForkTraceOptions {

@@ -6,7 +6,8 @@ import {
   type ModelResponse,
   type ModelStreamPart,
 } from '@agent-trace/core';
-import { partsOfResponse, defined } from '@agent-trace/core/internal';
+import { partsOfResponse } from '@agent-trace/core/record';
+import { defined } from '@agent-trace/core/util';
 import type { RecordedCall, Recording } from './recording.js';
 
 const retryable = new Set(['rate_limit', 'timeout', 'server', 'stream_interrupted']);

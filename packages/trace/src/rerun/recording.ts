@@ -5,7 +5,7 @@ import {
   type TraceEventOf,
 } from '@agent-trace/core';
 import type { ApprovalDecision } from '@agent-trace/core/approval';
-import { canonicalJson } from '@agent-trace/core/internal';
+import { canonicalJson } from '@agent-trace/core/util';
 import { readTrace } from '../jsonl/read-trace.js';
 
 /** A recorded model call: the request's fingerprint and what came back. */

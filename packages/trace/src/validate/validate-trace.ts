@@ -1,5 +1,5 @@
 import { type TraceEvent } from '@agent-trace/core';
-import { type TraceEventEnvelope } from '@agent-trace/core/internal';
+import type { TraceEventEnvelope } from '@agent-trace/core/record';
 import { isSpanEnd, isSpanStart, spanEndFor } from '@agent-trace/core/spans';
 import { describeNewerContent, NewerContentLog, NewerEvent } from '../jsonl/newer-content.js';
 import { readTraceLine } from '../jsonl/parse-trace-line.js';

@@ -3,11 +3,13 @@ import type { Chunk } from '../protocol/chunk.js';
 import type { AgentTurn } from './agent-turn.js';
 import type { NextStep } from './next-step.js';
 import { runHandoff, type HandoffResult } from './run-handoff.js';
+import type { AgentRunner } from './agent-runner.js';
 
 /** Takes the first handoff of the step; the others are answered "ignored". */
 export async function* actOnHandoff(
   turn: AgentTurn,
   { call, ignored }: NonNullable<Extract<NextStep, { kind: 'run_tools' }>['handoff']>,
+  runAgent: AgentRunner,
 ): AsyncGenerator<Chunk, void, undefined> {
   for (const other of ignored) {
     turn.conversation.append(
@@ -21,7 +23,7 @@ export async function* actOnHandoff(
   const handoff = turn.agent.handoffs().find(candidate => candidate.toolName === call.toolName);
   takeHandoffResult(
     turn,
-    yield* runHandoff(handoffInput(turn, handoff as ResolvedHandoff, { call })),
+    yield* runHandoff(handoffInput(turn, handoff as ResolvedHandoff, { call }, runAgent)),
   );
 }
 
@@ -30,6 +32,7 @@ export function handoffInput(
   turn: AgentTurn,
   handoff: ResolvedHandoff,
   how: Pick<Parameters<typeof runHandoff>[0], 'call' | 'route'>,
+  runAgent: AgentRunner,
 ): Parameters<typeof runHandoff>[0] {
   return {
     from: turn.agent,
@@ -40,6 +43,7 @@ export function handoffInput(
     path: turn.start.path,
     agentSpan: turn.agentSpan,
     state: turn.state,
+    runAgent,
   };
 }
 

@@ -139,7 +139,7 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
   const route = agent.handoffs().find(handoff => handoff.agent.name === choice.agentName);
   takeHandoffResult(
     turn,
-    yield* runHandoff(handoffInput(turn, route as ResolvedHandoff, { route: choice })),
+    yield* runHandoff(handoffInput(turn, route as ResolvedHandoff, { route: choice }, runAgent)),
   );
 }
 
@@ -337,6 +337,7 @@ async function* actOnTools(
       unavailableTools: turn.unavailableTools,
       path: turn.start.path,
       resumed,
+      runAgent,
     });
     if (paused !== undefined) return pauseInDelegate(turn, next, step, paused);
     (step.toolCalls as ToolCallRecord[]).push(...records);
@@ -347,7 +348,7 @@ async function* actOnTools(
   }
   if (turn.unavailableTools.size !== degradedBefore)
     turn.preamble = preambleFor(agent, turn.unavailableTools, turn.mode);
-  if (next.handoff !== undefined) return yield* actOnHandoff(turn, next.handoff);
+  if (next.handoff !== undefined) return yield* actOnHandoff(turn, next.handoff, runAgent);
   const stop = stopConditionStop(
     agent.stopWhen,
     { steps: state.steps, toolCalls: state.toolCalls, usage: state.totals.usage },

@@ -7,7 +7,7 @@ import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { RunState } from './run-state.js';
 import { startHandoffSpan } from './handoff-span.js';
-import { runAgent } from './run-agent.js';
+import type { AgentRunner } from './agent-runner.js';
 
 /**
  * Runs a delegated agent (a tool made by `asTool()`) to completion under the caller's tool span,
@@ -27,8 +27,11 @@ export async function runDelegate(options: {
   state: RunState;
   /** Set when the delegated agent goes on from a pause: its paused turn and the decisions. */
   resumed?: AgentStart['resumed'];
+  /** Runs the agent asked. */
+  runAgent: AgentRunner;
 }): Promise<{ outcome: ToolCallOutcome; chunks: Chunk[]; paused?: PausedTurn }> {
-  const { caller, delegation, callId, toolName, args, toolSpan, path, state, resumed } = options;
+  const { caller, delegation, callId, toolName, args, toolSpan, path, state, resumed, runAgent } =
+    options;
   const target = delegation.agent;
   const handoffSpan = startHandoffSpan(state, {
     from: caller.name,

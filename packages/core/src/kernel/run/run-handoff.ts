@@ -8,7 +8,7 @@ import type { Chunk } from '../protocol/chunk.js';
 import type { AgentOutcome } from './agent-outcome.js';
 import type { RunState } from './run-state.js';
 import { startHandoffSpan } from './handoff-span.js';
-import { runAgent } from './run-agent.js';
+import type { AgentRunner } from './agent-runner.js';
 
 /** How a handoff went: the target ran (its outcome), or the handoff was not made. */
 export type HandoffResult =
@@ -42,8 +42,10 @@ export async function* runHandoff(options: {
   path: readonly string[];
   agentSpan: OpenSpan;
   state: RunState;
+  /** Runs the agent handed to. */
+  runAgent: AgentRunner;
 }): AsyncGenerator<Chunk, HandoffResult, undefined> {
-  const { from, handoff, call, conversation, path, agentSpan, state, route } = options;
+  const { from, handoff, call, conversation, path, agentSpan, state, route, runAgent } = options;
   const answer = (content: string, isError: boolean): void => {
     if (call !== undefined) conversation.append(options.resultMessage(call, content, isError));
   };

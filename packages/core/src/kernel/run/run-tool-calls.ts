@@ -1,3 +1,4 @@
+import type { AgentRunner } from './agent-runner.js';
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import { ToolCallError } from '../errors/tool-call-error.js';
@@ -310,6 +311,7 @@ async function attemptCall(
     captured: (pending: PendingCall) => RunTracer;
     hooks: Hooks;
     resumed?: ResumedPhase | undefined;
+    runAgent: AgentRunner;
   },
 ): Promise<Attempt> {
   const { agent, state, resumed } = options;
@@ -334,6 +336,7 @@ async function attemptCall(
       ...(resumed?.delegate.callId === pending.call.callId
         ? { resumed: resumed.delegate.resumed }
         : {}),
+      runAgent: options.runAgent,
     });
   }
   return { outcome: await attemptTool(agent, options.hooks, pending, state, toolSpan), chunks: [] };

@@ -1,3 +1,4 @@
+import type { AgentRunner } from './agent-runner.js';
 import type { AnyAgent } from '../agent/agent.js';
 import type { Message, ToolCallRequest } from '../protocol/message.js';
 import type { ParsedToolArguments, ToolCallOutcome } from '../tool/execute-tool-call.js';
@@ -73,4 +74,6 @@ export interface ToolPhase {
   readonly path: readonly string[];
   /** Set when the step goes on from a pause inside a delegated agent. */
   readonly resumed?: ResumedPhase | undefined;
+  /** Runs an agent asked as a tool. */
+  readonly runAgent: AgentRunner;
 }

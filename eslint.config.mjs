@@ -170,6 +170,11 @@ export default tseslint.config(
           selector: "MemberExpression[object.name='process'][property.name='env']",
           message: 'Core reads no environment: the application or the trace package registers it.',
         },
+        {
+          selector: 'Literal[value=/^gen_ai\\./], TemplateElement[value.raw=/^gen_ai\\./]',
+          message:
+            'GenAI convention names belong to the trace package, from @opentelemetry/semantic-conventions.',
+        },
       ],
     },
   },
@@ -227,6 +232,11 @@ export default tseslint.config(
         {
           selector: 'ImportExpression[source.value=/^@agent-trace\\/[^/]+\\/internal$/]',
           message: "No package imports another's internal entry.",
+        },
+        {
+          selector: 'Literal[value=/^gen_ai\\./], TemplateElement[value.raw=/^gen_ai\\./]',
+          message:
+            'Name GenAI conventions by their constant from @opentelemetry/semantic-conventions/incubating (through semconv.ts), not a hand-typed string.',
         },
       ],
     },

@@ -56,7 +56,7 @@ const attributesOf = (kind: Kind, index: number): Record<string, unknown> => {
     case 'handoff':
       return {
         'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.transfer.target.name': `agent-${index + 1}`,
+        'agent_trace.transfer.target.name': `agent-${index + 1}`,
       };
     default:
       return { 'http.route': `/r/${index}` };

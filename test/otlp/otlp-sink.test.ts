@@ -68,8 +68,8 @@ describe('otlpSink', () => {
       kind: 'INTERNAL',
       parentSpanId: coordinator.spanId,
       attributes: {
-        'gen_ai.transfer.mode': 'pass_control',
-        'gen_ai.transfer.target.name': 'evaluator',
+        'agent_trace.transfer.mode': 'pass_control',
+        'agent_trace.transfer.target.name': 'evaluator',
         'gen_ai.agent.name': 'coordinator',
       },
     });
@@ -79,7 +79,7 @@ describe('otlpSink', () => {
     const delegation = byName(spans, 'execute_tool ask_style style')!;
     expect(delegation).toMatchObject({
       parentSpanId: askStyle.spanId,
-      attributes: { 'gen_ai.transfer.mode': 'return_to_caller' },
+      attributes: { 'agent_trace.transfer.mode': 'return_to_caller' },
     });
     expect(byName(spans, 'invoke_agent style')!.parentSpanId).toBe(delegation.spanId);
 

@@ -32,7 +32,7 @@ export interface ImportResult {
  * `fetchJaegerSpans`) into agent-trace runs, one per trace: `invoke_agent` spans are agents,
  * `chat` (and `text_completion`, `generate_content`) spans model calls with their messages, usage
  * and finish reason, `execute_tool` spans tool calls, or handoffs when they carry
- * `gen_ai.transfer.*`; a trace agent-trace exported (its `invoke_workflow` root) comes back as the
+ * `agent_trace.transfer.*`; a trace agent-trace exported (its `invoke_workflow` root) comes back as the
  * run it was. Other spans (an HTTP request, a database query, a framework's step) are plain spans
  * in the tree, with their names and attributes, and the result names them. The runs validate,
  * and `replay`, `view`, `stats` and `diff` read them.
@@ -107,7 +107,7 @@ function treeOf(
  * earliest of those as near), else its root span's name.
  */
 function runName(root: SpanNode): string {
-  const workflow = text(root.span, 'gen_ai.workflow.name');
+  const workflow = text(root.span, semconv.workflowName);
   if (workflow !== undefined) return workflow;
   for (let level: readonly SpanNode[] = [root]; level.length > 0;) {
     for (const node of level) {
@@ -122,10 +122,10 @@ function runName(root: SpanNode): string {
 /** The run's input: the first user message of its first model call. */
 function inputOf(spans: readonly ForeignSpan[]): string {
   const calls = spans
-    .filter(span => span.attributes['gen_ai.input.messages'] !== undefined)
+    .filter(span => span.attributes[semconv.inputMessages] !== undefined)
     .sort((a, b) => a.startMs - b.startMs);
   for (const call of calls) {
-    const user = messagesOf(json(call, 'gen_ai.input.messages')).messages.find(
+    const user = messagesOf(json(call, semconv.inputMessages)).messages.find(
       message => message.role === 'user',
     );
     if (user !== undefined) return user.content;

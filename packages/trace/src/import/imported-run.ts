@@ -18,6 +18,7 @@ import {
   messagesOf,
   toolDefinitionsOf,
 } from './genai-messages.js';
+import { ownAttributes, semconv } from '../otlp/semconv.js';
 
 /** A span with its children, in time order. */
 export interface SpanNode {
@@ -52,7 +53,7 @@ const modelCalls = new Set(['chat', 'text_completion', 'generate_content']);
 /**
  * One trace of GenAI-convention spans as one agent-trace run, written through core's own
  * `RunTracer`: `invoke_agent` spans are agents, `chat` spans model calls, `execute_tool` spans
- * tool calls (or handoffs, with `gen_ai.transfer.*`). The events keep the spans' ids and times.
+ * tool calls (or handoffs, with `agent_trace.transfer.*`). The events keep the spans' ids and times.
  * Spans of other kinds are plain spans (`span_start` / `span_end`) with their name and attributes,
  * counted by name.
  */
@@ -101,7 +102,7 @@ export class ImportedRun {
   write(root: SpanNode, input: string, name: string): void {
     const run = root.span;
     // A run agent-trace exported keeps its span; another system's root hangs under the run's.
-    const own = text(run, 'gen_ai.operation.name') === 'invoke_workflow';
+    const own = text(run, semconv.operationName) === 'invoke_workflow';
     this.#service = run.service ?? root.children[0]?.span.service;
     this.#at(run.startMs, own ? run.spanId : undefined);
     const runSpan = this.tracer.start('run_start', name, null, { input });
@@ -128,12 +129,12 @@ export class ImportedRun {
 
   #visit(node: SpanNode, context: Context): void {
     const { span } = node;
-    const operation = text(span, 'gen_ai.operation.name');
+    const operation = text(span, semconv.operationName);
     if (operation === 'invoke_agent' || operation === 'create_agent')
       return this.#agent(node, context);
     if (operation !== undefined && modelCalls.has(operation)) return this.#modelCall(node, context);
     if (operation === 'execute_tool') {
-      const target = text(span, 'gen_ai.transfer.target.name');
+      const target = text(span, ownAttributes.transferTargetName);
       return target === undefined
         ? this.#tool(node, context)
         : this.#handoff(node, context, target);
@@ -170,7 +171,7 @@ export class ImportedRun {
 
   #agent(node: SpanNode, context: Context): void {
     const { span } = node;
-    const name = text(span, 'gen_ai.agent.name') ?? span.name.replace(/^invoke_agent\s*/, '');
+    const name = text(span, semconv.agentName) ?? span.name.replace(/^invoke_agent\s*/, '');
     const agent = new ImportedAgent(this.tracer, name, context.parent, {
       prices: this.#prices,
       runTally: this.#tally,
@@ -178,11 +179,11 @@ export class ImportedRun {
     this.#at(span.startMs, span.spanId);
     const agentSpan = agent.startAgent(
       {
-        provider: text(span, 'gen_ai.provider.name') ?? '',
-        model: text(span, 'gen_ai.request.model') ?? '',
+        provider: text(span, semconv.providerName) ?? '',
+        model: text(span, semconv.requestModel) ?? '',
       },
-      instructionsOf(json(span, 'gen_ai.system_instructions')) ?? '',
-      toolDefinitionsOf(json(span, 'gen_ai.tool.definitions')),
+      instructionsOf(json(span, semconv.systemInstructions)) ?? '',
+      toolDefinitionsOf(json(span, semconv.toolDefinitions)),
     );
     this.#children(node, { parent: agentSpan, agent });
     this.#at(span.endMs);
@@ -197,10 +198,10 @@ export class ImportedRun {
 
   #modelCall(node: SpanNode, context: Context): void {
     const { span } = node;
-    const provider = text(span, 'gen_ai.provider.name') ?? text(span, 'gen_ai.system') ?? '';
-    const model = text(span, 'gen_ai.response.model') ?? text(span, 'gen_ai.request.model') ?? '';
+    const provider = text(span, semconv.providerName) ?? text(span, semconv.system) ?? '';
+    const model = text(span, semconv.responseModel) ?? text(span, semconv.requestModel) ?? '';
     const agent = context.agent ?? this.#implicitAgent(node, context, provider, model);
-    const { instructions, messages } = messagesOf(json(span, 'gen_ai.input.messages'));
+    const { instructions, messages } = messagesOf(json(span, semconv.inputMessages));
     // A call that repeats the agent's last input and adds to it (the whole conversation each time)
     // is recorded with what it added; one that does not (only its new messages) as it is.
     const grows =
@@ -215,13 +216,13 @@ export class ImportedRun {
       provider,
       model,
       instructions:
-        instructionsOf(json(span, 'gen_ai.system_instructions')) ?? instructions.join('\n\n'),
-      tools: toolDefinitionsOf(json(span, 'gen_ai.tool.definitions')),
+        instructionsOf(json(span, semconv.systemInstructions)) ?? instructions.join('\n\n'),
+      tools: toolDefinitionsOf(json(span, semconv.toolDefinitions)),
       messages: fresh,
     });
-    const answer = answerOf(json(span, 'gen_ai.output.messages'));
+    const answer = answerOf(json(span, semconv.outputMessages));
     // An array attribute, or (from Jaeger, which keeps arrays as JSON text) its JSON.
-    const reasons = json(span, 'gen_ai.response.finish_reasons');
+    const reasons = json(span, semconv.finishReasons);
     const reason = Array.isArray(reasons)
       ? String(reasons[0])
       : (answer.finishReason ?? (typeof reasons === 'string' ? reasons : undefined));
@@ -233,10 +234,10 @@ export class ImportedRun {
       toolCalls: answer.toolCalls,
       finishReason: finishReasonOf(reason, answer.toolCalls.length > 0),
       usage: {
-        promptTokens: count(span, 'gen_ai.usage.input_tokens') ?? 0,
-        completionTokens: count(span, 'gen_ai.usage.output_tokens') ?? 0,
-        ...defined('cacheReadTokens', count(span, 'gen_ai.usage.cache_read.input_tokens')),
-        ...defined('cacheWriteTokens', count(span, 'gen_ai.usage.cache_creation.input_tokens')),
+        promptTokens: count(span, semconv.inputTokens) ?? 0,
+        completionTokens: count(span, semconv.outputTokens) ?? 0,
+        ...defined('cacheReadTokens', count(span, semconv.cacheReadInputTokens)),
+        ...defined('cacheWriteTokens', count(span, semconv.cacheCreationInputTokens)),
       },
       ...(span.error === undefined ? {} : { error: new Error(span.error) }),
     });
@@ -248,13 +249,13 @@ export class ImportedRun {
     const { span } = node;
     const agent = context.agent;
     if (agent === undefined) return this.#plain(node, context);
-    const tool = text(span, 'gen_ai.tool.name') ?? span.name.replace(/^execute_tool\s*/, '');
-    const callId = text(span, 'gen_ai.tool.call.id') ?? span.spanId;
+    const tool = text(span, semconv.toolName) ?? span.name.replace(/^execute_tool\s*/, '');
+    const callId = text(span, semconv.toolCallId) ?? span.spanId;
     this.#at(span.startMs, span.spanId);
     const toolSpan = agent.toolStarted(
       callId,
       tool,
-      parsedText(span.attributes['gen_ai.tool.call.arguments']),
+      parsedText(span.attributes[semconv.toolCallArguments]),
       between(context),
     );
     this.#children(node, { parent: toolSpan, caller: agent.agent });
@@ -262,7 +263,7 @@ export class ImportedRun {
     agent.toolEnded(
       callId,
       span.error === undefined
-        ? { output: parsedText(span.attributes['gen_ai.tool.call.result']) }
+        ? { output: parsedText(span.attributes[semconv.toolCallResult]) }
         : {
             error: Object.assign(new Error(span.error), {
               name: text(span, 'error.type') ?? 'Error',
@@ -273,9 +274,9 @@ export class ImportedRun {
 
   #handoff(node: SpanNode, context: Context, to: string): void {
     const { span } = node;
-    const from = context.agent?.agent ?? text(span, 'gen_ai.agent.name') ?? '';
+    const from = context.agent?.agent ?? text(span, semconv.agentName) ?? '';
     const mode =
-      text(span, 'gen_ai.transfer.mode') === 'return_to_caller'
+      text(span, ownAttributes.transferMode) === 'return_to_caller'
         ? 'return_to_caller'
         : 'pass_control';
     const fields = {
@@ -302,7 +303,7 @@ export class ImportedRun {
     if (known !== undefined) return known;
     const agent = new ImportedAgent(
       this.tracer,
-      text(node.span, 'gen_ai.agent.name') ?? model,
+      text(node.span, semconv.agentName) ?? model,
       context.parent,
       {
         prices: this.#prices,

@@ -7,7 +7,7 @@ import {
   type Histogram,
   type MeterProvider,
 } from '@opentelemetry/api';
-import { providerName } from './semconv.js';
+import { genAiMetrics, providerName, semconv } from './semconv.js';
 
 /** The GenAI conventions' bucket boundaries of `gen_ai.client.token.usage`. */
 export const tokenUsageBuckets: readonly number[] = [
@@ -46,12 +46,12 @@ export class GenAiMetrics {
 
   constructor(provider: MeterProvider = metrics.getMeterProvider()) {
     const meter = provider.getMeter('@agent-trace/trace', '0.1.0');
-    this.#operationDuration = meter.createHistogram('gen_ai.client.operation.duration', {
+    this.#operationDuration = meter.createHistogram(genAiMetrics.operationDuration, {
       description: 'GenAI operation duration.',
       unit: 's',
       advice: { explicitBucketBoundaries: [...operationDurationBuckets] },
     });
-    this.#tokenUsage = meter.createHistogram('gen_ai.client.token.usage', {
+    this.#tokenUsage = meter.createHistogram(genAiMetrics.tokenUsage, {
       description: 'Number of input and output tokens used.',
       unit: '{token}',
       advice: { explicitBucketBoundaries: [...tokenUsageBuckets] },
@@ -72,22 +72,22 @@ export class GenAiMetrics {
     switch (event.event) {
       case 'llm_end': {
         const attributes: Attributes = {
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.provider.name': providerName(event.provider),
-          'gen_ai.request.model': event.model,
+          [semconv.operationName]: 'chat',
+          [semconv.providerName]: providerName(event.provider),
+          [semconv.requestModel]: event.model,
         };
         if (event.error !== undefined) attributes['error.type'] = event.error.type;
         this.#operationDuration.record(event.duration_ms / 1000, attributes);
         if (event.error !== undefined) return;
-        this.#tokenUsage.record(event.tok_prompt, { ...attributes, 'gen_ai.token.type': 'input' });
+        this.#tokenUsage.record(event.tok_prompt, { ...attributes, [semconv.tokenType]: 'input' });
         this.#tokenUsage.record(event.tok_completion, {
           ...attributes,
-          'gen_ai.token.type': 'output',
+          [semconv.tokenType]: 'output',
         });
         return;
       }
       case 'tool_end': {
-        const attributes: Attributes = { 'gen_ai.tool.name': event.tool };
+        const attributes: Attributes = { [semconv.toolName]: event.tool };
         if (event.error !== undefined) attributes['error.type'] = event.error.type;
         this.#toolDuration.record(event.duration_ms / 1000, attributes);
         return;
@@ -95,7 +95,7 @@ export class GenAiMetrics {
       case 'run_end':
         this.#runs.add(1, {
           'agent_trace.stop_reason': event.stop_reason,
-          'gen_ai.workflow.name': event.agent,
+          [semconv.workflowName]: event.agent,
         });
         return;
       default:

@@ -5,7 +5,7 @@ export {
   otlpSinkFromEnvironment,
 } from './otlp-sink.js';
 export type { OtlpSink, OtlpSinkOptions, OtlpSinkStats } from './otlp-sink.js';
-export { finishReason, ownAttributes, providerName, semconv } from './semconv.js';
+export { finishReason, genAiMetrics, ownAttributes, providerName, semconv } from './semconv.js';
 export { SpanBuilder, spanHead } from './span-builder.js';
 export type { SpanMappingOptions } from './span-builder.js';
 export { otelSink } from './otel-sink.js';

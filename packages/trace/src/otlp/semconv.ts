@@ -1,39 +1,87 @@
 import type { AttributeValue } from '@opentelemetry/api';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_SYSTEM,
+  ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  ATTR_GEN_AI_TOKEN_TYPE,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_DEFINITIONS,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_GEN_AI_WORKFLOW_NAME,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_NETWORK_TRANSPORT,
+  METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
+  METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
+} from '@opentelemetry/semantic-conventions/incubating';
+
 /**
- * The OpenTelemetry GenAI semantic-convention attributes agent-trace emits (latest experimental
- * shape; `gen_ai.transfer.*` is newer than the npm constants, so all live here, in one place).
+ * The OpenTelemetry semantic-convention attributes agent-trace emits and reads, each named by the
+ * published constant (`@opentelemetry/semantic-conventions/incubating`, pinned): no `gen_ai.*`
+ * name is typed by hand (lint holds it). What the conventions do not define is agent-trace's own,
+ * under `agent_trace.*` ({@link ownAttributes}).
  */
 export const semconv = Object.freeze({
-  operationName: 'gen_ai.operation.name',
-  providerName: 'gen_ai.provider.name',
-  requestModel: 'gen_ai.request.model',
-  agentName: 'gen_ai.agent.name',
-  workflowName: 'gen_ai.workflow.name',
-  conversationId: 'gen_ai.conversation.id',
-  toolName: 'gen_ai.tool.name',
-  toolCallId: 'gen_ai.tool.call.id',
-  toolType: 'gen_ai.tool.type',
-  toolCallArguments: 'gen_ai.tool.call.arguments',
-  toolCallResult: 'gen_ai.tool.call.result',
-  inputTokens: 'gen_ai.usage.input_tokens',
-  outputTokens: 'gen_ai.usage.output_tokens',
-  cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
-  cacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
-  finishReasons: 'gen_ai.response.finish_reasons',
-  inputMessages: 'gen_ai.input.messages',
-  outputMessages: 'gen_ai.output.messages',
-  systemInstructions: 'gen_ai.system_instructions',
-  toolDefinitions: 'gen_ai.tool.definitions',
-  transferMode: 'gen_ai.transfer.mode',
-  transferTargetName: 'gen_ai.transfer.target.name',
-  errorType: 'error.type',
+  operationName: ATTR_GEN_AI_OPERATION_NAME,
+  providerName: ATTR_GEN_AI_PROVIDER_NAME,
+  requestModel: ATTR_GEN_AI_REQUEST_MODEL,
+  responseModel: ATTR_GEN_AI_RESPONSE_MODEL,
+  agentName: ATTR_GEN_AI_AGENT_NAME,
+  workflowName: ATTR_GEN_AI_WORKFLOW_NAME,
+  conversationId: ATTR_GEN_AI_CONVERSATION_ID,
+  toolName: ATTR_GEN_AI_TOOL_NAME,
+  toolCallId: ATTR_GEN_AI_TOOL_CALL_ID,
+  toolType: ATTR_GEN_AI_TOOL_TYPE,
+  toolCallArguments: ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  toolCallResult: ATTR_GEN_AI_TOOL_CALL_RESULT,
+  inputTokens: ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  outputTokens: ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  cacheReadInputTokens: ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  cacheCreationInputTokens: ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  finishReasons: ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  inputMessages: ATTR_GEN_AI_INPUT_MESSAGES,
+  outputMessages: ATTR_GEN_AI_OUTPUT_MESSAGES,
+  systemInstructions: ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  toolDefinitions: ATTR_GEN_AI_TOOL_DEFINITIONS,
+  /** The metrics' token kind: `input` or `output`. */
+  tokenType: ATTR_GEN_AI_TOKEN_TYPE,
+  /** The provider, as conventions before `gen_ai.provider.name` named it: read by imports only. */
+  system: ATTR_GEN_AI_SYSTEM,
+  errorType: ATTR_ERROR_TYPE,
   /** The MCP conventions: the JSON-RPC method of a tool call, and the transport as a network one. */
-  mcpMethodName: 'mcp.method.name',
-  networkTransport: 'network.transport',
+  mcpMethodName: ATTR_MCP_METHOD_NAME,
+  networkTransport: ATTR_NETWORK_TRANSPORT,
+});
+
+/** The GenAI conventions' client metrics agent-trace records. */
+export const genAiMetrics = Object.freeze({
+  operationDuration: METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
+  tokenUsage: METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
 });
 
 /** agent-trace's own attributes. */
 export const ownAttributes = Object.freeze({
+  /**
+   * A handoff's `execute_tool` span: how control passes (`pass_control`, `return_to_caller`) and
+   * to which agent. The conventions have no transfer attributes.
+   */
+  transferMode: 'agent_trace.transfer.mode',
+  transferTargetName: 'agent_trace.transfer.target.name',
   runId: 'agent_trace.run_id',
   seq: 'agent_trace.seq',
   stopReason: 'agent_trace.stop_reason',
@@ -71,7 +119,7 @@ export type AttributeName =
 /** A span's attributes, keyed by the names above only (a misspelt name does not compile). */
 export type SpanAttributes = { [Name in AttributeName]?: AttributeValue };
 
-/** `gen_ai.provider.name` for agent-trace's provider ids (`openai.chat` → `openai`). */
+/** The conventions' provider name for agent-trace's provider ids (`openai.chat` → `openai`). */
 export function providerName(provider: string): string {
   return provider.split('.')[0] ?? provider;
 }

@@ -59,7 +59,7 @@ interface PendingSpan {
  * `invoke_workflow` for the run and for each workflow, `workflow_step {step}` (INTERNAL) for workflow
  * steps, `invoke_agent {agent}` (INTERNAL) for agents, `chat {model}` (CLIENT) for model calls,
  * `execute_tool {tool}` (INTERNAL) for tools, and for handoffs an `execute_tool` span with
- * `gen_ai.transfer.*` whose child is the target's `invoke_agent`; a plain span (another system's,
+ * `agent_trace.transfer.*` whose child is the target's `invoke_agent`; a plain span (another system's,
  * imported) keeps its name, kind and attributes. Guardrail verdicts, retries,
  * approvals and plans become span events of their parent.
  */
@@ -254,7 +254,7 @@ export class SpanBuilder {
     const { attributes } = head;
     // A plain span keeps the attributes it came with (and the run id), so it exports as it came.
     if (start.event !== 'span_start') {
-      attributes['gen_ai.conversation.id'] = start.session;
+      attributes[semconv.conversationId] = start.session;
       // A span followed live has no seq yet (-1): the trace gives it when the event is written.
       if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
     }
@@ -283,8 +283,8 @@ export class SpanBuilder {
         llmEndAttributes(start, llmEnd, attributes);
         if (content !== undefined) {
           const { input, output } = this.#messages(start, llmEnd);
-          attributes['gen_ai.input.messages'] = input;
-          attributes['gen_ai.output.messages'] = output;
+          attributes[semconv.inputMessages] = input;
+          attributes[semconv.outputMessages] = output;
           this.#preambles.describe(start, attributes, content);
         }
         return undefined;
@@ -354,28 +354,28 @@ export function spanHead(start: TraceEvent): {
     case 'workflow_start':
       return workflowSpanHead(start.run, start.workflow);
     case 'workflow_step_start':
-      attributes['gen_ai.workflow.name'] = start.workflow;
+      attributes[semconv.workflowName] = start.workflow;
       return { name: `workflow_step ${start.name}`, kind: SpanKind.INTERNAL, attributes };
     case 'span_start':
       return plainSpanHead(start);
     case 'agent_start':
-      attributes['gen_ai.operation.name'] = 'invoke_agent';
-      attributes['gen_ai.provider.name'] = providerName(start.provider);
-      attributes['gen_ai.request.model'] = start.model;
-      attributes['gen_ai.agent.name'] = start.agent;
+      attributes[semconv.operationName] = 'invoke_agent';
+      attributes[semconv.providerName] = providerName(start.provider);
+      attributes[semconv.requestModel] = start.model;
+      attributes[semconv.agentName] = start.agent;
       return { name: `invoke_agent ${start.agent}`, kind: SpanKind.INTERNAL, attributes };
     case 'llm_start':
-      attributes['gen_ai.operation.name'] = 'chat';
-      attributes['gen_ai.provider.name'] = providerName(start.provider);
-      attributes['gen_ai.request.model'] = start.model;
+      attributes[semconv.operationName] = 'chat';
+      attributes[semconv.providerName] = providerName(start.provider);
+      attributes[semconv.requestModel] = start.model;
       return { name: `chat ${start.model}`, kind: SpanKind.CLIENT, attributes };
     case 'tool_start':
-      attributes['gen_ai.operation.name'] = 'execute_tool';
-      attributes['gen_ai.tool.name'] = start.tool;
+      attributes[semconv.operationName] = 'execute_tool';
+      attributes[semconv.toolName] = start.tool;
       return { name: `execute_tool ${start.tool}`, kind: SpanKind.INTERNAL, attributes };
     case 'handoff_start':
-      attributes['gen_ai.operation.name'] = 'execute_tool';
-      attributes['gen_ai.agent.name'] = start.from;
+      attributes[semconv.operationName] = 'execute_tool';
+      attributes[semconv.agentName] = start.from;
       return {
         name: `execute_tool transfer_to_${start.to} ${start.to}`,
         kind: SpanKind.INTERNAL,
@@ -399,8 +399,8 @@ export function workflowSpanHead(
     kind: SpanKind.INTERNAL,
     attributes: {
       'agent_trace.run_id': runId,
-      'gen_ai.operation.name': 'invoke_workflow',
-      'gen_ai.workflow.name': workflow,
+      [semconv.operationName]: 'invoke_workflow',
+      [semconv.workflowName]: workflow,
     },
   };
 }

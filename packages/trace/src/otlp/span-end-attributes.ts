@@ -2,7 +2,7 @@ import { SpanStatusCode, TraceFlags, type HrTime, type SpanKind } from '@opentel
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { finishReason, semconv, type SpanAttributes } from './semconv.js';
+import { finishReason, ownAttributes, semconv, type SpanAttributes } from './semconv.js';
 
 /** A content attribute's value (cut to the longest allowed), when content is captured. */
 export type Content = ((value: unknown) => string) | undefined;
@@ -38,8 +38,8 @@ function stopAndUsage(
   attributes: SpanAttributes,
 ): void {
   attributes['agent_trace.stop_reason'] = end.stop_reason;
-  attributes['gen_ai.usage.input_tokens'] = end.tok_prompt;
-  attributes['gen_ai.usage.output_tokens'] = end.tok_completion;
+  attributes[semconv.inputTokens] = end.tok_prompt;
+  attributes[semconv.outputTokens] = end.tok_completion;
   if (end.cost !== undefined) {
     attributes['agent_trace.cost_usd'] = end.cost.usd;
     attributes['agent_trace.cost.unpriced_calls'] = end.cost.unpriced_calls;
@@ -56,7 +56,7 @@ export function agentEndAttributes(
   stopAndUsage(end, attributes);
   if (start.tool_calling !== undefined) attributes['agent_trace.tool_calling'] = start.tool_calling;
   if (content !== undefined && start.instructions !== '')
-    attributes['gen_ai.system_instructions'] = content([
+    attributes[semconv.systemInstructions] = content([
       { type: 'text', content: start.instructions },
     ]);
   if (content !== undefined && start.tool_definitions !== undefined)
@@ -70,15 +70,15 @@ export function llmEndAttributes(
   end: TraceEventOf<'llm_end'>,
   attributes: SpanAttributes,
 ): void {
-  attributes['gen_ai.usage.input_tokens'] = end.tok_prompt;
-  attributes['gen_ai.usage.output_tokens'] = end.tok_completion;
+  attributes[semconv.inputTokens] = end.tok_prompt;
+  attributes[semconv.outputTokens] = end.tok_completion;
   attributes['agent_trace.step'] = start.step;
   if (end.tok_cache_read !== undefined)
-    attributes['gen_ai.usage.cache_read.input_tokens'] = end.tok_cache_read;
+    attributes[semconv.cacheReadInputTokens] = end.tok_cache_read;
   if (end.tok_cache_write !== undefined)
-    attributes['gen_ai.usage.cache_creation.input_tokens'] = end.tok_cache_write;
+    attributes[semconv.cacheCreationInputTokens] = end.tok_cache_write;
   if (end.finish_reason !== undefined)
-    attributes['gen_ai.response.finish_reasons'] = [finishReason(end.finish_reason)];
+    attributes[semconv.finishReasons] = [finishReason(end.finish_reason)];
   if (start.attempt !== undefined) attributes['agent_trace.attempt'] = start.attempt;
   if (end.cost_usd !== undefined) attributes['agent_trace.cost_usd'] = end.cost_usd;
   if (end.cache_hit === true) attributes['agent_trace.cache_hit'] = true;
@@ -91,9 +91,9 @@ export function toolEndAttributes(
   attributes: SpanAttributes,
   content: Content,
 ): undefined {
-  attributes['gen_ai.tool.call.id'] = start.call_id;
-  attributes['gen_ai.tool.type'] = 'function';
-  attributes['gen_ai.agent.name'] = start.agent;
+  attributes[semconv.toolCallId] = start.call_id;
+  attributes[semconv.toolType] = 'function';
+  attributes[semconv.agentName] = start.agent;
   attributes['agent_trace.attempt'] = end.attempt;
   if (start.mcp_server !== undefined) {
     // The OpenTelemetry MCP conventions: the method, and the transport as a network one.
@@ -102,8 +102,8 @@ export function toolEndAttributes(
     attributes['agent_trace.mcp.server'] = start.mcp_server.name;
   }
   if (content !== undefined) {
-    attributes['gen_ai.tool.call.arguments'] = content(start.args);
-    if (end.result !== undefined) attributes['gen_ai.tool.call.result'] = content(end.result);
+    attributes[semconv.toolCallArguments] = content(start.args);
+    if (end.result !== undefined) attributes[semconv.toolCallResult] = content(end.result);
     if (start.thought !== undefined)
       attributes['agent_trace.react.thought'] = content(start.thought);
   }
@@ -145,12 +145,12 @@ export function handoffAttributes(
   attributes: SpanAttributes,
 ): string {
   const tool = callingTool ?? `transfer_to_${handoff.to}`;
-  attributes['gen_ai.tool.name'] = tool;
-  attributes['gen_ai.tool.type'] = 'function';
-  attributes['gen_ai.transfer.mode'] = handoff.mode;
-  attributes['gen_ai.transfer.target.name'] = handoff.to;
+  attributes[semconv.toolName] = tool;
+  attributes[semconv.toolType] = 'function';
+  attributes[ownAttributes.transferMode] = handoff.mode;
+  attributes[ownAttributes.transferTargetName] = handoff.to;
   attributes['agent_trace.handoff.depth'] = handoff.depth;
-  if (handoff.call_id !== undefined) attributes['gen_ai.tool.call.id'] = handoff.call_id;
+  if (handoff.call_id !== undefined) attributes[semconv.toolCallId] = handoff.call_id;
   return `execute_tool ${tool} ${handoff.to}`;
 }
 

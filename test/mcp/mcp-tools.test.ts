@@ -429,6 +429,7 @@ describe('MCP tool spans over OTLP', () => {
       const span = collector.spans.find(candidate => candidate.name === 'execute_tool add');
       expect(span?.attributes).toMatchObject({
         'gen_ai.tool.name': 'add',
+        'gen_ai.tool.type': 'extension',
         'mcp.method.name': 'tools/call',
         'network.transport': 'pipe',
         'agent_trace.mcp.server': 'math',

@@ -25,6 +25,7 @@ import {
   semconv,
   type SpanAttributes,
 } from './semconv.js';
+import { AgentMemory, agentId, requestAttributes } from './genai-request.js';
 
 /** Options of the span mapping. */
 export interface SpanMappingOptions {
@@ -68,6 +69,7 @@ export class SpanBuilder {
   readonly #pending = new Map<string, PendingSpan>();
   readonly #toolNames = new Map<string, string>();
   readonly #preambles = new RequestPreambles();
+  readonly #agents = new AgentMemory();
   /** How many content attributes were cut. */
   truncated = 0;
   #lastTime = '';
@@ -90,8 +92,10 @@ export class SpanBuilder {
       case 'span_start':
         this.#pending.set(event.span_id, { start: event, events: [] });
         if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
-        else if (event.event === 'agent_start' && this.#options.captureContent)
-          this.#preambles.remember(event);
+        else if (event.event === 'agent_start') {
+          this.#agents.started(event);
+          if (this.#options.captureContent) this.#preambles.remember(event);
+        }
         return undefined;
       case 'guardrail':
       case 'retry':
@@ -277,10 +281,13 @@ export class SpanBuilder {
       case 'run_start':
         return runEndAttributes(end as TraceEventOf<'run_end'>, attributes);
       case 'agent_start':
+        this.#agents.ended(start.span_id);
+        attributes[semconv.agentId] = agentId(start);
         return agentEndAttributes(start, end as TraceEventOf<'agent_end'>, attributes, content);
       case 'llm_start': {
         const llmEnd = end as TraceEventOf<'llm_end'>;
         llmEndAttributes(start, llmEnd, attributes);
+        requestAttributes(start, attributes);
         if (content !== undefined) {
           const { input, output } = this.#messages(start, llmEnd);
           attributes[semconv.inputMessages] = input;
@@ -289,8 +296,11 @@ export class SpanBuilder {
         }
         return undefined;
       }
-      case 'tool_start':
+      case 'tool_start': {
+        const description = this.#agents.toolDescription(start.agent, start.tool);
+        if (description !== undefined) attributes[semconv.toolDescription] = description;
         return toolEndAttributes(start, end as TraceEventOf<'tool_end'>, attributes, content);
+      }
       case 'workflow_start':
         return workflowEndAttributes(start, end as TraceEventOf<'workflow_end'>, attributes);
       case 'workflow_step_start':
@@ -313,7 +323,7 @@ export class SpanBuilder {
     start: TraceEventOf<'llm_start'>,
     end: TraceEventOf<'llm_end'>,
   ): { input: string; output: string } {
-    const input = start.messages.map(message => {
+    const input = this.#agents.sent(start).map(message => {
       if (message.role === 'tool')
         return {
           role: 'tool',

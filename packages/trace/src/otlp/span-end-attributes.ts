@@ -92,7 +92,8 @@ export function toolEndAttributes(
   content: Content,
 ): undefined {
   attributes[semconv.toolCallId] = start.call_id;
-  attributes[semconv.toolType] = 'function';
+  // The conventions' tool types: an MCP server's tool is an extension, the agent's own a function.
+  attributes[semconv.toolType] = start.mcp_server === undefined ? 'function' : 'extension';
   attributes[semconv.agentName] = start.agent;
   attributes['agent_trace.attempt'] = end.attempt;
   if (start.mcp_server !== undefined) {

@@ -1,0 +1,109 @@
+import type { TraceEventOf } from '@agent-trace/core';
+import { hashString } from '@agent-trace/core/util';
+import { semconv, type SpanAttributes } from './semconv.js';
+
+type TraceMessage = TraceEventOf<'llm_start'>['messages'][number];
+
+/** The model settings a call's span carries, by the names providers and bridges give them. */
+const settingNames: ReadonlyArray<
+  readonly [
+    (typeof semconv)[
+      | 'temperature'
+      | 'maxTokens'
+      | 'topP'
+      | 'topK'
+      | 'seed'
+      | 'stopSequences'
+      | 'frequencyPenalty'
+      | 'presencePenalty'],
+    readonly string[],
+  ]
+> = [
+  [semconv.temperature, ['temperature']],
+  [semconv.maxTokens, ['maxOutputTokens', 'maxTokens', 'max_tokens', 'max_output_tokens']],
+  [semconv.topP, ['topP', 'top_p']],
+  [semconv.topK, ['topK', 'top_k']],
+  [semconv.seed, ['seed']],
+  [semconv.stopSequences, ['stopSequences', 'stop_sequences', 'stop']],
+  [semconv.frequencyPenalty, ['frequencyPenalty', 'frequency_penalty']],
+  [semconv.presencePenalty, ['presencePenalty', 'presence_penalty']],
+];
+
+/**
+ * A model call's request attributes from its `llm_start`: the sampling settings the model was
+ * made with (`model_settings`), and the output type (`json` when structured output was asked for).
+ */
+export function requestAttributes(
+  start: TraceEventOf<'llm_start'>,
+  attributes: SpanAttributes,
+): void {
+  attributes[semconv.outputType] =
+    start.phase === 'final_output' || start.request_parts?.response_format !== undefined
+      ? 'json'
+      : 'text';
+  const settings = start.model_settings;
+  if (settings === undefined) return;
+  for (const [name, keys] of settingNames) {
+    const key = keys.find(candidate => settings[candidate] !== undefined);
+    if (key === undefined) continue;
+    const value = settings[key];
+    if (typeof value === 'number') attributes[name] = value;
+    else if (typeof value === 'string' && name === semconv.stopSequences)
+      attributes[name] = [value];
+    else if (Array.isArray(value) && value.every(item => typeof item === 'string'))
+      attributes[name] = value;
+  }
+}
+
+/** An agent's `gen_ai.agent.id`: stable per definition (its name, instructions and tools). */
+export function agentId(start: TraceEventOf<'agent_start'>): string {
+  return hashString(JSON.stringify([start.agent, start.instructions, [...start.tools].sort()]));
+}
+
+/**
+ * What a run's spans need of its agents across their events: each agent's tool descriptions
+ * (written on its first `agent_start` only), and with content captured, each agent's
+ * conversation so far, so a model call's span holds the whole request it sent.
+ */
+export class AgentMemory {
+  readonly #descriptions = new Map<string, Map<string, string>>();
+  readonly #conversations = new Map<string, TraceMessage[]>();
+
+  /** An agent starts: its tools' descriptions, when this start gives them. */
+  started(start: TraceEventOf<'agent_start'>): void {
+    if (start.tool_definitions === undefined) return;
+    this.#descriptions.set(
+      start.agent,
+      new Map(start.tool_definitions.map(tool => [tool.name, tool.description])),
+    );
+  }
+
+  /** The description of an agent's tool; undefined when unknown or empty. */
+  toolDescription(agent: string, tool: string): string | undefined {
+    const description = this.#descriptions.get(agent)?.get(tool);
+    return description === '' ? undefined : description;
+  }
+
+  /**
+   * The messages a model call sent: the agent's conversation with what is new in this call, its
+   * last `message_count` (a memory window sends the newest).
+   */
+  sent(start: TraceEventOf<'llm_start'>): readonly TraceMessage[] {
+    const key = start.parent_span_id ?? start.agent;
+    let conversation = this.#conversations.get(key);
+    if (conversation === undefined) {
+      conversation = [];
+      this.#conversations.set(key, conversation);
+    }
+    for (const message of start.messages) conversation.push(message);
+    const count = start.message_count;
+    return count < conversation.length
+      ? conversation.slice(conversation.length - count)
+      : conversation;
+  }
+
+  /** An agent's span ended: its conversation is no longer needed. */
+  ended(agentSpanId: string): void {
+    this.#conversations.delete(agentSpanId);
+  }
+}

@@ -231,11 +231,29 @@ describe('streaming and chunks', () => {
     const withoutDurations = (value: unknown): unknown =>
       JSON.parse(JSON.stringify(value, (key, item: unknown) => (key === 'durationMs' ? 0 : item)));
     expect(withoutDurations(streamedRest)).toEqual(withoutDurations(plainRest));
+    // A streamed call also says so, when its first chunk came and how many came.
     const strip = (events: TraceEvent[]) =>
       events.map(
-        ({ time: _t, duration_ms: _d, ...rest }: TraceEvent & { duration_ms?: number }) => rest,
+        ({
+          time: _t,
+          duration_ms: _d,
+          stream: _stream,
+          first_chunk_ms: _first,
+          chunks: _chunks,
+          ...rest
+        }: TraceEvent & {
+          duration_ms?: number;
+          stream?: true;
+          first_chunk_ms?: number;
+          chunks?: number;
+        }) => rest,
       );
     expect(strip(streamedSink.events)).toEqual(strip(plainSink.events));
+    const streamedCall = streamedSink.events.find(event => event.event === 'llm_end');
+    expect(streamedCall).toMatchObject({ chunks: expect.any(Number) as number });
+    expect(streamedSink.events.find(event => event.event === 'llm_start')).toMatchObject({
+      stream: true,
+    });
   });
 
   it('numbers chunks 0, 1, 2, … and names the agent on each', async () => {

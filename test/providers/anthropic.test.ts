@@ -128,8 +128,10 @@ describe('anthropic() served from a script', () => {
       toolCalls: [],
       finishReason: 'stop',
       usage: { promptTokens: 100, completionTokens: 3, cacheReadTokens: 60, cacheWriteTokens: 10 },
+      responseId: 'msg_fake_1',
+      responseModel: 'claude-sonnet-4-6',
     });
-    expect(await streamed(model)).toEqual(plain);
+    expect(await streamed(model)).toEqual({ ...plain, responseId: 'msg_fake_2' });
   });
 
   it('maps every stop reason', async () => {

@@ -13,7 +13,16 @@ const server = useMswServer();
 
 const comparable = (events: TraceEvent[]) =>
   normalizeTrace(events).map(
-    ({ model: _model, provider: _provider, cost_usd: _cost, cost: _total, ...rest }) => rest,
+    ({
+      model: _model,
+      provider: _provider,
+      cost_usd: _cost,
+      cost: _total,
+      response_id: _id,
+      response_model: _answeredBy,
+      server: _server,
+      ...rest
+    }) => rest,
   );
 
 describe('the demo desk over the real OpenAI wire format', () => {

@@ -39,6 +39,9 @@ describe('openai() over the recorded wire fixtures', () => {
       toolCalls: [],
       finishReason: 'stop',
       usage: { promptTokens: 9, completionTokens: 2 },
+      // The answer's id and the model the provider says answered, from the stream's chunks.
+      responseId: 'chatcmpl-fx3',
+      responseModel: 'gpt-4o-mini',
     });
   });
 
@@ -106,8 +109,11 @@ describe('openai() served from a script', () => {
       toolCalls: [],
       finishReason: 'stop',
       usage: { promptTokens: 12, completionTokens: 4 },
+      responseId: 'fake_1',
+      responseModel: 'gpt-4o-mini',
     });
-    expect(response).toEqual(plain);
+    // The same answer, served a second time: its own id.
+    expect(response).toEqual({ ...plain, responseId: 'fake_2' });
     expect(deltas).toEqual(['Sunny ', 'in ', 'Paris.']);
   });
 
@@ -292,9 +298,11 @@ describe('openai() served from a script', () => {
       toolCalls: [{ callId: 'call_x', toolName: 'get_weather', argumentsText: '{"city":"Oslo"}' }],
       finishReason: 'tool_calls',
       usage: { promptTokens: 30, completionTokens: 9 },
+      responseId: 'fake_1',
+      responseModel: 'gpt-4o-mini',
     };
     expect(await model.generate(request())).toEqual(expected);
-    expect((await streamed(model)).response).toEqual(expected);
+    expect((await streamed(model)).response).toEqual({ ...expected, responseId: 'fake_2' });
   });
 
   it('fails the first call, not the import, when no API key is given, naming the variable', async () => {

@@ -14,10 +14,23 @@ import { useMswServer } from '../support/provider-wire.js';
 
 const server = useMswServer();
 
-/** The trace without what differs by provider by design: the model's and provider's names. */
+/** The trace without what differs by provider by design: the model's and provider's names, the answer's id, the server. */
 const comparable = (events: TraceEvent[]) =>
   normalizeTrace(events).map(
-    ({ model: _model, provider: _provider, cost_usd: _cost, cost: _total, ...rest }) => rest,
+    ({
+      model: _model,
+      provider: _provider,
+      cost_usd: _cost,
+      cost: _total,
+      response_id: _id,
+      response_model: _answeredBy,
+      server: _server,
+      // How a stream is cut into chunks is the provider's.
+      stream: _stream,
+      first_chunk_ms: _first,
+      chunks: _chunks,
+      ...rest
+    }) => rest,
   );
 
 type Served = (script: readonly FakeLLMStep[], bodies: unknown[]) => LanguageModel;

@@ -107,7 +107,16 @@ describe('one scenario, three ways to serve it', () => {
       );
       return normalizeTrace(sink.events).map(
         // The model's name and price differ by provider, by design.
-        ({ model: _model, provider: _provider, cost_usd: _cost, cost: _total, ...rest }) => rest,
+        ({
+          model: _model,
+          provider: _provider,
+          cost_usd: _cost,
+          cost: _total,
+          response_id: _id,
+          response_model: _answeredBy,
+          server: _server,
+          ...rest
+        }) => rest,
       );
     };
     const fake = await traceOf(fakeLLM(script()));

@@ -115,6 +115,9 @@ class TreeRenderer {
     parts.push(`${end.tok_prompt}→${end.tok_completion} tok`);
     if (end.cost_usd !== undefined) parts.push(formatUsd(end.cost_usd));
     if (end.cache_hit === true) parts.push(s.green('cache hit'));
+    if (end.response_model !== undefined && end.response_model !== start.model)
+      parts.push(s.dim(`answered by ${end.response_model}`));
+    if (end.first_chunk_ms !== undefined) parts.push(s.dim(`first chunk ${end.first_chunk_ms} ms`));
     parts.push(this.#ms(end.duration_ms));
     if (end.error !== undefined) parts.push(s.red(`✗ ${this.#error(end.error)}`));
     else {

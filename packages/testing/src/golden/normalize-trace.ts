@@ -51,6 +51,9 @@ export function normalizeTrace(events: readonly TraceEvent[]): Record<string, un
       }
       copy.duration_ms = '<duration>';
     }
+    // When a streamed call's first chunk came is a time too.
+    if ((event as { first_chunk_ms?: unknown }).first_chunk_ms !== undefined)
+      copy.first_chunk_ms = '<duration>';
     for (const field of idFields) {
       const value = event[field];
       if (typeof value === 'string') copy[field] = rename(idPrefix[field], value);

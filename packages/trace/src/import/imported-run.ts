@@ -199,7 +199,8 @@ export class ImportedRun {
   #modelCall(node: SpanNode, context: Context): void {
     const { span } = node;
     const provider = text(span, semconv.providerName) ?? text(span, semconv.system) ?? '';
-    const model = text(span, semconv.responseModel) ?? text(span, semconv.requestModel) ?? '';
+    const answeredBy = text(span, semconv.responseModel);
+    const model = answeredBy ?? text(span, semconv.requestModel) ?? '';
     const agent = context.agent ?? this.#implicitAgent(node, context, provider, model);
     const { instructions, messages } = messagesOf(json(span, semconv.inputMessages));
     // A call that repeats the agent's last input and adds to it (the whole conversation each time)
@@ -239,6 +240,8 @@ export class ImportedRun {
         ...defined('cacheReadTokens', count(span, semconv.cacheReadInputTokens)),
         ...defined('cacheWriteTokens', count(span, semconv.cacheCreationInputTokens)),
       },
+      ...defined('responseId', text(span, semconv.responseId)),
+      ...defined('responseModel', answeredBy),
       ...(span.error === undefined ? {} : { error: new Error(span.error) }),
     });
     if (span.error === undefined) this.#answer = answer.text;

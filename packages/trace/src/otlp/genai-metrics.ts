@@ -1,4 +1,4 @@
-import type { TraceEvent } from '@agent-trace/core';
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import {
   createNoopMeter,
   metrics,
@@ -13,6 +13,11 @@ import { genAiMetrics, providerName, semconv } from './semconv.js';
 export const tokenUsageBuckets: readonly number[] = [
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ];
+
+/** The GenAI conventions' bucket boundaries of `gen_ai.client.operation.time_per_output_chunk` (s). */
+export const timePerChunkBuckets = Object.freeze([
+  0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5,
+]);
 
 /** The GenAI conventions' bucket boundaries of `gen_ai.client.operation.duration` (seconds). */
 export const operationDurationBuckets: readonly number[] = [
@@ -41,6 +46,8 @@ export function meterProviderRegistered(
 export class GenAiMetrics {
   readonly #operationDuration: Histogram;
   readonly #tokenUsage: Histogram;
+  readonly #timeToFirstChunk: Histogram;
+  readonly #timePerOutputChunk: Histogram;
   readonly #toolDuration: Histogram;
   readonly #runs: Counter;
 
@@ -55,6 +62,16 @@ export class GenAiMetrics {
       description: 'Number of input and output tokens used.',
       unit: '{token}',
       advice: { explicitBucketBoundaries: [...tokenUsageBuckets] },
+    });
+    this.#timeToFirstChunk = meter.createHistogram(genAiMetrics.timeToFirstChunk, {
+      description: 'Time to receive the first chunk of a streamed answer.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [...operationDurationBuckets] },
+    });
+    this.#timePerOutputChunk = meter.createHistogram(genAiMetrics.timePerOutputChunk, {
+      description: 'Time between the chunks of a streamed answer, after the first.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: [...timePerChunkBuckets] },
     });
     this.#toolDuration = meter.createHistogram('agent_trace.tool.duration', {
       description: 'How long a tool call took, its retries apart.',
@@ -84,6 +101,7 @@ export class GenAiMetrics {
           ...attributes,
           [semconv.tokenType]: 'output',
         });
+        this.#streamTimes(event, attributes);
         return;
       }
       case 'tool_end': {
@@ -100,5 +118,18 @@ export class GenAiMetrics {
         return;
       default:
     }
+  }
+
+  /** A streamed call's time to its first chunk, and its mean time per chunk after the first. */
+  #streamTimes(event: TraceEventOf<'llm_end'>, attributes: Attributes): void {
+    const first = event.first_chunk_ms;
+    if (first === undefined) return;
+    this.#timeToFirstChunk.record(first / 1000, attributes);
+    const chunks = event.chunks ?? 0;
+    if (chunks > 1)
+      this.#timePerOutputChunk.record(
+        Math.max(0, event.duration_ms - first) / (chunks - 1) / 1000,
+        attributes,
+      );
   }
 }

@@ -30,13 +30,24 @@ const settingNames: ReadonlyArray<
 ];
 
 /**
- * A model call's request attributes from its `llm_start`: the sampling settings the model was
- * made with (`model_settings`), and the output type (`json` when structured output was asked for).
+ * A model call's request and response attributes: the sampling settings the model was made with
+ * (`model_settings`), the output type (`json` when structured output was asked for), whether it
+ * streamed and when its first chunk came, the server it went to, and the answer's id and model.
  */
 export function requestAttributes(
   start: TraceEventOf<'llm_start'>,
+  end: TraceEventOf<'llm_end'>,
   attributes: SpanAttributes,
 ): void {
+  if (start.stream === true) attributes[semconv.requestStream] = true;
+  if (start.server !== undefined) {
+    attributes[semconv.serverAddress] = start.server.address;
+    attributes[semconv.serverPort] = start.server.port;
+  }
+  if (end.response_id !== undefined) attributes[semconv.responseId] = end.response_id;
+  if (end.response_model !== undefined) attributes[semconv.responseModel] = end.response_model;
+  if (end.first_chunk_ms !== undefined)
+    attributes[semconv.timeToFirstChunk] = end.first_chunk_ms / 1000;
   attributes[semconv.outputType] =
     start.phase === 'final_output' || start.request_parts?.response_format !== undefined
       ? 'json'

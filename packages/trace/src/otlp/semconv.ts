@@ -1,6 +1,13 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_REQUEST_STREAM,
+  ATTR_GEN_AI_RESPONSE_ID,
+  ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK,
+  METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
   ATTR_GEN_AI_AGENT_ID,
   ATTR_GEN_AI_OUTPUT_TYPE,
   ATTR_GEN_AI_REQUEST_FREQUENCY_PENALTY,
@@ -52,6 +59,12 @@ export const semconv = Object.freeze({
   providerName: ATTR_GEN_AI_PROVIDER_NAME,
   requestModel: ATTR_GEN_AI_REQUEST_MODEL,
   responseModel: ATTR_GEN_AI_RESPONSE_MODEL,
+  responseId: ATTR_GEN_AI_RESPONSE_ID,
+  /** A streamed call: seconds from the request to its first chunk. */
+  timeToFirstChunk: ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
+  requestStream: ATTR_GEN_AI_REQUEST_STREAM,
+  serverAddress: ATTR_SERVER_ADDRESS,
+  serverPort: ATTR_SERVER_PORT,
   agentName: ATTR_GEN_AI_AGENT_NAME,
   /** Stable per agent definition: a hash of its name, instructions and tools. */
   agentId: ATTR_GEN_AI_AGENT_ID,
@@ -96,6 +109,8 @@ export const semconv = Object.freeze({
 export const genAiMetrics = Object.freeze({
   operationDuration: METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
   tokenUsage: METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
+  timeToFirstChunk: METRIC_GEN_AI_CLIENT_OPERATION_TIME_TO_FIRST_CHUNK,
+  timePerOutputChunk: METRIC_GEN_AI_CLIENT_OPERATION_TIME_PER_OUTPUT_CHUNK,
 });
 
 /** agent-trace's own attributes. */

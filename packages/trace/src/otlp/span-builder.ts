@@ -287,7 +287,7 @@ export class SpanBuilder {
       case 'llm_start': {
         const llmEnd = end as TraceEventOf<'llm_end'>;
         llmEndAttributes(start, llmEnd, attributes);
-        requestAttributes(start, attributes);
+        requestAttributes(start, llmEnd, attributes);
         if (content !== undefined) {
           const { input, output } = this.#messages(start, llmEnd);
           attributes[semconv.inputMessages] = input;

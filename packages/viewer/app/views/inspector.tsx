@@ -5,6 +5,7 @@ import type { Row, RunModel } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
 import { PlanView, WorkflowStepView, WorkflowView } from './workflow-inspector.js';
 import { PlainSpanView } from './plain-span-inspector.js';
+import { ResponseFields } from './response-fields.js';
 
 type Message = TraceEventOf<'llm_start'>['messages'][number];
 type ToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
@@ -54,6 +55,7 @@ function ModelCall({
       <Field name="model">
         {answer?.model ?? start.model} <span class="muted">({start.provider})</span>
       </Field>
+      <ResponseFields start={start} answer={answer} />
       <Field name="step">
         {start.step}
         {start.attempt === undefined ? '' : ` · attempt ${start.attempt}`}

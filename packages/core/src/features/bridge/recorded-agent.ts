@@ -47,6 +47,9 @@ export interface BridgedCallEnd {
     readonly cacheWriteTokens?: number;
   };
   readonly error?: unknown;
+  /** The provider's id of the answer, and the model it says answered, when the framework gives them. */
+  readonly responseId?: string;
+  readonly responseModel?: string;
 }
 
 /** How an agent of another framework ended, as its `agent_end` (and its run's seal) record it. */
@@ -218,6 +221,8 @@ export class RecordedAgent {
       ...defined('tok_cache_read', usage.cacheReadTokens),
       ...defined('tok_cache_write', usage.cacheWriteTokens),
       ...defined('cost_usd', cost),
+      ...defined('response_id', call.responseId),
+      ...defined('response_model', call.responseModel),
       ...(call.error === undefined ? {} : { error: traceError(call.error) }),
     });
     if (call.error === undefined) this.lastText = call.text;

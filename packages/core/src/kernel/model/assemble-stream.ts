@@ -14,6 +14,8 @@ export class StreamAssembler {
   #finishReason: FinishReason | undefined;
   #cacheHit = false;
   #usage: Usage = zeroUsage;
+  #responseId: string | undefined;
+  #responseModel: string | undefined;
 
   /** Takes one part into the response. */
   add(part: ModelStreamPart): void {
@@ -41,6 +43,8 @@ export class StreamAssembler {
         this.#finishReason = part.finishReason;
         this.#cacheHit = part.cacheHit === true;
         this.#usage = part.usage;
+        this.#responseId = part.responseId;
+        this.#responseModel = part.responseModel;
         return;
     }
   }
@@ -64,6 +68,8 @@ export class StreamAssembler {
       finishReason: this.#finishReason,
       usage: this.#usage,
       ...(this.#cacheHit ? { cacheHit: true as const } : {}),
+      ...(this.#responseId === undefined ? {} : { responseId: this.#responseId }),
+      ...(this.#responseModel === undefined ? {} : { responseModel: this.#responseModel }),
     };
   }
 }

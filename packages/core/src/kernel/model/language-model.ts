@@ -45,6 +45,10 @@ export interface ModelResponse {
   readonly usage: Usage;
   /** Set when the answer came from a cache (`cachedModel`): it cost nothing. */
   readonly cacheHit?: true;
+  /** The provider's id of the answer (`chatcmpl-…`, `msg_…`), when it gives one. */
+  readonly responseId?: string;
+  /** The model the provider says answered, which can differ from the one asked for. */
+  readonly responseModel?: string;
 }
 
 /**
@@ -62,6 +66,9 @@ export type ModelStreamPart =
       readonly usage: Usage;
       /** Set when the answer came from a cache. */
       readonly cacheHit?: true;
+      /** The provider's id of the answer, and the model it says answered. */
+      readonly responseId?: string;
+      readonly responseModel?: string;
     };
 
 /**
@@ -79,6 +86,8 @@ export interface LanguageModel {
    * `llm_start` so that a replay notices when they change.
    */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /** The host and port the model's requests go to, for a model served over the network. */
+  readonly server?: { readonly address: string; readonly port: number };
   /** Answers the request in one piece. */
   generate(request: ModelRequest): Promise<ModelResponse>;
   /** Answers the request as a stream of parts. */

@@ -161,6 +161,10 @@ const LlmStartEvent = z.object({
   model_settings: z.record(z.string(), z.unknown()).optional(),
   /** The attempt of this model call: absent for a first attempt on the agent's own model. */
   attempt: z.number().int().positive().optional(),
+  /** Set when the call was streamed. */
+  stream: z.literal(true).optional(),
+  /** The host and port the request went to, for a model served over the network. */
+  server: z.object({ address: z.string(), port: z.number().int().positive() }).optional(),
   /** `final_output` when the call asks for the structured answer (tools off, schema on). */
   phase: z.enum(['final_output']).optional(),
 });
@@ -185,6 +189,12 @@ const LlmEndEvent = z.object({
   cost_usd: z.number().nonnegative().optional(),
   /** Set when the answer came from a cache (`cachedModel`, a cassette): it cost nothing. */
   cache_hit: z.literal(true).optional(),
+  /** The provider's id of the answer, and the model it says answered (can differ from `model`). */
+  response_id: z.string().optional(),
+  response_model: z.string().optional(),
+  /** A streamed call: milliseconds from the request to its first chunk, and how many chunks came. */
+  first_chunk_ms: z.number().nonnegative().optional(),
+  chunks: z.number().int().nonnegative().optional(),
   duration_ms: z.number().nonnegative(),
   error: TraceError.optional(),
 });

@@ -21,7 +21,7 @@ import type { ModelAttemptHold } from './extension.js';
 import { refusalOf, settleHolds, type Holds, type Hooks } from './seam.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
-import { streamModelResponse } from './stream-model-response.js';
+import { StreamTiming, streamModelResponse } from './stream-model-response.js';
 import { combineSignals, createDeadline, createIdleWatch } from './model-call-timers.js';
 import { toTraceError } from './to-trace-error.js';
 import {
@@ -178,8 +178,11 @@ async function* callOnce(
       requestParts: input.requestParts,
       modelSettings: model.settings,
       finalOutput: input.responseFormat !== undefined,
+      streamed: state.streaming,
+      server: model.server,
     }),
   );
+  const timing = state.streaming ? new StreamTiming(state.clock) : undefined;
   const failed = (error: unknown) => llmFailedFields(identity, toTraceError(error));
   const deadline = createDeadline(agent.limits.modelTimeoutMs, model.modelId);
   const idle = state.streaming
@@ -194,6 +197,7 @@ async function* callOnce(
           splitter: input.splitter?.(),
           deadline,
           idle,
+          timing,
         })
       : await raceAbort(
           deadline === undefined
@@ -205,7 +209,7 @@ async function* callOnce(
     const response = usage === answer.usage ? answer : { ...answer, usage };
     tracer.end(
       llmSpan,
-      llmEndFields(identity, response, chargeCall(identity, response, input, state)),
+      llmEndFields(identity, response, chargeCall(identity, response, input, state), timing),
     );
     return response;
   } catch (caught) {

@@ -49,6 +49,10 @@ export function llmStartFields(
     requestParts: RequestParts | undefined;
     modelSettings: Readonly<Record<string, unknown>> | undefined;
     finalOutput: boolean;
+    /** Set when the call is streamed. */
+    streamed?: boolean;
+    /** Where the request goes, for a model served over the network. */
+    server?: { readonly address: string; readonly port: number } | undefined;
   },
 ): TraceEventFields<'llm_start'> {
   const fields: Writable<TraceEventFields<'llm_start'>> = identityFields(identity) as Writable<
@@ -61,6 +65,9 @@ export function llmStartFields(
   if (request.modelSettings !== undefined && Object.keys(request.modelSettings).length > 0)
     fields.model_settings = { ...request.modelSettings };
   if (request.finalOutput) fields.phase = 'final_output';
+  if (request.streamed === true) fields.stream = true;
+  if (request.server !== undefined)
+    fields.server = { address: request.server.address, port: request.server.port };
   return fields;
 }
 
@@ -70,6 +77,8 @@ export function llmEndFields(
   response: ModelResponse,
   /** In US dollars; undefined when the model has no price. */
   cost: number | undefined,
+  /** A streamed call's first chunk and chunk count. */
+  timing?: { readonly firstChunkMs: number | undefined; readonly chunks: number },
 ): Omit<TraceEventFields<'llm_end'>, 'duration_ms'> {
   const fields = identityFields(identity) as Writable<
     Omit<TraceEventFields<'llm_end'>, 'duration_ms'>
@@ -89,6 +98,10 @@ export function llmEndFields(
     fields.tok_cache_write = response.usage.cacheWriteTokens;
   if (cost !== undefined) fields.cost_usd = cost;
   if (response.cacheHit === true) fields.cache_hit = true;
+  if (response.responseId !== undefined) fields.response_id = response.responseId;
+  if (response.responseModel !== undefined) fields.response_model = response.responseModel;
+  if (timing?.firstChunkMs !== undefined) fields.first_chunk_ms = timing.firstChunkMs;
+  if (timing !== undefined) fields.chunks = timing.chunks;
   return fields;
 }
 

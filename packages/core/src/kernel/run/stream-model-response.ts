@@ -12,6 +12,22 @@ import { pieceChunks } from './tool-calling.js';
  * ReAct mode, `react` for the parts of a step), and returns the assembled response: the same one
  * `generate` would have returned.
  */
+/** When a streamed call's first content chunk came, and how many came. */
+export class StreamTiming {
+  firstChunkMs: number | undefined;
+  chunks = 0;
+  readonly #started: number;
+
+  constructor(private readonly clock: { now(): number }) {
+    this.#started = clock.now();
+  }
+
+  /** A content chunk arrived (text, or a tool call's start or arguments). */
+  chunk(): void {
+    if (this.chunks++ === 0) this.firstChunkMs = Math.max(0, this.clock.now() - this.#started);
+  }
+}
+
 export async function* streamModelResponse(
   parts: AsyncIterable<ModelStreamPart>,
   agentName: string,
@@ -20,6 +36,7 @@ export async function* streamModelResponse(
     splitter,
     deadline,
     idle,
+    timing,
   }: {
     /** Splits the text into chunks' pieces (ReAct mode). @defaultValue all of it is `delta` */
     readonly splitter?: TextSplitter | undefined;
@@ -27,6 +44,8 @@ export async function* streamModelResponse(
     readonly deadline?: CallTimer | undefined;
     /** Fails the call when the stream goes silent. */
     readonly idle?: IdleWatch | undefined;
+    /** Where the first content chunk's time and the number of content chunks are kept. */
+    readonly timing?: StreamTiming | undefined;
   } = {},
 ): AsyncGenerator<Chunk, ModelResponse, undefined> {
   const assembler = new StreamAssembler();
@@ -51,6 +70,12 @@ export async function* streamModelResponse(
         break;
       }
       idle?.touch();
+      if (
+        timing !== undefined &&
+        next.value.type !== 'finish' &&
+        next.value.type !== 'tool-call-end'
+      )
+        timing.chunk();
       assembler.add(next.value);
       if (next.value.type === 'text-delta' && next.value.text !== '') {
         const text = deltas === undefined ? next.value.text : deltas.push(next.value.text);

@@ -16,6 +16,7 @@ import { appendAnthropicMessage, toAnthropicTools } from './convert-to-anthropic
 import type { AnthropicModelOptions } from './anthropic-options.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { defined } from '../../../kernel/util/defined.js';
+import { serverOf } from '../server-of.js';
 
 type MessageParams = Omit<Anthropic.MessageCreateParamsNonStreaming, 'stream'>;
 
@@ -77,6 +78,10 @@ export function anthropicMessagesModel(
     provider: 'anthropic.messages',
     modelId,
     settings: modelSettings(options),
+    ...defined(
+      'server',
+      serverOf(options.client?.baseURL ?? options.baseURL, 'https://api.anthropic.com'),
+    ),
     async generate(request): Promise<ModelResponse> {
       try {
         const message = await getClient().messages.create(
@@ -99,6 +104,8 @@ export function anthropicMessagesModel(
           toolCalls,
           finishReason: mapAnthropicStopReason(message.stop_reason),
           usage: toUsage(message.usage),
+          ...defined('responseId', message.id || undefined),
+          ...defined('responseModel', message.model || undefined),
         };
       } catch (error) {
         throw toModelCallError(error, 'Anthropic');
@@ -118,6 +125,7 @@ async function* streamMessages(
   let outputTokens = 0;
   let stopReason: string | null | undefined;
   let stopped = false;
+  const answered: { id?: string; model?: string } = {};
   try {
     const response = await client()
       .messages.create({ ...params, stream: true }, defined('signal', abortSignal))
@@ -127,6 +135,8 @@ async function* streamMessages(
       switch (event.type) {
         case 'message_start':
           startUsage = event.message.usage;
+          answered.id = event.message.id || undefined;
+          answered.model = event.message.model || undefined;
           outputTokens = event.message.usage.output_tokens;
           break;
         case 'content_block_start':
@@ -172,5 +182,7 @@ async function* streamMessages(
     type: 'finish',
     finishReason: mapAnthropicStopReason(stopReason),
     usage: toUsage(startUsage, outputTokens),
+    ...defined('responseId', answered.id),
+    ...defined('responseModel', answered.model),
   };
 }

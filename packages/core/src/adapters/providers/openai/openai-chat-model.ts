@@ -8,6 +8,7 @@ import type {
 import type { ToolCallRequest } from '../../../kernel/protocol/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { modelSettings } from '../model-settings.js';
+import { serverOf } from '../server-of.js';
 import { toModelCallError } from '../provider-error.js';
 import { readSseJson } from '../sse-json.js';
 import { appendChatMessage, toChatTools } from './convert-to-openai-chat.js';
@@ -17,6 +18,9 @@ import { jsonSchemaFormat, samplingParams } from './openai-request.js';
 import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
 import { defined } from '../../../kernel/util/defined.js';
+
+/** Where the `openai` client sends requests when given no base URL. */
+export const openaiBaseURL = 'https://api.openai.com/v1';
 
 type ChatParams = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>;
 
@@ -57,6 +61,7 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
     provider: 'openai.chat',
     modelId,
     settings: modelSettings(options),
+    ...defined('server', serverOf(options.client?.baseURL ?? options.baseURL, openaiBaseURL)),
     async generate(request): Promise<ModelResponse> {
       try {
         const completion = await client().chat.completions.create(
@@ -80,6 +85,8 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
           toolCalls,
           finishReason: mapOpenAIFinishReason(choice?.finish_reason),
           usage: openaiUsage(completion.usage),
+          ...defined('responseId', completion.id || undefined),
+          ...defined('responseModel', completion.model || undefined),
         };
       } catch (error) {
         throw toModelCallError(error, 'OpenAI');
@@ -97,6 +104,7 @@ async function* streamChat(
   const callIds = new Map<number, string>();
   let finishReason: string | null | undefined;
   let usage = { promptTokens: 0, completionTokens: 0 };
+  const answered: { id?: string; model?: string } = {};
   try {
     const response = await client()
       .chat.completions.create(
@@ -107,6 +115,8 @@ async function* streamChat(
     for await (const { data } of readSseJson(response, 'OpenAI')) {
       const chunk = data as OpenAI.Chat.Completions.ChatCompletionChunk;
       if (chunk.usage) usage = openaiUsage(chunk.usage);
+      if (chunk.id) answered.id ??= chunk.id;
+      if (chunk.model) answered.model ??= chunk.model;
       const choice = chunk.choices[0];
       if (choice === undefined) continue;
       if (typeof choice.delta.content === 'string' && choice.delta.content !== '') {
@@ -131,5 +141,11 @@ async function* streamChat(
   }
   if (finishReason === undefined) return; // cut mid-way: the assembler reports an interrupted stream
   for (const callId of callIds.values()) yield { type: 'tool-call-end', callId };
-  yield { type: 'finish', finishReason: mapOpenAIFinishReason(finishReason), usage };
+  yield {
+    type: 'finish',
+    finishReason: mapOpenAIFinishReason(finishReason),
+    usage,
+    ...defined('responseId', answered.id),
+    ...defined('responseModel', answered.model),
+  };
 }

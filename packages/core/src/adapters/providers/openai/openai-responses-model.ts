@@ -18,6 +18,8 @@ import { jsonSchemaFormat, samplingParams } from './openai-request.js';
 import { openaiUsage } from './openai-usage.js';
 import type { OpenAIModelOptions } from './openai-options.js';
 import { defined } from '../../../kernel/util/defined.js';
+import { serverOf } from '../server-of.js';
+import { openaiBaseURL } from './openai-chat-model.js';
 
 type ResponseParams = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
 
@@ -64,6 +66,7 @@ export function openaiResponsesModel(
     provider: 'openai.responses',
     modelId,
     settings: modelSettings(options),
+    ...defined('server', serverOf(options.client?.baseURL ?? options.baseURL, openaiBaseURL)),
     async generate(request): Promise<ModelResponse> {
       try {
         const response = await client().responses.create(
@@ -88,6 +91,8 @@ export function openaiResponsesModel(
           toolCalls,
           finishReason: finishReasonOf(response, toolCalls.length > 0),
           usage: openaiUsage(response.usage),
+          ...defined('responseId', response.id || undefined),
+          ...defined('responseModel', response.model || undefined),
         };
       } catch (error) {
         throw toModelCallError(error, 'OpenAI');
@@ -104,7 +109,12 @@ async function* streamResponses(
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const callIdByItem = new Map<string, string>();
   let finish:
-    | { finishReason: FinishReason; usage: { promptTokens: number; completionTokens: number } }
+    | {
+        finishReason: FinishReason;
+        usage: { promptTokens: number; completionTokens: number };
+        responseId?: string;
+        responseModel?: string;
+      }
     | undefined;
   try {
     const response = await client()
@@ -137,6 +147,8 @@ async function* streamResponses(
           finish = {
             finishReason: finishReasonOf(event.response, callIdByItem.size > 0),
             usage: openaiUsage(event.response.usage),
+            ...defined('responseId', event.response.id || undefined),
+            ...defined('responseModel', event.response.model || undefined),
           };
           break;
         case 'response.failed':

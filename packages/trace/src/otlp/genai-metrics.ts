@@ -9,6 +9,13 @@ import {
 } from '@opentelemetry/api';
 import { genAiMetrics, providerName, semconv } from './semconv.js';
 
+/** The attributes of a model call's metrics: the call's, and its input and output tokens'. */
+interface CallAttributes {
+  readonly call: Attributes;
+  readonly input: Attributes;
+  readonly output: Attributes;
+}
+
 /** The GenAI conventions' bucket boundaries of `gen_ai.client.token.usage`. */
 export const tokenUsageBuckets: readonly number[] = [
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
@@ -50,6 +57,7 @@ export class GenAiMetrics {
   readonly #timePerOutputChunk: Histogram;
   readonly #toolDuration: Histogram;
   readonly #runs: Counter;
+  readonly #callAttributes = new Map<string, CallAttributes>();
 
   constructor(provider: MeterProvider = metrics.getMeterProvider()) {
     const meter = provider.getMeter('@agent-trace/trace', '0.1.0');
@@ -88,20 +96,12 @@ export class GenAiMetrics {
   record(event: TraceEvent): void {
     switch (event.event) {
       case 'llm_end': {
-        const attributes: Attributes = {
-          [semconv.operationName]: 'chat',
-          [semconv.providerName]: providerName(event.provider),
-          [semconv.requestModel]: event.model,
-        };
-        if (event.error !== undefined) attributes['error.type'] = event.error.type;
-        this.#operationDuration.record(event.duration_ms / 1000, attributes);
+        const sets = this.#attributesOf(event);
+        this.#operationDuration.record(event.duration_ms / 1000, sets.call);
         if (event.error !== undefined) return;
-        this.#tokenUsage.record(event.tok_prompt, { ...attributes, [semconv.tokenType]: 'input' });
-        this.#tokenUsage.record(event.tok_completion, {
-          ...attributes,
-          [semconv.tokenType]: 'output',
-        });
-        this.#streamTimes(event, attributes);
+        this.#tokenUsage.record(event.tok_prompt, sets.input);
+        this.#tokenUsage.record(event.tok_completion, sets.output);
+        this.#streamTimes(event, sets.call);
         return;
       }
       case 'tool_end': {
@@ -118,6 +118,31 @@ export class GenAiMetrics {
         return;
       default:
     }
+  }
+
+  /**
+   * A model call's attribute sets (the call's, and its input and output tokens'), made once per
+   * provider, model and error type: a metric per call then allocates nothing.
+   */
+  #attributesOf(event: TraceEventOf<'llm_end'>): CallAttributes {
+    const key = `${event.provider}\u0000${event.model}\u0000${event.error?.type ?? ''}`;
+    let sets = this.#callAttributes.get(key);
+    if (sets === undefined) {
+      const call: Attributes = {};
+      call[semconv.operationName] = 'chat';
+      call[semconv.providerName] = providerName(event.provider);
+      call[semconv.requestModel] = event.model;
+      if (event.error !== undefined) call[semconv.errorType] = event.error.type;
+      const input: Attributes = { ...call };
+      input[semconv.tokenType] = 'input';
+      const output: Attributes = { ...call };
+      output[semconv.tokenType] = 'output';
+      sets = { call, input, output };
+      // A bound on what an unbounded set of models could keep.
+      if (this.#callAttributes.size >= 1_000) this.#callAttributes.clear();
+      this.#callAttributes.set(key, sets);
+    }
+    return sets;
   }
 
   /** A streamed call's time to its first chunk, and its mean time per chunk after the first. */

@@ -1,10 +1,13 @@
 /**
  * Whatever shape the spans of a trace have — agents in tools, model calls outside agents, plain
  * spans anywhere, errors anywhere — the import gives a valid run whose starts and ends pair, and
- * every span comes back once, mapped or plain.
+ * every span comes back once, mapped or plain; and what it reads of a model call, the export
+ * writes back.
  */
 import { validateTrace } from '@agent-trace/trace';
 import { importSpans, type ForeignSpan } from '@agent-trace/trace/import';
+import { SpanBuilder } from '@agent-trace/trace/otlp';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
@@ -109,6 +112,74 @@ describe('agent-trace import terminates in a valid run', () => {
         }
       }),
       { seed: 20261125, numRuns: 300 },
+    );
+  });
+});
+
+/** The GenAI attributes a model call's span may carry, as another system (or agent-trace) wrote them. */
+const chatAttributes = fc.record(
+  {
+    'gen_ai.provider.name': fc.constantFrom('openai', 'anthropic', 'aws.bedrock'),
+    'gen_ai.request.model': fc.constantFrom('gpt-4o', 'claude-sonnet-4-6'),
+    'gen_ai.response.model': fc.constantFrom('gpt-4o-2024-08-06', 'claude-sonnet-4-6-20260101'),
+    'gen_ai.response.id': fc.stringMatching(/^[a-z]{3}_[A-Za-z0-9]{6,12}$/),
+    'gen_ai.usage.input_tokens': fc.nat({ max: 100_000 }),
+    'gen_ai.usage.output_tokens': fc.nat({ max: 10_000 }),
+    'gen_ai.response.finish_reasons': fc.constantFrom(['stop'], ['tool_call'], ['length']),
+  },
+  { requiredKeys: ['gen_ai.provider.name', 'gen_ai.request.model'] },
+);
+
+describe('what the import reads, the export writes back', () => {
+  it("a model call's provider, models, answer id, tokens and finish reason round-trip", () => {
+    fc.assert(
+      fc.property(fc.array(chatAttributes, { minLength: 1, maxLength: 6 }), calls => {
+        const root: ForeignSpan = {
+          traceId: 'c0ffee00c0ffee00c0ffee00c0ffee00',
+          spanId: '0000000000000001',
+          name: 'invoke_agent desk',
+          startMs: 1_790_000_000_000,
+          endMs: 1_790_000_001_000,
+          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'desk' },
+        };
+        const spans = calls.map((attributes, index): ForeignSpan => ({
+          traceId: root.traceId,
+          spanId: (index + 2).toString(16).padStart(16, '0'),
+          parentSpanId: root.spanId,
+          name: `chat ${index}`,
+          startMs: root.startMs + index * 10 + 1,
+          endMs: root.startMs + index * 10 + 9,
+          attributes: { 'gen_ai.operation.name': 'chat', ...attributes },
+        }));
+        const { events } = importSpans([root, ...spans]);
+        const builder = new SpanBuilder({
+          captureContent: false,
+          maxAttributeLength: 65_536,
+          resource: resourceFromAttributes({ 'service.name': 'round-trip' }),
+        });
+        const exported = events
+          .flatMap(event => builder.accept(event) ?? [])
+          .filter(span => span.attributes['gen_ai.operation.name'] === 'chat');
+        expect(exported).toHaveLength(calls.length);
+        exported.forEach((span, index) => {
+          const given = calls[index]!;
+          const back = span.attributes;
+          expect(back['gen_ai.provider.name']).toBe(given['gen_ai.provider.name']);
+          // The model a call names is the one that answered, when the span says.
+          expect(back['gen_ai.request.model']).toBe(
+            given['gen_ai.response.model'] ?? given['gen_ai.request.model'],
+          );
+          for (const name of [
+            'gen_ai.response.model',
+            'gen_ai.response.id',
+            'gen_ai.usage.input_tokens',
+            'gen_ai.usage.output_tokens',
+            'gen_ai.response.finish_reasons',
+          ] as const)
+            if (given[name] !== undefined) expect(back[name], name).toEqual(given[name]);
+        });
+      }),
+      { seed: 20261126, numRuns: 200 },
     );
   });
 });

@@ -1,6 +1,13 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
+  GEN_AI_PROVIDER_NAME_VALUE_AWS_BEDROCK,
+  GEN_AI_PROVIDER_NAME_VALUE_AZURE_AI_INFERENCE,
+  GEN_AI_PROVIDER_NAME_VALUE_AZURE_AI_OPENAI,
+  GEN_AI_PROVIDER_NAME_VALUE_GCP_GEMINI,
+  GEN_AI_PROVIDER_NAME_VALUE_GCP_GEN_AI,
+  GEN_AI_PROVIDER_NAME_VALUE_GCP_VERTEX_AI,
+  GEN_AI_PROVIDER_NAME_VALUE_IBM_WATSONX_AI,
   ATTR_GEN_AI_REQUEST_STREAM,
   ATTR_GEN_AI_RESPONSE_ID,
   ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
@@ -158,8 +165,24 @@ export type AttributeName =
 /** A span's attributes, keyed by the names above only (a misspelt name does not compile). */
 export type SpanAttributes = { [Name in AttributeName]?: AttributeValue };
 
-/** The conventions' provider name for agent-trace's provider ids (`openai.chat` → `openai`). */
+/** The conventions' provider names that hold a dot, which stay whole. */
+const dottedProviders: ReadonlySet<string> = new Set([
+  GEN_AI_PROVIDER_NAME_VALUE_AWS_BEDROCK,
+  GEN_AI_PROVIDER_NAME_VALUE_AZURE_AI_INFERENCE,
+  GEN_AI_PROVIDER_NAME_VALUE_AZURE_AI_OPENAI,
+  GEN_AI_PROVIDER_NAME_VALUE_GCP_GEMINI,
+  GEN_AI_PROVIDER_NAME_VALUE_GCP_GEN_AI,
+  GEN_AI_PROVIDER_NAME_VALUE_GCP_VERTEX_AI,
+  GEN_AI_PROVIDER_NAME_VALUE_IBM_WATSONX_AI,
+]);
+
+/**
+ * The conventions' provider name for a provider id: agent-trace's name the API after a dot
+ * (`openai.chat` → `openai`), while a name the conventions define (`aws.bedrock`, read back from
+ * an import) stays as it is.
+ */
 export function providerName(provider: string): string {
+  if (dottedProviders.has(provider)) return provider;
   return provider.split('.')[0] ?? provider;
 }
 

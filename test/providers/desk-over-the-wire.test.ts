@@ -1,29 +1,16 @@
 import { run, type TraceEvent } from '@agent-trace/core';
 import { openai } from '@agent-trace/core/openai';
-import { normalizeTrace } from '@agent-trace/testing';
 import { openaiHandlers } from '@agent-trace/testing/msw';
 import { memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
-import { useMswServer } from '../support/provider-wire.js';
+import { useMswServer, withoutProviderDetails } from '../support/provider-wire.js';
 import { reviewDesk } from '../../examples/document-review/agents.js';
 import { draft } from '../../examples/document-review/draft.js';
 import { liveModels } from '../../examples/document-review/live-models.js';
 
 const server = useMswServer();
 
-const comparable = (events: TraceEvent[]) =>
-  normalizeTrace(events).map(
-    ({
-      model: _model,
-      provider: _provider,
-      cost_usd: _cost,
-      cost: _total,
-      response_id: _id,
-      response_model: _answeredBy,
-      server: _server,
-      ...rest
-    }) => rest,
-  );
+const comparable = (events: TraceEvent[]) => withoutProviderDetails(events);
 
 describe('the demo desk over the real OpenAI wire format', () => {
   it('runs all six agents through the openai client and gives the FakeLLM trace', async () => {

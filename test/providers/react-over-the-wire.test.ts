@@ -1,7 +1,7 @@
 import { run, stream, type LanguageModel, type TraceEvent } from '@agent-trace/core';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
-import { fakeLLM, normalizeTrace, type FakeLLMStep } from '@agent-trace/testing';
+import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { anthropicHandlers, openaiHandlers } from '@agent-trace/testing/msw';
 import { memorySink } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
@@ -10,28 +10,11 @@ import { reactRuntime } from '../../examples/react-runtime/runtime.js';
 import { calculator } from '../../examples/react-runtime/tools/calculator.js';
 import { databaseTool } from '../../examples/react-runtime/tools/database.js';
 import { search } from '../../examples/react-runtime/tools/search.js';
-import { useMswServer } from '../support/provider-wire.js';
+import { useMswServer, withoutProviderDetails } from '../support/provider-wire.js';
 
 const server = useMswServer();
 
-/** The trace without what differs by provider by design: the model's and provider's names, the answer's id, the server. */
-const comparable = (events: TraceEvent[]) =>
-  normalizeTrace(events).map(
-    ({
-      model: _model,
-      provider: _provider,
-      cost_usd: _cost,
-      cost: _total,
-      response_id: _id,
-      response_model: _answeredBy,
-      server: _server,
-      // How a stream is cut into chunks is the provider's.
-      stream: _stream,
-      first_chunk_ms: _first,
-      chunks: _chunks,
-      ...rest
-    }) => rest,
-  );
+const comparable = (events: TraceEvent[]) => withoutProviderDetails(events, { streamed: true });
 
 type Served = (script: readonly FakeLLMStep[], bodies: unknown[]) => LanguageModel;
 

@@ -2,12 +2,12 @@ import { agent, run, tool, type LanguageModel, type ModelRequest } from '@agent-
 import { StreamAssembler } from '@agent-trace/core/record';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
-import { fakeLLM, normalizeTrace, type FakeLLMStep } from '@agent-trace/testing';
+import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { anthropicHandlers, openaiHandlers, type SplitPoints } from '@agent-trace/testing/msw';
 import { memorySink } from '@agent-trace/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { useMswServer } from '../support/provider-wire.js';
+import { useMswServer, withoutProviderDetails } from '../support/provider-wire.js';
 import { z } from 'zod';
 
 const server = useMswServer();
@@ -105,19 +105,7 @@ describe('one scenario, three ways to serve it', () => {
         'Add 2+3 and 4+5',
         { trace: sink },
       );
-      return normalizeTrace(sink.events).map(
-        // The model's name and price differ by provider, by design.
-        ({
-          model: _model,
-          provider: _provider,
-          cost_usd: _cost,
-          cost: _total,
-          response_id: _id,
-          response_model: _answeredBy,
-          server: _server,
-          ...rest
-        }) => rest,
-      );
+      return withoutProviderDetails(sink.events);
     };
     const fake = await traceOf(fakeLLM(script()));
     server.use(...openaiHandlers(script()));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { tool, type ModelRequest } from '@agent-trace/core';
+import { tool, type ModelRequest, type TraceEvent } from '@agent-trace/core';
+import { normalizeTrace } from '@agent-trace/testing';
 import { setupServer, type SetupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { z } from 'zod';
@@ -33,3 +34,31 @@ export const weatherTool = tool({
   input: z.object({ city: z.string() }),
   execute: ({ city }) => `${city}: 21°C`,
 });
+
+/** What differs by provider by design: names, prices, the answer's id and model, the server. */
+const providerFields = [
+  'model',
+  'provider',
+  'cost_usd',
+  'cost',
+  'response_id',
+  'response_model',
+  'server',
+] as const;
+/** And how a stream is cut into chunks, which is the provider's too. */
+const streamFields = ['stream', 'first_chunk_ms', 'chunks'] as const;
+
+/**
+ * A trace normalised (times, durations, ids) without what differs by provider by design, so the
+ * same behaviour served by FakeLLM and over a provider's wire compares equal; `streamed` also
+ * leaves out how the stream was cut.
+ */
+export function withoutProviderDetails(
+  events: readonly TraceEvent[],
+  { streamed = false }: { streamed?: boolean } = {},
+): Record<string, unknown>[] {
+  const dropped = new Set<string>(streamed ? [...providerFields, ...streamFields] : providerFields);
+  return normalizeTrace(events).map(event =>
+    Object.fromEntries(Object.entries(event).filter(([key]) => !dropped.has(key))),
+  );
+}

@@ -91,8 +91,9 @@ export type {
   SinkHealth,
   TraceSink,
 } from './kernel/trace/trace-sink.js';
-export { setDefaultExport } from './kernel/trace/default-export.js';
+export { defaultExportSinks, setDefaultExport } from './kernel/trace/default-export.js';
 export type { DefaultExport } from './kernel/trace/default-export.js';
+export type { Evaluation } from './kernel/protocol/evaluation.js';
 
 export { steppingClock, systemClock, virtualClock } from './kernel/util/clock.js';
 export type { Clock } from './kernel/util/clock.js';

@@ -7,6 +7,7 @@ import { mean } from './compare/bootstrap.js';
 import { loadCases } from './data/load-cases.js';
 import type { EvalDefinition } from './define-eval.js';
 import { asScore, type EvalCase, type Score, type ScorerInput, type TaskRun } from './scorer.js';
+import { evaluationsOf, reportEvaluations } from './report-evaluations.js';
 
 /** How an eval is run. */
 export interface RunEvalOptions {
@@ -200,6 +201,7 @@ async function runCase(
     { ...taskRun, case: evalCase, runOptions: scorerRunOptions },
     error,
   );
+  reportEvaluations(evaluationsOf(memory.events, scores, Date.now()), shared.autoExport);
   return {
     id,
     index,

@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs';
 
 /*
- * The subset of the OTLP protocol (opentelemetry-proto, Apache-2.0) a trace and metrics receiver
+ * The subset of the OTLP protocol (opentelemetry-proto, Apache-2.0) a trace, metrics and logs receiver
  * needs: the export requests and what they contain (metrics: sums, gauges and explicit-bucket
  * histograms). Field numbers and names follow opentelemetry-proto v1.
  */
@@ -63,12 +63,35 @@ const metricsCollector = `syntax = "proto3";
 package opentelemetry.proto.collector.metrics.v1;
 message ExportMetricsServiceRequest { repeated .opentelemetry.proto.metrics.v1.ResourceMetrics resource_metrics = 1; }`;
 
+const logs = `syntax = "proto3";
+package opentelemetry.proto.logs.v1;
+message ResourceLogs { .opentelemetry.proto.resource.v1.Resource resource = 1; repeated ScopeLogs scope_logs = 2; string schema_url = 3; }
+message ScopeLogs { .opentelemetry.proto.common.v1.InstrumentationScope scope = 1; repeated LogRecord log_records = 2; string schema_url = 3; }
+message LogRecord {
+  fixed64 time_unix_nano = 1; fixed64 observed_time_unix_nano = 11; int32 severity_number = 2; string severity_text = 3;
+  .opentelemetry.proto.common.v1.AnyValue body = 5; repeated .opentelemetry.proto.common.v1.KeyValue attributes = 6;
+  uint32 dropped_attributes_count = 7; fixed32 flags = 8; bytes trace_id = 9; bytes span_id = 10; string event_name = 12;
+}`;
+
+const logsCollector = `syntax = "proto3";
+package opentelemetry.proto.collector.logs.v1;
+message ExportLogsServiceRequest { repeated .opentelemetry.proto.logs.v1.ResourceLogs resource_logs = 1; }`;
+
 let root: protobuf.Root | undefined;
 
 function otlpRoot(): protobuf.Root {
   if (root === undefined) {
     root = new protobuf.Root();
-    for (const source of [common, resource, trace, collector, metrics, metricsCollector])
+    for (const source of [
+      common,
+      resource,
+      trace,
+      collector,
+      metrics,
+      metricsCollector,
+      logs,
+      logsCollector,
+    ])
       protobuf.parse(source, root, { keepCase: true });
   }
   return root;
@@ -84,4 +107,9 @@ export function exportMetricsServiceRequest(): protobuf.Type {
   return otlpRoot().lookupType(
     'opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest',
   );
+}
+
+/** The `ExportLogsServiceRequest` message type, built once. */
+export function exportLogsServiceRequest(): protobuf.Type {
+  return otlpRoot().lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
 }

@@ -15,6 +15,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { decodeMetricsRequest, type ReceivedMetric } from './otlp-metrics.js';
 import { exportTraceServiceRequest } from './otlp-proto.js';
+import { decodeLogsRequest, type ReceivedLog } from './otlp-logs.js';
 import { attributesOf, hex, nanos, type KeyValue, type Uint64 } from './otlp-values.js';
 
 /** A span as the receiver decoded it. */
@@ -55,6 +56,8 @@ export interface OtlpReceiver {
   readonly spans: readonly ReceivedSpan[];
   /** Every metric of every accepted metrics export, in arrival order. */
   readonly metrics: readonly ReceivedMetric[];
+  /** Every log record (and event) of every accepted logs export, in arrival order. */
+  readonly logs: readonly ReceivedLog[];
   /** Trace export requests received, answered or not. */
   readonly requests: number;
   /** Metrics export requests received, answered or not. */
@@ -70,6 +73,8 @@ export interface OtlpReceiver {
    * whole each time); rejects after `timeoutMs`.
    */
   waitForMetric(name: string, timeoutMs?: number): Promise<ReceivedMetric>;
+  /** Resolves once `count` log records arrived; rejects after `timeoutMs`. */
+  waitForLogs(count: number, timeoutMs?: number): Promise<readonly ReceivedLog[]>;
   /** Stops at once; answers the `slow` behaviour still holds are never sent. */
   close(): Promise<void>;
 }
@@ -131,7 +136,10 @@ export function decodeTraceRequest(bytes: Uint8Array): ReceivedSpan[] {
 }
 
 const passThrough = (bytes: Buffer): Buffer => bytes;
-const exportService = (signal: 'trace' | 'metrics', service: string): ServiceDefinition => ({
+const exportService = (
+  signal: 'trace' | 'metrics' | 'logs',
+  service: string,
+): ServiceDefinition => ({
   export: {
     path: `/opentelemetry.proto.collector.${signal}.v1.${service}/Export`,
     requestStream: false,
@@ -158,8 +166,8 @@ const httpStatus: Record<ReceiverBehaviour['kind'], number> = {
 
 /**
  * Starts an OTLP receiver on 127.0.0.1 — gRPC on one free port, HTTP/protobuf
- * (`POST /v1/traces`, `POST /v1/metrics`) on another. It decodes the export requests
- * into spans and metrics, and can be told to refuse (UNAVAILABLE, RESOURCE_EXHAUSTED) or to answer slowly, so
+ * (`POST /v1/traces`, `POST /v1/metrics`, `POST /v1/logs`) on another. It decodes the export
+ * requests into spans, metrics and log records, and can be told to refuse (UNAVAILABLE, RESOURCE_EXHAUSTED) or to answer slowly, so
  * tests can check what an exporter sends and how a run copes with a collector that fails. No
  * Docker, no downloads.
  *
@@ -175,7 +183,7 @@ export async function startOtlpReceiver(
   options: { behaviour?: ReceiverBehaviour } = {},
 ): Promise<OtlpReceiver> {
   const state = new ReceiverState(options.behaviour ?? { kind: 'accept' });
-  const { spans, metrics, traces, metricSignal } = state;
+  const { spans, metrics, logs, traces, metricSignal } = state;
   const grpc = await startGrpc(state);
   const http = await startHttp(state);
   return {
@@ -184,6 +192,7 @@ export async function startOtlpReceiver(
     httpMetricsUrl: `http://127.0.0.1:${http.port}/v1/metrics`,
     spans,
     metrics,
+    logs,
     get requests() {
       return traces.requests;
     },
@@ -210,6 +219,13 @@ export async function startOtlpReceiver(
           `OTLP receiver got no metric '${name}' within ${timeoutMs} ms; it got: ${[...new Set(metrics.map(metric => metric.name))].join(', ') || 'none'}.`,
         timeoutMs,
       ),
+    waitForLogs: (count, timeoutMs = 5000) =>
+      state.waitFor(
+        () => (logs.length >= count ? logs : undefined),
+        () =>
+          `OTLP receiver got ${logs.length} log records within ${timeoutMs} ms; expected ${count}.`,
+        timeoutMs,
+      ),
     close: async () => {
       state.dropHeld();
       grpc.server.forceShutdown();
@@ -231,6 +247,11 @@ class ReceiverState {
   readonly metricSignal: Signal = {
     requests: 0,
     receive: bytes => this.metrics.push(...decodeMetricsRequest(bytes)),
+  };
+  readonly logs: ReceivedLog[] = [];
+  readonly logSignal: Signal = {
+    requests: 0,
+    receive: bytes => this.logs.push(...decodeLogsRequest(bytes)),
   };
   /** Answers held back by the `slow` behaviour, dropped on close. */
   readonly #held = new Set<ReturnType<typeof setTimeout>>();
@@ -309,6 +330,7 @@ async function startGrpc(state: ReceiverState): Promise<{ server: Server; port: 
   server.addService(exportService('metrics', 'MetricsService'), {
     export: grpcExport(state.metricSignal),
   });
+  server.addService(exportService('logs', 'LogsService'), { export: grpcExport(state.logSignal) });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
       error === null ? resolve(bound) : reject(error),
@@ -322,6 +344,7 @@ async function startHttp(state: ReceiverState): Promise<{ server: HttpServer; po
   const signals: Record<string, Signal> = {
     '/v1/traces': state.traces,
     '/v1/metrics': state.metricSignal,
+    '/v1/logs': state.logSignal,
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];

@@ -15,6 +15,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { contentCaptureFromEnvironment } from './content-capture.js';
 import { GenAiMetrics, meterProviderRegistered } from './genai-metrics.js';
 import { SpanBuilder, spanHead, workflowSpanHead } from './span-builder.js';
+import { logs } from '@opentelemetry/api-logs';
+import { emitEvaluations } from './evaluation-logs.js';
 
 /** Options of {@link otelSink}. */
 export interface OtelSinkOptions {
@@ -82,6 +84,14 @@ export function otelSink(options: OtelSinkOptions = {}): TraceSink {
     write: () => undefined,
     flush: () => Promise.resolve(),
     writesEvents: false,
+    // An eval's scores, through the application's logger provider (none registered: nothing).
+    evaluated: evaluations => {
+      try {
+        emitEvaluations(logs.getLogger('@agent-trace/trace'), evaluations);
+      } catch {
+        // Export never fails what asked for it.
+      }
+    },
     get live(): LiveSpans | undefined {
       return live.tracing() || live.metrics() !== undefined ? live : undefined;
     },

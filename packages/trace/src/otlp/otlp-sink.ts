@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  type Evaluation,
   type SinkHealth,
   type TraceEvent,
   type TraceSink,
@@ -15,6 +16,8 @@ import { OtlpMetrics } from './otlp-metrics.js';
 import { contentCaptureFromEnvironment } from './content-capture.js';
 import { SpanBuilder } from './span-builder.js';
 import { defined } from '@agent-trace/core/util';
+import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
+import { OtlpEvaluations } from './evaluation-logs.js';
 
 /** Options of {@link otlpSink}. */
 export interface OtlpSinkOptions {
@@ -77,6 +80,11 @@ export interface OtlpSinkOptions {
   metricsIntervalMs?: number;
   /** The metric exporter to use instead of the OTLP one (tests, other backends). */
   metricExporter?: PushMetricExporter;
+  /**
+   * The exporter of evaluation events (an eval's scores, `gen_ai.evaluation.result` log records)
+   * instead of the OTLP one to the same collector.
+   */
+  logExporter?: LogRecordExporter;
 }
 
 /** What the sink has done so far. */
@@ -196,6 +204,7 @@ function sinkMetrics(
 function sinkParts(options: OtlpSinkOptions): {
   builder: SpanBuilder;
   metrics: ReturnType<typeof sinkMetrics>;
+  evaluations: OtlpEvaluations | undefined;
   pipeline: ExportPipeline;
   awaitAtRunEnd: boolean;
   flushTimeoutMs: number;
@@ -240,7 +249,19 @@ function sinkParts(options: OtlpSinkOptions): {
       maxConcurrentExports,
     },
   );
-  return { builder, metrics, pipeline, awaitAtRunEnd, flushTimeoutMs };
+  const evaluations =
+    endpoint === undefined && options.logExporter === undefined
+      ? undefined
+      : new OtlpEvaluations({
+          ...defined('endpoint', endpoint),
+          protocol,
+          ...defined('headers', options.headers),
+          ...(options.headers === undefined ? {} : { grpcMetadata: grpcMetadata(options.headers) }),
+          resource,
+          exportTimeoutMs,
+          ...defined('exporter', options.logExporter),
+        });
+  return { builder, metrics, evaluations, pipeline, awaitAtRunEnd, flushTimeoutMs };
 }
 
 /**
@@ -261,7 +282,8 @@ function sinkParts(options: OtlpSinkOptions): {
  * ```
  */
 export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
-  const { builder, metrics, pipeline, awaitAtRunEnd, flushTimeoutMs } = sinkParts(options);
+  const { builder, metrics, evaluations, pipeline, awaitAtRunEnd, flushTimeoutMs } =
+    sinkParts(options);
   let closed = false;
   const currentStats = (): OtlpSinkStats => ({
     ...pipeline.counts(),
@@ -301,6 +323,14 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       }
       return pipeline.drain(deadline ?? Date.now() + flushTimeoutMs);
     },
+    evaluated(judged: readonly Evaluation[]) {
+      if (closed) return;
+      try {
+        evaluations?.emit(judged);
+      } catch {
+        // Export never fails what asked for it.
+      }
+    },
     async forceFlush() {
       const deadline = Date.now() + flushTimeoutMs;
       await Promise.all([pipeline.drain(deadline), metrics?.flush(deadline)]);
@@ -319,7 +349,11 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
       closed = true;
       const deadline = Date.now() + withinMs;
       // All of it within `withinMs`: what the collector has not taken by then is given up on.
-      await Promise.all([pipeline.shutdown(deadline), metrics?.shutdown(deadline)]);
+      await Promise.all([
+        pipeline.shutdown(deadline),
+        metrics?.shutdown(deadline),
+        evaluations?.shutdown(deadline),
+      ]);
     },
   };
 }

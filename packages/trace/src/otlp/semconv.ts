@@ -1,6 +1,11 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_EVALUATION_EXPLANATION,
+  ATTR_GEN_AI_EVALUATION_NAME,
+  ATTR_GEN_AI_EVALUATION_SCORE_LABEL,
+  ATTR_GEN_AI_EVALUATION_SCORE_VALUE,
+  EVENT_GEN_AI_EVALUATION_RESULT,
   GEN_AI_PROVIDER_NAME_VALUE_AWS_BEDROCK,
   GEN_AI_PROVIDER_NAME_VALUE_AZURE_AI_INFERENCE,
   GEN_AI_PROVIDER_NAME_VALUE_AZURE_AI_OPENAI,
@@ -107,10 +112,18 @@ export const semconv = Object.freeze({
   /** The provider, as conventions before `gen_ai.provider.name` named it: read by imports only. */
   system: ATTR_GEN_AI_SYSTEM,
   errorType: ATTR_ERROR_TYPE,
+  /** An evaluation event: the scorer, its score and label, and why. */
+  evaluationName: ATTR_GEN_AI_EVALUATION_NAME,
+  evaluationScoreValue: ATTR_GEN_AI_EVALUATION_SCORE_VALUE,
+  evaluationScoreLabel: ATTR_GEN_AI_EVALUATION_SCORE_LABEL,
+  evaluationExplanation: ATTR_GEN_AI_EVALUATION_EXPLANATION,
   /** The MCP conventions: the JSON-RPC method of a tool call, and the transport as a network one. */
   mcpMethodName: ATTR_MCP_METHOD_NAME,
   networkTransport: ATTR_NETWORK_TRANSPORT,
 });
+
+/** The event an eval's score is sent as, on the span it judges. */
+export const evaluationEvent = EVENT_GEN_AI_EVALUATION_RESULT;
 
 /** The GenAI conventions' client metrics agent-trace records. */
 export const genAiMetrics = Object.freeze({

@@ -1,5 +1,6 @@
 import type { ResumeLedger } from './resume-ledger.js';
 import type { TraceEvent } from '../protocol/trace-event.js';
+import type { Evaluation } from '../protocol/evaluation.js';
 
 /**
  * Where trace events go: a JSONL file, memory, an OTLP exporter. A run calls `write` for every
@@ -36,6 +37,12 @@ export interface TraceSink {
    * memory): a resume whose run writes here claims its state in it, so the state goes on once.
    */
   readonly resumeLedger?: ResumeLedger;
+  /**
+   * Takes the scores of a run judged after it ended (an eval's): a sink that exports sends each as
+   * an evaluation event on the span it judges. Never throws; a sink that cannot send says so in
+   * its own counts.
+   */
+  evaluated?(evaluations: readonly Evaluation[]): void;
 }
 
 /**

@@ -1,0 +1,57 @@
+import {
+  defaultExportSinks,
+  type Evaluation,
+  type TraceEvent,
+  type TraceSink,
+} from '@agent-trace/core';
+import type { Score } from './scorer.js';
+
+/**
+ * A case's scores as evaluations of its run: each judges the run's entry agent (its
+ * `invoke_agent` span), with the last answer's provider id when the trace has one. None when
+ * the run left no agent (a task that failed before running one).
+ */
+export function evaluationsOf(
+  trace: readonly TraceEvent[],
+  scores: Readonly<Record<string, Score>>,
+  timeMs: number,
+): Evaluation[] {
+  const run = trace.find(event => event.event === 'run_start');
+  const agent = trace.find(
+    event => event.event === 'agent_start' && event.parent_span_id === run?.span_id,
+  );
+  if (run === undefined || agent === undefined) return [];
+  let responseId: string | undefined;
+  for (const event of trace)
+    if (event.event === 'llm_end' && event.response_id !== undefined)
+      responseId = event.response_id;
+  return Object.entries(scores).map(([name, { score, reason }]) => ({
+    name,
+    score,
+    ...(score === 1 ? { label: 'pass' as const } : score === 0 ? { label: 'fail' as const } : {}),
+    ...(reason === '' ? {} : { explanation: reason }),
+    traceId: run.trace_id,
+    spanId: agent.span_id,
+    ...(responseId === undefined ? {} : { responseId }),
+    timeMs,
+  }));
+}
+
+/**
+ * Tells the sinks a case's run exported to (the default export, when registered) its scores, as
+ * evaluation events on the span each judges. Export never fails an eval.
+ */
+export function reportEvaluations(
+  evaluations: readonly Evaluation[],
+  autoExport: boolean | undefined,
+): void {
+  if (evaluations.length === 0) return;
+  const sinks: readonly TraceSink[] = defaultExportSinks([], autoExport);
+  for (const sink of sinks) {
+    try {
+      sink.evaluated?.(evaluations);
+    } catch {
+      // A sink that cannot send says so in its own counts.
+    }
+  }
+}

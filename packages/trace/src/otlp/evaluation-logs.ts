@@ -1,0 +1,118 @@
+import type { Evaluation } from '@agent-trace/core';
+import { defined } from '@agent-trace/core/util';
+import type { Metadata } from '@grpc/grpc-js';
+import { ROOT_CONTEXT, TraceFlags, trace, type Context } from '@opentelemetry/api';
+import type { Logger, LogRecord } from '@opentelemetry/api-logs';
+import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
+import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import type { Resource } from '@opentelemetry/resources';
+import {
+  BatchLogRecordProcessor,
+  LoggerProvider,
+  type LogRecordExporter,
+} from '@opentelemetry/sdk-logs';
+import { evaluationEvent, semconv } from './semconv.js';
+
+/**
+ * An evaluation as the GenAI conventions' `gen_ai.evaluation.result` event: a log record in the
+ * context of the span it judges, with the scorer's name, score, label and explanation.
+ */
+export function evaluationRecord(evaluation: Evaluation): LogRecord & { context: Context } {
+  const attributes: Record<string, string | number> = {};
+  attributes[semconv.evaluationName] = evaluation.name;
+  attributes[semconv.evaluationScoreValue] = evaluation.score;
+  if (evaluation.label !== undefined) attributes[semconv.evaluationScoreLabel] = evaluation.label;
+  if (evaluation.explanation !== undefined)
+    attributes[semconv.evaluationExplanation] = evaluation.explanation;
+  if (evaluation.responseId !== undefined) attributes[semconv.responseId] = evaluation.responseId;
+  return {
+    eventName: evaluationEvent,
+    timestamp: evaluation.timeMs,
+    attributes,
+    context: trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: evaluation.traceId,
+      spanId: evaluation.spanId,
+      traceFlags: TraceFlags.SAMPLED,
+    }),
+  };
+}
+
+/** Emits evaluations through a logger (the application's, or {@link OtlpEvaluations}'). */
+export function emitEvaluations(logger: Logger, evaluations: readonly Evaluation[]): void {
+  for (const evaluation of evaluations) logger.emit(evaluationRecord(evaluation));
+}
+
+/** Where and how {@link OtlpEvaluations} sends. */
+export interface OtlpEvaluationsOptions {
+  /** The collector (gRPC), or its base URL or `/v1/traces` URL (HTTP: `/v1/logs` is used). */
+  endpoint?: string;
+  protocol: 'grpc' | 'http';
+  headers?: Record<string, string>;
+  grpcMetadata?: Metadata;
+  resource: Resource;
+  exportTimeoutMs: number;
+  /** The exporter to use instead of the OTLP one. */
+  exporter?: LogRecordExporter;
+}
+
+/** The logs URL of an HTTP collector given its base or traces URL. */
+function httpLogsUrl(endpoint: string): string {
+  const base = endpoint.replace(/\/$/, '').replace(/\/v1\/traces$/, '');
+  return base.endsWith('/v1/logs') ? base : `${base}/v1/logs`;
+}
+
+function otlpLogExporter(options: OtlpEvaluationsOptions): LogRecordExporter {
+  const { endpoint, protocol, headers, grpcMetadata, exportTimeoutMs } = options;
+  if (endpoint === undefined) throw new Error('OtlpEvaluations needs an endpoint or an exporter.');
+  if (protocol === 'http')
+    return new ProtoLogExporter({
+      url: httpLogsUrl(endpoint),
+      timeoutMillis: exportTimeoutMs,
+      ...defined('headers', headers),
+    });
+  return new GrpcLogExporter({
+    url: endpoint,
+    timeoutMillis: exportTimeoutMs,
+    ...defined('metadata', grpcMetadata),
+  });
+}
+
+/**
+ * An OTLP sink's evaluation events: a log pipeline of its own to the same collector, made on the
+ * first evaluation (a run that is never judged opens nothing), batched, and shut down with the sink.
+ */
+export class OtlpEvaluations {
+  #provider: LoggerProvider | undefined;
+  #logger: Logger | undefined;
+
+  constructor(private readonly options: OtlpEvaluationsOptions) {}
+
+  /** Sends each evaluation as a `gen_ai.evaluation.result` event, in the background. */
+  emit(evaluations: readonly Evaluation[]): void {
+    if (this.#logger === undefined) {
+      this.#provider = new LoggerProvider({
+        resource: this.options.resource,
+        processors: [
+          new BatchLogRecordProcessor({
+            exporter: this.options.exporter ?? otlpLogExporter(this.options),
+            exportTimeoutMillis: this.options.exportTimeoutMs,
+          }),
+        ],
+      });
+      this.#logger = this.#provider.getLogger('@agent-trace/trace');
+    }
+    emitEvaluations(this.#logger, evaluations);
+  }
+
+  /** Sends what is queued and closes, waiting at most until `deadline`; never rejects. */
+  async shutdown(deadline: number): Promise<void> {
+    const provider = this.#provider;
+    if (provider === undefined) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      provider.shutdown().catch(() => undefined),
+      new Promise(resolve => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+    ]);
+    clearTimeout(timer);
+  }
+}

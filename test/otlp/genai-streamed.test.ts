@@ -1,7 +1,7 @@
 /**
  * A streamed call over a provider's wire, as a backend reads it: the chat span says it streamed,
  * when its first chunk came, which server it went to, and the answer's id and the model the
- * provider says answered; the metrics add time to first chunk and time per output chunk.
+ * provider says answered, and the tokens it spent reasoning; the metrics add time to first chunk and time per output chunk.
  */
 import { agent, steppingClock, stream } from '@agent-trace/core';
 import { openai } from '@agent-trace/core/openai';
@@ -15,7 +15,14 @@ const server = useMswServer();
 
 describe('a streamed call in OpenTelemetry', () => {
   it('has its response id and model, stream, first chunk, server; and the chunk metrics', async () => {
-    server.use(...openaiHandlers([{ text: 'Oslo is cold today, at minus three.' }]));
+    server.use(
+      ...openaiHandlers([
+        {
+          text: 'Oslo is cold today, at minus three.',
+          usage: { promptTokens: 12, completionTokens: 30, reasoningTokens: 20 },
+        },
+      ]),
+    );
     const collector = await receiver();
     const sink = otlpSink({ endpoint: collector.url, serviceName: 'weather' });
     const desk = agent({
@@ -35,6 +42,8 @@ describe('a streamed call in OpenTelemetry', () => {
       'gen_ai.response.model': 'gpt-4o-mini',
       'server.address': 'llm.test',
       'server.port': 80,
+      'gen_ai.usage.output_tokens': 30,
+      'gen_ai.usage.reasoning.output_tokens': 20,
     });
     expect(chat.attributes['gen_ai.response.time_to_first_chunk']).toBeGreaterThan(0);
 

@@ -125,6 +125,7 @@ const chatAttributes = fc.record(
     'gen_ai.response.id': fc.stringMatching(/^[a-z]{3}_[A-Za-z0-9]{6,12}$/),
     'gen_ai.usage.input_tokens': fc.nat({ max: 100_000 }),
     'gen_ai.usage.output_tokens': fc.nat({ max: 10_000 }),
+    'gen_ai.usage.reasoning.output_tokens': fc.integer({ min: 1, max: 10_000 }),
     'gen_ai.response.finish_reasons': fc.constantFrom(['stop'], ['tool_call'], ['length']),
   },
   { requiredKeys: ['gen_ai.provider.name', 'gen_ai.request.model'] },
@@ -174,6 +175,7 @@ describe('what the import reads, the export writes back', () => {
             'gen_ai.response.id',
             'gen_ai.usage.input_tokens',
             'gen_ai.usage.output_tokens',
+            'gen_ai.usage.reasoning.output_tokens',
             'gen_ai.response.finish_reasons',
           ] as const)
             if (given[name] !== undefined) expect(back[name], name).toEqual(given[name]);

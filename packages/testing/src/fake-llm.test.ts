@@ -220,7 +220,7 @@ describe('a script step with usage keys of another SDK', () => {
     expect(() =>
       fakeLLM([{ text: 'a' }, { text: 'b', usage: { inputTokens: 5 } as never }]),
     ).toThrow(
-      'FakeLLM step 2 has usage.inputTokens, which a script does not know (write promptTokens). The keys are promptTokens, completionTokens, cacheReadTokens, cacheWriteTokens.',
+      'FakeLLM step 2 has usage.inputTokens, which a script does not know (write promptTokens). The keys are promptTokens, completionTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens.',
     );
   });
 });

@@ -23,6 +23,7 @@ const usageKeys: readonly (keyof Usage)[] = [
   'completionTokens',
   'cacheReadTokens',
   'cacheWriteTokens',
+  'reasoningTokens',
 ];
 
 /** Other SDKs' names for the usage keys, to say which one was meant. */
@@ -176,6 +177,7 @@ function estimateUsage(
   };
   if (given?.cacheReadTokens !== undefined) usage.cacheReadTokens = given.cacheReadTokens;
   if (given?.cacheWriteTokens !== undefined) usage.cacheWriteTokens = given.cacheWriteTokens;
+  if (given?.reasoningTokens !== undefined) usage.reasoningTokens = given.reasoningTokens;
   return usage;
 }
 

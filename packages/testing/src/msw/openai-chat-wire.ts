@@ -108,6 +108,7 @@ export function chatCompletion(
       completion_tokens: response.usage.completionTokens,
       total_tokens: response.usage.promptTokens + response.usage.completionTokens,
       prompt_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0 },
+      completion_tokens_details: { reasoning_tokens: response.usage.reasoningTokens ?? 0 },
     },
   };
 }
@@ -175,6 +176,7 @@ export function chatChunks(
         completion_tokens: response.usage.completionTokens,
         total_tokens: response.usage.promptTokens + response.usage.completionTokens,
         prompt_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0 },
+        completion_tokens_details: { reasoning_tokens: response.usage.reasoningTokens ?? 0 },
       },
     },
   });

@@ -136,7 +136,7 @@ export function responsesObject(
             input_tokens: response.usage.promptTokens,
             input_tokens_details: { cached_tokens: response.usage.cacheReadTokens ?? 0 },
             output_tokens: response.usage.completionTokens,
-            output_tokens_details: { reasoning_tokens: 0 },
+            output_tokens_details: { reasoning_tokens: response.usage.reasoningTokens ?? 0 },
             total_tokens: response.usage.promptTokens + response.usage.completionTokens,
           },
   };

@@ -239,6 +239,7 @@ export class ImportedRun {
         completionTokens: count(span, semconv.outputTokens) ?? 0,
         ...defined('cacheReadTokens', count(span, semconv.cacheReadInputTokens)),
         ...defined('cacheWriteTokens', count(span, semconv.cacheCreationInputTokens)),
+        ...defined('reasoningTokens', count(span, semconv.reasoningOutputTokens)),
       },
       ...defined('responseId', text(span, semconv.responseId)),
       ...defined('responseModel', answeredBy),

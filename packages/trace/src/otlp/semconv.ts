@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   ATTR_GEN_AI_EVALUATION_EXPLANATION,
   ATTR_GEN_AI_EVALUATION_NAME,
   ATTR_GEN_AI_EVALUATION_SCORE_LABEL,
@@ -92,6 +93,7 @@ export const semconv = Object.freeze({
   outputTokens: ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   cacheReadInputTokens: ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   cacheCreationInputTokens: ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  reasoningOutputTokens: ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   finishReasons: ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
   /** `text`, or `json` for a call asked for structured output. */
   outputType: ATTR_GEN_AI_OUTPUT_TYPE,

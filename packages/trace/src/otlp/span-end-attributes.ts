@@ -77,6 +77,8 @@ export function llmEndAttributes(
     attributes[semconv.cacheReadInputTokens] = end.tok_cache_read;
   if (end.tok_cache_write !== undefined)
     attributes[semconv.cacheCreationInputTokens] = end.tok_cache_write;
+  if (end.tok_reasoning !== undefined)
+    attributes[semconv.reasoningOutputTokens] = end.tok_reasoning;
   if (end.finish_reason !== undefined)
     attributes[semconv.finishReasons] = [finishReason(end.finish_reason)];
   if (start.attempt !== undefined) attributes['agent_trace.attempt'] = start.attempt;

@@ -45,6 +45,7 @@ export interface BridgedCallEnd {
     readonly completionTokens: number;
     readonly cacheReadTokens?: number;
     readonly cacheWriteTokens?: number;
+    readonly reasoningTokens?: number;
   };
   readonly error?: unknown;
   /** The provider's id of the answer, and the model it says answered, when the framework gives them. */
@@ -195,6 +196,7 @@ export class RecordedAgent {
       completionTokens: call.usage.completionTokens,
       ...defined('cacheReadTokens', call.usage.cacheReadTokens),
       ...defined('cacheWriteTokens', call.usage.cacheWriteTokens),
+      ...defined('reasoningTokens', call.usage.reasoningTokens),
     });
     this.#tokensIn += usage.promptTokens;
     this.#tokensOut += usage.completionTokens;
@@ -220,6 +222,7 @@ export class RecordedAgent {
       tok_completion: usage.completionTokens,
       ...defined('tok_cache_read', usage.cacheReadTokens),
       ...defined('tok_cache_write', usage.cacheWriteTokens),
+      ...defined('tok_reasoning', usage.reasoningTokens),
       ...defined('cost_usd', cost),
       ...defined('response_id', call.responseId),
       ...defined('response_model', call.responseModel),

@@ -185,6 +185,8 @@ const LlmEndEvent = z.object({
   /** Prompt tokens read from / written to the provider's cache (part of `tok_prompt`). */
   tok_cache_read: z.number().int().nonnegative().optional(),
   tok_cache_write: z.number().int().nonnegative().optional(),
+  /** Output tokens the model spent reasoning (part of `tok_completion`), when it says. */
+  tok_reasoning: z.number().int().nonnegative().optional(),
   /** What the call cost, in US dollars; absent when the model has no price (unknown, not zero). */
   cost_usd: z.number().nonnegative().optional(),
   /** Set when the answer came from a cache (`cachedModel`, a cassette): it cost nothing. */

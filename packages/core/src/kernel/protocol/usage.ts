@@ -7,6 +7,8 @@ export interface Usage {
   readonly cacheReadTokens?: number;
   /** Input tokens written to the provider's prompt cache (part of `promptTokens`). */
   readonly cacheWriteTokens?: number;
+  /** Output tokens the model spent reasoning (part of `completionTokens`), when it says. */
+  readonly reasoningTokens?: number;
 }
 
 /** Usage of nothing: the starting point of a sum. */
@@ -23,6 +25,9 @@ export function addUsage(left: Usage, right: Usage): Usage {
   }
   if (left.cacheWriteTokens !== undefined || right.cacheWriteTokens !== undefined) {
     sum.cacheWriteTokens = (left.cacheWriteTokens ?? 0) + (right.cacheWriteTokens ?? 0);
+  }
+  if (left.reasoningTokens !== undefined || right.reasoningTokens !== undefined) {
+    sum.reasoningTokens = (left.reasoningTokens ?? 0) + (right.reasoningTokens ?? 0);
   }
   return sum;
 }
@@ -43,7 +48,8 @@ export function countedUsage(usage: Usage): Usage {
     isCount(usage.promptTokens) &&
     isCount(usage.completionTokens) &&
     isCount(usage.cacheReadTokens) &&
-    isCount(usage.cacheWriteTokens)
+    isCount(usage.cacheWriteTokens) &&
+    isCount(usage.reasoningTokens)
   )
     return usage;
   const counted: { -readonly [Key in keyof Usage]: Usage[Key] } = {
@@ -53,5 +59,6 @@ export function countedUsage(usage: Usage): Usage {
   if (usage.cacheReadTokens !== undefined) counted.cacheReadTokens = count(usage.cacheReadTokens);
   if (usage.cacheWriteTokens !== undefined)
     counted.cacheWriteTokens = count(usage.cacheWriteTokens);
+  if (usage.reasoningTokens !== undefined) counted.reasoningTokens = count(usage.reasoningTokens);
   return counted;
 }

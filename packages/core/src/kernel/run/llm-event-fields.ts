@@ -96,6 +96,8 @@ export function llmEndFields(
     fields.tok_cache_read = response.usage.cacheReadTokens;
   if (response.usage.cacheWriteTokens !== undefined)
     fields.tok_cache_write = response.usage.cacheWriteTokens;
+  if (response.usage.reasoningTokens !== undefined)
+    fields.tok_reasoning = response.usage.reasoningTokens;
   if (cost !== undefined) fields.cost_usd = cost;
   if (response.cacheHit === true) fields.cache_hit = true;
   if (response.responseId !== undefined) fields.response_id = response.responseId;

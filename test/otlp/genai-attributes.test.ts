@@ -35,6 +35,7 @@ async function exported(captureContent: boolean) {
   const memory = memorySink();
   const forecaster = agent({
     name: 'forecaster',
+    description: 'Says how cold a city is.',
     instructions: 'Use the weather tool.',
     model: withSettings(
       fakeLLM([
@@ -69,7 +70,7 @@ describe('GenAI attributes', () => {
     });
   });
 
-  it('carries the request settings, output type, agent id and tool description and type', async () => {
+  it('carries the request settings, output type, agent id and description, tool description and type', async () => {
     const spans = await exported(false);
     const chat = spans.find(span => span.name.startsWith('chat '))!;
     expect(chat.attributes).toMatchObject({
@@ -81,6 +82,7 @@ describe('GenAI attributes', () => {
     expect(chat.attributes['gen_ai.input.messages']).toBeUndefined();
     const agentSpan = spans.find(span => span.name === 'invoke_agent forecaster')!;
     expect(agentSpan.attributes['gen_ai.agent.id']).toMatch(/\S/);
+    expect(agentSpan.attributes['gen_ai.agent.description']).toBe('Says how cold a city is.');
     const again = (await exported(false)).find(span => span.name === 'invoke_agent forecaster')!;
     expect(again.attributes['gen_ai.agent.id']).toBe(agentSpan.attributes['gen_ai.agent.id']);
     const toolSpan = spans.find(span => span.name === 'execute_tool weather')!;

@@ -141,7 +141,11 @@ describe('what the import reads, the export writes back', () => {
           name: 'invoke_agent desk',
           startMs: 1_790_000_000_000,
           endMs: 1_790_000_001_000,
-          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'desk' },
+          attributes: {
+            'gen_ai.operation.name': 'invoke_agent',
+            'gen_ai.agent.name': 'desk',
+            'gen_ai.agent.description': 'Answers the customer.',
+          },
         };
         const spans = calls.map((attributes, index): ForeignSpan => ({
           traceId: root.traceId,
@@ -158,9 +162,12 @@ describe('what the import reads, the export writes back', () => {
           maxAttributeLength: 65_536,
           resource: resourceFromAttributes({ 'service.name': 'round-trip' }),
         });
-        const exported = events
-          .flatMap(event => builder.accept(event) ?? [])
-          .filter(span => span.attributes['gen_ai.operation.name'] === 'chat');
+        const all = events.flatMap(event => builder.accept(event) ?? []);
+        const agentSpan = all.find(
+          span => span.attributes['gen_ai.operation.name'] === 'invoke_agent',
+        );
+        expect(agentSpan?.attributes['gen_ai.agent.description']).toBe('Answers the customer.');
+        const exported = all.filter(span => span.attributes['gen_ai.operation.name'] === 'chat');
         expect(exported).toHaveLength(calls.length);
         exported.forEach((span, index) => {
           const given = calls[index]!;

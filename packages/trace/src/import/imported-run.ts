@@ -172,9 +172,11 @@ export class ImportedRun {
   #agent(node: SpanNode, context: Context): void {
     const { span } = node;
     const name = text(span, semconv.agentName) ?? span.name.replace(/^invoke_agent\s*/, '');
+    const description = text(span, semconv.agentDescription);
     const agent = new ImportedAgent(this.tracer, name, context.parent, {
       prices: this.#prices,
       runTally: this.#tally,
+      ...(description === undefined ? {} : { start: { description } }),
     });
     this.#at(span.startMs, span.spanId);
     const agentSpan = agent.startAgent(

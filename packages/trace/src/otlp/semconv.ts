@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_DESCRIPTION,
   ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   ATTR_GEN_AI_EVALUATION_EXPLANATION,
   ATTR_GEN_AI_EVALUATION_NAME,
@@ -81,6 +82,7 @@ export const semconv = Object.freeze({
   agentName: ATTR_GEN_AI_AGENT_NAME,
   /** Stable per agent definition: a hash of its name, instructions and tools. */
   agentId: ATTR_GEN_AI_AGENT_ID,
+  agentDescription: ATTR_GEN_AI_AGENT_DESCRIPTION,
   workflowName: ATTR_GEN_AI_WORKFLOW_NAME,
   conversationId: ATTR_GEN_AI_CONVERSATION_ID,
   toolName: ATTR_GEN_AI_TOOL_NAME,

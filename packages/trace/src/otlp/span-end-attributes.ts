@@ -54,6 +54,7 @@ export function agentEndAttributes(
   content: Content,
 ): undefined {
   stopAndUsage(end, attributes);
+  if (start.description !== undefined) attributes[semconv.agentDescription] = start.description;
   if (start.tool_calling !== undefined) attributes['agent_trace.tool_calling'] = start.tool_calling;
   if (content !== undefined && start.instructions !== '')
     attributes[semconv.systemInstructions] = content([

@@ -244,7 +244,10 @@ function Agent({
 }) {
   return (
     <>
-      <Field name="agent">{start.agent}</Field>
+      <Field name="agent">
+        {start.agent}
+        {start.description === undefined ? '' : ` · ${start.description}`}
+      </Field>
       <Field name="model">
         {start.model} <span class="muted">({start.provider})</span>
       </Field>

@@ -78,6 +78,8 @@ export function bridgedRunTally(): BridgedRunTally {
 export interface BridgedAgentStart {
   readonly handoffs?: readonly string[];
   readonly path?: readonly string[];
+  /** What the agent is for, when the framework says. */
+  readonly description?: string;
 }
 
 /**
@@ -323,6 +325,9 @@ export class RecordedAgent {
         model: call.model,
         provider: call.provider,
         instructions,
+        ...(this.#start.description === undefined || this.#start.description === ''
+          ? {}
+          : { description: this.#start.description }),
         tools: tools.map(tool => tool.name),
         ...(this.#start.handoffs === undefined || this.#start.handoffs.length === 0
           ? {}

@@ -101,6 +101,8 @@ const AgentStartEvent = z.object({
   model: z.string(),
   provider: z.string(),
   instructions: z.string(),
+  /** What the agent is for (its `description`), when it has one. */
+  description: z.string().optional(),
   tools: z.array(z.string()),
   /**
    * Model calls it may make. Absent when the agent's framework does not say (an agent recorded

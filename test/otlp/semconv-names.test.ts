@@ -16,11 +16,13 @@ const published = new Set<string>();
 for (const value of Object.values(conventions) as unknown[])
   if (typeof value === 'string') published.add(value);
 
+/** A package's own sources: what is built (`dist/`), installed and declared is left out. */
 function sources(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap(entry => {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : [];
+    if (entry.isDirectory())
+      return ['node_modules', 'dist', 'dist-app'].includes(entry.name) ? [] : sources(path);
+    return /\.tsx?$/.test(entry.name) && !/\.(test|d)\.ts$/.test(entry.name) ? [path] : [];
   });
 }
 
@@ -32,7 +34,7 @@ function literals(prefix: string): Set<string> {
       if (node.text.startsWith(prefix)) found.add(node.text);
     ts.forEachChild(node, visit);
   };
-  for (const file of sources(join(root, 'packages')).filter(path => !path.includes('node_modules')))
+  for (const file of sources(join(root, 'packages')))
     visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
   return found;
 }

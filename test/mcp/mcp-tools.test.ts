@@ -432,7 +432,8 @@ describe('MCP tool spans over OTLP', () => {
         'gen_ai.tool.type': 'extension',
         'mcp.method.name': 'tools/call',
         'network.transport': 'pipe',
-        'agent_trace.mcp.server': 'math',
+        'agent_trace.mcp.server.name': 'math',
+        'agent_trace.mcp.server.transport': 'stdio',
       });
     } finally {
       await collector.close();

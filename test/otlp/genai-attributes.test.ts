@@ -36,6 +36,7 @@ async function exported(captureContent: boolean) {
   const forecaster = agent({
     name: 'forecaster',
     description: 'Says how cold a city is.',
+    version: '2026-11',
     instructions: 'Use the weather tool.',
     model: withSettings(
       fakeLLM([
@@ -83,6 +84,7 @@ describe('GenAI attributes', () => {
     const agentSpan = spans.find(span => span.name === 'invoke_agent forecaster')!;
     expect(agentSpan.attributes['gen_ai.agent.id']).toMatch(/\S/);
     expect(agentSpan.attributes['gen_ai.agent.description']).toBe('Says how cold a city is.');
+    expect(agentSpan.attributes['gen_ai.agent.version']).toBe('2026-11');
     const again = (await exported(false)).find(span => span.name === 'invoke_agent forecaster')!;
     expect(again.attributes['gen_ai.agent.id']).toBe(agentSpan.attributes['gen_ai.agent.id']);
     const toolSpan = spans.find(span => span.name === 'execute_tool weather')!;

@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_VERSION,
   ATTR_GEN_AI_AGENT_DESCRIPTION,
   ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   ATTR_GEN_AI_EVALUATION_EXPLANATION,
@@ -83,6 +84,7 @@ export const semconv = Object.freeze({
   /** Stable per agent definition: a hash of its name, instructions and tools. */
   agentId: ATTR_GEN_AI_AGENT_ID,
   agentDescription: ATTR_GEN_AI_AGENT_DESCRIPTION,
+  agentVersion: ATTR_GEN_AI_AGENT_VERSION,
   workflowName: ATTR_GEN_AI_WORKFLOW_NAME,
   conversationId: ATTR_GEN_AI_CONVERSATION_ID,
   toolName: ATTR_GEN_AI_TOOL_NAME,
@@ -152,7 +154,9 @@ export const ownAttributes = Object.freeze({
   attempt: 'agent_trace.attempt',
   handoffDepth: 'agent_trace.handoff.depth',
   truncated: 'agent_trace.truncated',
-  mcpServer: 'agent_trace.mcp.server',
+  /** An MCP tool's server: its name and transport (the conventions name the method only). */
+  mcpServerName: 'agent_trace.mcp.server.name',
+  mcpServerTransport: 'agent_trace.mcp.server.transport',
   /** What a model call, an agent or a run cost, in US dollars (priced calls only). */
   costUsd: 'agent_trace.cost_usd',
   /** Set on a model call answered from a cache (a cassette): it cost nothing. */

@@ -55,6 +55,7 @@ export function agentEndAttributes(
 ): undefined {
   stopAndUsage(end, attributes);
   if (start.description !== undefined) attributes[semconv.agentDescription] = start.description;
+  if (start.version !== undefined) attributes[semconv.agentVersion] = start.version;
   if (start.tool_calling !== undefined) attributes['agent_trace.tool_calling'] = start.tool_calling;
   if (content !== undefined && start.instructions !== '')
     attributes[semconv.systemInstructions] = content([
@@ -103,7 +104,8 @@ export function toolEndAttributes(
     // The OpenTelemetry MCP conventions: the method, and the transport as a network one.
     attributes['mcp.method.name'] = 'tools/call';
     attributes['network.transport'] = mcpNetworkTransport(start.mcp_server.transport);
-    attributes['agent_trace.mcp.server'] = start.mcp_server.name;
+    attributes['agent_trace.mcp.server.name'] = start.mcp_server.name;
+    attributes['agent_trace.mcp.server.transport'] = start.mcp_server.transport;
   }
   if (content !== undefined) {
     attributes[semconv.toolCallArguments] = content(start.args);

@@ -160,6 +160,8 @@ export interface AgentOptions<Output = string> {
   instructions?: string;
   /** What the agent is for: shown to routers and in traces. @defaultValue '' */
   description?: string;
+  /** The agent's version, as the application names it (`2026-11`, a git tag): in traces. */
+  version?: string;
   model: LanguageModel;
   /** @defaultValue [] */
   tools?: readonly AnyTool[];
@@ -226,6 +228,8 @@ export interface Agent<Output = string> {
   readonly name: string;
   readonly instructions: string;
   readonly description: string;
+  /** The agent's version, when given. */
+  readonly version: string | undefined;
   /** Set for routers: how they pick the agent that takes the input. */
   readonly router: RouterSpec | undefined;
   readonly model: LanguageModel;
@@ -309,6 +313,7 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     name,
     instructions,
     description: options.description ?? '',
+    version: options.version,
     router: options.router,
     model,
     tools,

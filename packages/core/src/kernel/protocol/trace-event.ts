@@ -103,6 +103,8 @@ const AgentStartEvent = z.object({
   instructions: z.string(),
   /** What the agent is for (its `description`), when it has one. */
   description: z.string().optional(),
+  /** The agent's version, when the application gives one. */
+  version: z.string().optional(),
   tools: z.array(z.string()),
   /**
    * Model calls it may make. Absent when the agent's framework does not say (an agent recorded

@@ -219,6 +219,7 @@ function startFields(turn: AgentTurn, carried: number): TraceEventFields<'agent_
     provider: agent.model.provider,
     instructions: agent.instructions,
     ...(agent.description === '' ? {} : { description: agent.description }),
+    ...defined('version', agent.version),
     tools: agent.toolRegistry.definitions.map(definition => definition.name),
     ...(handoffs.length === 0 ? {} : { handoffs: handoffs.map(handoff => handoff.agent.name) }),
     ...(start.path.length > 1 ? { path: [...start.path] } : {}),

@@ -93,4 +93,26 @@ describe('GenAI attributes', () => {
       'gen_ai.tool.type': 'function',
     });
   });
+
+  it("a failed call's error.type is the HTTP status the provider answered with", async () => {
+    const collector = await receiver();
+    const memory = memorySink();
+    await run(
+      agent({
+        name: 'desk',
+        model: fakeLLM([{ error: { status: 429, retryAfterMs: 1 } }, { text: 'Later.' }]),
+      }),
+      'Hello?',
+      { trace: [memory, otlpSink({ endpoint: collector.url })] },
+    );
+    await collector.waitForSpans(
+      memory.events.filter(event => event.event.endsWith('_start')).length,
+    );
+    const failed = collector.spans.find(
+      span => span.name.startsWith('chat ') && span.status.code === 'ERROR',
+    );
+    expect(failed?.attributes['error.type']).toBe('429');
+    const recorded = memory.events.find(event => event.event === 'llm_end' && event.error);
+    expect(recorded).toMatchObject({ error: { type: 'rate_limit', status: 429 } });
+  });
 });

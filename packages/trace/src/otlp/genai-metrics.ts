@@ -125,14 +125,16 @@ export class GenAiMetrics {
    * provider, model and error type: a metric per call then allocates nothing.
    */
   #attributesOf(event: TraceEventOf<'llm_end'>): CallAttributes {
-    const key = `${event.provider}\u0000${event.model}\u0000${event.error?.type ?? ''}`;
+    const key = `${event.provider}\u0000${event.model}\u0000${event.error?.status ?? event.error?.type ?? ''}`;
     let sets = this.#callAttributes.get(key);
     if (sets === undefined) {
       const call: Attributes = {};
       call[semconv.operationName] = 'chat';
       call[semconv.providerName] = providerName(event.provider);
       call[semconv.requestModel] = event.model;
-      if (event.error !== undefined) call[semconv.errorType] = event.error.type;
+      if (event.error !== undefined)
+        call[semconv.errorType] =
+          event.error.status === undefined ? event.error.type : String(event.error.status);
       const input: Attributes = { ...call };
       input[semconv.tokenType] = 'input';
       const output: Attributes = { ...call };

@@ -263,8 +263,10 @@ export class SpanBuilder {
       if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
     }
     const name = this.#endAttributes(start, end, attributes) ?? head.name;
-    const error = (end as { error?: { type: string; message: string } }).error;
-    if (error !== undefined) attributes['error.type'] = error.type;
+    const error = (end as { error?: { type: string; message: string; status?: number } }).error;
+    // The conventions' error type: the HTTP status a provider answered with, else the kind.
+    if (error !== undefined)
+      attributes['error.type'] = error.status === undefined ? error.type : String(error.status);
     return readableSpan({ ...head, name }, pending, end, error, this.#options.resource);
   }
 

@@ -19,6 +19,8 @@ export const hex = (length: number) =>
 export const TraceError = z.object({
   type: z.string(),
   message: z.string(),
+  /** The HTTP status the failure came with (a provider's answer), when it came from one. */
+  status: z.number().int().optional(),
 });
 export type TraceError = z.infer<typeof TraceError>;
 

@@ -13,9 +13,11 @@ export function toTraceError(error: unknown): TraceError {
       return { type: 'timeout', message: error.cause.message };
     return { type: 'aborted', message: error.message };
   }
-  if (error instanceof ModelCallError || error instanceof ToolCallError) {
-    return { type: error.kind, message: error.message };
-  }
+  if (error instanceof ModelCallError)
+    return error.status === undefined
+      ? { type: error.kind, message: error.message }
+      : { type: error.kind, message: error.message, status: error.status };
+  if (error instanceof ToolCallError) return { type: error.kind, message: error.message };
   if (AgentTraceError.isInstance(error)) return { type: error.name, message: error.message };
   if (error instanceof Error) return { type: error.name, message: error.message };
   return { type: 'unknown', message: String(error) };

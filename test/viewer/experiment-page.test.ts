@@ -45,6 +45,11 @@ describe('the experiments page, in Chromium', () => {
     await page.locator('tr[data-case="order-2"] th button').click();
     await page.waitForSelector('.waterfall-rows .row');
     expect(await text(page.locator('.header h1'))).toContain('case order-2 · trial 1');
+    // Its entry agent shows the case's scores, as a backend shows the evaluation events.
+    await page.locator('.waterfall-rows .row[data-seq="1"]').click();
+    const evaluations = await text(page.getByLabel('Evaluations'));
+    expect(evaluations).toContain('trajectory 0 · fail');
+    expect(evaluations).toContain('step 1: refund({"order":2})');
     await page.getByRole('button', { name: /← experiment/ }).click();
     await page.waitForSelector('table.cases');
 

@@ -47,3 +47,4 @@ export { comparisonJUnit } from './report/junit-report.js';
 export { comparisonMarkdown } from './report/markdown-report.js';
 export { shortScore, signed } from './report/compared-evals.js';
 export type { ComparedEval } from './report/compared-evals.js';
+export { evaluationsOf } from './report-evaluations.js';

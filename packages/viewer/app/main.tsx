@@ -18,7 +18,7 @@ function App({ data }: { data: ViewerData }) {
   if (data.mode === 'serve') return <ServedPage title={data.title} source={data.source} />;
   if (data.mode === 'experiment') return <ExperimentPage data={data} />;
   const runs = data.files.flatMap(file =>
-    buildRuns(file.events, data.files.length > 1 ? file.name : ''),
+    buildRuns(file.events, data.files.length > 1 ? file.name : '', file.evaluations),
   );
   const warnings = data.files.flatMap(file => file.warnings);
   return <TracePage title={data.title} runs={runs} warnings={warnings} />;

@@ -3,6 +3,7 @@ import { defined } from '@agent-trace/core/util';
 import {
   byCase,
   compareEvals,
+  evaluationsOf,
   mean,
   type CaseResult,
   type EvalComparison,
@@ -48,7 +49,18 @@ export async function experimentView(
   const traces: TraceFileData[] = [];
   const traceOf = async (result: CaseResult | undefined) => {
     if (result?.traceFile === undefined || !existsSync(result.traceFile)) return undefined;
-    traces.push(await readTraceFile(result.traceFile));
+    const file = await readTraceFile(result.traceFile);
+    // The case's scores, on the span each judges, as the export sends them.
+    const evaluations = evaluationsOf(file.events, result.scores, 0).map(
+      ({ spanId, name, score, label, explanation }) => ({
+        spanId,
+        name,
+        score,
+        ...defined('label', label),
+        ...defined('explanation', explanation),
+      }),
+    );
+    traces.push({ ...file, evaluations });
     return traces.length - 1;
   };
   const cases: ExperimentCaseData[] = [];

@@ -9,6 +9,17 @@ export interface TraceFileData {
   readonly events: readonly TraceEvent[];
   /** What the reader warned about (a torn last line, newer content skipped). */
   readonly warnings: readonly string[];
+  /** Scores of its runs (an eval case's), each on the span it judges. */
+  readonly evaluations?: readonly EvaluationData[];
+}
+
+/** A score of a run, on the span it judges (the run's entry agent). */
+export interface EvaluationData {
+  readonly spanId: string;
+  readonly name: string;
+  readonly score: number;
+  readonly label?: 'pass' | 'fail';
+  readonly explanation?: string;
 }
 
 /** Two runs compared step by step: the n-th run to end in each trace, or a recording and its rerun. */

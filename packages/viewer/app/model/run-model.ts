@@ -8,7 +8,12 @@ import {
 } from '@agent-trace/trace/model';
 import { isSpanStart } from '@agent-trace/core/spans';
 import { rowKindOf, type RowKind } from '../../src/row-kinds.js';
-import type { GraphFact, RunSummary, SummaryTotals } from '../../src/viewer-data.js';
+import type {
+  EvaluationData,
+  GraphFact,
+  RunSummary,
+  SummaryTotals,
+} from '../../src/viewer-data.js';
 import { RunSummarizer } from '../../src/run-summarizer.js';
 import { compact, count, cut } from './format.js';
 import { ListRows, type RunRows } from './run-rows.js';
@@ -52,6 +57,8 @@ export interface RunModel extends RunSummary {
   readonly events: readonly TraceEvent[];
   /** What the agent graph reads: the run's agent starts and handoffs. */
   readonly graph: readonly GraphFact[];
+  /** Scores of the run (an eval case's), each on the span it judges. */
+  readonly evaluations?: readonly EvaluationData[];
 }
 
 /** A run's key among the page's runs. */
@@ -71,8 +78,15 @@ export function eventsByRun(events: readonly TraceEvent[]): Map<string, TraceEve
 }
 
 /** Every run of the events, each as a tree of rows with its totals. */
-export function buildRuns(events: readonly TraceEvent[], file = ''): RunModel[] {
-  return [...eventsByRun(events).values()].map(run => buildRun(run, file));
+export function buildRuns(
+  events: readonly TraceEvent[],
+  file = '',
+  evaluations: readonly EvaluationData[] = [],
+): RunModel[] {
+  return [...eventsByRun(events).values()].map(run => {
+    const built = buildRun(run, file);
+    return evaluations.length === 0 ? built : { ...built, evaluations };
+  });
 }
 
 /** One run's events (in seq order) as a {@link RunModel}. */

@@ -229,7 +229,7 @@ function OpenedCase({
   return (
     <TracePage
       title={`case ${shown.id} · trial ${shown.trial}`}
-      runs={trace === undefined ? [] : buildRuns(trace.events, '')}
+      runs={trace === undefined ? [] : buildRuns(trace.events, '', trace.evaluations)}
       warnings={trace?.warnings ?? []}
       aside={back}
     />

@@ -5,7 +5,7 @@ import type { Row, RunModel } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
 import { PlanView, WorkflowStepView, WorkflowView } from './workflow-inspector.js';
 import { PlainSpanView } from './plain-span-inspector.js';
-import { ResponseFields } from './response-fields.js';
+import { Evaluations, ResponseFields } from './response-fields.js';
 
 type Message = TraceEventOf<'llm_start'>['messages'][number];
 type ToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
@@ -392,6 +392,7 @@ export function Inspector({ row, run }: { row: Row | undefined; run: RunModel })
         <span class={`badge stop-${row.status}`}>{row.kind}</span> {row.title}
       </h2>
       <Details row={row} run={run} />
+      <Evaluations run={run} spanId={row.start.span_id} />
       <Section title="Raw events">
         {[row.start, row.end].map(event =>
           event === undefined ? null : (

@@ -1,5 +1,6 @@
 import type { TraceEventOf } from '@agent-trace/core';
-import { Field } from './inspector-parts.js';
+import type { RunModel } from '../model/run-model.js';
+import { Field, Section } from './inspector-parts.js';
 
 /**
  * What the provider said of a model call's answer: the model that answered when it is not the one
@@ -29,5 +30,29 @@ export function ResponseFields({
         </Field>
       )}
     </>
+  );
+}
+
+/**
+ * The scores that judge this span (an eval case's, on its run's entry agent): each scorer, its
+ * score and label, and why; what a backend shows of the `gen_ai.evaluation.result` events.
+ */
+export function Evaluations({ run, spanId }: { run: RunModel; spanId: string }) {
+  const judged = (run.evaluations ?? []).filter(evaluation => evaluation.spanId === spanId);
+  if (judged.length === 0) return null;
+  return (
+    <Section title="Evaluations">
+      <ul class="evaluations" aria-label="Evaluations">
+        {judged.map(evaluation => (
+          <li class={`evaluation ${evaluation.label ?? 'partial'}`}>
+            <strong>{evaluation.name}</strong> {evaluation.score}
+            {evaluation.label === undefined ? '' : ` · ${evaluation.label}`}
+            {evaluation.explanation === undefined ? null : (
+              <div class="muted">{evaluation.explanation}</div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Section>
   );
 }

@@ -127,12 +127,18 @@ const chatAttributes = fc.record(
     'gen_ai.usage.output_tokens': fc.nat({ max: 10_000 }),
     'gen_ai.usage.reasoning.output_tokens': fc.integer({ min: 1, max: 10_000 }),
     'gen_ai.response.finish_reasons': fc.constantFrom(['stop'], ['tool_call'], ['length']),
+    'gen_ai.request.temperature': fc.constantFrom(0, 0.2, 1),
+    'gen_ai.request.max_tokens': fc.integer({ min: 1, max: 4096 }),
+    'gen_ai.request.stream': fc.constant(true),
+    'gen_ai.response.time_to_first_chunk': fc.constantFrom(0.05, 0.25, 1.5),
+    'server.address': fc.constantFrom('api.openai.com', 'llm.internal'),
+    'server.port': fc.constantFrom(443, 8080),
   },
   { requiredKeys: ['gen_ai.provider.name', 'gen_ai.request.model'] },
 );
 
 describe('what the import reads, the export writes back', () => {
-  it("a model call's provider, models, answer id, tokens and finish reason round-trip", () => {
+  it("a model call's provider, models, answer id, tokens, finish reason, settings, stream, first chunk and server round-trip", () => {
     fc.assert(
       fc.property(fc.array(chatAttributes, { minLength: 1, maxLength: 6 }), calls => {
         const root: ForeignSpan = {
@@ -145,6 +151,7 @@ describe('what the import reads, the export writes back', () => {
             'gen_ai.operation.name': 'invoke_agent',
             'gen_ai.agent.name': 'desk',
             'gen_ai.agent.description': 'Answers the customer.',
+            'gen_ai.agent.version': '2026-11',
           },
         };
         const spans = calls.map((attributes, index): ForeignSpan => ({
@@ -167,6 +174,7 @@ describe('what the import reads, the export writes back', () => {
           span => span.attributes['gen_ai.operation.name'] === 'invoke_agent',
         );
         expect(agentSpan?.attributes['gen_ai.agent.description']).toBe('Answers the customer.');
+        expect(agentSpan?.attributes['gen_ai.agent.version']).toBe('2026-11');
         const exported = all.filter(span => span.attributes['gen_ai.operation.name'] === 'chat');
         expect(exported).toHaveLength(calls.length);
         exported.forEach((span, index) => {
@@ -184,8 +192,18 @@ describe('what the import reads, the export writes back', () => {
             'gen_ai.usage.output_tokens',
             'gen_ai.usage.reasoning.output_tokens',
             'gen_ai.response.finish_reasons',
+            'gen_ai.request.temperature',
+            'gen_ai.request.max_tokens',
+            'gen_ai.request.stream',
+            'gen_ai.response.time_to_first_chunk',
           ] as const)
             if (given[name] !== undefined) expect(back[name], name).toEqual(given[name]);
+          // The server comes back as a pair, or not at all.
+          if (given['server.address'] !== undefined && given['server.port'] !== undefined)
+            expect([back['server.address'], back['server.port']]).toEqual([
+              given['server.address'],
+              given['server.port'],
+            ]);
         });
       }),
       { seed: 20261126, numRuns: 200 },

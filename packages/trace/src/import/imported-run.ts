@@ -19,6 +19,7 @@ import {
   toolDefinitionsOf,
 } from './genai-messages.js';
 import { ownAttributes, semconv } from '../otlp/semconv.js';
+import { firstChunkMsOf, requestOf } from './imported-request.js';
 
 /** A span with its children, in time order. */
 export interface SpanNode {
@@ -173,10 +174,11 @@ export class ImportedRun {
     const { span } = node;
     const name = text(span, semconv.agentName) ?? span.name.replace(/^invoke_agent\s*/, '');
     const description = text(span, semconv.agentDescription);
+    const version = text(span, semconv.agentVersion);
     const agent = new ImportedAgent(this.tracer, name, context.parent, {
       prices: this.#prices,
       runTally: this.#tally,
-      ...(description === undefined ? {} : { start: { description } }),
+      start: { ...defined('description', description), ...defined('version', version) },
     });
     this.#at(span.startMs, span.spanId);
     const agentSpan = agent.startAgent(
@@ -222,6 +224,7 @@ export class ImportedRun {
         instructionsOf(json(span, semconv.systemInstructions)) ?? instructions.join('\n\n'),
       tools: toolDefinitionsOf(json(span, semconv.toolDefinitions)),
       messages: fresh,
+      ...requestOf(span),
     });
     const answer = answerOf(json(span, semconv.outputMessages));
     // An array attribute, or (from Jaeger, which keeps arrays as JSON text) its JSON.
@@ -245,6 +248,7 @@ export class ImportedRun {
       },
       ...defined('responseId', text(span, semconv.responseId)),
       ...defined('responseModel', answeredBy),
+      ...defined('firstChunkMs', firstChunkMsOf(span)),
       ...(span.error === undefined ? {} : { error: new Error(span.error) }),
     });
     if (span.error === undefined) this.#answer = answer.text;

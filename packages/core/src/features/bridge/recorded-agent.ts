@@ -27,6 +27,12 @@ export interface BridgedCallStart {
   readonly messages: readonly Message[];
   /** The span it hangs under, when one stands between it and the agent's; else the agent's. */
   readonly parent?: OpenSpan;
+  /** The model's settings (temperature, output token limit, …), when the framework says. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Set when the call was streamed. */
+  readonly stream?: boolean;
+  /** The host and port the request went to. */
+  readonly server?: { readonly address: string; readonly port: number };
 }
 
 /** Its end: the answer, why it stopped and what it used. */
@@ -51,6 +57,8 @@ export interface BridgedCallEnd {
   /** The provider's id of the answer, and the model it says answered, when the framework gives them. */
   readonly responseId?: string;
   readonly responseModel?: string;
+  /** A streamed call: milliseconds from the request to its first chunk. */
+  readonly firstChunkMs?: number;
 }
 
 /** How an agent of another framework ended, as its `agent_end` (and its run's seal) record it. */
@@ -80,6 +88,8 @@ export interface BridgedAgentStart {
   readonly path?: readonly string[];
   /** What the agent is for, when the framework says. */
   readonly description?: string;
+  /** The agent's version, when the framework says. */
+  readonly version?: string;
 }
 
 /**
@@ -185,6 +195,11 @@ export class RecordedAgent {
         tools: hashString(toolsText),
         messages: messagesHash,
       },
+      ...(call.settings === undefined || Object.keys(call.settings).length === 0
+        ? {}
+        : { model_settings: { ...call.settings } }),
+      ...(call.stream === true ? { stream: true as const } : {}),
+      ...defined('server', call.server),
     });
   }
 
@@ -228,6 +243,7 @@ export class RecordedAgent {
       ...defined('cost_usd', cost),
       ...defined('response_id', call.responseId),
       ...defined('response_model', call.responseModel),
+      ...defined('first_chunk_ms', call.firstChunkMs),
       ...(call.error === undefined ? {} : { error: traceError(call.error) }),
     });
     if (call.error === undefined) this.lastText = call.text;
@@ -328,6 +344,7 @@ export class RecordedAgent {
         ...(this.#start.description === undefined || this.#start.description === ''
           ? {}
           : { description: this.#start.description }),
+        ...defined('version', this.#start.version),
         tools: tools.map(tool => tool.name),
         ...(this.#start.handoffs === undefined || this.#start.handoffs.length === 0
           ? {}

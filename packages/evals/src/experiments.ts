@@ -17,3 +17,5 @@ export { ExperimentMismatchError } from './experiment/journal.js';
 export type { ExperimentIdentity } from './experiment/journal.js';
 export { configHash, datasetHash, gitState, hashOf } from './experiment/identity.js';
 export type { GitState } from './experiment/identity.js';
+export { importExperiment } from './experiment/import-experiment.js';
+export type { ImportedExperiment } from './experiment/import-experiment.js';

@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { validateTrace } from '@agent-trace/trace';
+import type { TraceEvent } from '@agent-trace/core';
 import {
+  evaluationsFromOtlpJson,
   fetchJaegerSpans,
   importSpans,
   spansFromOtlpJson,
@@ -26,6 +28,10 @@ export interface ImportCommandOptions {
   readonly limit?: number;
   /** Refuse a file with a line that is not JSON, instead of importing the rest. */
   readonly strict?: boolean;
+  /** Keep the file's evaluation events with the runs they judge as an experiment in this store. */
+  readonly store?: string;
+  /** With `store`: the experiment's eval name. @defaultValue 'imported' */
+  readonly eval?: string;
   /** For tests. @defaultValue the current time */
   readonly now?: number;
 }
@@ -67,6 +73,7 @@ export async function importCommand(options: ImportCommandOptions): Promise<Comm
             .join(', ')}`,
         ]),
     ...orphanLines(orphans),
+    ...(await experimentLines(options, events)),
     ...problems.map(problem => `invalid: ${problem.message}`),
   ];
   return {
@@ -135,4 +142,33 @@ function jaegerQuery(url: string, options: ImportCommandOptions): JaegerQuery {
     endMs: now,
     ...(options.limit === undefined ? {} : { limit: options.limit }),
   };
+}
+
+/** With `--store`: the file's evaluation events kept as an experiment of the runs they judge. */
+async function experimentLines(
+  options: ImportCommandOptions,
+  events: readonly TraceEvent[],
+): Promise<string[]> {
+  if (options.store === undefined) return [];
+  if (options.file === undefined)
+    return ['--store reads evaluation events from an OTLP JSON file; Jaeger keeps no log records.'];
+  const text = await readFile(options.file, 'utf8');
+  const evaluations = evaluationsFromOtlpJson(text, options.file, { onBadLine: () => undefined });
+  if (evaluations.length === 0)
+    return [
+      `no evaluation events (gen_ai.evaluation.result) in ${options.file}: no experiment kept`,
+    ];
+  const { importExperiment } = await import('@agent-trace/evals/experiments');
+  const kept = importExperiment(events, evaluations, {
+    root: options.store,
+    eval: options.eval ?? 'imported',
+  });
+  return [
+    `kept ${kept.scores} score${kept.scores === 1 ? '' : 's'} of ${kept.cases} run${kept.cases === 1 ? '' : 's'} as experiment ${kept.id} of '${options.eval ?? 'imported'}' in ${options.store} (agent-trace eval view --store ${options.store})`,
+    ...(kept.unmatched === 0
+      ? []
+      : [
+          `${kept.unmatched} evaluation${kept.unmatched === 1 ? '' : 's'} judge a span in none of the runs read: left out`,
+        ]),
+  ];
 }

@@ -16,12 +16,17 @@ export const addImport: AddCommand = (program, { onResult }) => {
     .option('--since <duration>', 'with --service: how far back, e.g. 30m, 2h, 7d', '1h')
     .option('--limit <n>', 'with --service: at most this many traces', '20')
     .option(
+      '--store <dir>',
+      "keep the file's evaluation events (an eval's scores) with the runs they judge as an experiment in this store",
+    )
+    .option('--eval <name>', "with --store: the name of the experiment's eval", 'imported')
+    .option(
       '--strict',
       'refuse a file with a line that is not JSON (default: skip it, import the rest, name it)',
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace import spans.json --out traces/imported.jsonl\n  agent-trace import --jaeger http://localhost:16686 --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --out traces/run.jsonl\n  agent-trace import --jaeger http://localhost:16686 --service support-desk --since 2h --out traces/desk.jsonl\n\nExit codes: 0 written, 1 written but invalid, 2 nothing read.',
+      '\nExamples:\n  agent-trace import spans.json --out traces/imported.jsonl\n  agent-trace import --jaeger http://localhost:16686 --trace-id 4bf92f3577b34da6a3ce929d0e0e4736 --out traces/run.jsonl\n  agent-trace import --jaeger http://localhost:16686 --service support-desk --since 2h --out traces/desk.jsonl\n  agent-trace import export.json --out traces/evals.jsonl --store .agent-trace --eval refunds\n\nExit codes: 0 written, 1 written but invalid, 2 nothing read.',
     )
     .action(
       async (
@@ -34,6 +39,8 @@ export const addImport: AddCommand = (program, { onResult }) => {
           since: string;
           limit: string;
           strict?: boolean;
+          store?: string;
+          eval: string;
         },
       ) => {
         const { importCommand } = await load.import();
@@ -43,6 +50,7 @@ export const addImport: AddCommand = (program, { onResult }) => {
             since: options.since,
             limit: Number(options.limit),
             strict: options.strict === true,
+            ...(options.store === undefined ? {} : { store: options.store, eval: options.eval }),
             ...(file === undefined ? {} : { file }),
             ...(options.jaeger === undefined ? {} : { jaeger: options.jaeger }),
             ...(options.traceId === undefined ? {} : { traceId: options.traceId }),

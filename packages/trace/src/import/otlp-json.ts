@@ -1,3 +1,5 @@
+import type { Evaluation } from '@agent-trace/core';
+import { evaluationEvent, semconv } from '../otlp/semconv.js';
 import { spanKindOf, type ForeignSpan } from './foreign-span.js';
 
 /** An OTLP/JSON attribute value: one of its typed fields. */
@@ -28,10 +30,22 @@ interface OtlpSpan {
   readonly status?: { readonly code?: number | string; readonly message?: string };
 }
 
+interface OtlpLogRecord {
+  readonly timeUnixNano?: string | number;
+  readonly eventName?: string;
+  readonly attributes?: readonly KeyValue[];
+  readonly traceId?: string;
+  readonly spanId?: string;
+}
+
 interface ExportRequest {
   readonly resourceSpans?: ReadonlyArray<{
     readonly resource?: { readonly attributes?: readonly KeyValue[] };
     readonly scopeSpans?: ReadonlyArray<{ readonly spans?: readonly OtlpSpan[] }>;
+  }>;
+  /** A logs request (the file exporter writes each signal's requests as lines). */
+  readonly resourceLogs?: ReadonlyArray<{
+    readonly scopeLogs?: ReadonlyArray<{ readonly logRecords?: readonly OtlpLogRecord[] }>;
   }>;
 }
 
@@ -62,6 +76,68 @@ export function spansFromOtlpJson(
   source = 'the OTLP JSON',
   options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
 ): ForeignSpan[] {
+  return requestsOf(textOfFile, source, options).flatMap(request =>
+    (request.resourceSpans ?? []).flatMap(resourceSpans => {
+      const resource = attributesOf(resourceSpans.resource?.attributes);
+      const service =
+        typeof resource['service.name'] === 'string' ? resource['service.name'] : undefined;
+      return (resourceSpans.scopeSpans ?? []).flatMap(scope =>
+        (scope.spans ?? []).map(span => foreignSpan(span, service)),
+      );
+    }),
+  );
+}
+
+/**
+ * The evaluation events of an OTLP/JSON file (`gen_ai.evaluation.result` log records, as an
+ * eval's export sends them): each score with the span it judges. Other log records are left.
+ */
+export function evaluationsFromOtlpJson(
+  textOfFile: string,
+  source = 'the OTLP JSON',
+  options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
+): Evaluation[] {
+  const found: Evaluation[] = [];
+  for (const request of requestsOf(textOfFile, source, options))
+    for (const resourceLogs of request.resourceLogs ?? [])
+      for (const scope of resourceLogs.scopeLogs ?? [])
+        for (const record of scope.logRecords ?? []) {
+          const evaluation = evaluationOf(record);
+          if (evaluation !== undefined) found.push(evaluation);
+        }
+  return found;
+}
+
+function evaluationOf(record: OtlpLogRecord): Evaluation | undefined {
+  if (record.eventName !== evaluationEvent) return undefined;
+  const attributes = attributesOf(record.attributes);
+  const name = attributes[semconv.evaluationName];
+  const score = attributes[semconv.evaluationScoreValue];
+  const traceId = hexId(record.traceId);
+  const spanId = hexId(record.spanId);
+  if (typeof name !== 'string' || typeof score !== 'number') return undefined;
+  if (traceId === undefined || spanId === undefined) return undefined;
+  const label = attributes[semconv.evaluationScoreLabel];
+  const explanation = attributes[semconv.evaluationExplanation];
+  const responseId = attributes[semconv.responseId];
+  return {
+    name,
+    score,
+    ...(label === 'pass' || label === 'fail' ? { label } : {}),
+    ...(typeof explanation === 'string' ? { explanation } : {}),
+    ...(typeof responseId === 'string' ? { responseId } : {}),
+    traceId,
+    spanId,
+    timeMs: nanosToMs(record.timeUnixNano),
+  };
+}
+
+/** The export requests of a file: one per line, or the whole file as one. */
+function requestsOf(
+  textOfFile: string,
+  source: string,
+  options: { readonly onBadLine?: (problem: OtlpJsonError) => void },
+): ExportRequest[] {
   const trimmed = textOfFile.trim();
   if (trimmed === '') return [];
   const requests: ExportRequest[] = [];
@@ -80,16 +156,7 @@ export function spansFromOtlpJson(
       options.onBadLine(problem);
     }
   });
-  return requests.flatMap(request =>
-    (request.resourceSpans ?? []).flatMap(resourceSpans => {
-      const resource = attributesOf(resourceSpans.resource?.attributes);
-      const service =
-        typeof resource['service.name'] === 'string' ? resource['service.name'] : undefined;
-      return (resourceSpans.scopeSpans ?? []).flatMap(scope =>
-        (scope.spans ?? []).map(span => foreignSpan(span, service)),
-      );
-    }),
-  );
+  return requests;
 }
 
 function foreignSpan(span: OtlpSpan, service: string | undefined): ForeignSpan {

@@ -1,0 +1,127 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Evaluation, TraceEvent } from '@agent-trace/core';
+import { runTotals } from '@agent-trace/trace/model';
+import { fileNameOf, type CaseResult } from '../run-eval.js';
+import type { Score } from '../scorer.js';
+import { ExperimentStore, type ExperimentStoreOptions } from './experiment-store.js';
+import { hashOf } from './identity.js';
+import { ExperimentJournal, type ExperimentIdentity } from './journal.js';
+import { newExperimentId } from './run-experiment.js';
+
+/** What {@link importExperiment} made: the experiment's id, its cases and scores. */
+export interface ImportedExperiment {
+  readonly id: string;
+  readonly cases: number;
+  readonly scores: number;
+  /** Evaluations whose span is in none of the runs, left out. */
+  readonly unmatched: number;
+}
+
+/**
+ * Keeps runs read back from a backend, with the evaluation events that judged them, as an
+ * experiment in the store: a case per run that an evaluation judges (its trace kept with it),
+ * scored by each evaluation's name. So `agent-trace eval view` and `eval compare` show scores an
+ * eval sent to OpenTelemetry (`gen_ai.evaluation.result`) as they show the eval's own.
+ */
+export function importExperiment(
+  events: readonly TraceEvent[],
+  evaluations: readonly Evaluation[],
+  options: ExperimentStoreOptions & { readonly eval: string; readonly now?: Date },
+): ImportedExperiment {
+  const runs = judgedRuns(events, evaluations);
+  const at = options.now ?? new Date();
+  const scorers = [...new Set(evaluations.map(evaluation => evaluation.name))];
+  const identity: ExperimentIdentity = {
+    id: newExperimentId(at),
+    eval: options.eval,
+    startedAt: at.toISOString(),
+    git: {},
+    datasetHash: hashOf(runs.map(run => run.id)),
+    configHash: hashOf({ imported: true }),
+    scorers,
+    cases: runs.length,
+  };
+  const journal = new ExperimentJournal(new ExperimentStore(options).experimentsDir, identity, {
+    at: identity.startedAt,
+    trials: 1,
+  });
+  runs.forEach((run, index) => {
+    const traceFile = join(journal.traceDir, `${fileNameOf(run.id)}.t1.jsonl`);
+    writeFileSync(traceFile, run.events.map(event => `${JSON.stringify(event)}\n`).join(''));
+    journal.record(caseOf(run, index, traceFile), at);
+  });
+  journal.end('completed', at);
+  const matched = runs.reduce((sum, run) => sum + Object.keys(run.scores).length, 0);
+  return {
+    id: identity.id,
+    cases: runs.length,
+    scores: matched,
+    unmatched: evaluations.length - runs.reduce((sum, run) => sum + run.judgedBy, 0),
+  };
+}
+
+interface JudgedRun {
+  readonly id: string;
+  readonly events: readonly TraceEvent[];
+  readonly scores: Record<string, Score>;
+  judgedBy: number;
+}
+
+/** The runs some evaluation judges (by one of their spans), each with its scores by name. */
+function judgedRuns(
+  events: readonly TraceEvent[],
+  evaluations: readonly Evaluation[],
+): JudgedRun[] {
+  const byRun = new Map<string, TraceEvent[]>();
+  const runOfSpan = new Map<string, string>();
+  for (const event of events) {
+    const list = byRun.get(event.run) ?? [];
+    list.push(event);
+    byRun.set(event.run, list);
+    runOfSpan.set(`${event.trace_id}/${event.span_id}`, event.run);
+  }
+  const judged = new Map<string, JudgedRun>();
+  for (const evaluation of evaluations) {
+    const run = runOfSpan.get(`${evaluation.traceId}/${evaluation.spanId}`);
+    if (run === undefined) continue;
+    const entry = judged.get(run) ?? {
+      id: run,
+      events: byRun.get(run) ?? [],
+      scores: {},
+      judgedBy: 0,
+    };
+    entry.scores[evaluation.name] = {
+      score: evaluation.score,
+      reason: evaluation.explanation ?? evaluation.label ?? '',
+    };
+    entry.judgedBy++;
+    judged.set(run, entry);
+  }
+  return [...judged.values()];
+}
+
+function caseOf(run: JudgedRun, index: number, traceFile: string): CaseResult {
+  const start = run.events.find(event => event.event === 'run_start');
+  const end = run.events.findLast(event => event.event === 'run_end');
+  const totals = runTotals(run.events);
+  const models = new Set<string>();
+  for (const event of run.events) if (event.event === 'llm_start') models.add(event.model);
+  return {
+    id: run.id,
+    index,
+    trial: 1,
+    input: start?.event === 'run_start' ? start.input : null,
+    output: end?.event === 'run_end' ? (end.output ?? null) : null,
+    scores: run.scores,
+    durationMs: end?.event === 'run_end' ? end.duration_ms : 0,
+    usage: {
+      tokensIn: totals.tokensIn,
+      tokensOut: totals.tokensOut,
+      costUsd: totals.costUsd,
+      unpricedCalls: totals.unpricedCalls,
+      models: [...models],
+    },
+    traceFile,
+  };
+}

@@ -82,6 +82,19 @@ describe('eval scores as evaluation events', () => {
     },
   );
 
+  it("go to an OTel sink given in the eval's own options, with the cases' spans", async () => {
+    const collector = await receiver();
+    const sink = otlpSink({ endpoint: collector.url, serviceName: 'evals' });
+    await runEval(sums, { runOptions: { trace: sink } });
+    await sink.shutdown();
+    const received = await collector.waitForLogs(6);
+    const agents = new Set(
+      collector.spans.filter(span => span.name === 'invoke_agent adder').map(span => span.spanId),
+    );
+    expect(agents.size).toBe(2);
+    expect(received.every(log => agents.has(log.spanId))).toBe(true);
+  });
+
   it("go through the application's logger provider with otelSink", async () => {
     const exporter = new InMemoryLogRecordExporter();
     const provider = new LoggerProvider({

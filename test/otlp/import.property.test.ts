@@ -163,7 +163,22 @@ describe('what the import reads, the export writes back', () => {
           endMs: root.startMs + index * 10 + 9,
           attributes: { 'gen_ai.operation.name': 'chat', ...attributes },
         }));
-        const { events } = importSpans([root, ...spans]);
+        const mcpTool: ForeignSpan = {
+          traceId: root.traceId,
+          spanId: 'f'.repeat(16),
+          parentSpanId: root.spanId,
+          name: 'execute_tool add',
+          startMs: root.startMs + calls.length * 10 + 1,
+          endMs: root.startMs + calls.length * 10 + 5,
+          attributes: {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': 'add',
+            'gen_ai.tool.call.id': 'call-1',
+            'agent_trace.mcp.server.name': 'math',
+            'agent_trace.mcp.server.transport': 'stdio',
+          },
+        };
+        const { events } = importSpans([root, ...spans, mcpTool]);
         const builder = new SpanBuilder({
           captureContent: false,
           maxAttributeLength: 65_536,
@@ -176,6 +191,12 @@ describe('what the import reads, the export writes back', () => {
         expect(agentSpan?.attributes['gen_ai.agent.description']).toBe('Answers the customer.');
         expect(agentSpan?.attributes['gen_ai.agent.version']).toBe('2026-11');
         const exported = all.filter(span => span.attributes['gen_ai.operation.name'] === 'chat');
+        const tool = all.find(span => span.attributes['gen_ai.tool.name'] === 'add');
+        expect(tool?.attributes).toMatchObject({
+          'gen_ai.tool.type': 'extension',
+          'agent_trace.mcp.server.name': 'math',
+          'agent_trace.mcp.server.transport': 'stdio',
+        });
         expect(exported).toHaveLength(calls.length);
         exported.forEach((span, index) => {
           const given = calls[index]!;

@@ -37,16 +37,26 @@ export function evaluationsOf(
   }));
 }
 
+/** The sinks of an eval's own `trace` option that export a case's run and its scores. */
+export function exportingSinks(trace: TraceSink | readonly TraceSink[] | undefined): TraceSink[] {
+  if (trace === undefined) return [];
+  const sinks = Array.isArray(trace) ? (trace as readonly TraceSink[]) : [trace as TraceSink];
+  return sinks.filter(sink => sink.evaluated !== undefined);
+}
+
 /**
- * Tells the sinks a case's run exported to (the default export, when registered) its scores, as
- * evaluation events on the span each judges. Export never fails an eval.
+ * Tells the sinks a case's run exported to (the eval's own exporting sinks, else the default
+ * export, when registered) its scores, as evaluation events on the span each judges. Export never
+ * fails an eval.
  */
 export function reportEvaluations(
   evaluations: readonly Evaluation[],
   autoExport: boolean | undefined,
+  exporting: readonly TraceSink[] = [],
 ): void {
   if (evaluations.length === 0) return;
-  const sinks: readonly TraceSink[] = defaultExportSinks([], autoExport);
+  const sinks: readonly TraceSink[] =
+    exporting.length > 0 ? exporting : defaultExportSinks([], autoExport);
   for (const sink of sinks) {
     try {
       sink.evaluated?.(evaluations);

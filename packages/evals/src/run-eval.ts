@@ -7,7 +7,7 @@ import { mean } from './compare/bootstrap.js';
 import { loadCases } from './data/load-cases.js';
 import type { EvalDefinition } from './define-eval.js';
 import { asScore, type EvalCase, type Score, type ScorerInput, type TaskRun } from './scorer.js';
-import { evaluationsOf, reportEvaluations } from './report-evaluations.js';
+import { evaluationsOf, exportingSinks, reportEvaluations } from './report-evaluations.js';
 
 /** How an eval is run. */
 export interface RunEvalOptions {
@@ -173,9 +173,11 @@ async function runCase(
   const traceFile =
     traceFolder === undefined ? undefined : join(traceFolder, `${fileNameOf(id)}.t${trial}.jsonl`);
   const file = traceFile === undefined ? [] : [jsonlSink(traceFile)];
+  // Sinks of the eval's own options that export (an otlpSink, an otelSink) follow every case.
+  const exporting = exportingSinks(shared.trace);
   const runOptions: RunOptions = {
     ...shared,
-    trace: [memory, ...file],
+    trace: [memory, ...file, ...exporting],
     session: `${definition.name}/${id}/${trial}`,
   };
   const started = performance.now();
@@ -201,7 +203,7 @@ async function runCase(
     { ...taskRun, case: evalCase, runOptions: scorerRunOptions },
     error,
   );
-  reportEvaluations(evaluationsOf(memory.events, scores, Date.now()), shared.autoExport);
+  reportEvaluations(evaluationsOf(memory.events, scores, Date.now()), shared.autoExport, exporting);
   return {
     id,
     index,

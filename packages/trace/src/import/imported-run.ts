@@ -262,11 +262,14 @@ export class ImportedRun {
     const tool = text(span, semconv.toolName) ?? span.name.replace(/^execute_tool\s*/, '');
     const callId = text(span, semconv.toolCallId) ?? span.spanId;
     this.#at(span.startMs, span.spanId);
+    const server = text(span, ownAttributes.mcpServerName);
+    const transport = text(span, ownAttributes.mcpServerTransport);
     const toolSpan = agent.toolStarted(
       callId,
       tool,
       parsedText(span.attributes[semconv.toolCallArguments]),
       between(context),
+      server === undefined ? undefined : { name: server, transport: transport ?? 'stdio' },
     );
     this.#children(node, { parent: toolSpan, caller: agent.agent });
     this.#at(span.endMs);

@@ -258,6 +258,8 @@ export class RecordedAgent {
     toolName: string,
     input: unknown,
     parent?: OpenSpan,
+    /** The MCP server the tool came from, for an MCP tool. */
+    mcpServer?: { readonly name: string; readonly transport: string },
   ): OpenSpan<'tool_start'> {
     const agentSpan = this.startAgent(this.#model, '', []);
     this.#toolCalls++;
@@ -265,6 +267,9 @@ export class RecordedAgent {
       tool: toolName,
       call_id: callId,
       args: input,
+      ...(mcpServer === undefined
+        ? {}
+        : { mcp_server: { name: mcpServer.name, transport: mcpServer.transport } }),
     });
     this.#tools.set(callId, { span, tool: toolName, args: input });
     return span;

@@ -174,6 +174,7 @@ describe('what the import reads, the export writes back', () => {
             'gen_ai.operation.name': 'execute_tool',
             'gen_ai.tool.name': 'add',
             'gen_ai.tool.call.id': 'call-1',
+            'gen_ai.tool.description': 'Adds two numbers',
             'agent_trace.mcp.server.name': 'math',
             'agent_trace.mcp.server.transport': 'stdio',
           },
@@ -194,6 +195,7 @@ describe('what the import reads, the export writes back', () => {
         const tool = all.find(span => span.attributes['gen_ai.tool.name'] === 'add');
         expect(tool?.attributes).toMatchObject({
           'gen_ai.tool.type': 'extension',
+          'gen_ai.tool.description': 'Adds two numbers',
           'agent_trace.mcp.server.name': 'math',
           'agent_trace.mcp.server.transport': 'stdio',
         });

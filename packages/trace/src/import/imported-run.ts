@@ -269,7 +269,12 @@ export class ImportedRun {
       tool,
       parsedText(span.attributes[semconv.toolCallArguments]),
       between(context),
-      server === undefined ? undefined : { name: server, transport: transport ?? 'stdio' },
+      {
+        ...(server === undefined
+          ? {}
+          : { mcpServer: { name: server, transport: transport ?? 'stdio' } }),
+        ...defined('description', text(span, semconv.toolDescription)),
+      },
     );
     this.#children(node, { parent: toolSpan, caller: agent.agent });
     this.#at(span.endMs);

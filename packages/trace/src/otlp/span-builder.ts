@@ -299,7 +299,8 @@ export class SpanBuilder {
         return undefined;
       }
       case 'tool_start': {
-        const description = this.#agents.toolDescription(start.agent, start.tool);
+        const description =
+          start.description ?? this.#agents.toolDescription(start.agent, start.tool);
         if (description !== undefined) attributes[semconv.toolDescription] = description;
         return toolEndAttributes(start, end as TraceEventOf<'tool_end'>, attributes, content);
       }

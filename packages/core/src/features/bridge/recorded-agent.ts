@@ -258,9 +258,14 @@ export class RecordedAgent {
     toolName: string,
     input: unknown,
     parent?: OpenSpan,
-    /** The MCP server the tool came from, for an MCP tool. */
-    mcpServer?: { readonly name: string; readonly transport: string },
+    about: {
+      /** The MCP server the tool came from, for an MCP tool. */
+      readonly mcpServer?: { readonly name: string; readonly transport: string };
+      /** The tool's description, when the agent's tool definitions do not give it. */
+      readonly description?: string;
+    } = {},
   ): OpenSpan<'tool_start'> {
+    const { mcpServer, description } = about;
     const agentSpan = this.startAgent(this.#model, '', []);
     this.#toolCalls++;
     const span = this.tracer.start('tool_start', this.agent, parent ?? agentSpan, {
@@ -270,6 +275,7 @@ export class RecordedAgent {
       ...(mcpServer === undefined
         ? {}
         : { mcp_server: { name: mcpServer.name, transport: mcpServer.transport } }),
+      ...defined('description', description),
     });
     this.#tools.set(callId, { span, tool: toolName, args: input });
     return span;

@@ -217,6 +217,11 @@ const ToolStartEvent = z.object({
   mcp_server: mcpServer,
   /** In ReAct mode: the model's Thought before this Action. */
   thought: z.string().optional(),
+  /**
+   * The tool's description, for a call recorded where the agent's tool definitions are not (an
+   * import of spans without captured content); the loop's own calls leave it to `agent_start`.
+   */
+  description: z.string().optional(),
 });
 
 const ToolEndEvent = z.object({

@@ -2,20 +2,13 @@
  * The shape of core, read from its imports: kernel → seam → features → adapters. Lint holds each
  * file's imports; this holds the rooms as a whole: no cycle between rooms, type-only or not.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/source-files.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../packages/core/src');
-
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap(entry => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 /** A file's room: `kernel/run`, `features/cost`, `adapters/mcp`, `runner`, or `entry` (src/*.ts). */
 function roomOf(file: string): string {
@@ -28,7 +21,7 @@ function roomOf(file: string): string {
 function roomGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   const specifier = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
-  for (const file of sources(src)) {
+  for (const file of sourceFiles(src)) {
     const from = roomOf(file);
     const edges = graph.get(from) ?? new Set<string>();
     graph.set(from, edges);

@@ -4,21 +4,14 @@
  * files of that graph found. A cycle makes the order modules load in matter, and hides which
  * part of the loop depends on which.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/source-files.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../packages/core/src');
-
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap(entry => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 /** The module a statement imports or re-exports at run time; undefined for a type-only one. */
 function runtimeSpecifier(statement: ts.Statement): string | undefined {
@@ -45,7 +38,7 @@ function runtimeSpecifier(statement: ts.Statement): string | undefined {
 /** Each file and the files of core it imports at run time. */
 function runtimeGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of sources(src)) {
+  for (const file of sourceFiles(src)) {
     const parsed = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
     graph.set(
       relative(src, file),

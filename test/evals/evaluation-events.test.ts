@@ -3,9 +3,8 @@
  * event in the context of the case's `invoke_agent` span, sent by the default export's OTLP sink
  * to the same collector as the spans, and by `otelSink` through the application's logger.
  */
-import { agent, run, setDefaultExport } from '@agent-trace/core';
-import { defineEval, exactMatch, noErrors, runEval, scorer } from '@agent-trace/evals';
-import { fakeLLM } from '@agent-trace/testing';
+import { setDefaultExport } from '@agent-trace/core';
+import { exactMatch, noErrors, runEval, scorer } from '@agent-trace/evals';
 import { otelSink, otlpSink } from '@agent-trace/trace/otlp';
 import { logs } from '@opentelemetry/api-logs';
 import {
@@ -15,22 +14,9 @@ import {
 } from '@opentelemetry/sdk-logs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { receiver } from '../otlp/otlp-fixtures.js';
+import { sumsEval } from '../fixtures/evals/sums.js';
 
-const sums = defineEval<{ a: number; b: number }>({
-  name: 'sums',
-  data: [
-    { id: 'right', input: { a: 2, b: 3 }, expected: { output: '5' } },
-    { id: 'wrong', input: { a: 4, b: 5 }, expected: { output: '9' } },
-  ],
-  task: ({ a, b }, { runOptions }) =>
-    run(
-      agent({ name: 'adder', model: fakeLLM([{ text: a === 2 ? '5' : '8' }]) }),
-      `${a} + ${b}?`,
-      runOptions,
-    ),
-  scorers: [exactMatch(), noErrors(), scorer('brevity', () => 0.5)],
-  trials: 1,
-});
+const sums = sumsEval([exactMatch(), noErrors(), scorer('brevity', () => 0.5)]);
 
 afterEach(() => setDefaultExport(undefined));
 

@@ -5,10 +5,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agent, run, setDefaultExport } from '@agent-trace/core';
-import { defineEval, exactMatch, noErrors, runEval } from '@agent-trace/evals';
+import { setDefaultExport } from '@agent-trace/core';
+import { exactMatch, noErrors, runEval } from '@agent-trace/evals';
 import { ExperimentStore } from '@agent-trace/evals/experiments';
-import { fakeLLM } from '@agent-trace/testing';
 import { otlpSink } from '@agent-trace/trace/otlp';
 import { experimentView } from '@agent-trace/viewer';
 import { JsonLogsSerializer, JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -17,22 +16,9 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { scratchFolder } from '../viewer/viewer-support.js';
+import { sumsEval } from '../fixtures/evals/sums.js';
 
-const sums = defineEval<{ a: number; b: number }>({
-  name: 'sums',
-  data: [
-    { id: 'right', input: { a: 2, b: 3 }, expected: { output: '5' } },
-    { id: 'wrong', input: { a: 4, b: 5 }, expected: { output: '9' } },
-  ],
-  task: ({ a, b }, { runOptions }) =>
-    run(
-      agent({ name: 'adder', model: fakeLLM([{ text: a === 2 ? '5' : '8' }]) }),
-      `${a} + ${b}?`,
-      runOptions,
-    ),
-  scorers: [exactMatch(), noErrors()],
-  trials: 1,
-});
+const sums = sumsEval([exactMatch(), noErrors()]);
 
 afterEach(() => setDefaultExport(undefined));
 

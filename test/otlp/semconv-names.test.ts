@@ -3,28 +3,19 @@
  * the published conventions package defines, and each name of agent-trace's own (`agent_trace.*`)
  * written anywhere in the trace package is listed in the OpenTelemetry guide with why.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { genAiMetrics, ownAttributes, semconv } from '@agent-trace/trace/otlp';
 import * as conventions from '@opentelemetry/semantic-conventions/incubating';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/source-files.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const published = new Set<string>();
 for (const value of Object.values(conventions) as unknown[])
   if (typeof value === 'string') published.add(value);
-
-/** A package's own sources: what is built (`dist/`), installed and declared is left out. */
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap(entry => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory())
-      return ['node_modules', 'dist', 'dist-app'].includes(entry.name) ? [] : sources(path);
-    return /\.tsx?$/.test(entry.name) && !/\.(test|d)\.ts$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** The string literals (and template parts) starting with `prefix` in every package's sources. */
 function literals(prefix: string): Set<string> {
@@ -34,7 +25,7 @@ function literals(prefix: string): Set<string> {
       if (node.text.startsWith(prefix)) found.add(node.text);
     ts.forEachChild(node, visit);
   };
-  for (const file of sources(join(root, 'packages')))
+  for (const file of sourceFiles(join(root, 'packages')))
     visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
   return found;
 }

@@ -45,19 +45,17 @@ export function exportingSinks(trace: TraceSink | readonly TraceSink[] | undefin
 }
 
 /**
- * Tells the sinks a case's run exported to (the eval's own exporting sinks, else the default
- * export, when registered) its scores, as evaluation events on the span each judges. Export never
- * fails an eval.
+ * Tells the sinks a case's run wrote to (its own, and the default export the run added by core's
+ * rule) its scores, as evaluation events on the span each judges; sinks that do not export take
+ * none. Export never fails an eval.
  */
 export function reportEvaluations(
   evaluations: readonly Evaluation[],
+  own: readonly TraceSink[],
   autoExport: boolean | undefined,
-  exporting: readonly TraceSink[] = [],
 ): void {
   if (evaluations.length === 0) return;
-  const sinks: readonly TraceSink[] =
-    exporting.length > 0 ? exporting : defaultExportSinks([], autoExport);
-  for (const sink of sinks) {
+  for (const sink of [...own, ...defaultExportSinks(own, autoExport)]) {
     try {
       sink.evaluated?.(evaluations);
     } catch {

@@ -175,9 +175,10 @@ async function runCase(
   const file = traceFile === undefined ? [] : [jsonlSink(traceFile)];
   // Sinks of the eval's own options that export (an otlpSink, an otelSink) follow every case.
   const exporting = exportingSinks(shared.trace);
+  const sinks = [memory, ...file, ...exporting];
   const runOptions: RunOptions = {
     ...shared,
-    trace: [memory, ...file, ...exporting],
+    trace: sinks,
     session: `${definition.name}/${id}/${trial}`,
   };
   const started = performance.now();
@@ -203,7 +204,7 @@ async function runCase(
     { ...taskRun, case: evalCase, runOptions: scorerRunOptions },
     error,
   );
-  reportEvaluations(evaluationsOf(memory.events, scores, Date.now()), shared.autoExport, exporting);
+  reportEvaluations(evaluationsOf(memory.events, scores, Date.now()), sinks, shared.autoExport);
   return {
     id,
     index,

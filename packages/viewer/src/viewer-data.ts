@@ -1,4 +1,4 @@
-import type { TraceEvent } from '@agent-trace/core';
+import type { Evaluation, TraceEvent } from '@agent-trace/core';
 import type { AlignedStep } from '@agent-trace/trace';
 import type { RunTotals } from '@agent-trace/trace/model';
 
@@ -14,13 +14,7 @@ export interface TraceFileData {
 }
 
 /** A score of a run, on the span it judges (the run's entry agent). */
-export interface EvaluationData {
-  readonly spanId: string;
-  readonly name: string;
-  readonly score: number;
-  readonly label?: 'pass' | 'fail';
-  readonly explanation?: string;
-}
+export type EvaluationData = Pick<Evaluation, 'spanId' | 'name' | 'score' | 'label' | 'explanation'>;
 
 /** Two runs compared step by step: the n-th run to end in each trace, or a recording and its rerun. */
 export interface RunDiffData {

@@ -1,11 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { validateTrace } from '@agent-trace/trace';
-import type { TraceEvent } from '@agent-trace/core';
+import type { Evaluation, TraceEvent } from '@agent-trace/core';
 import {
-  evaluationsFromOtlpJson,
   fetchJaegerSpans,
   importSpans,
-  spansFromOtlpJson,
+  readOtlpJson,
   type ForeignSpan,
   type OtlpJsonError,
   type JaegerQuery,
@@ -44,9 +43,13 @@ export interface ImportCommandOptions {
  */
 export async function importCommand(options: ImportCommandOptions): Promise<CommandResult> {
   let spans: ForeignSpan[];
+  let evaluations: readonly Evaluation[];
   const badLines: OtlpJsonError[] = [];
   try {
-    spans = await spansOf(options, options.strict === true ? undefined : badLines);
+    ({ spans, evaluations } = await inputOf(
+      options,
+      options.strict === true ? undefined : badLines,
+    ));
   } catch (error) {
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: (error as Error).message };
   }
@@ -73,7 +76,7 @@ export async function importCommand(options: ImportCommandOptions): Promise<Comm
             .join(', ')}`,
         ]),
     ...orphanLines(orphans),
-    ...(await experimentLines(options, events)),
+    ...(await experimentLines(options, events, evaluations)),
     ...problems.map(problem => `invalid: ${problem.message}`),
   ];
   return {
@@ -102,10 +105,11 @@ function orphanLines(orphans: ReturnType<typeof importSpans>['orphans']): string
   ];
 }
 
-async function spansOf(
+/** The spans to import, and a file's evaluation events (Jaeger keeps no log records). */
+async function inputOf(
   options: ImportCommandOptions,
   badLines: OtlpJsonError[] | undefined,
-): Promise<ForeignSpan[]> {
+): Promise<{ spans: ForeignSpan[]; evaluations: readonly Evaluation[] }> {
   if (options.file !== undefined && options.jaeger !== undefined)
     throw new Error('Give an OTLP JSON file or --jaeger, not both.');
   if (options.file !== undefined) {
@@ -115,7 +119,7 @@ async function spansOf(
     } catch (error) {
       throw new Error(`Cannot read ${options.file}: ${(error as Error).message}`);
     }
-    return spansFromOtlpJson(
+    return readOtlpJson(
       text,
       options.file,
       badLines === undefined ? {} : { onBadLine: problem => badLines.push(problem) },
@@ -125,7 +129,7 @@ async function spansOf(
     throw new Error(
       'Nothing to import: give an OTLP JSON file (agent-trace import spans.json --out trace.jsonl) or --jaeger <url> with --trace-id or --service.',
     );
-  return fetchJaegerSpans(jaegerQuery(options.jaeger, options));
+  return { spans: await fetchJaegerSpans(jaegerQuery(options.jaeger, options)), evaluations: [] };
 }
 
 function jaegerQuery(url: string, options: ImportCommandOptions): JaegerQuery {
@@ -148,12 +152,11 @@ function jaegerQuery(url: string, options: ImportCommandOptions): JaegerQuery {
 async function experimentLines(
   options: ImportCommandOptions,
   events: readonly TraceEvent[],
+  evaluations: readonly Evaluation[],
 ): Promise<string[]> {
   if (options.store === undefined) return [];
   if (options.file === undefined)
     return ['--store reads evaluation events from an OTLP JSON file; Jaeger keeps no log records.'];
-  const text = await readFile(options.file, 'utf8');
-  const evaluations = evaluationsFromOtlpJson(text, options.file, { onBadLine: () => undefined });
   if (evaluations.length === 0)
     return [
       `no evaluation events (gen_ai.evaluation.result) in ${options.file}: no experiment kept`,

@@ -29,7 +29,7 @@ export function importExperiment(
   evaluations: readonly Evaluation[],
   options: ExperimentStoreOptions & { readonly eval: string; readonly now?: Date },
 ): ImportedExperiment {
-  const runs = judgedRuns(events, evaluations);
+  const { runs, unmatched } = judgedRuns(events, evaluations);
   const at = options.now ?? new Date();
   const scorers = [...new Set(evaluations.map(evaluation => evaluation.name))];
   const identity: ExperimentIdentity = {
@@ -52,12 +52,11 @@ export function importExperiment(
     journal.record(caseOf(run, index, traceFile), at);
   });
   journal.end('completed', at);
-  const matched = runs.reduce((sum, run) => sum + Object.keys(run.scores).length, 0);
   return {
     id: identity.id,
     cases: runs.length,
-    scores: matched,
-    unmatched: evaluations.length - runs.reduce((sum, run) => sum + run.judgedBy, 0),
+    scores: runs.reduce((sum, run) => sum + Object.keys(run.scores).length, 0),
+    unmatched,
   };
 }
 
@@ -65,14 +64,13 @@ interface JudgedRun {
   readonly id: string;
   readonly events: readonly TraceEvent[];
   readonly scores: Record<string, Score>;
-  judgedBy: number;
 }
 
 /** The runs some evaluation judges (by one of their spans), each with its scores by name. */
 function judgedRuns(
   events: readonly TraceEvent[],
   evaluations: readonly Evaluation[],
-): JudgedRun[] {
+): { runs: JudgedRun[]; unmatched: number } {
   const byRun = new Map<string, TraceEvent[]>();
   const runOfSpan = new Map<string, string>();
   for (const event of events) {
@@ -82,23 +80,21 @@ function judgedRuns(
     runOfSpan.set(`${event.trace_id}/${event.span_id}`, event.run);
   }
   const judged = new Map<string, JudgedRun>();
+  let unmatched = 0;
   for (const evaluation of evaluations) {
     const run = runOfSpan.get(`${evaluation.traceId}/${evaluation.spanId}`);
-    if (run === undefined) continue;
-    const entry = judged.get(run) ?? {
-      id: run,
-      events: byRun.get(run) ?? [],
-      scores: {},
-      judgedBy: 0,
-    };
+    if (run === undefined) {
+      unmatched++;
+      continue;
+    }
+    const entry = judged.get(run) ?? { id: run, events: byRun.get(run) ?? [], scores: {} };
     entry.scores[evaluation.name] = {
       score: evaluation.score,
       reason: evaluation.explanation ?? evaluation.label ?? '',
     };
-    entry.judgedBy++;
     judged.set(run, entry);
   }
-  return [...judged.values()];
+  return { runs: [...judged.values()], unmatched };
 }
 
 function caseOf(run: JudgedRun, index: number, traceFile: string): CaseResult {

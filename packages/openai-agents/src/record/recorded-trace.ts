@@ -74,12 +74,6 @@ export class RecordedTrace {
     return this.#blocked !== undefined;
   }
 
-  /** The agent span the run's first agent had in the SDK, to match the SDK's error to the run. */
-  get rootSpanId(): string | undefined {
-    for (const [spanId, known] of this.#spans) if (known.agent === this.#root) return spanId;
-    return undefined;
-  }
-
   /** Ends a run that {@link awaitsInput}, with its input (empty when it never became known). */
   endBlocked(input: string): void {
     const blocked = this.#blocked;

@@ -1,16 +1,6 @@
+import { requestSettings } from '../otlp/genai-request.js';
 import { semconv } from '../otlp/semconv.js';
 import { count, json, text, type ForeignSpan } from './foreign-span.js';
-
-/** The request settings a chat span may carry, as the model settings agent-trace records name them. */
-const settingNames: ReadonlyArray<readonly [string, string]> = [
-  [semconv.temperature, 'temperature'],
-  [semconv.maxTokens, 'maxOutputTokens'],
-  [semconv.topP, 'topP'],
-  [semconv.topK, 'topK'],
-  [semconv.seed, 'seed'],
-  [semconv.frequencyPenalty, 'frequencyPenalty'],
-  [semconv.presencePenalty, 'presencePenalty'],
-];
 
 /**
  * What a chat span says of how its request was made: the model's settings, whether it streamed,
@@ -22,14 +12,16 @@ export function requestOf(span: ForeignSpan): {
   server?: { address: string; port: number };
 } {
   const settings: Record<string, unknown> = {};
-  for (const [attribute, name] of settingNames) {
-    const value = count(span, attribute);
-    if (value !== undefined) settings[name] = value;
+  for (const [attribute, [name]] of requestSettings) {
+    // Stop sequences are a string array (from Jaeger, which keeps arrays as JSON text, its JSON).
+    const value =
+      attribute === semconv.stopSequences ? json(span, attribute) : count(span, attribute);
+    if (
+      typeof value === 'number' ||
+      (Array.isArray(value) && value.every(stop => typeof stop === 'string'))
+    )
+      settings[name] = value;
   }
-  // An array attribute, or (from Jaeger, which keeps arrays as JSON text) its JSON.
-  const stops = json(span, semconv.stopSequences);
-  if (Array.isArray(stops) && stops.every(stop => typeof stop === 'string'))
-    settings.stopSequences = stops;
   const stream = span.attributes[semconv.requestStream];
   const address = text(span, semconv.serverAddress);
   const port = count(span, semconv.serverPort);

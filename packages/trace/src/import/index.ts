@@ -5,7 +5,12 @@
  */
 export { importSpans } from './import-spans.js';
 export type { ImportResult } from './import-spans.js';
-export { evaluationsFromOtlpJson, OtlpJsonError, spansFromOtlpJson } from './otlp-json.js';
+export {
+  evaluationsFromOtlpJson,
+  OtlpJsonError,
+  readOtlpJson,
+  spansFromOtlpJson,
+} from './otlp-json.js';
 export { fetchJaegerSpans, JaegerError, spansFromJaeger } from './jaeger.js';
 export type { JaegerQuery, JaegerResponse } from './jaeger.js';
 export type { ForeignSpan } from './foreign-span.js';

@@ -76,7 +76,24 @@ export function spansFromOtlpJson(
   source = 'the OTLP JSON',
   options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
 ): ForeignSpan[] {
-  return requestsOf(textOfFile, source, options).flatMap(request =>
+  return readOtlpJson(textOfFile, source, options).spans;
+}
+
+/**
+ * What an OTLP/JSON file holds that an import reads, parsed once: its spans (see
+ * {@link spansFromOtlpJson}) and its evaluation events (see {@link evaluationsFromOtlpJson}).
+ */
+export function readOtlpJson(
+  textOfFile: string,
+  source = 'the OTLP JSON',
+  options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
+): { spans: ForeignSpan[]; evaluations: Evaluation[] } {
+  const requests = requestsOf(textOfFile, source, options);
+  return { spans: spansOf(requests), evaluations: evaluationsOf(requests) };
+}
+
+function spansOf(requests: readonly ExportRequest[]): ForeignSpan[] {
+  return requests.flatMap(request =>
     (request.resourceSpans ?? []).flatMap(resourceSpans => {
       const resource = attributesOf(resourceSpans.resource?.attributes);
       const service =
@@ -97,8 +114,12 @@ export function evaluationsFromOtlpJson(
   source = 'the OTLP JSON',
   options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
 ): Evaluation[] {
+  return readOtlpJson(textOfFile, source, options).evaluations;
+}
+
+function evaluationsOf(requests: readonly ExportRequest[]): Evaluation[] {
   const found: Evaluation[] = [];
-  for (const request of requestsOf(textOfFile, source, options))
+  for (const request of requests)
     for (const resourceLogs of request.resourceLogs ?? [])
       for (const scope of resourceLogs.scopeLogs ?? [])
         for (const record of scope.logRecords ?? []) {

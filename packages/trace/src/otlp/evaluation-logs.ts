@@ -1,16 +1,15 @@
 import type { Evaluation } from '@agent-trace/core';
 import { defined } from '@agent-trace/core/util';
-import type { Metadata } from '@grpc/grpc-js';
 import { ROOT_CONTEXT, TraceFlags, trace, type Context } from '@opentelemetry/api';
 import type { Logger, LogRecord } from '@opentelemetry/api-logs';
 import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
 import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
-import type { Resource } from '@opentelemetry/resources';
 import {
   BatchLogRecordProcessor,
   LoggerProvider,
   type LogRecordExporter,
 } from '@opentelemetry/sdk-logs';
+import { bounded, httpSignalUrl, type OtlpSignalOptions } from './otlp-signal.js';
 import { evaluationEvent, semconv } from './semconv.js';
 
 /**
@@ -43,22 +42,9 @@ export function emitEvaluations(logger: Logger, evaluations: readonly Evaluation
 }
 
 /** Where and how {@link OtlpEvaluations} sends. */
-export interface OtlpEvaluationsOptions {
-  /** The collector (gRPC), or its base URL or `/v1/traces` URL (HTTP: `/v1/logs` is used). */
-  endpoint?: string;
-  protocol: 'grpc' | 'http';
-  headers?: Record<string, string>;
-  grpcMetadata?: Metadata;
-  resource: Resource;
-  exportTimeoutMs: number;
+export interface OtlpEvaluationsOptions extends OtlpSignalOptions {
   /** The exporter to use instead of the OTLP one. */
   exporter?: LogRecordExporter;
-}
-
-/** The logs URL of an HTTP collector given its base or traces URL. */
-function httpLogsUrl(endpoint: string): string {
-  const base = endpoint.replace(/\/$/, '').replace(/\/v1\/traces$/, '');
-  return base.endsWith('/v1/logs') ? base : `${base}/v1/logs`;
 }
 
 function otlpLogExporter(options: OtlpEvaluationsOptions): LogRecordExporter {
@@ -66,7 +52,7 @@ function otlpLogExporter(options: OtlpEvaluationsOptions): LogRecordExporter {
   if (endpoint === undefined) throw new Error('OtlpEvaluations needs an endpoint or an exporter.');
   if (protocol === 'http')
     return new ProtoLogExporter({
-      url: httpLogsUrl(endpoint),
+      url: httpSignalUrl(endpoint, 'logs'),
       timeoutMillis: exportTimeoutMs,
       ...defined('headers', headers),
     });
@@ -105,14 +91,9 @@ export class OtlpEvaluations {
   }
 
   /** Sends what is queued and closes, waiting at most until `deadline`; never rejects. */
-  async shutdown(deadline: number): Promise<void> {
-    const provider = this.#provider;
-    if (provider === undefined) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      provider.shutdown().catch(() => undefined),
-      new Promise(resolve => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
-    ]);
-    clearTimeout(timer);
+  shutdown(deadline: number): Promise<void> {
+    return this.#provider === undefined
+      ? Promise.resolve()
+      : bounded(this.#provider.shutdown(), deadline - Date.now());
   }
 }

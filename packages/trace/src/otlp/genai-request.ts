@@ -4,21 +4,11 @@ import { semconv, type SpanAttributes } from './semconv.js';
 
 type TraceMessage = TraceEventOf<'llm_start'>['messages'][number];
 
-/** The model settings a call's span carries, by the names providers and bridges give them. */
-const settingNames: ReadonlyArray<
-  readonly [
-    (typeof semconv)[
-      | 'temperature'
-      | 'maxTokens'
-      | 'topP'
-      | 'topK'
-      | 'seed'
-      | 'stopSequences'
-      | 'frequencyPenalty'
-      | 'presencePenalty'],
-    readonly string[],
-  ]
-> = [
+/**
+ * The model settings a call's span carries: each convention attribute, and the names providers
+ * and bridges give the setting (the first is what an import writes back).
+ */
+export const requestSettings = [
   [semconv.temperature, ['temperature']],
   [semconv.maxTokens, ['maxOutputTokens', 'maxTokens', 'max_tokens', 'max_output_tokens']],
   [semconv.topP, ['topP', 'top_p']],
@@ -27,7 +17,7 @@ const settingNames: ReadonlyArray<
   [semconv.stopSequences, ['stopSequences', 'stop_sequences', 'stop']],
   [semconv.frequencyPenalty, ['frequencyPenalty', 'frequency_penalty']],
   [semconv.presencePenalty, ['presencePenalty', 'presence_penalty']],
-];
+] as const;
 
 /**
  * A model call's request and response attributes: the sampling settings the model was made with
@@ -54,7 +44,7 @@ export function requestAttributes(
       : 'text';
   const settings = start.model_settings;
   if (settings === undefined) return;
-  for (const [name, keys] of settingNames) {
+  for (const [name, keys] of requestSettings) {
     const key = keys.find(candidate => settings[candidate] !== undefined);
     if (key === undefined) continue;
     const value = settings[key];

@@ -1,36 +1,21 @@
 import type { TraceEvent } from '@agent-trace/core';
-import type { Metadata } from '@grpc/grpc-js';
 import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
 import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
-import type { Resource } from '@opentelemetry/resources';
 import {
   MeterProvider,
   PeriodicExportingMetricReader,
   type PushMetricExporter,
 } from '@opentelemetry/sdk-metrics';
 import { GenAiMetrics } from './genai-metrics.js';
+import { bounded, httpSignalUrl, type OtlpSignalOptions } from './otlp-signal.js';
 import { defined } from '@agent-trace/core/util';
 
 /** Where and how {@link OtlpMetrics} sends. */
-export interface OtlpMetricsOptions {
-  /** The collector (gRPC), or its base URL or `/v1/traces` URL (HTTP: `/v1/metrics` is used). */
-  endpoint?: string;
-  protocol: 'grpc' | 'http';
-  headers?: Record<string, string>;
-  grpcMetadata?: Metadata;
-  resource: Resource;
+export interface OtlpMetricsOptions extends OtlpSignalOptions {
   /** How often the metrics are sent. */
   intervalMs: number;
-  /** Deadline of one export request. */
-  exportTimeoutMs: number;
   /** The exporter to use instead of the OTLP one. */
   exporter?: PushMetricExporter;
-}
-
-/** The metrics URL of an HTTP collector given its base or traces URL. */
-function httpMetricsUrl(endpoint: string): string {
-  const base = endpoint.replace(/\/$/, '').replace(/\/v1\/traces$/, '');
-  return base.endsWith('/v1/metrics') ? base : `${base}/v1/metrics`;
 }
 
 function otlpMetricExporter(options: OtlpMetricsOptions): PushMetricExporter {
@@ -38,7 +23,7 @@ function otlpMetricExporter(options: OtlpMetricsOptions): PushMetricExporter {
   if (endpoint === undefined) throw new Error('OtlpMetrics needs an endpoint or an exporter.');
   if (protocol === 'http')
     return new ProtoMetricExporter({
-      url: httpMetricsUrl(endpoint),
+      url: httpSignalUrl(endpoint, 'metrics'),
       timeoutMillis: exportTimeoutMs,
       ...defined('headers', headers),
     });
@@ -47,16 +32,6 @@ function otlpMetricExporter(options: OtlpMetricsOptions): PushMetricExporter {
     timeoutMillis: exportTimeoutMs,
     ...defined('metadata', grpcMetadata),
   });
-}
-
-/** Settles when `work` does or when `timeoutMs` has passed, whichever is first; never rejects. */
-async function bounded(work: Promise<unknown>, timeoutMs: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    work.catch(() => undefined),
-    new Promise(resolve => (timer = setTimeout(resolve, Math.max(0, timeoutMs)))),
-  ]);
-  clearTimeout(timer);
 }
 
 /**

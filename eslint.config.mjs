@@ -72,7 +72,7 @@ export default tseslint.config(
   },
   {
     // The kernel knows no feature, adapter or runner at run time: features enter the loop through
-    // the seam (run/extension.ts) and the runner registers them. Their types may be named (the
+    // the seam (run/feature.ts) and the runner registers them. Their types may be named (the
     // options a run takes, the vocabulary of a pause).
     files: ['packages/core/src/kernel/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -85,7 +85,7 @@ export default tseslint.config(
               regex: '/(features|adapters|runner)/',
               allowTypeImports: true,
               message:
-                'The kernel does not load features or adapters: add a hook to the seam (kernel/run/extension.ts) and register the feature in runner/standard-features.ts.',
+                'The kernel does not load features or adapters: add a hook to the seam (kernel/run/feature.ts) and register the feature in runner/standard-features.ts.',
             },
           ],
         },
@@ -95,16 +95,15 @@ export default tseslint.config(
   {
     // A feature meets the loop only through the seam, and does not know the runner.
     files: ['packages/core/src/features/**/*.ts'],
-    ignores: ['packages/core/src/features/workflow/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '/kernel/run/(?!extension\\.js$|run-options\\.js$)',
+              regex: '/kernel/run/(?!feature\\.js$|run-options\\.js$)',
               message:
-                'A feature meets the loop through the seam: import from kernel/run/extension.js.',
+                'A feature meets the loop through the seam: import from kernel/run/feature.js (no turn, no run state).',
             },
             { regex: '/runner/', message: 'A feature does not know the runner that registers it.' },
           ],
@@ -113,19 +112,19 @@ export default tseslint.config(
     },
   },
   {
-    // Workflows and planning sit above the loop: they open and seal runs with the standard
-    // features and run agents' turns, through the run's kernel API, not the turn's insides.
-    files: ['packages/core/src/features/workflow/**/*.ts'],
+    // Runners — run/stream/resume (runner/) and workflows and planning (workflow/) — open, pause
+    // and seal runs and run agents' turns through the kernel's runner API, not the turn's insides.
+    files: ['packages/core/src/runner/**/*.ts', 'packages/core/src/workflow/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex:
-                '/kernel/run/(?!(agent-outcome|create-run-state|extension|resumed-start|run-frame|run-options|run-snapshot|run-state|to-trace-error)\\.js$)',
+              regex: '/kernel/run/(?!(runner-api|feature)\\.js$)',
               message:
-                "A feature uses the run's kernel API only (run-frame, agent-outcome, states).",
+                "A runner uses the kernel's runner API (kernel/run/runner-api.js) and the seam only.",
             },
           ],
         },

@@ -1,6 +1,7 @@
 /**
- * The shape of core, read from its imports: kernel → seam → features → adapters. Lint holds each
- * file's imports; this holds the rooms as a whole: no cycle between rooms, type-only or not.
+ * The shape of core, read from its imports: kernel → seam → features → adapters, with two runners
+ * above them (run/stream/resume, and workflows). Lint holds each file's imports; this holds the
+ * rooms as a whole: no cycle between rooms, type-only or not.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -10,11 +11,14 @@ import { sourceFiles } from '../support/source-files.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../packages/core/src');
 
-/** A file's room: `kernel/run`, `features/cost`, `adapters/mcp`, `runner`, or `entry` (src/*.ts). */
+/**
+ * A file's room: `kernel/run`, `features/cost`, `adapters/mcp`, `runner`, `workflow`, or `entry`
+ * (src/*.ts).
+ */
 function roomOf(file: string): string {
   const parts = relative(src, file).split('/');
   if (parts.length === 1) return 'entry';
-  return parts[0] === 'runner' ? 'runner' : `${parts[0]}/${parts[1]}`;
+  return parts[0] === 'runner' || parts[0] === 'workflow' ? parts[0] : `${parts[0]}/${parts[1]}`;
 }
 
 /** Every room and the rooms it imports from (type-only imports included). */
@@ -55,24 +59,34 @@ function cycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
 describe('the rooms of core', () => {
   const graph = roomGraph();
 
-  it('are kernel, features and adapters, with the runner and the entries above them', () => {
+  it('are kernel, features and adapters, with the runners and the entries above them', () => {
     const tops = new Set([...graph.keys()].map(room => room.split('/')[0]));
-    expect([...tops].sort()).toEqual(['adapters', 'entry', 'features', 'kernel', 'runner']);
+    expect([...tops].sort()).toEqual([
+      'adapters',
+      'entry',
+      'features',
+      'kernel',
+      'runner',
+      'workflow',
+    ]);
   });
 
   it('import each other without a cycle, type-only imports included', () => {
     expect(cycles(graph).map(cycle => cycle.join(' → '))).toEqual([]);
   });
 
-  it('keep the kernel below the features and adapters, and the runner above all but the entries', () => {
+  it('keep the kernel below the features and adapters, and the runners above all but the entries', () => {
+    const runners = new Set(['runner', 'workflow']);
     const upward = [...graph].flatMap(([room, edges]) =>
       [...edges]
         .filter(to =>
           room.startsWith('kernel/')
             ? !to.startsWith('kernel/') && !to.startsWith('features/')
             : room.startsWith('adapters/')
-              ? to.startsWith('features/') || to === 'runner' || to === 'kernel/run'
-              : to === 'entry',
+              ? to.startsWith('features/') || runners.has(to) || to === 'kernel/run'
+              : room.startsWith('features/')
+                ? runners.has(to) || to === 'entry'
+                : to === 'entry' || (room === 'runner' && to === 'workflow'),
         )
         .map(to => `${room} → ${to}`),
     );

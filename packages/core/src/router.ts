@@ -5,4 +5,5 @@
 export { modelRouter } from './features/router/model-router.js';
 export type { ModelRouterOptions } from './features/router/model-router.js';
 export { ruleRouter } from './features/router/rule-router.js';
-export type { RouteChoice, RouteRule, RouterOptions, RouterSpec } from './kernel/agent/router.js';
+export type { RouteChoice, RouteRule, RouterSpec } from './kernel/agent/router.js';
+export type { RouterOptions } from './features/router/rule-router.js';

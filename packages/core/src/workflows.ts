@@ -5,7 +5,7 @@
  * never imports this entry does not need it.
  */
 import { importPeer } from './kernel/util/import-peer.js';
-import { provideYaml } from './features/workflow/yaml-peer.js';
+import { provideYaml } from './workflow/yaml-peer.js';
 
 provideYaml(
   await importPeer(() => import('yaml'), {
@@ -16,34 +16,34 @@ provideYaml(
   }),
 );
 
-export { resumeWorkflow, runWorkflow } from './features/workflow/run-workflow.js';
-export { planAndRun, resumePlan } from './features/workflow/plan-and-run.js';
+export { resumeWorkflow, runWorkflow } from './workflow/run-workflow.js';
+export { planAndRun, resumePlan } from './workflow/plan-and-run.js';
 export type {
   PlanAndRunOptions,
   PlanRecord,
   PlanResult,
   ResumePlanOptions,
-} from './features/workflow/plan-and-run.js';
-export { PLAN_STATE_FORMAT, PLAN_STATE_VERSION } from './features/workflow/plan-snapshot.js';
-export type { PlanStateRecord, PlanStateSnapshot } from './features/workflow/plan-snapshot.js';
-export { planRequest, planText } from './features/workflow/plan-prompt.js';
-export type { PlanCatalog } from './features/workflow/plan-prompt.js';
+} from './workflow/plan-and-run.js';
+export { PLAN_STATE_FORMAT, PLAN_STATE_VERSION } from './workflow/plan-snapshot.js';
+export type { PlanStateRecord, PlanStateSnapshot } from './workflow/plan-snapshot.js';
+export { planRequest, planText } from './workflow/plan-prompt.js';
+export type { PlanCatalog } from './workflow/plan-prompt.js';
 export type {
   ResumeWorkflowOptions,
   WorkflowResult,
   WorkflowRunOptions,
-} from './features/workflow/run-workflow.js';
-export type { WorkflowStatus } from './features/workflow/execute-workflow.js';
+} from './workflow/run-workflow.js';
+export type { WorkflowStatus } from './workflow/execute-workflow.js';
 export {
   WORKFLOW_STATE_FORMAT,
   WORKFLOW_STATE_VERSION,
-} from './features/workflow/workflow-snapshot.js';
+} from './workflow/workflow-snapshot.js';
 export type {
   PausedAgentStep,
   PausedWorkflow,
   WorkflowStateSnapshot,
-} from './features/workflow/workflow-snapshot.js';
-export { workflow } from './features/workflow/workflow.js';
+} from './workflow/workflow-snapshot.js';
+export { workflow } from './workflow/workflow.js';
 export type {
   SourcePosition,
   Workflow,
@@ -51,9 +51,9 @@ export type {
   WorkflowStep,
   WorkflowStepDefinition,
   WorkflowStepRuns,
-} from './features/workflow/workflow.js';
-export { loadWorkflow, WorkflowLoadError } from './features/workflow/load-workflow.js';
-export type { LoadWorkflowOptions } from './features/workflow/load-workflow.js';
-export type { WorkflowStepRecord, WorkflowStepStatus } from './features/workflow/step-record.js';
-export { ConditionError, parseCondition } from './features/workflow/condition.js';
-export type { Condition } from './features/workflow/condition.js';
+} from './workflow/workflow.js';
+export { loadWorkflow, WorkflowLoadError } from './workflow/load-workflow.js';
+export type { LoadWorkflowOptions } from './workflow/load-workflow.js';
+export type { WorkflowStepRecord, WorkflowStepStatus } from './workflow/step-record.js';
+export { ConditionError, parseCondition } from './workflow/condition.js';
+export type { Condition } from './workflow/condition.js';

@@ -3,19 +3,22 @@ import type { CostRunOptions } from '../features/cost/cost-options.js';
 import type { RateLimitRunOptions } from '../features/rate-limit/rate-limit-feature.js';
 import type { RedactionRunOptions } from '../features/redaction/redaction-feature.js';
 import type { ApprovalDecision } from '../kernel/protocol/approval.js';
-import type { KernelOptions, ResumeOnceOptions } from '../kernel/run/run-options.js';
+import type { KernelOptions, ResumeOnceOptions } from '../kernel/run/runner-api.js';
+import type { Feature } from '../kernel/run/feature.js';
 
 /**
  * Options of `run` and `stream`: the kernel's (trace, signal, timeout, history, clock, ids, …) and
  * the standard features' (redaction, prices and cost limits, rate limits, a cache).
  */
 export interface RunOptions
-  extends
-    KernelOptions,
-    RedactionRunOptions,
-    CostRunOptions,
-    RateLimitRunOptions,
-    CacheRunOptions {}
+  extends KernelOptions, RedactionRunOptions, CostRunOptions, RateLimitRunOptions, CacheRunOptions {
+  /**
+   * The run's features, in the order their hooks are called: the standard ones, reordered, some
+   * left out, or with your own (`[...standardFeatures, allowList]`). Give `resume` the same.
+   * @defaultValue `standardFeatures`
+   */
+  features?: readonly Feature<RunOptions>[];
+}
 
 /** Options of `resume`: a decision for every pending call, and the run options. */
 export interface ResumeOptions extends RunOptions, ResumeOnceOptions {

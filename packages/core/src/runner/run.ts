@@ -1,10 +1,13 @@
 import type { Agent } from '../kernel/agent/agent.js';
 import { ConfigurationError } from '../kernel/errors/configuration-error.js';
 import type { Chunk } from '../kernel/protocol/chunk.js';
-import { runLoop } from '../kernel/run/run-loop.js';
+import {
+  openRunState,
+  runLoop,
+  type RunResult,
+  type RunStateSnapshot,
+} from '../kernel/run/runner-api.js';
 import type { ResumeOptions, RunOptions } from './run-options.js';
-import type { RunResult } from '../kernel/run/run-result.js';
-import { openRunState, type RunStateSnapshot } from '../kernel/run/run-snapshot.js';
 import { standardFeatures } from './standard-features.js';
 
 /** The stream of a run: iterate it for chunks; `result` resolves when the run has ended. */
@@ -32,9 +35,9 @@ export function run<Output = string>(
   input: string,
   options: RunOptions = {},
 ): Promise<RunResult<Output>> {
-  return drainToResult(runLoop(agent, input, options, false, standardFeatures)) as Promise<
-    RunResult<Output>
-  >;
+  return drainToResult(
+    runLoop(agent, input, options, false, options.features ?? standardFeatures),
+  ) as Promise<RunResult<Output>>;
 }
 
 /**
@@ -60,7 +63,13 @@ export function stream<Output = string>(
     options.signal === undefined
       ? stopper.signal
       : AbortSignal.any([options.signal, stopper.signal]);
-  const loop = runLoop(agent, input, { ...options, signal }, true, standardFeatures);
+  const loop = runLoop(
+    agent,
+    input,
+    { ...options, signal },
+    true,
+    options.features ?? standardFeatures,
+  );
   let started = false;
   let settle!: { resolve: (result: RunResult<Output>) => void; reject: (error: unknown) => void };
   const result = new Promise<RunResult<Output>>(
@@ -158,7 +167,7 @@ export async function resume<Output = string>(
 ): Promise<RunResult<Output>> {
   const opened = await openRunState(state, options.decisions ?? [], options.stateSecret);
   return drainToResult(
-    runLoop(agent, opened.run.input, options, false, standardFeatures, {
+    runLoop(agent, opened.run.input, options, false, options.features ?? standardFeatures, {
       state: opened,
       decisions: options.decisions,
     }),

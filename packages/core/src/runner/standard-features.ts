@@ -6,7 +6,7 @@ import { rateLimitFeature } from '../features/rate-limit/rate-limit-feature.js';
 import { reactFeature } from '../features/react/react-feature.js';
 import { redactionFeature } from '../features/redaction/redaction-feature.js';
 import { breakerFeature } from '../features/resilience/breaker-feature.js';
-import type { RunFeature } from '../kernel/run/extension.js';
+import type { Feature } from '../kernel/run/feature.js';
 import type { RunOptions } from './run-options.js';
 
 /**
@@ -14,7 +14,7 @@ import type { RunOptions } from './run-options.js';
  * hooks are called: a rate limit's wait comes before a circuit breaker's refusal, a cost limit's
  * check before an approval's.
  */
-export const standardFeatures: readonly RunFeature<RunOptions>[] = [
+export const standardFeatures: readonly Feature<RunOptions>[] = [
   redactionFeature,
   cacheFeature,
   costFeature,

@@ -1,16 +1,12 @@
 import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
-import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
+import type { RecordEvent } from '../../kernel/run/feature.js';
 import { defined } from '../../kernel/util/defined.js';
 
 const resolved = { approve: 'approved', reject: 'rejected', edit: 'edited' } as const;
 
-/** Traces a call or step that waits for a person: `approval_requested` under `span`. */
-export function traceApprovalRequested(
-  tracer: RunTracer,
-  span: OpenSpan,
-  approval: PendingApproval,
-): void {
-  tracer.point('approval_requested', span, {
+/** Traces a call or step that waits for a person: `approval_requested`. */
+export function traceApprovalRequested(record: RecordEvent, approval: PendingApproval): void {
+  record('approval_requested', {
     call_id: approval.callId,
     tool: approval.toolName,
     kind: approval.kind,
@@ -19,16 +15,15 @@ export function traceApprovalRequested(
 }
 
 /**
- * Traces a person's decision on what waited (`approval_resolved` under `span`): the decision,
- * who, why, and the edited arguments.
+ * Traces a person's decision on what waited (`approval_resolved`): the decision, who, why, and
+ * the edited arguments.
  */
 export function traceApprovalResolved(
-  tracer: RunTracer,
-  span: OpenSpan,
+  record: RecordEvent,
   approval: Pick<PendingApproval, 'callId' | 'toolName'>,
   decision: ApprovalDecision,
 ): void {
-  tracer.point('approval_resolved', span, {
+  record('approval_resolved', {
     call_id: approval.callId,
     tool: approval.toolName,
     decision: resolved[decision.decision],

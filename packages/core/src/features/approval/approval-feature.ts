@@ -1,13 +1,13 @@
 import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
 import type { ToolCallRequest } from '../../kernel/protocol/message.js';
 import type {
-  AgentTurn,
-  PausedTurn,
-  RunExtension,
-  RunFeature,
+  DecidedStep,
+  Feature,
+  FeatureContext,
+  FeatureHooks,
+  PausedStep,
   ToolCheck,
-  ToolStep,
-} from '../../kernel/run/extension.js';
+} from '../../kernel/run/feature.js';
 import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
 import { approvalsNeeded, hasApprovalGates } from './approval-gates.js';
 
@@ -17,23 +17,22 @@ import { approvalsNeeded, hasApprovalGates } from './approval-gates.js';
  * runs the step with the people's decisions (`approval_resolved`): approved calls run, rejected
  * ones are answered as refused, edited ones run with the new arguments.
  */
-export const approvalFeature: RunFeature = {
+export const approvalFeature: Feature = {
   name: 'approvals',
   // Nothing to keep per run: the gates are the agents' own.
-  forRun: () => approvalExtension,
+  forRun: () => approvalHooks,
 };
 
-const approvalExtension: RunExtension = {
+const approvalHooks: FeatureHooks = {
   appliesTo: hasApprovalGates,
-  toolCheck(turn, response) {
+  toolCheck(at, response) {
     if (response.toolCalls.length === 0) return undefined;
-    return approvalsNeeded(turn.agent, response, turn.state.tracer.session).then(pending =>
+    return approvalsNeeded(at.agent, response, at.session).then(pending =>
       pending === undefined || pending.length === 0 ? undefined : pendingApprovalCheck(pending),
     );
   },
-  pause(turn, pending) {
-    for (const approval of pending)
-      traceApprovalRequested(turn.state.tracer, turn.agentSpan, approval);
+  pause(at, pending) {
+    for (const approval of pending) traceApprovalRequested(at.record, approval);
   },
   resume: decidedStep,
 };
@@ -63,19 +62,20 @@ export function pendingApprovalCheck(approvals: readonly PendingApproval[]): Too
 }
 
 /**
- * The paused step with the decisions applied: each traced, the rejected calls answered as refused
- * (the model reads why), the edited calls with their new arguments.
+ * The paused step with the decisions applied: each traced, the rejected calls refused (the model
+ * reads why), the edited calls with their new arguments.
  */
 function decidedStep(
-  turn: AgentTurn,
-  paused: PausedTurn,
+  at: FeatureContext,
+  paused: PausedStep,
   decisions: readonly ApprovalDecision[],
-): ToolStep {
+): DecidedStep {
   const byCall = new Map(decisions.map(decision => [decision.callId, decision]));
   for (const approval of paused.pending) {
     const decision = byCall.get(approval.callId) as ApprovalDecision;
-    traceApprovalResolved(turn.state.tracer, turn.agentSpan, approval, decision);
+    traceApprovalResolved(at.record, approval, decision);
   }
+  const refused: { call: ToolCallRequest; message: string }[] = [];
   /** The call as it runs: with the edited arguments, when it was edited. */
   const edited = (call: ToolCallRequest): ToolCallRequest => {
     const decision = byCall.get(call.callId);
@@ -89,30 +89,29 @@ function decidedStep(
     if (decision?.decision !== 'reject') return edited(call);
     const who = decision.by ?? 'a person';
     const why = decision.reason === undefined ? '' : `: ${decision.reason}`;
-    turn.conversation.append(
-      turn.mode.resultMessage(
-        call,
-        `The call was refused by ${who}${why}. It did not run; do not ask for it again, answer without it.`,
-        true,
-      ),
-    );
+    refused.push({
+      call,
+      message: `The call was refused by ${who}${why}. It did not run; do not ask for it again, answer without it.`,
+    });
     return undefined;
   };
   const { step } = paused;
   const handoff = step.handoff === undefined ? undefined : decided(step.handoff.call);
   if (step.handoff !== undefined && handoff === undefined) {
     for (const other of step.handoff.ignored)
-      turn.conversation.append(
-        turn.mode.resultMessage(other, 'Ignored: only one handoff per turn.', true),
-      );
+      refused.push({ call: other, message: 'Ignored: only one handoff per turn.' });
   }
+  const toolCalls = step.toolCalls.flatMap(call => decided(call) ?? []);
   return {
-    kind: 'run_tools',
-    toolCalls: step.toolCalls.flatMap(call => decided(call) ?? []),
-    handoff:
-      handoff === undefined || step.handoff === undefined
-        ? undefined
-        : { call: handoff, ignored: step.handoff.ignored },
-    asked: step.asked.map(edited),
+    step: {
+      kind: 'run_tools',
+      toolCalls,
+      handoff:
+        handoff === undefined || step.handoff === undefined
+          ? undefined
+          : { call: handoff, ignored: step.handoff.ignored },
+      asked: step.asked.map(edited),
+    },
+    refused,
   };
 }

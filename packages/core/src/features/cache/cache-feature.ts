@@ -1,5 +1,5 @@
 import type { LanguageModel } from '../../kernel/model/language-model.js';
-import type { RunFeature } from '../../kernel/run/extension.js';
+import type { Feature } from '../../kernel/run/feature.js';
 import { cachedModel, type RunCache } from './model-cache.js';
 
 /** The run option of the cache feature. */
@@ -17,7 +17,7 @@ export interface CacheRunOptions {
  * handoffs', delegates' and routers', fallbacks included — goes through {@link cachedModel} with
  * the one cache, without wrapping each agent's model.
  */
-export const cacheFeature: RunFeature<CacheRunOptions> = {
+export const cacheFeature: Feature<CacheRunOptions> = {
   name: 'cache',
   forRun({ options }) {
     const setting = options.cache;

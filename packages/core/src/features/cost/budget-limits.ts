@@ -1,5 +1,7 @@
 import type { CostRunOptions } from './cost-options.js';
-import type { AgentTurn, ModelCallInput, Stop, ToolCheck } from '../../kernel/run/extension.js';
+import type { AnyAgent } from '../../kernel/agent/agent.js';
+import type { LanguageModel } from '../../kernel/model/language-model.js';
+import type { ModelCallRequest, Stop, ToolCheck } from '../../kernel/run/feature.js';
 import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
 import { formatUsd, roundDollars, type CostTally } from '../../kernel/protocol/cost-tally.js';
 import { estimateRequestTokens } from './estimate-tokens.js';
@@ -92,13 +94,12 @@ export function budgetStop(
  * `ConfigurationError`, saying which price to add.
  */
 export async function estimatedBudgetStop(
-  turn: AgentTurn,
-  call: ModelCallInput,
+  agent: AnyAgent,
+  model: LanguageModel,
+  request: ModelCallRequest,
   prices: PriceTable,
   budgets: readonly BudgetLimit[],
 ): Promise<Stop | undefined> {
-  const { state, agent } = turn;
-  const model = state.overrides.model?.(agent, agent.model) ?? agent.model;
   const priced = prices.priceOf(model.provider, model.modelId);
   if (priced === undefined) {
     throw new ConfigurationError({
@@ -106,7 +107,7 @@ export async function estimatedBudgetStop(
       message: `The run has a cost limit, but model '${model.modelId}' (${model.provider}) of agent '${agent.name}' has no price, so its cost cannot be counted. Add one: run(…, { prices: { '${priceProvider(model.provider)}:${model.modelId}': { inputPerMillion, outputPerMillion, source, asOf } } }).`,
     });
   }
-  const { tokens, counter } = await estimateRequestTokens(model, call);
+  const { tokens, counter } = await estimateRequestTokens(model, request);
   const usd = roundDollars((tokens * priced.price.inputPerMillion) / 1_000_000);
   return budgetStop(budgetStates(budgets), { usd, tokens, counter });
 }

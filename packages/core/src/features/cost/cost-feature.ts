@@ -1,5 +1,5 @@
 import type { ModelResponse } from '../../kernel/model/language-model.js';
-import type { LlmIdentity, RunExtension, RunFeature } from '../../kernel/run/extension.js';
+import type { Feature, FeatureHooks, LlmIdentity } from '../../kernel/run/feature.js';
 import type { CostBudget } from './budget.js';
 import {
   budgetsOf,
@@ -21,7 +21,7 @@ const defaultPriceTable = new PriceTable();
  * `maxCostUsd` or a `budget`, a call that would go past a limit is not made, and a run past one
  * runs no more tools.
  */
-export const costFeature: RunFeature<CostRunOptions> = {
+export const costFeature: Feature<CostRunOptions> = {
   name: 'cost',
   forRun({ options, totals }) {
     const prices =
@@ -31,22 +31,23 @@ export const costFeature: RunFeature<CostRunOptions> = {
           ? options.prices
           : new PriceTable(options.prices);
     const budgets = budgetsOf(options, totals);
-    const extension: RunExtension = {
+    const hooks: FeatureHooks = {
       priceCall: (identity, response) => priceCall(identity, response, prices, options.budget),
     };
-    if (budgets.length > 0) limitSpending(extension, prices, budgets);
-    return extension;
+    if (budgets.length > 0) limitSpending(hooks, prices, budgets);
+    return hooks;
   },
 };
 
 /** The hooks of a run with cost limits: before each model call, and before tools. */
 function limitSpending(
-  extension: RunExtension,
+  hooks: FeatureHooks,
   prices: PriceTable,
   budgets: readonly BudgetLimit[],
 ): void {
-  extension.beforeModelCall = (turn, call) => estimatedBudgetStop(turn, call, prices, budgets);
-  extension.toolCheck = () => {
+  hooks.beforeModelCall = (at, model, request) =>
+    estimatedBudgetStop(at.agent, model, request, prices, budgets);
+  hooks.toolCheck = () => {
     const over = overBudget(budgets);
     return over === undefined ? undefined : overBudgetCheck(over);
   };

@@ -1,8 +1,13 @@
 import type { AnyAgent } from '../../kernel/agent/agent.js';
 import { ToolCallError } from '../../kernel/errors/tool-call-error.js';
 import { canonicalJson } from '../../kernel/util/canonical-json.js';
-import type { ModelResponse } from '../../kernel/model/language-model.js';
-import type { AgentTurn, RunExtension, RunFeature, ToolRound } from '../../kernel/run/extension.js';
+import type {
+  Feature,
+  FeatureContext,
+  FeatureHooks,
+  RoundCall,
+  Stop,
+} from '../../kernel/run/feature.js';
 import type { Guardrail, GuardrailCheck } from '../../kernel/agent/guardrail.js';
 import { runGuardrails } from './run-guardrails.js';
 
@@ -13,56 +18,54 @@ import { runGuardrails } from './run-guardrails.js';
  * (`guardrail_blocked`) or refuses the call. Guardrails that keep a token budget are told each
  * model call's usage.
  */
-export const guardrailFeature: RunFeature = {
+export const guardrailFeature: Feature = {
   name: 'guardrails',
-  forRun: () => guardrailExtension,
+  forRun: () => guardrailHooks,
 };
 
-const guardrailExtension: RunExtension = {
+const guardrailHooks: FeatureHooks = {
   appliesTo: agent => {
     const { input, output, tool } = agent.guardrails;
     return input.length + output.length + tool.length > 0;
   },
-  async beforeTurn(turn, input) {
-    const { input: guardrails } = turn.agent.guardrails;
-    if (guardrails.length === 0) return undefined;
-    const blocked = await runGuardrails(guardrails, check(turn, 'input', input), on(turn));
-    return blocked === undefined
-      ? undefined
-      : {
-          kind: 'stop',
-          reason: 'guardrail_blocked',
-          detail: `input guardrail '${blocked.guardrail}' blocked the run: ${blocked.reason}`,
-        };
-  },
-  async beforeAnswer(turn, text) {
-    const { output: guardrails } = turn.agent.guardrails;
-    if (guardrails.length === 0) return undefined;
-    const blocked = await runGuardrails(guardrails, check(turn, 'output', text), on(turn));
-    return blocked === undefined
-      ? undefined
-      : {
-          kind: 'stop',
-          reason: 'guardrail_blocked',
-          detail: `output guardrail '${blocked.guardrail}' withheld the answer: ${blocked.reason}`,
-        };
-  },
-  afterModelCall(turn: AgentTurn, response: ModelResponse): void {
-    for (const guardrail of budgetGuardrails(turn.agent))
-      guardrail.recordUsage?.(response.usage, { session: turn.state.tracer.session });
+  beforeTurn: (at, input) => stageStop(at, 'input', input),
+  beforeAnswer: (at, text) => stageStop(at, 'output', text),
+  afterModelCall(at, response): void {
+    for (const guardrail of budgetGuardrails(at.agent))
+      guardrail.recordUsage?.(response.usage, { session: at.session });
   },
   beforeToolRound: guardRound,
 };
 
+const stopped = { input: 'blocked the run', output: 'withheld the answer' } as const;
+
+/** The agent's guardrails of `stage` on `text`: a stop on the first `block`. */
+async function stageStop(
+  at: FeatureContext,
+  stage: 'input' | 'output',
+  text: string,
+): Promise<Stop | undefined> {
+  const guardrails = at.agent.guardrails[stage];
+  if (guardrails.length === 0) return undefined;
+  const check: GuardrailCheck = { stage, text, agentName: at.agent.name, session: at.session };
+  const blocked = await runGuardrails(guardrails, check, at.record);
+  return blocked === undefined
+    ? undefined
+    : {
+        kind: 'stop',
+        reason: 'guardrail_blocked',
+        detail: `${stage} guardrail '${blocked.guardrail}' ${stopped[stage]}: ${blocked.reason}`,
+      };
+}
+
 /** Tool-stage guardrails, in call order, on first attempts: the calls they block, with why. */
-async function guardRound({
-  agent,
-  state,
-  calls,
-}: ToolRound): Promise<ReadonlyMap<string, ToolCallError> | undefined> {
+async function guardRound(
+  { agent, session }: FeatureContext,
+  calls: readonly RoundCall[],
+): Promise<ReadonlyMap<string, ToolCallError> | undefined> {
   if (agent.guardrails.tool.length === 0) return undefined;
   const blocked = new Map<string, ToolCallError>();
-  for (const { call, args, attempt, span } of calls) {
+  for (const { call, args, attempt, record } of calls) {
     if (attempt > 1) continue;
     const finding = await runGuardrails(
       agent.guardrails.tool,
@@ -70,11 +73,11 @@ async function guardRound({
         stage: 'tool',
         text: canonicalJson(args),
         agentName: agent.name,
-        session: state.tracer.session,
+        session,
         toolName: call.toolName,
         args,
       },
-      { tracer: state.tracer, parent: span, findings: state.guardrailFindings },
+      record,
     );
     if (finding === undefined) continue;
     blocked.set(
@@ -87,18 +90,6 @@ async function guardRound({
     );
   }
   return blocked;
-}
-
-function check(turn: AgentTurn, stage: 'input' | 'output', text: string): GuardrailCheck {
-  return { stage, text, agentName: turn.agent.name, session: turn.state.tracer.session };
-}
-
-function on(turn: AgentTurn) {
-  return {
-    tracer: turn.state.tracer,
-    parent: turn.agentSpan,
-    findings: turn.state.guardrailFindings,
-  };
 }
 
 const budgetGuardrailsOf = new WeakMap<AnyAgent, readonly Guardrail[]>();

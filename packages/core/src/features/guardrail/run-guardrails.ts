@@ -1,19 +1,15 @@
-import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
+import type { RecordEvent } from '../../kernel/run/feature.js';
 import type { Guardrail, GuardrailCheck, GuardrailFinding } from '../../kernel/agent/guardrail.js';
 import { defined } from '../../kernel/util/defined.js';
 
 /**
- * Asks each guardrail in turn; records every `warn` and `block` as a `guardrail` event under
- * `parent`; stops at the first `block`, which it returns. A guardrail that throws blocks.
+ * Asks each guardrail in turn; records every `warn` and `block` as a `guardrail` event (a finding
+ * of the run); stops at the first `block`, which it returns. A guardrail that throws blocks.
  */
 export async function runGuardrails(
   guardrails: readonly Guardrail[],
   check: GuardrailCheck,
-  {
-    tracer,
-    parent,
-    findings,
-  }: { tracer: RunTracer; parent: OpenSpan; findings: GuardrailFinding[] },
+  record: RecordEvent,
 ): Promise<GuardrailFinding | undefined> {
   for (const guardrail of guardrails) {
     let finding: GuardrailFinding | undefined;
@@ -37,8 +33,7 @@ export async function runGuardrails(
       };
     }
     if (finding === undefined) continue;
-    findings.push(finding);
-    tracer.point('guardrail', parent, {
+    record('guardrail', {
       guardrail: finding.guardrail,
       stage: finding.stage,
       verdict: finding.verdict,

@@ -3,12 +3,11 @@ import { priceProvider } from '../cost/prices.js';
 import { ModelCallError } from '../../kernel/errors/model-call-error.js';
 import type { LanguageModel } from '../../kernel/model/language-model.js';
 import type {
+  Feature,
+  FeatureContext,
   ModelAttemptHold,
-  ModelCallInput,
-  RunFeature,
-  RunState,
-} from '../../kernel/run/extension.js';
-import { sleepOn } from '../../kernel/util/clock.js';
+  ModelCallRequest,
+} from '../../kernel/run/feature.js';
 import type { RateLimits } from './rate-limits.js';
 
 /** The run option of the rate-limit feature. */
@@ -22,37 +21,37 @@ export interface RateLimitRunOptions {
  * each model attempt the run waits until the provider has room in its last minute, tracing the
  * wait; after it, the real token count is settled, or a `retry-after` pauses everyone.
  */
-export const rateLimitFeature: RunFeature<RateLimitRunOptions> = {
+export const rateLimitFeature: Feature<RateLimitRunOptions> = {
   name: 'rate-limits',
   forRun: ({ options }) => {
     const limits = options.rateLimits;
     return limits === undefined
       ? undefined
-      : { modelAttempt: (_agent, model, call, state) => waitForRoom(limits, model, call, state) };
+      : { modelAttempt: (at, model, request) => waitForRoom(limits, at, model, request) };
   },
 };
 
 /** Waits until the model's provider has room; gives the call's place, to settle after. */
 async function waitForRoom(
   limits: RateLimits,
+  at: FeatureContext,
   model: LanguageModel,
-  call: ModelCallInput,
-  state: RunState,
+  request: ModelCallRequest,
 ): Promise<ModelAttemptHold | undefined> {
   const limiter = limits.limiterFor(model.provider);
   if (limiter === undefined) return undefined;
-  const tokens = limiter.countsTokens ? (await estimateRequestTokens(model, call)).tokens : 0;
-  const now = state.clock.now();
+  const tokens = limiter.countsTokens ? (await estimateRequestTokens(model, request)).tokens : 0;
+  const now = at.clock.now();
   const { reservation, reason } = limiter.reserve(now, tokens);
   const waitMs = reservation.atMs - now;
   if (waitMs > 0) {
-    state.tracer.point('rate_limit_wait', call.agentSpan, {
+    at.record('rate_limit_wait', {
       provider: priceProvider(model.provider),
       model: model.modelId,
       waited_ms: waitMs,
       reason: reason ?? 'requests',
     });
-    await sleepOn(state.clock, waitMs, state.signal);
+    await at.wait(waitMs);
   }
   return {
     settle(outcome) {
@@ -67,7 +66,7 @@ async function waitForRoom(
         error.kind === 'rate_limit' &&
         error.retryAfterMs !== undefined
       )
-        limiter.pauseUntil(state.clock.now() + error.retryAfterMs);
+        limiter.pauseUntil(at.clock.now() + error.retryAfterMs);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { AnyAgent } from '../../kernel/agent/agent.js';
-import type { AnswerReading, RunFeature, ToolCallingMode } from '../../kernel/run/extension.js';
+import type { AnswerReading, Feature, ToolCallingMode } from '../../kernel/run/feature.js';
 import { reactInstructions, reactObservation, reactStopSequences } from './react-format.js';
 import { ReActSplitter } from './react-splitter.js';
 import { asReActMessages } from './react-transcript.js';
@@ -23,12 +23,12 @@ export const reactToolCalling: ToolCallingMode = {
 };
 
 /** ReAct as a feature of the run: agents with `toolCalling: 'react'` talk tools in text. */
-export const reactFeature: RunFeature = {
+export const reactFeature: Feature = {
   name: 'react',
-  forRun: () => reactExtension,
+  forRun: () => reactHooks,
 };
 
-const reactExtension = { toolCalling: { react: reactToolCalling } };
+const reactHooks = { toolCalling: { react: reactToolCalling } };
 
 /** The answer of the agent's model call `step`, read; a malformed one is observed as such. */
 function readAnswer(

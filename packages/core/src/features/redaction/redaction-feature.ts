@@ -1,4 +1,4 @@
-import type { RunFeature } from '../../kernel/run/extension.js';
+import type { Feature } from '../../kernel/run/feature.js';
 import { Redactor, type RedactionOptions } from './redactor.js';
 
 /** The run option of the redaction feature. */
@@ -14,7 +14,7 @@ export interface RedactionRunOptions {
  * Redaction as a feature of the run: unless `redaction: false`, a {@link Redactor} with the run's
  * options cleans the trace, the chunks, the conversation's hashes and the returned errors.
  */
-export const redactionFeature: RunFeature<RedactionRunOptions> = {
+export const redactionFeature: Feature<RedactionRunOptions> = {
   name: 'redaction',
   forRun: ({ options }) =>
     options.redaction === false ? undefined : { redaction: new Redactor(options.redaction) },

@@ -5,7 +5,7 @@ import type { ToolCallOutcome } from '../../kernel/tool/execute-tool-call.js';
 import type { Clock } from '../../kernel/util/clock.js';
 import type { LanguageModel, ModelResponse } from '../../kernel/model/language-model.js';
 import type { AnyTool } from '../../kernel/tool/tool.js';
-import type { ModelAttemptHold, RunFeature, ToolAttemptHold } from '../../kernel/run/extension.js';
+import type { Feature, ModelAttemptHold, ToolAttemptHold } from '../../kernel/run/feature.js';
 import { CircuitBreakers, type CircuitBreaker } from './circuit-breaker.js';
 
 /** The breakers of agents whose breakers every run shares (scope `agent`), by agent. */
@@ -16,7 +16,7 @@ const agentBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
  * not called until its breaker lets a call through again. An agent's breakers are shared by all
  * its runs in the process (kept here, by agent); with scope `run`, each run keeps its own.
  */
-export const breakerFeature: RunFeature = {
+export const breakerFeature: Feature = {
   name: 'circuit-breakers',
   forRun() {
     const runBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
@@ -30,8 +30,8 @@ export const breakerFeature: RunFeature = {
     );
     return {
       appliesTo: agent => agent.resilience.circuitBreaker !== undefined,
-      modelAttempt: (agent, model, _call, state) => modelHold(agent, model, state.clock),
-      toolAttempt: (agent, tool, _call, state) => toolHold(agent, tool, state.clock),
+      modelAttempt: (at, model) => modelHold(at.agent, model, at.clock),
+      toolAttempt: (at, tool) => toolHold(at.agent, tool, at.clock),
     };
   },
 };

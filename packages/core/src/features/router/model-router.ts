@@ -1,6 +1,7 @@
 import { agent, type Agent } from '../../kernel/agent/agent.js';
 import type { LanguageModel } from '../../kernel/model/language-model.js';
-import type { RouteRule, RouterOptions } from '../../kernel/agent/router.js';
+import type { RouteRule } from '../../kernel/agent/router.js';
+import type { RouterOptions } from './rule-router.js';
 
 /** Options of {@link modelRouter}. */
 export interface ModelRouterOptions extends RouterOptions {

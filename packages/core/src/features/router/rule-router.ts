@@ -1,5 +1,15 @@
-import { agent, type Agent } from '../../kernel/agent/agent.js';
-import { noModel, type RouteRule, type RouterOptions } from '../../kernel/agent/router.js';
+import { agent, type Agent, type AnyAgent } from '../../kernel/agent/agent.js';
+import { noModel, type RouteRule } from '../../kernel/agent/router.js';
+
+/** Options shared by both routers. */
+export interface RouterOptions {
+  /** The router's name in traces. @defaultValue 'router' */
+  name?: string;
+  /** The agents it routes to. */
+  agents: readonly AnyAgent[];
+  /** The agent that takes inputs no rule matches. @defaultValue none: such an input ends the run with `error` */
+  fallback?: string;
+}
 
 /**
  * An entry agent that routes each input by rules: the first rule whose pattern

@@ -2,18 +2,31 @@ import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { isLanguageModel, type LanguageModel } from '../model/language-model.js';
 import type { AgentGuardrails, Guardrail } from './guardrail.js';
-import { isHandoff, resolveHandoff, type Handoff, type ResolvedHandoff } from './handoff.js';
+import { isHandoff, resolveHandoff, type Handoff } from './handoff.js';
 import { createTerminationPolicy } from '../termination/create-termination-policy.js';
 import type { StopCondition } from '../termination/stop-condition.js';
 import type { TerminationPolicy } from '../termination/termination-policy.js';
-import { agentAsTool, type AsToolOptions } from './as-tool.js';
+import { agentAsTool } from './as-tool.js';
+import type {
+  Agent,
+  AnyAgent,
+  ResolvedAgentLimits,
+  ResolvedHandoff,
+  ResolvedResilience,
+  ToolCalling,
+} from './agent-types.js';
 import type { RouterSpec } from './router.js';
-import type { AnyTool, Tool } from '../tool/tool.js';
+import type { AnyTool } from '../tool/tool.js';
 import { ToolRegistry } from '../tool/tool-registry.js';
 import { defaults } from '../util/defaults.js';
 
-/** How an agent asks its model for tools: the provider's native tool calls, or ReAct text. */
-export type ToolCalling = 'native' | 'react';
+export type {
+  Agent,
+  AnyAgent,
+  ResolvedAgentLimits,
+  ResolvedResilience,
+  ToolCalling,
+} from './agent-types.js';
 
 /** Bounds on what one agent may do in a run. */
 export interface AgentLimits {
@@ -121,37 +134,6 @@ export interface CircuitBreakerSettings {
   scope?: 'agent' | 'run';
 }
 
-/** The limits of an agent, defaults filled in. */
-export interface ResolvedAgentLimits {
-  readonly maxSteps: number;
-  readonly maxDuplicateToolCalls: number;
-  readonly maxToolCallsPerTool: number;
-  readonly maxTotalTokens: number | undefined;
-  readonly modelTimeoutMs: number | undefined;
-  /** `undefined` when the watch is off. */
-  readonly streamIdleTimeoutMs: number | undefined;
-  readonly maxDecodeRetries: number;
-  readonly maxMalformedAnswers: number;
-  readonly maxHandoffDepth: number;
-}
-
-/** Retry and circuit-breaker settings of an agent, defaults filled in. */
-export interface ResolvedResilience {
-  readonly modelAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly toolRetries: number;
-  /** `undefined` when circuit breakers are off. */
-  readonly circuitBreaker:
-    | {
-        readonly failureThreshold: number;
-        readonly cooldownMs: number;
-        /** Who shares the breakers: every run of the agent, or each run its own. */
-        readonly scope: 'agent' | 'run';
-      }
-    | undefined;
-}
-
 /** Options of {@link agent}. */
 export interface AgentOptions<Output = string> {
   /** Unique within a graph of agents; shown in every chunk and trace event of the agent. */
@@ -221,44 +203,6 @@ export interface AgentOptions<Output = string> {
    * is then the decoded value. @defaultValue plain text
    */
   output?: z.ZodType<Output>;
-}
-
-/** An agent: a model with instructions, tools and limits. Made with {@link agent}. */
-export interface Agent<Output = string> {
-  readonly name: string;
-  readonly instructions: string;
-  readonly description: string;
-  /** The agent's version, when given. */
-  readonly version: string | undefined;
-  /** Set for routers: how they pick the agent that takes the input. */
-  readonly router: RouterSpec | undefined;
-  readonly model: LanguageModel;
-  readonly tools: readonly AnyTool[];
-  /** How the agent offers its tools to the model: native tool calls, or ReAct text. */
-  readonly toolCalling: ToolCalling;
-  readonly limits: ResolvedAgentLimits;
-  readonly stopWhen: readonly StopCondition[];
-  readonly terminationPolicy: TerminationPolicy;
-  readonly fallbackModel: LanguageModel | undefined;
-  readonly resilience: ResolvedResilience;
-  readonly memory: { readonly window: number | undefined; readonly maxItems: number | undefined };
-  /** The handoffs, targets resolved on first use (so agents may hand off to each other). */
-  readonly handoffs: () => readonly ResolvedHandoff[];
-  readonly onHandoffCycle: 'stop' | 'refuse';
-  /**
-   * This agent as a tool for another: it runs to completion and its answer comes back to the
-   * caller as the tool's result (delegation that returns, unlike a handoff).
-   */
-  asTool(options?: AsToolOptions): Tool<{ input: string }, unknown>;
-  /** The schema of the final answer; undefined for plain text. */
-  readonly output: z.ZodType<Output> | undefined;
-  readonly guardrails: {
-    readonly input: readonly Guardrail[];
-    readonly output: readonly Guardrail[];
-    readonly tool: readonly Guardrail[];
-  };
-  /** The agent's tools by name. @internal */
-  readonly toolRegistry: ToolRegistry;
 }
 
 const agentNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -471,10 +415,6 @@ function nonNegative(agentName: string, option: string, value: number, group = '
   }
   return value;
 }
-
-/** An agent of any output type, as the loop handles them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyAgent = Agent<any>;
 
 function resolveGuardrails(agentName: string, guardrails: AgentGuardrails): Agent['guardrails'] {
   const stages = ['input', 'output', 'tool'] as const;

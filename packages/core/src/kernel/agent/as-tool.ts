@@ -1,36 +1,10 @@
 import { AgentTraceError } from '../errors/agent-trace-error.js';
 import { z } from 'zod';
-import type { AnyAgent } from './agent.js';
-import type { StopReason } from '../protocol/stop-reason.js';
+import type { AnyAgent, AsToolOptions, DelegateResult } from './agent-types.js';
 import { tool, type Tool } from '../tool/tool.js';
-import type { NeedsApproval } from '../protocol/approval.js';
 import { defined } from '../util/defined.js';
 
-/** What a delegated agent came back with. */
-export interface DelegateResult {
-  readonly agent: string;
-  readonly stopReason: StopReason;
-  /** Its answer: the text, or the decoded value for an agent with an output schema. */
-  readonly output: unknown;
-}
-
-/** Options of `agent.asTool()`. */
-export interface AsToolOptions {
-  /** @defaultValue `ask_<agent name>` */
-  name?: string;
-  /** @defaultValue `Ask agent '<name>' and get its answer back.` */
-  description?: string;
-  /**
-   * Runs when the delegated agent returns: turns its result into
-   * what the calling LLM is given. @defaultValue the output
-   */
-  onReturn?: (result: DelegateResult) => unknown;
-  /**
-   * Calls of the delegated agent that must be approved by a person first, as for a tool.
-   * @defaultValue false
-   */
-  needsApproval?: NeedsApproval<{ input: string }>;
-}
+export type { AsToolOptions, DelegateResult } from './agent-types.js';
 
 /** What marks a tool as a delegated agent; the loop runs such a tool as a nested agent. */
 export interface Delegation {

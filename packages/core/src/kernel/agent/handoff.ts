@@ -1,8 +1,9 @@
-import type { AnyAgent } from './agent.js';
+import type { AnyAgent, ResolvedHandoff } from './agent-types.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Message } from '../protocol/message.js';
-import type { ToolDefinition } from '../model/language-model.js';
-import { approvalCheck, type ApprovalCheck, type NeedsApproval } from '../protocol/approval.js';
+import { approvalCheck, type NeedsApproval } from '../protocol/approval.js';
+
+export type { ResolvedHandoff } from './agent-types.js';
 
 /** Options of {@link handoff}. */
 export interface HandoffOptions {
@@ -33,16 +34,6 @@ export interface Handoff {
   /** The target: an agent, or a function returning it (for agents that hand off to each other). */
   readonly target: AnyAgent | (() => AnyAgent);
   readonly options: HandoffOptions;
-}
-
-/** A handoff with its target resolved: what the loop works with. */
-export interface ResolvedHandoff {
-  readonly agent: AnyAgent;
-  readonly toolName: string;
-  readonly definition: ToolDefinition;
-  readonly inputFilter: ((messages: readonly Message[]) => readonly Message[]) | undefined;
-  /** Set when the handoff must be approved before it happens. */
-  readonly needsApproval: ApprovalCheck | undefined;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { AgentTraceError } from '../errors/agent-trace-error.js';
-import type { AnyAgent } from './agent.js';
 import type { LanguageModel } from '../model/language-model.js';
 
 /** A routing rule: when the input matches `pattern`, the agent named `agentName` takes it. */
@@ -17,16 +16,6 @@ export type RouterSpec =
       readonly rules: readonly RouteRule[];
       readonly fallback: string | undefined;
     };
-
-/** Options shared by both routers. */
-export interface RouterOptions {
-  /** The router's name in traces. @defaultValue 'router' */
-  name?: string;
-  /** The agents it routes to. */
-  agents: readonly AnyAgent[];
-  /** The agent that takes inputs no rule matches. @defaultValue none: such an input ends the run with `error` */
-  fallback?: string;
-}
 
 /** Which agent a router chose and why. */
 export interface RouteChoice {

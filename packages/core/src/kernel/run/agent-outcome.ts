@@ -1,13 +1,9 @@
-import type { AnyAgent } from '../agent/agent.js';
 import type { Message } from '../protocol/message.js';
 import type { ApprovalDecision, PendingApproval } from '../protocol/approval.js';
 import type { ToolStep } from './next-step.js';
 import type { LedgerSnapshot } from './tool-call-ledger.js';
 import type { StopLimit, StopReason } from '../protocol/stop-reason.js';
-import type { OpenSpan } from '../trace/run-tracer.js';
 import type { Conversation } from './conversation.js';
-import type { RunState } from './run-state.js';
-import { runAgent } from './run-agent.js';
 
 /** How one agent's turn in a run ended. */
 export interface AgentOutcome {
@@ -92,20 +88,4 @@ export interface AgentStart {
     readonly turn: PausedTurn;
     readonly decisions: readonly ApprovalDecision[];
   };
-}
-
-/**
- * Runs an agent's turn under `parent` to its end, for callers that stream nothing (a workflow's
- * agent step, a planner): its chunks are dropped, its outcome returned.
- */
-export async function agentOutcome(
-  agent: AnyAgent,
-  start: AgentStart,
-  parent: OpenSpan,
-  state: RunState,
-): Promise<AgentOutcome> {
-  const running = runAgent(agent, start, parent, state);
-  let next = await running.next();
-  while (next.done !== true) next = await running.next();
-  return next.value;
 }

@@ -14,6 +14,7 @@ import { toTraceError } from './to-trace-error.js';
 import { ToolCallLedger } from './tool-call-ledger.js';
 import type { ToolCallingMode } from './tool-calling.js';
 import type { Hooks } from './seam.js';
+import { TurnContext } from './feature-context.js';
 import { costSummary, emptyTally, type CostTally } from '../protocol/cost-tally.js';
 import { defined } from '../util/defined.js';
 
@@ -32,6 +33,8 @@ export class AgentTurn {
   readonly mode: ToolCallingMode;
   /** The hooks of the run's features that take part in this agent's turns. */
   readonly hooks: Hooks;
+  /** What those hooks see of the turn. */
+  readonly at: TurnContext;
   preamble: Preamble;
   readonly responseFormat: ModelRequest['responseFormat'];
   /** With an output schema: tools off, the structured answer asked for. */
@@ -87,6 +90,7 @@ export class AgentTurn {
       startFields(this, carried.length),
     );
     state.describedAgents.add(agent.name);
+    this.at = new TurnContext(agent, state, this.agentSpan, () => this.steps);
     this.responseFormat =
       agent.output === undefined
         ? undefined

@@ -17,7 +17,7 @@ import type { Chunk } from '../protocol/chunk.js';
 import type { TextSplitter } from './text-splitter.js';
 import { countCost, type CostTally } from '../protocol/cost-tally.js';
 import { countedUsage } from '../protocol/usage.js';
-import type { ModelAttemptHold } from './extension.js';
+import type { FeatureContext, ModelAttemptHold } from './feature.js';
 import { refusalOf, settleHolds, type Holds, type Hooks } from './seam.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
@@ -56,6 +56,8 @@ export interface ModelCallInput {
   readonly agentSpan: OpenSpan;
   /** The hooks of the run's features that take part in the agent's turns. */
   readonly hooks: Hooks;
+  /** What those hooks see of the agent's turn. */
+  readonly at: FeatureContext;
   /** Set in the final-output phase of an agent with an output schema. */
   readonly responseFormat?: ModelRequest['responseFormat'];
 }
@@ -87,7 +89,7 @@ export async function* callModel(
       let holds =
         hooks.modelAttempts.length === 0
           ? undefined
-          : hooks.holdModelAttempt(agent, model, input, state);
+          : hooks.holdModelAttempt(input.at, model, input);
       if (holds instanceof Promise) holds = await holds;
       try {
         const response = yield* callOnce(model, attempt, holds, input, state);

@@ -6,6 +6,8 @@ import { callModel } from './call-model.js';
 import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../trace/run-tracer.js';
 import { matchRule, type RouteChoice, type RouterSpec } from '../agent/router.js';
+import type { FeatureContext } from './feature.js';
+import type { Hooks } from './seam.js';
 
 /** Why a router found no agent. */
 export interface NoRoute {
@@ -26,6 +28,9 @@ export async function* chooseRoute(options: {
   /** The router's cost tally. */
   cost: CostTally;
   state: RunState;
+  /** The router's features, and what they see of its turn. */
+  hooks: Hooks;
+  at: FeatureContext;
 }): AsyncGenerator<Chunk, RouteChoice | NoRoute, undefined> {
   const { router, spec, input } = options;
   const known = router.handoffs().map(handoff => handoff.agent.name);
@@ -42,7 +47,8 @@ export async function* chooseRoute(options: {
         cost: options.cost,
         requestHash: options.requestHash,
         agentSpan: options.agentSpan,
-        hooks: options.state.seam.forAgent(router),
+        hooks: options.hooks,
+        at: options.at,
       },
       options.state,
     );

@@ -5,7 +5,7 @@ import { systemClock } from '../util/clock.js';
 import { randomIds } from '../util/ids.js';
 import { ChunkSequence } from './chunk-sequence.js';
 import { emptyTally, type CostTally } from '../protocol/cost-tally.js';
-import type { RunFeature, RunExtension } from './extension.js';
+import type { Feature, FeatureHooks } from './feature.js';
 import { Seam } from './seam.js';
 import type { RunStateSnapshot } from './run-snapshot.js';
 import type { RunState } from './run-state.js';
@@ -71,18 +71,18 @@ export function createRunState<Options extends object>(
   /** Where the events go: the run's sinks and the environment's export. */
   sinks: readonly TraceSink[],
   /** The features the run has, in the order their hooks are called. */
-  features: readonly RunFeature<Options>[],
+  features: readonly Feature<Options>[],
 ): RunState {
   const { clock = systemClock, ids = randomIds } = options;
   const continued = resumed?.fork === true ? undefined : resumed;
   const runId = continued?.run.id ?? ids.runId();
   const totals = { usage: resumed?.run.usage ?? zeroUsage, cost: restoredTally(resumed) };
-  const extensions: RunExtension[] = [];
+  const taking: FeatureHooks[] = [];
   for (const feature of features) {
-    const extension = feature.forRun({ options, totals });
-    if (extension !== undefined) extensions.push(extension);
+    const hooks = feature.forRun({ options, totals });
+    if (hooks !== undefined) taking.push(hooks);
   }
-  const seam = new Seam(extensions);
+  const seam = new Seam(taking);
   const { redaction } = seam;
   const tracer = new RunTracer({
     redaction,

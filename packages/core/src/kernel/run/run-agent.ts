@@ -14,6 +14,7 @@ import type { AgentOutcome, AgentStart, PausedTurn } from './agent-outcome.js';
 import { AgentTurn } from './agent-turn.js';
 import { callModel, type ModelCallInput } from './call-model.js';
 import { chooseRoute } from './choose-route.js';
+import { calledModel } from './feature-context.js';
 import { decodeRetryRequest, finalOutputRequest } from './decode-output.js';
 import { runHandoff } from './run-handoff.js';
 import { actOnHandoff, handoffInput, takeHandoffResult } from './act-on-handoff.js';
@@ -62,7 +63,7 @@ export async function* runAgent(
       const refused =
         turn.hooks.beforeModelCalls.length === 0
           ? undefined
-          : await turn.hooks.beforeModelCall(turn, call);
+          : await turn.hooks.beforeModelCall(turn.at, calledModel(agent, state), call);
       if (refused !== undefined) {
         turn.stop(refused);
         break;
@@ -75,7 +76,9 @@ export async function* runAgent(
       if (state.chunks.wanted) yield state.chunks.make('usage', agent.name, response.usage);
       // The features' checks of the tools asked for (a cost limit spent, calls awaiting approval).
       let checks =
-        turn.hooks.toolChecks.length === 0 ? undefined : turn.hooks.checks(turn, reading.response);
+        turn.hooks.toolChecks.length === 0
+          ? undefined
+          : turn.hooks.checks(turn.at, reading.response);
       if (checks instanceof Promise) checks = await checks;
       const next = decideNextStep(decisionInput(turn, reading, checks));
       // Only running tools yields chunks: the other steps are carried out without a generator.
@@ -115,7 +118,7 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
   const blocked =
     start.input === undefined || turn.hooks.beforeTurns.length === 0
       ? undefined
-      : await turn.hooks.beforeTurn(turn, start.input);
+      : await turn.hooks.beforeTurn(turn.at, start.input);
   if (blocked !== undefined) {
     turn.stop(blocked);
     return;
@@ -130,6 +133,8 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
     agentSpan: turn.agentSpan,
     cost: turn.cost,
     state,
+    hooks: turn.hooks,
+    at: turn.at,
   });
   if ('problem' in choice) {
     turn.stop({ reason: 'error', detail: choice.problem });
@@ -210,6 +215,7 @@ function modelCallFor(turn: AgentTurn, step: number): ModelCallInput {
       : {}),
     agentSpan: turn.agentSpan,
     hooks: turn.hooks,
+    at: turn.at,
     ...(finalPhase && responseFormat !== undefined ? { responseFormat } : {}),
   };
 }
@@ -225,7 +231,7 @@ function recordResponse(
 ): StepResult {
   const { agent, state } = turn;
   turn.addUsage(response.usage);
-  if (turn.hooks.afterModelCalls.length > 0) turn.hooks.afterModelCall(turn, response);
+  if (turn.hooks.afterModelCalls.length > 0) turn.hooks.afterModelCall(turn.at, response);
   const { malformed, record } = reading;
   // In ReAct mode only a Final Answer is output: an Action or a malformed answer is protocol
   // text (kept in the trace), so a run stopped after one keeps the last Final Answer, if any.
@@ -293,7 +299,7 @@ async function finish(
   // A feature may withhold the answer (an output guardrail): the turn ends without it.
   const { hooks } = turn;
   const withheld =
-    hooks.beforeAnswers.length === 0 ? undefined : await hooks.beforeAnswer(turn, text);
+    hooks.beforeAnswers.length === 0 ? undefined : await hooks.beforeAnswer(turn.at, text);
   if (withheld !== undefined) {
     turn.output = '';
     turn.stop(withheld);
@@ -334,6 +340,7 @@ async function* actOnTools(
       agentSpan: turn.agentSpan,
       state,
       hooks: turn.hooks,
+      at: turn.at,
       unavailableTools: turn.unavailableTools,
       path: turn.start.path,
       resumed,

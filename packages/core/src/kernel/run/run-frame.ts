@@ -5,7 +5,7 @@ import { defaultExportSinks } from '../trace/default-export.js';
 import type { OpenSpan, TraceEventFields } from '../trace/run-tracer.js';
 import { isTraceSink, type SinkHealth, type TraceSink } from '../trace/trace-sink.js';
 import type { AgentOutcome } from './agent-outcome.js';
-import type { RunFeature } from './extension.js';
+import type { Feature } from './feature.js';
 import { claimResume } from '../trace/resume-ledger.js';
 import { createRunState, type ResumedFrom } from './create-run-state.js';
 import type { KernelOptions, ResumeOnceOptions } from './run-options.js';
@@ -40,7 +40,7 @@ export async function openRun<Options extends object>(
   start: Omit<TraceEventFields<'run_start'>, 'resumed'>,
   how: {
     /** The features the run has (the standard ones, for `run` and the workflows). */
-    readonly features: readonly RunFeature<Options>[];
+    readonly features: readonly Feature<Options>[];
     readonly streaming?: boolean;
     readonly resumed?: ResumedFrom | undefined;
   },

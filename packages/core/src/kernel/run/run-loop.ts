@@ -1,5 +1,5 @@
 import type { AnyAgent } from '../agent/agent.js';
-import type { RunFeature } from './extension.js';
+import type { Feature } from './feature.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { recentMessages } from './recent-messages.js';
 import type { Chunk } from '../protocol/chunk.js';
@@ -29,7 +29,7 @@ export async function* runLoop<Options extends object>(
   input: string,
   options: KernelOptions & Partial<ResumeOnceOptions> & Options,
   streaming: boolean,
-  features: readonly RunFeature<Options>[],
+  features: readonly Feature<Options>[],
   /** A paused run's opened state, and the decisions it goes on with. */
   resumed?: { readonly state: RunStateSnapshot; readonly decisions: readonly ApprovalDecision[] },
 ): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {

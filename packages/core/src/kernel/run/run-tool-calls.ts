@@ -14,6 +14,8 @@ import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { ToolCallRecord } from '../protocol/records.js';
 import type { RunState } from './run-state.js';
+import { eventRecorder } from './feature-context.js';
+import type { FeatureContext } from './feature.js';
 import { refusalOf, settleHolds, type Hooks } from './seam.js';
 import { toTraceError } from './to-trace-error.js';
 import { finishedCall, restoreFinished } from './paused-tool-calls.js';
@@ -171,20 +173,19 @@ async function runRound(
 
 /** The features' say on a round before it runs (tool guardrails): the calls they refuse. */
 async function refusedCalls(
-  { agent, state, hooks }: ToolPhase,
+  { state, hooks, at }: ToolPhase,
   round: readonly PendingCall[],
   spans: ReadonlyMap<PendingCall, OpenSpan>,
 ): Promise<ReadonlyMap<PendingCall, ToolCallOutcome>> {
-  const refused = await hooks.beforeToolRound({
-    agent,
-    state,
-    calls: round.map(pending => ({
+  const refused = await hooks.beforeToolRound(
+    at,
+    round.map(pending => ({
       call: pending.call,
       args: pending.args,
       attempt: pending.attempt,
-      span: spans.get(pending) as OpenSpan,
+      record: eventRecorder(state, spans.get(pending) as OpenSpan),
     })),
-  });
+  );
   if (refused.size === 0) return noneBlocked;
   const blocked = new Map<PendingCall, ToolCallOutcome>();
   for (const pending of round) {
@@ -310,6 +311,7 @@ async function attemptCall(
     /** A capturing view of the tracer for a delegate of this call. */
     captured: (pending: PendingCall) => RunTracer;
     hooks: Hooks;
+    at: FeatureContext;
     resumed?: ResumedPhase | undefined;
     runAgent: AgentRunner;
   },
@@ -339,15 +341,14 @@ async function attemptCall(
       runAgent: options.runAgent,
     });
   }
-  return { outcome: await attemptTool(agent, options.hooks, pending, state, toolSpan), chunks: [] };
+  return { outcome: await attemptTool(agent, options, pending, toolSpan), chunks: [] };
 }
 
 /** One attempt of an ordinary tool, behind the features that hold it, inside its span's context. */
 async function attemptTool(
   agent: AnyAgent,
-  hooks: Hooks,
+  { hooks, at, state }: { hooks: Hooks; at: FeatureContext; state: RunState },
   pending: PendingCall,
-  state: RunState,
   toolSpan: OpenSpan,
 ): Promise<ToolCallOutcome> {
   const tool = agent.toolRegistry.get(pending.call.toolName);
@@ -355,7 +356,7 @@ async function attemptTool(
   const holds =
     tool === undefined || hooks.toolAttempts.length === 0
       ? undefined
-      : hooks.holdToolAttempt(agent, tool, pending.call, state);
+      : hooks.holdToolAttempt(at, tool, pending.call);
   const error = refusalOf(holds);
   if (error !== undefined) return { ok: false, args: pending.args, error, content: error.message };
   const outcome = await state.tracer.within(toolSpan, () =>

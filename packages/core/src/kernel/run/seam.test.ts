@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agent } from '../agent/agent.js';
 import type { LanguageModel } from '../model/language-model.js';
-import type { ModelAttemptHold, RunExtension } from './extension.js';
+import type { ModelAttemptHold, FeatureHooks } from './feature.js';
 import { Seam, settleHolds, type Holds } from './seam.js';
 
 const model: LanguageModel = {
@@ -15,13 +15,13 @@ const model: LanguageModel = {
 };
 const plain = agent({ name: 'plain', model });
 const guarded = agent({ name: 'guarded', model, guardrails: { input: [] } });
-const call = {} as never;
-const state = {} as never;
+const request = { instructions: '', messages: [], tools: [] };
+const at = {} as never;
 
 describe('the seam', () => {
-  it('gives each agent the hooks of the extensions that take part in its turns', () => {
-    const everyone: RunExtension = { afterModelCall: () => undefined };
-    const onlyGuarded: RunExtension = {
+  it('gives each agent the hooks of the features that take part in its turns', () => {
+    const everyone: FeatureHooks = { afterModelCall: () => undefined };
+    const onlyGuarded: FeatureHooks = {
       appliesTo: candidate => candidate.name === 'guarded',
       afterModelCall: () => undefined,
       beforeAnswer: () => Promise.resolve(undefined),
@@ -30,7 +30,7 @@ describe('the seam', () => {
     expect(seam.forAgent(plain).afterModelCalls).toHaveLength(1);
     expect(seam.forAgent(plain).beforeAnswers).toHaveLength(0);
     expect(seam.forAgent(guarded).afterModelCalls).toHaveLength(2);
-    // Gathered once per set: agents that take the same extensions share their hooks.
+    // Gathered once per set: agents that take the same features share their hooks.
     expect(seam.forAgent(agent({ name: 'other', model }))).toBe(seam.forAgent(plain));
   });
 
@@ -38,7 +38,7 @@ describe('the seam', () => {
     const order: string[] = [];
     const hold = (name: string): ModelAttemptHold => ({ settle: () => order.push(name) });
     const sync = new Seam([{ modelAttempt: () => hold('breaker') }]).forAgent(plain);
-    const held = sync.holdModelAttempt(plain, model, call, state);
+    const held = sync.holdModelAttempt(at, model, request);
     expect(held).not.toBeInstanceOf(Promise); // one feature: its hold, not an array
     settleHolds(held as Holds<ModelAttemptHold>, { error: new Error('x') });
     expect(order).toEqual(['breaker']);
@@ -48,7 +48,7 @@ describe('the seam', () => {
       { modelAttempt: () => Promise.resolve(hold('rate limit')) },
       { modelAttempt: () => hold('breaker') },
     ]).forAgent(plain);
-    const holds = await waiting.holdModelAttempt(plain, model, call, state);
+    const holds = await waiting.holdModelAttempt(at, model, request);
     settleHolds(holds, { error: new Error('x') });
     expect(order).toEqual(['rate limit', 'breaker']);
   });
@@ -61,13 +61,12 @@ describe('the seam', () => {
       finishReason: 'stop',
       usage: { promptTokens: 0, completionTokens: 0 },
     } as never;
-    const turn = {} as never;
     const now = new Seam([{ toolCheck: () => check }, { toolCheck: () => undefined }]).forAgent(
       plain,
     );
-    expect(now.checks(turn, response)).toEqual([check]);
+    expect(now.checks(at, response)).toEqual([check]);
     const later = new Seam([{ toolCheck: () => Promise.resolve(check) }]).forAgent(plain);
-    const found = later.checks(turn, response);
+    const found = later.checks(at, response);
     expect(found).toBeInstanceOf(Promise);
     expect(await found).toEqual([check]);
   });

@@ -4,40 +4,42 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ToolCallError } from '../errors/tool-call-error.js';
 import type { LanguageModel, ModelResponse } from '../model/language-model.js';
 import type { Redaction } from '../trace/redaction.js';
-import type { PausedTurn } from './agent-outcome.js';
-import type { AgentTurn } from './agent-turn.js';
-import type { ModelCallInput } from './call-model.js';
-import type { RunState } from './run-state.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { ToolCallRequest } from '../protocol/message.js';
 import type { LlmIdentity } from './llm-event-fields.js';
-import type { ModelAttemptHold, RunExtension, ToolAttemptHold, ToolRound } from './extension.js';
-import type { Stop, ToolCheck, ToolStep } from './next-step.js';
+import type {
+  DecidedStep,
+  FeatureContext,
+  FeatureHooks,
+  ModelAttemptHold,
+  ModelCallRequest,
+  PausedStep,
+  RoundCall,
+  ToolAttemptHold,
+} from './feature.js';
+import type { Stop, ToolCheck } from './next-step.js';
 import { nativeToolCalling, type ToolCallingMode } from './tool-calling.js';
 
-type HookName = Exclude<keyof RunExtension, 'redaction' | 'toolCalling' | 'appliesTo'>;
-type Hook<Name extends HookName> = NonNullable<RunExtension[Name]>;
-/** What a model attempt's hooks are given: the agent, the model, the call and the run's state. */
+type HookName = Exclude<keyof FeatureHooks, 'redaction' | 'toolCalling' | 'appliesTo'>;
+type Hook<Name extends HookName> = NonNullable<FeatureHooks[Name]>;
+/** What a model attempt's hooks are given: where, the model and the request. */
 type ModelAttempt = Parameters<Hook<'modelAttempt'>>;
 
-/** The hooks of one kind, in the order the extensions were given, bound to their extension. */
-function hooks<Name extends HookName>(
-  extensions: readonly RunExtension[],
-  name: Name,
-): Hook<Name>[] {
+/** The hooks of one kind, in the order the features were given, bound to their feature. */
+function hooks<Name extends HookName>(features: readonly FeatureHooks[], name: Name): Hook<Name>[] {
   const found: Hook<Name>[] = [];
-  for (const extension of extensions) {
-    const hook = extension[name];
+  for (const feature of features) {
+    const hook = feature[name];
     if (hook === undefined) continue;
-    // Called on its extension: a method may keep its state on `this`.
-    found.push((hook as (...args: never[]) => unknown).bind(extension) as Hook<Name>);
+    // Called on its hooks: a method may keep its state on `this`.
+    found.push((hook as (...args: never[]) => unknown).bind(feature) as Hook<Name>);
   }
   return found;
 }
 
 /** The first stop the hooks give, asked in order (each waited for before the next). */
 async function firstStop<Args extends unknown[]>(
-  hooks: readonly ((...args: Args) => Promise<Stop | undefined>)[],
+  hooks: readonly ((...args: Args) => Stop | undefined | Promise<Stop | undefined>)[],
   ...args: Args
 ): Promise<Stop | undefined> {
   for (const hook of hooks) {
@@ -83,20 +85,24 @@ export function settleHolds<Outcome>(
  */
 export class Seam {
   readonly redaction: Redaction | undefined;
-  readonly #extensions: readonly RunExtension[];
+  readonly #features: readonly FeatureHooks[];
   readonly #byAgent = new Map<AnyAgent, Hooks>();
-  /** The hooks of each set of extensions that agents take part in, by the set's bits. */
+  /** The hooks of each set of features that agents take part in, by the set's bits. */
   readonly #bySet = new Map<number, Hooks>();
   readonly #modes = new Map<string, ToolCallingMode>([['native', nativeToolCalling]]);
 
-  constructor(extensions: readonly RunExtension[]) {
-    // A set of extensions is a bit each in a number (forAgent).
-    if (extensions.length > 30) throw new Error('A run takes at most 30 features.');
-    this.#extensions = extensions;
-    this.redaction = extensions.find(extension => extension.redaction !== undefined)?.redaction;
-    for (const extension of extensions) {
-      if (extension.toolCalling === undefined) continue;
-      for (const [name, mode] of Object.entries(extension.toolCalling)) this.#modes.set(name, mode);
+  constructor(features: readonly FeatureHooks[]) {
+    // A set of features is a bit each in a number (forAgent).
+    if (features.length > 30)
+      throw new ConfigurationError({
+        option: 'features',
+        message: `A run takes at most 30 features; this one has ${features.length}. Combine some into one feature.`,
+      });
+    this.#features = features;
+    this.redaction = features.find(feature => feature.redaction !== undefined)?.redaction;
+    for (const feature of features) {
+      if (feature.toolCalling === undefined) continue;
+      for (const [name, mode] of Object.entries(feature.toolCalling)) this.#modes.set(name, mode);
     }
   }
 
@@ -108,13 +114,13 @@ export class Seam {
     let found = this.#byAgent.get(agent);
     if (found === undefined) {
       let key = 0;
-      const taking: RunExtension[] = [];
-      const extensions = this.#extensions;
-      for (let index = 0; index < extensions.length; index++) {
-        const extension = extensions[index] as RunExtension;
-        if (extension.appliesTo !== undefined && !extension.appliesTo(agent)) continue;
+      const taking: FeatureHooks[] = [];
+      const features = this.#features;
+      for (let index = 0; index < features.length; index++) {
+        const feature = features[index] as FeatureHooks;
+        if (feature.appliesTo !== undefined && !feature.appliesTo(agent)) continue;
         key |= 1 << index;
-        taking.push(extension);
+        taking.push(feature);
       }
       found = this.#bySet.get(key);
       if (found === undefined) {
@@ -138,7 +144,7 @@ export class Seam {
 }
 
 /**
- * The hooks of some extensions, gathered by kind, so a point no feature uses costs a step nothing
+ * The hooks of some features, gathered by kind, so a point no feature uses costs a step nothing
  * but a length check, and a hook with nothing to wait for is not awaited.
  */
 export class Hooks {
@@ -155,46 +161,53 @@ export class Hooks {
   readonly #pauses: readonly Hook<'pause'>[];
   readonly #resumes: readonly Hook<'resume'>[];
 
-  constructor(extensions: readonly RunExtension[]) {
-    this.beforeTurns = hooks(extensions, 'beforeTurn');
-    this.beforeModelCalls = hooks(extensions, 'beforeModelCall');
-    this.afterModelCalls = hooks(extensions, 'afterModelCall');
-    this.beforeAnswers = hooks(extensions, 'beforeAnswer');
-    this.beforeToolRounds = hooks(extensions, 'beforeToolRound');
-    this.modelAttempts = hooks(extensions, 'modelAttempt');
-    this.toolChecks = hooks(extensions, 'toolCheck');
-    this.toolAttempts = hooks(extensions, 'toolAttempt');
-    this.#models = hooks(extensions, 'model');
-    this.#price = hooks(extensions, 'priceCall')[0];
-    this.#pauses = hooks(extensions, 'pause');
-    this.#resumes = hooks(extensions, 'resume');
+  constructor(features: readonly FeatureHooks[]) {
+    this.beforeTurns = hooks(features, 'beforeTurn');
+    this.beforeModelCalls = hooks(features, 'beforeModelCall');
+    this.afterModelCalls = hooks(features, 'afterModelCall');
+    this.beforeAnswers = hooks(features, 'beforeAnswer');
+    this.beforeToolRounds = hooks(features, 'beforeToolRound');
+    this.modelAttempts = hooks(features, 'modelAttempt');
+    this.toolChecks = hooks(features, 'toolCheck');
+    this.toolAttempts = hooks(features, 'toolAttempt');
+    this.#models = hooks(features, 'model');
+    this.#price = hooks(features, 'priceCall')[0];
+    this.#pauses = hooks(features, 'pause');
+    this.#resumes = hooks(features, 'resume');
   }
 
   /** Before a turn's first model call: the first stop a feature gives. */
-  beforeTurn(turn: AgentTurn, input: string): Promise<Stop | undefined> {
-    return firstStop(this.beforeTurns, turn, input);
+  beforeTurn(at: FeatureContext, input: string): Promise<Stop | undefined> {
+    return firstStop(this.beforeTurns, at, input);
   }
 
   /** Before a model call: the first stop a feature gives. */
-  beforeModelCall(turn: AgentTurn, call: ModelCallInput): Promise<Stop | undefined> {
-    return firstStop(this.beforeModelCalls, turn, call);
+  beforeModelCall(
+    at: FeatureContext,
+    model: LanguageModel,
+    request: ModelCallRequest,
+  ): Promise<Stop | undefined> {
+    return firstStop(this.beforeModelCalls, at, model, request);
   }
 
   /** After a model answered a turn's step: every feature is told. */
-  afterModelCall(turn: AgentTurn, response: ModelResponse): void {
-    for (const hook of this.afterModelCalls) hook(turn, response);
+  afterModelCall(at: FeatureContext, response: ModelResponse): void {
+    for (const hook of this.afterModelCalls) hook(at, response);
   }
 
   /** On the answer a turn would end with: the first stop a feature gives. */
-  beforeAnswer(turn: AgentTurn, text: string): Promise<Stop | undefined> {
-    return firstStop(this.beforeAnswers, turn, text);
+  beforeAnswer(at: FeatureContext, text: string): Promise<Stop | undefined> {
+    return firstStop(this.beforeAnswers, at, text);
   }
 
   /** A round of tool calls before they run: the calls the features refuse, by call id. */
-  async beforeToolRound(round: ToolRound): Promise<ReadonlyMap<string, ToolCallError>> {
+  async beforeToolRound(
+    at: FeatureContext,
+    calls: readonly RoundCall[],
+  ): Promise<ReadonlyMap<string, ToolCallError>> {
     const refused = new Map<string, ToolCallError>();
     for (const hook of this.beforeToolRounds) {
-      const found = await hook(round);
+      const found = await hook(at, calls);
       if (found !== undefined)
         for (const [callId, error] of found) if (!refused.has(callId)) refused.set(callId, error);
     }
@@ -206,19 +219,18 @@ export class Hooks {
    * feature waits (a rate limit), and then the features after it are asked once it has waited.
    */
   holdModelAttempt(
-    agent: AnyAgent,
+    at: FeatureContext,
     model: LanguageModel,
-    call: ModelCallInput,
-    state: RunState,
+    request: ModelCallRequest,
   ): Holds<ModelAttemptHold> | Promise<Holds<ModelAttemptHold>> {
     const { modelAttempts } = this;
     if (modelAttempts.length === 1)
-      return (modelAttempts[0] as Hook<'modelAttempt'>)(agent, model, call, state);
+      return (modelAttempts[0] as Hook<'modelAttempt'>)(at, model, request);
     const holds: ModelAttemptHold[] = [];
     for (let index = 0; index < modelAttempts.length; index++) {
-      const held = (modelAttempts[index] as Hook<'modelAttempt'>)(agent, model, call, state);
+      const held = (modelAttempts[index] as Hook<'modelAttempt'>)(at, model, request);
       if (held instanceof Promise)
-        return this.#waitThenHold([agent, model, call, state], held, holds, index + 1);
+        return this.#waitThenHold([at, model, request], held, holds, index + 1);
       if (held !== undefined) holds.push(held);
     }
     return holds;
@@ -241,17 +253,15 @@ export class Hooks {
 
   /** What the features hold over a tool attempt: one hold, or several. */
   holdToolAttempt(
-    agent: AnyAgent,
+    at: FeatureContext,
     tool: AnyTool,
     call: ToolCallRequest,
-    state: RunState,
   ): Holds<ToolAttemptHold> {
     const { toolAttempts } = this;
-    if (toolAttempts.length === 1)
-      return (toolAttempts[0] as Hook<'toolAttempt'>)(agent, tool, call, state);
+    if (toolAttempts.length === 1) return (toolAttempts[0] as Hook<'toolAttempt'>)(at, tool, call);
     const holds: ToolAttemptHold[] = [];
     for (const hook of toolAttempts) {
-      const held = hook(agent, tool, call, state);
+      const held = hook(at, tool, call);
       if (held !== undefined) holds.push(held);
     }
     return holds;
@@ -262,13 +272,13 @@ export class Hooks {
    * wait for its check.
    */
   checks(
-    turn: AgentTurn,
+    at: FeatureContext,
     response: ModelResponse,
   ): readonly ToolCheck[] | Promise<readonly ToolCheck[]> {
     const found: (ToolCheck | undefined | Promise<ToolCheck | undefined>)[] = [];
     let waits = false;
     for (const hook of this.toolChecks) {
-      const check = hook(turn, response);
+      const check = hook(at, response);
       if (check instanceof Promise) waits = true;
       found.push(check);
     }
@@ -296,16 +306,20 @@ export class Hooks {
   }
 
   /** The turn pauses on `pending`: the features that asked are told. */
-  pause(turn: AgentTurn, pending: readonly PendingApproval[]): void {
-    for (const hook of this.#pauses) hook(turn, pending);
+  pause(at: FeatureContext, pending: readonly PendingApproval[]): void {
+    for (const hook of this.#pauses) hook(at, pending);
   }
 
   /** The step a resumed turn runs: the first feature's answer, or the paused step as it was. */
-  resume(turn: AgentTurn, paused: PausedTurn, decisions: readonly ApprovalDecision[]): ToolStep {
+  resume(
+    at: FeatureContext,
+    paused: PausedStep,
+    decisions: readonly ApprovalDecision[],
+  ): DecidedStep {
     for (const hook of this.#resumes) {
-      const step = hook(turn, paused, decisions);
-      if (step !== undefined) return step;
+      const decided = hook(at, paused, decisions);
+      if (decided !== undefined) return decided;
     }
-    return paused.step;
+    return { step: paused.step, refused: [] };
   }
 }

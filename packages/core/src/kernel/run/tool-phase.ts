@@ -9,6 +9,7 @@ import type { AgentStart, FinishedCall, PausedTurn } from './agent-outcome.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import type { Hooks } from './seam.js';
+import type { FeatureContext } from './feature.js';
 
 /** A call of the tool phase: its request, parsed arguments, start and attempt. */
 export interface PendingCall {
@@ -68,6 +69,8 @@ export interface ToolPhase {
   readonly state: RunState;
   /** The hooks of the run's features that take part in the agent's turns. */
   readonly hooks: Hooks;
+  /** What those hooks see of the agent's turn. */
+  readonly at: FeatureContext;
   /** Tools declared unavailable so far; failing tools are added. */
   readonly unavailableTools: Set<string>;
   /** The handoff path, for agents used as tools. */

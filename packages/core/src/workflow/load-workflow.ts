@@ -1,6 +1,6 @@
 import type { LineCounter, Node as YamlNode, Scalar, YAMLMap } from 'yaml';
-import type { AnyAgent } from '../../kernel/agent/agent.js';
-import type { AnyTool } from '../../kernel/tool/tool.js';
+import type { AnyAgent } from '../kernel/agent/agent.js';
+import type { AnyTool } from '../kernel/tool/tool.js';
 import { ConditionError, parseCondition } from './condition.js';
 import { yaml } from './yaml-peer.js';
 import {

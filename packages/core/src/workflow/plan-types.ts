@@ -1,10 +1,10 @@
-import type { AnyAgent } from '../../kernel/agent/agent.js';
-import type { ApprovalDecision } from '../../kernel/protocol/approval.js';
+import type { AnyAgent } from '../kernel/agent/agent.js';
+import type { ApprovalDecision } from '../kernel/protocol/approval.js';
 import type { PlanCatalog } from './plan-prompt.js';
 import type { Workflow } from './workflow.js';
 import type { PlanStateRecord, PlanStateSnapshot } from './plan-snapshot.js';
-import type { ResumeOnceOptions } from '../../kernel/run/run-options.js';
-import type { RunOptions } from '../../runner/run-options.js';
+import type { ResumeOnceOptions } from '../kernel/run/runner-api.js';
+import type { RunOptions } from '../runner/run-options.js';
 import type { WorkflowResult, WorkflowRunOptions } from './run-workflow.js';
 
 /** Options of `planAndRun`: what plans may use, how many there may be, and the run's options. */

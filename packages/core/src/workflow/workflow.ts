@@ -1,6 +1,6 @@
-import type { AnyAgent } from '../../kernel/agent/agent.js';
-import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
-import type { AnyTool } from '../../kernel/tool/tool.js';
+import type { AnyAgent } from '../kernel/agent/agent.js';
+import { ConfigurationError } from '../kernel/errors/configuration-error.js';
+import type { AnyTool } from '../kernel/tool/tool.js';
 import { ConditionError, parseCondition, stepsRead, type Condition } from './condition.js';
 import { inputExpressions } from './step-input.js';
 

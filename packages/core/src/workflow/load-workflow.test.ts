@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agent } from '../../kernel/agent/agent.js';
-import { tool } from '../../kernel/tool/tool.js';
+import { agent } from '../kernel/agent/agent.js';
+import { tool } from '../kernel/tool/tool.js';
 // Through the entry, which loads the optional peer yaml for the loader.
-import { loadWorkflow, WorkflowLoadError } from '../../workflows.js';
+import { loadWorkflow, WorkflowLoadError } from '../workflows.js';
 
 /** The seed's data-analysis pipeline, as written there. */
 const seedWorkflow = `workflow:

@@ -1,5 +1,5 @@
-import type { AnyAgent } from '../../kernel/agent/agent.js';
-import type { AnyTool } from '../../kernel/tool/tool.js';
+import type { AnyAgent } from '../kernel/agent/agent.js';
+import type { AnyTool } from '../kernel/tool/tool.js';
 import type { WorkflowStepRecord } from './step-record.js';
 import { yaml } from './yaml-peer.js';
 

@@ -1,15 +1,14 @@
-import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
-import { RunAbortedError } from '../../kernel/errors/abort-error.js';
-import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
-import { Semaphore } from '../../kernel/util/semaphore.js';
+import type { ApprovalDecision, PendingApproval } from '../kernel/protocol/approval.js';
+import { RunAbortedError } from '../kernel/errors/abort-error.js';
+import type { OpenSpan, RunTracer } from '../kernel/trace/run-tracer.js';
+import { Semaphore } from '../kernel/util/semaphore.js';
 import { StepLock } from './step-lock.js';
 import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
 import type { Workflow } from './workflow.js';
-import type { RunState } from '../../kernel/run/run-state.js';
+import { type RunState, toTraceError } from '../kernel/run/runner-api.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
 import type { PausedAgentStep, PausedWorkflow } from './workflow-snapshot.js';
-import { toTraceError } from '../../kernel/run/to-trace-error.js';
-import { defined } from '../../kernel/util/defined.js';
+import { defined } from '../kernel/util/defined.js';
 
 /** How a workflow ended: `interrupted` when a step waits for a person. */
 export type WorkflowStatus = 'completed' | 'failed' | 'interrupted' | 'aborted';

@@ -1,10 +1,13 @@
-import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
-import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
+import type { ApprovalDecision, PendingApproval } from '../kernel/protocol/approval.js';
+import { ConfigurationError } from '../kernel/errors/configuration-error.js';
 import type { WorkflowStepRecord } from './step-record.js';
 import type { Workflow } from './workflow.js';
-import type { PausedRun } from '../../kernel/run/create-run-state.js';
-import type { PausedTurn } from '../../kernel/run/agent-outcome.js';
-import { checkDecisions, openState } from '../../kernel/run/run-snapshot.js';
+import {
+  checkDecisions,
+  openState,
+  type PausedRun,
+  type PausedTurn,
+} from '../kernel/run/runner-api.js';
 
 /** The format name and version a workflow state carries; a state of another version is refused. */
 export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;

@@ -1,9 +1,8 @@
-import type { AnyAgent } from '../../kernel/agent/agent.js';
-import type { ApprovalDecision } from '../../kernel/protocol/approval.js';
-import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
-import type { Message } from '../../kernel/protocol/message.js';
-import type { PausedRun } from '../../kernel/run/create-run-state.js';
-import { checkDecisions, openState } from '../../kernel/run/run-snapshot.js';
+import type { AnyAgent } from '../kernel/agent/agent.js';
+import type { ApprovalDecision } from '../kernel/protocol/approval.js';
+import { ConfigurationError } from '../kernel/errors/configuration-error.js';
+import type { Message } from '../kernel/protocol/message.js';
+import { checkDecisions, openState, type PausedRun } from '../kernel/run/runner-api.js';
 import type { PausedWorkflow } from './workflow-snapshot.js';
 
 /** The format name and version a planned run's state carries; another version is refused. */

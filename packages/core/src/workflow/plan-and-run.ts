@@ -1,13 +1,12 @@
-import type { AnyAgent } from '../../kernel/agent/agent.js';
-import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
+import type { AnyAgent } from '../kernel/agent/agent.js';
+import { ConfigurationError } from '../kernel/errors/configuration-error.js';
 import { WorkflowLoadError } from './load-workflow.js';
 import type { Workflow } from './workflow.js';
 import { openPlanState, type PlanStateSnapshot } from './plan-snapshot.js';
 import type { PlanAndRunOptions, PlanResult, ResumePlanOptions } from './plan-types.js';
 import { loadPlan, Planning, type PlanLimits } from './planning.js';
-import { forkedFromFields, openRun, type RunEnding } from '../../kernel/run/run-frame.js';
-import { standardFeatures } from '../../runner/standard-features.js';
-import { sealState } from '../../kernel/run/run-snapshot.js';
+import { forkedFromFields, openRun, type RunEnding, sealState } from '../kernel/run/runner-api.js';
+import { standardFeatures } from '../runner/standard-features.js';
 
 export type { PlanAndRunOptions, PlanRecord, PlanResult, ResumePlanOptions } from './plan-types.js';
 
@@ -69,7 +68,7 @@ async function plannedRun(
     planner.name,
     options,
     { input: request, ...forkedFromFields(options.forkedFrom) },
-    { resumed, features: standardFeatures },
+    { resumed, features: options.features ?? standardFeatures },
   );
   const planning = new Planning(planner, request, frame.span, frame.state, options, resumed);
   let ending: RunEnding | undefined;

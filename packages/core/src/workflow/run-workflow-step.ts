@@ -1,10 +1,10 @@
-import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
-import { RunAbortedError } from '../../kernel/errors/abort-error.js';
-import { executeToolCall } from '../../kernel/tool/execute-tool-call.js';
-import { ToolRegistry } from '../../kernel/tool/tool-registry.js';
-import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
-import { deadline } from '../../kernel/util/deadline.js';
-import type { Semaphore } from '../../kernel/util/semaphore.js';
+import type { ApprovalDecision, PendingApproval } from '../kernel/protocol/approval.js';
+import { RunAbortedError } from '../kernel/errors/abort-error.js';
+import { executeToolCall } from '../kernel/tool/execute-tool-call.js';
+import { ToolRegistry } from '../kernel/tool/tool-registry.js';
+import type { OpenSpan, RunTracer } from '../kernel/trace/run-tracer.js';
+import { deadline } from '../kernel/util/deadline.js';
+import type { Semaphore } from '../kernel/util/semaphore.js';
 import type { StepLock } from './step-lock.js';
 import {
   stepVerdict,
@@ -15,16 +15,19 @@ import {
 } from './step-record.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 import type { PausedAgentStep } from './workflow-snapshot.js';
-import type { RunState } from '../../kernel/run/run-state.js';
-import { traceApprovalRequested, traceApprovalResolved } from '../approval/approval-events.js';
-import { toTraceError } from '../../kernel/run/to-trace-error.js';
+import { type RunState, toTraceError } from '../kernel/run/runner-api.js';
+import type { RecordEvent } from '../kernel/run/feature.js';
+import {
+  traceApprovalRequested,
+  traceApprovalResolved,
+} from '../features/approval/approval-events.js';
 import {
   agentAttempt,
   type AgentStepResume,
   type AttemptOptions,
   type Outcome,
 } from './workflow-agent-step.js';
-import { defined } from '../../kernel/util/defined.js';
+import { defined } from '../kernel/util/defined.js';
 
 /** How the attempts of a step's tool or agent ended: the last attempt's outcome, and how many. */
 type Attempted = Outcome & { readonly attempts: number };
@@ -159,12 +162,13 @@ function approvalStep(
     agent: context.workflow.name,
     args: { prompt, input },
   };
+  const record: RecordEvent = (name, fields) => tracer.point(name, span, fields);
   if (decision === undefined) {
-    traceApprovalRequested(tracer, span, approval);
+    traceApprovalRequested(record, approval);
     context.pending.push(approval);
     return { name: step.name, status: 'interrupted', attempts: 0 };
   }
-  traceApprovalResolved(tracer, span, approval, decision);
+  traceApprovalResolved(record, approval, decision);
   if (decision.decision === 'reject') {
     const message = `${decision.by ?? 'a person'} rejected step '${step.name}'${decision.reason === undefined ? '' : `: ${decision.reason}`}`;
     return { name: step.name, status: 'failed', error: { type: 'rejected', message }, attempts: 1 };

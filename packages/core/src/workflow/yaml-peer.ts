@@ -1,5 +1,5 @@
 import type * as Yaml from 'yaml';
-import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
+import { ConfigurationError } from '../kernel/errors/configuration-error.js';
 
 let loaded: typeof Yaml | undefined;
 

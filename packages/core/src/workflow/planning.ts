@@ -1,7 +1,7 @@
-import type { AnyAgent } from '../../kernel/agent/agent.js';
-import type { ApprovalDecision } from '../../kernel/protocol/approval.js';
-import type { Message } from '../../kernel/protocol/message.js';
-import type { OpenSpan } from '../../kernel/trace/run-tracer.js';
+import type { AnyAgent } from '../kernel/agent/agent.js';
+import type { ApprovalDecision } from '../kernel/protocol/approval.js';
+import type { Message } from '../kernel/protocol/message.js';
+import type { OpenSpan } from '../kernel/trace/run-tracer.js';
 import { loadWorkflow, WorkflowLoadError } from './load-workflow.js';
 import {
   failedStepFeedback,
@@ -12,8 +12,12 @@ import {
   type PlanCatalog,
 } from './plan-prompt.js';
 import type { Workflow } from './workflow.js';
-import { agentOutcome } from '../../kernel/run/agent-outcome.js';
-import { pausedRun } from '../../kernel/run/create-run-state.js';
+import {
+  agentOutcome,
+  pausedRun,
+  type RunEnding,
+  type RunState,
+} from '../kernel/run/runner-api.js';
 import {
   executeWorkflow,
   type ExecuteWorkflowOptions,
@@ -21,8 +25,6 @@ import {
 } from './execute-workflow.js';
 import type { PlanAndRunOptions, PlanRecord, PlanResult } from './plan-types.js';
 import { PLAN_STATE_FORMAT, PLAN_STATE_VERSION, type PlanStateSnapshot } from './plan-snapshot.js';
-import type { RunEnding } from '../../kernel/run/run-frame.js';
-import type { RunState } from '../../kernel/run/run-state.js';
 import { redactStepErrors, workflowEnding } from './run-workflow.js';
 
 /** How many plans and re-plans a planned run may use. */

@@ -1,10 +1,14 @@
-import type { ApprovalDecision } from '../../kernel/protocol/approval.js';
-import { RunAbortedError } from '../../kernel/errors/abort-error.js';
-import type { OpenSpan } from '../../kernel/trace/run-tracer.js';
+import type { ApprovalDecision } from '../kernel/protocol/approval.js';
+import { RunAbortedError } from '../kernel/errors/abort-error.js';
+import type { OpenSpan } from '../kernel/trace/run-tracer.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
-import { agentOutcome, type AgentStart, type PausedTurn } from '../../kernel/run/agent-outcome.js';
-import { resumedAgentStart } from '../../kernel/run/resumed-start.js';
-import type { RunState } from '../../kernel/run/run-state.js';
+import {
+  agentOutcome,
+  type AgentStart,
+  type PausedTurn,
+  resumedAgentStart,
+  type RunState,
+} from '../kernel/run/runner-api.js';
 
 /** Why a step's attempt failed, as its record and trace say. */
 export type StepError = { readonly type: string; readonly message: string };

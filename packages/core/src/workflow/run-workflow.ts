@@ -1,25 +1,28 @@
-import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
-import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
-import type { StopReason } from '../../kernel/protocol/stop-reason.js';
-import type { Usage } from '../../kernel/protocol/usage.js';
+import type { ApprovalDecision, PendingApproval } from '../kernel/protocol/approval.js';
+import { ConfigurationError } from '../kernel/errors/configuration-error.js';
+import type { StopReason } from '../kernel/protocol/stop-reason.js';
+import type { Usage } from '../kernel/protocol/usage.js';
 import type { WorkflowStepRecord } from './step-record.js';
 import type { Workflow } from './workflow.js';
-import { pausedRun } from '../../kernel/run/create-run-state.js';
-import { openRun, type RunEnding } from '../../kernel/run/run-frame.js';
+import {
+  openRun,
+  pausedRun,
+  type ResumeOnceOptions,
+  type RunEnding,
+  type RunState,
+  sealState,
+  toTraceError,
+} from '../kernel/run/runner-api.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
-import type { ResumeOnceOptions } from '../../kernel/run/run-options.js';
-import type { RunOptions } from '../../runner/run-options.js';
-import type { RunState } from '../../kernel/run/run-state.js';
-import { toTraceError } from '../../kernel/run/to-trace-error.js';
-import type { Redaction } from '../../kernel/trace/redaction.js';
-import { standardFeatures } from '../../runner/standard-features.js';
+import type { RunOptions } from '../runner/run-options.js';
+import type { Redaction } from '../kernel/trace/redaction.js';
+import { standardFeatures } from '../runner/standard-features.js';
 import {
   openWorkflowState,
   WORKFLOW_STATE_FORMAT,
   WORKFLOW_STATE_VERSION,
   type WorkflowStateSnapshot,
 } from './workflow-snapshot.js';
-import { sealState } from '../../kernel/run/run-snapshot.js';
 
 /** Options of `runWorkflow`: the run's options, and how much runs at once. */
 export interface WorkflowRunOptions extends Omit<RunOptions, 'history' | 'forkedFrom'> {
@@ -114,7 +117,7 @@ async function workflowRun(
     workflow.name,
     options,
     { input: typeof input === 'string' ? input : JSON.stringify(input) },
-    { resumed, features: standardFeatures },
+    { resumed, features: options.features ?? standardFeatures },
   );
   let outcome: WorkflowOutcome | undefined;
   try {

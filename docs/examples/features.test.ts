@@ -1,0 +1,127 @@
+// docs/guide/features.md: a feature of your own (a tool allow-list) through the same public seam
+// as the standard features, and a run with one of those left out.
+import { agent, run, steppingClock, tool, ToolCallError } from '@agent-trace/core';
+import { costFeature, standardFeatures, type Feature } from '@agent-trace/core/features';
+import { fakeLLM } from '@agent-trace/testing';
+import { memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
+import { expect, it } from 'vitest';
+import { z } from 'zod';
+
+/** Refuses every tool call an agent's allow-list does not name: the model reads why. */
+function toolAllowList(allowed: Readonly<Record<string, readonly string[]>>): Feature {
+  return {
+    name: 'tool-allow-list',
+    forRun: () => ({
+      // Only the agents the list names take part: the others' steps cost nothing.
+      appliesTo: agent => agent.name in allowed,
+      beforeToolRound(at, calls) {
+        const refused = new Map<string, ToolCallError>();
+        for (const { call, record } of calls) {
+          if (allowed[at.agent.name]?.includes(call.toolName)) continue;
+          const reason = `'${call.toolName}' is not on ${at.agent.name}'s allow-list`;
+          record('guardrail', {
+            guardrail: 'tool-allow-list',
+            stage: 'tool',
+            verdict: 'block',
+            reason,
+          });
+          const message = `${reason}; answer without it.`;
+          refused.set(
+            call.callId,
+            new ToolCallError({ kind: 'guardrail_blocked', toolName: call.toolName, message }),
+          );
+        }
+        return refused;
+      },
+    }),
+  };
+}
+
+const lookup = tool({
+  name: 'lookup_order',
+  description: 'Find an order by id',
+  input: z.object({ orderId: z.number() }),
+  execute: ({ orderId }) => ({ orderId, status: 'delivered' }),
+});
+let refunds = 0;
+const refund = tool({
+  name: 'refund',
+  description: 'Refund an order',
+  input: z.object({ orderId: z.number() }),
+  execute: () => ++refunds,
+});
+
+/** The desk asks for both tools at once, then answers from what it got. */
+const desk = (
+  model = fakeLLM([
+    {
+      toolCalls: [
+        { name: 'lookup_order', args: { orderId: 7 } },
+        { name: 'refund', args: { orderId: 7 } },
+      ],
+    },
+    { text: 'Order 7 is delivered; a refund needs a person.' },
+  ]),
+) => agent({ name: 'desk', model, tools: [lookup, refund] });
+
+it('refuses the calls the allow-list does not name, beside the standard features', async () => {
+  const trace = memorySink();
+  const result = await run(desk(), 'Refund order 7', {
+    features: [...standardFeatures, toolAllowList({ desk: ['lookup_order'] })],
+    trace,
+    clock: steppingClock(),
+  });
+  expect(refunds).toBe(0);
+  expect(result.toolCalls.map(call => [call.toolName, call.error])).toEqual([
+    ['lookup_order', undefined],
+    ['refund', "'refund' is not on desk's allow-list; answer without it."],
+  ]);
+  expect(result.guardrails).toEqual([
+    {
+      guardrail: 'tool-allow-list',
+      stage: 'tool',
+      verdict: 'block',
+      reason: "'refund' is not on desk's allow-list",
+    },
+  ]);
+  expect(trace).toHaveCalledToolTimes('refund', 1);
+  expect(validateTrace(trace.events).valid).toBe(true);
+});
+
+it('leaves the agents the list does not name alone', async () => {
+  refunds = 0;
+  const result = await run(desk(), 'Refund order 7', {
+    features: [...standardFeatures, toolAllowList({ billing: [] })],
+  });
+  expect(refunds).toBe(1);
+  expect(result.toolCalls.every(call => call.error === undefined)).toBe(true);
+});
+
+it('runs without a standard feature that is left out', async () => {
+  const prices = {
+    'fake:fake-model': {
+      inputPerMillion: 1,
+      outputPerMillion: 2,
+      source: 'test',
+      asOf: '2026-11-26',
+    },
+  };
+  const costs = async (features: readonly Feature[]) => {
+    const trace = memorySink();
+    await run(desk(), 'Refund order 7', { features, prices, trace });
+    return trace.events.flatMap(event => (event.event === 'llm_end' ? [event.cost_usd] : []));
+  };
+  expect((await costs(standardFeatures)).every(cost => typeof cost === 'number')).toBe(true);
+  const left = standardFeatures.filter(feature => feature !== costFeature);
+  expect(await costs(left)).toEqual([undefined, undefined]);
+});
+
+it('reruns a run made with a feature of its own as the same, given the same features', async () => {
+  const trace = memorySink();
+  const features = [...standardFeatures, toolAllowList({ desk: ['lookup_order'] })];
+  await run(desk(), 'Refund order 7', { features, trace });
+  // A rerun answers from the recording: the desk's own model is not called.
+  const replayed = () => desk(fakeLLM([], { allowUnusedSteps: true }));
+  expect((await rerunTrace(trace.events, replayed(), { run: { features } })).same).toBe(true);
+  expect((await rerunTrace(trace.events, replayed())).same).toBe(false);
+});

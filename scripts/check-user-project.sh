@@ -57,7 +57,8 @@ check_project() {
   test ! -e node_modules/yaml
   node --input-type=module -e "
     for (const entry of ['', '/approval', '/cache', '/cost', '/guardrail', '/rate-limit', '/react',
-      '/redaction', '/router', '/sse', '/termination', '/spans', '/record', '/util', '/internal']) {
+      '/redaction', '/router', '/sse', '/termination', '/spans', '/record', '/util', '/features',
+      '/internal']) {
       const loaded = await import('@agent-trace/core' + entry);
       if (Object.keys(loaded).length === 0) throw new Error('@agent-trace/core' + entry + ' exports nothing');
     }"

@@ -1,7 +1,20 @@
 // docs/guide/features.md: a feature of your own (a tool allow-list) through the same public seam
 // as the standard features, and a run with one of those left out.
-import { agent, run, steppingClock, tool, ToolCallError } from '@agent-trace/core';
-import { costFeature, standardFeatures, type Feature } from '@agent-trace/core/features';
+import {
+  agent,
+  ConfigurationError,
+  run,
+  steppingClock,
+  tool,
+  ToolCallError,
+  type LanguageModel,
+} from '@agent-trace/core';
+import {
+  addAgentOptionCheck,
+  costFeature,
+  standardFeatures,
+  type Feature,
+} from '@agent-trace/core/features';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
 import { expect, it } from 'vitest';
@@ -52,8 +65,11 @@ const refund = tool({
 });
 
 /** The desk asks for both tools at once, then answers from what it got. */
-const desk = (
-  model = fakeLLM([
+const desk = (model?: LanguageModel) => agent(deskOptions(model));
+
+/** The desk's options: its model (scripted unless given), its tools. */
+function deskOptions(
+  model: LanguageModel = fakeLLM([
     {
       toolCalls: [
         { name: 'lookup_order', args: { orderId: 7 } },
@@ -62,7 +78,9 @@ const desk = (
     },
     { text: 'Order 7 is delivered; a refund needs a person.' },
   ]),
-) => agent({ name: 'desk', model, tools: [lookup, refund] });
+) {
+  return { name: 'desk', model, tools: [lookup, refund] };
+}
 
 it('refuses the calls the allow-list does not name, beside the standard features', async () => {
   const trace = memorySink();
@@ -124,4 +142,56 @@ it('reruns a run made with a feature of its own as the same, given the same feat
   const replayed = () => desk(fakeLLM([], { allowUnusedSteps: true }));
   expect((await rerunTrace(trace.events, replayed(), { run: { features } })).same).toBe(true);
   expect((await rerunTrace(trace.events, replayed())).same).toBe(false);
+});
+
+declare module '@agent-trace/core' {
+  interface AgentFeatureOptions {
+    /** The tools the agent may call (the allowed-tools feature); all of them when absent. */
+    allowedTools?: readonly string[];
+  }
+}
+
+addAgentOptionCheck((agentName, options) => {
+  const { allowedTools } = options;
+  if (allowedTools !== undefined && !Array.isArray(allowedTools))
+    throw new ConfigurationError({
+      option: 'allowedTools',
+      message: `allowedTools of agent '${agentName}' must be a list of tool names.`,
+    });
+});
+
+/** Each agent's own allow-list, as an option of the agent: `agent({ allowedTools })`. */
+const allowedTools: Feature = {
+  name: 'allowed-tools',
+  forRun: () => ({
+    appliesTo: agent => agent.featureOptions.allowedTools !== undefined,
+    toolAttempt: (at, tool) =>
+      at.agent.featureOptions.allowedTools?.includes(tool.name) === true
+        ? undefined
+        : {
+            refusal: () =>
+              new ToolCallError({
+                kind: 'guardrail_blocked',
+                toolName: tool.name,
+                message: `'${tool.name}' is not allowed for ${at.agent.name}.`,
+              }),
+          },
+  }),
+};
+
+it('reads a per-agent option it added to the agent, checked where the agent is defined', async () => {
+  refunds = 0;
+  const strict = agent({ ...deskOptions(), allowedTools: ['lookup_order'] });
+  const result = await run(strict, 'Refund order 7', {
+    features: [...standardFeatures, allowedTools],
+  });
+  expect(refunds).toBe(0);
+  expect(result.toolCalls.map(call => call.error)).toEqual([
+    undefined,
+    "'refund' is not allowed for desk.",
+  ]);
+  const unused = fakeLLM([], { allowUnusedSteps: true });
+  expect(() => agent({ ...deskOptions(unused), allowedTools: 'refund' as never })).toThrow(
+    "allowedTools of agent 'desk' must be a list of tool names.",
+  );
 });

@@ -25,6 +25,9 @@ export type {
   ToolCheck,
   ToolStep,
 } from './kernel/run/feature.js';
+export { addAgentOptionCheck } from './kernel/agent/agent-option-checks.js';
+export type { AgentOptionCheck } from './kernel/agent/agent-option-checks.js';
+export type { AgentFeatureOptions } from './kernel/agent/agent-types.js';
 export { standardFeatures } from './runner/standard-features.js';
 export { redactionFeature } from './features/redaction/redaction-feature.js';
 export { cacheFeature } from './features/cache/cache-feature.js';

@@ -8,8 +8,8 @@ export { schemaGuardrail } from './features/guardrail/schema-guardrail.js';
 export { tokenGuard } from './features/guardrail/token-guard.js';
 export type { TokenGuard } from './features/guardrail/token-guard.js';
 export { estimateTokens } from './kernel/agent/guardrail.js';
+export type { AgentGuardrails } from './features/guardrail/guardrail-options.js';
 export type {
-  AgentGuardrails,
   Guardrail,
   GuardrailAction,
   GuardrailCheck,

@@ -1,14 +1,18 @@
 export { agent } from './kernel/agent/agent.js';
 export type {
   Agent,
+  AgentFeatureOptions,
   AgentLimits,
   AgentOptions,
   AnyAgent,
-  CircuitBreakerSettings,
   MemoryOptions,
   RetryOptions,
   ToolCalling,
 } from './kernel/agent/agent.js';
+// The standard features' per-agent options (`circuitBreaker`, `guardrails`), which they add to
+// `AgentOptions` themselves.
+export type { CircuitBreakerSettings } from './features/resilience/breaker-options.js';
+export type { AgentGuardrails } from './features/guardrail/guardrail-options.js';
 export { agentAsTool } from './kernel/agent/as-tool.js';
 export type { AsToolOptions, DelegateResult } from './kernel/agent/as-tool.js';
 export { handoff, isHandoff } from './kernel/agent/handoff.js';

@@ -34,10 +34,7 @@ export type {
   WorkflowRunOptions,
 } from './workflow/run-workflow.js';
 export type { WorkflowStatus } from './workflow/execute-workflow.js';
-export {
-  WORKFLOW_STATE_FORMAT,
-  WORKFLOW_STATE_VERSION,
-} from './workflow/workflow-snapshot.js';
+export { WORKFLOW_STATE_FORMAT, WORKFLOW_STATE_VERSION } from './workflow/workflow-snapshot.js';
 export type {
   PausedAgentStep,
   PausedWorkflow,

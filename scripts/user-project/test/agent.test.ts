@@ -1,5 +1,7 @@
 import { agent, resume, run, stream, tool } from '@agent-trace/core';
 import { StateAlreadyResumedError } from '@agent-trace/core/approval';
+import { standardFeatures, type Feature } from '@agent-trace/core/features';
+import { maxLengthGuardrail } from '@agent-trace/core/guardrail';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
 import { jsonlSink, memorySink, validateTraceFile } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
@@ -76,5 +78,27 @@ describe("a user's agent", () => {
     );
     await file.close();
     expect((await validateTraceFile('traces/user-resume.jsonl')).problems).toEqual([]);
+  });
+
+  it("takes the standard features' per-agent options, and a feature of the user's own", async () => {
+    const seen: string[] = [];
+    const watcher: Feature = {
+      name: 'watcher',
+      forRun: () => ({ afterModelCall: at => void seen.push(`${at.agent.name}@${at.step}`) }),
+    };
+    const guarded = agent({
+      name: 'guarded',
+      model: fakeLLM([{ text: 'ok' }], { allowUnusedSteps: true }),
+      guardrails: { input: [maxLengthGuardrail({ maxTokens: 2, action: 'block' })] },
+      circuitBreaker: { failureThreshold: 2, scope: 'run' },
+    });
+    const result = await run(guarded, 'a long input over two tokens', {
+      features: [...standardFeatures, watcher],
+    });
+    expect(result.stopReason).toBe('guardrail_blocked');
+    expect(seen).toEqual([]);
+    const open = agent({ name: 'open', model: fakeLLM([{ text: 'ok' }]), circuitBreaker: false });
+    await run(open, 'hi', { features: [...standardFeatures, watcher] });
+    expect(seen).toEqual(['open@1']);
   });
 });

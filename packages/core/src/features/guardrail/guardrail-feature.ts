@@ -9,6 +9,7 @@ import type {
   Stop,
 } from '../../kernel/run/feature.js';
 import type { Guardrail, GuardrailCheck } from '../../kernel/agent/guardrail.js';
+import { guardrailsOf } from './guardrail-options.js';
 import { runGuardrails } from './run-guardrails.js';
 
 /**
@@ -25,7 +26,7 @@ export const guardrailFeature: Feature = {
 
 const guardrailHooks: FeatureHooks = {
   appliesTo: agent => {
-    const { input, output, tool } = agent.guardrails;
+    const { input, output, tool } = guardrailsOf(agent);
     return input.length + output.length + tool.length > 0;
   },
   beforeTurn: (at, input) => stageStop(at, 'input', input),
@@ -45,7 +46,7 @@ async function stageStop(
   stage: 'input' | 'output',
   text: string,
 ): Promise<Stop | undefined> {
-  const guardrails = at.agent.guardrails[stage];
+  const guardrails = guardrailsOf(at.agent)[stage];
   if (guardrails.length === 0) return undefined;
   const check: GuardrailCheck = { stage, text, agentName: at.agent.name, session: at.session };
   const blocked = await runGuardrails(guardrails, check, at.record);
@@ -63,12 +64,13 @@ async function guardRound(
   { agent, session }: FeatureContext,
   calls: readonly RoundCall[],
 ): Promise<ReadonlyMap<string, ToolCallError> | undefined> {
-  if (agent.guardrails.tool.length === 0) return undefined;
+  const { tool } = guardrailsOf(agent);
+  if (tool.length === 0) return undefined;
   const blocked = new Map<string, ToolCallError>();
   for (const { call, args, attempt, record } of calls) {
     if (attempt > 1) continue;
     const finding = await runGuardrails(
-      agent.guardrails.tool,
+      tool,
       {
         stage: 'tool',
         text: canonicalJson(args),
@@ -98,7 +100,7 @@ const budgetGuardrailsOf = new WeakMap<AnyAgent, readonly Guardrail[]>();
 function budgetGuardrails(agent: AnyAgent): readonly Guardrail[] {
   let found = budgetGuardrailsOf.get(agent);
   if (found === undefined) {
-    const { input, output, tool } = agent.guardrails;
+    const { input, output, tool } = guardrailsOf(agent);
     found = [...new Set([...input, ...output, ...tool])].filter(
       guardrail => guardrail.recordUsage !== undefined,
     );

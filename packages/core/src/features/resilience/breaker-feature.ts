@@ -6,6 +6,7 @@ import type { Clock } from '../../kernel/util/clock.js';
 import type { LanguageModel, ModelResponse } from '../../kernel/model/language-model.js';
 import type { AnyTool } from '../../kernel/tool/tool.js';
 import type { Feature, ModelAttemptHold, ToolAttemptHold } from '../../kernel/run/feature.js';
+import { breakerSettingsOf } from './breaker-options.js';
 import { CircuitBreakers, type CircuitBreaker } from './circuit-breaker.js';
 
 /** The breakers of agents whose breakers every run shares (scope `agent`), by agent. */
@@ -29,7 +30,7 @@ export const breakerFeature: Feature = {
       (breaker, tool, clock) => new ToolBreakerHold(breaker, tool.name, clock),
     );
     return {
-      appliesTo: agent => agent.resilience.circuitBreaker !== undefined,
+      appliesTo: agent => breakerSettingsOf(agent) !== undefined,
       modelAttempt: (at, model) => modelHold(at.agent, model, at.clock),
       toolAttempt: (at, tool) => toolHold(at.agent, tool, at.clock),
     };
@@ -63,7 +64,7 @@ function breakerFor(
   target: object,
   runBreakers: WeakMap<AnyAgent, CircuitBreakers>,
 ): CircuitBreaker | undefined {
-  const settings = agent.resilience.circuitBreaker;
+  const settings = breakerSettingsOf(agent);
   if (settings === undefined) return undefined;
   const kept = settings.scope === 'agent' ? agentBreakers : runBreakers;
   let breakers = kept.get(agent);

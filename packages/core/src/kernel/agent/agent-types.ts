@@ -7,8 +7,16 @@ import type { StopCondition } from '../termination/stop-condition.js';
 import type { TerminationPolicy } from '../termination/termination-policy.js';
 import type { AnyTool, Tool } from '../tool/tool.js';
 import type { ToolRegistry } from '../tool/tool-registry.js';
-import type { Guardrail } from './guardrail.js';
 import type { RouterSpec } from './router.js';
+
+/**
+ * The options of `agent()` that belong to the run's features, not the kernel: each feature adds
+ * its own by declaration merging, in its own folder (`guardrails` in `features/guardrail`,
+ * `circuitBreaker` in `features/resilience`), checks them when an agent is defined
+ * (`addAgentOptionCheck`), and reads them back from `agent.featureOptions`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AgentFeatureOptions {}
 
 /*
  * The shape of an agent and of its links to other agents (handoffs, agents as tools), in one
@@ -32,21 +40,12 @@ export interface ResolvedAgentLimits {
   readonly maxHandoffDepth: number;
 }
 
-/** Retry and circuit-breaker settings of an agent, defaults filled in. */
+/** Retry settings of an agent, defaults filled in. */
 export interface ResolvedResilience {
   readonly modelAttempts: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
   readonly toolRetries: number;
-  /** `undefined` when circuit breakers are off. */
-  readonly circuitBreaker:
-    | {
-        readonly failureThreshold: number;
-        readonly cooldownMs: number;
-        /** Who shares the breakers: every run of the agent, or each run its own. */
-        readonly scope: 'agent' | 'run';
-      }
-    | undefined;
 }
 
 /** An agent: a model with instructions, tools and limits. Made with {@link agent}. */
@@ -78,11 +77,8 @@ export interface Agent<Output = string> {
   asTool(options?: AsToolOptions): Tool<{ input: string }, unknown>;
   /** The schema of the final answer; undefined for plain text. */
   readonly output: z.ZodType<Output> | undefined;
-  readonly guardrails: {
-    readonly input: readonly Guardrail[];
-    readonly output: readonly Guardrail[];
-    readonly tool: readonly Guardrail[];
-  };
+  /** The run's features' own options for this agent (`guardrails`, `circuitBreaker`, …). */
+  readonly featureOptions: Readonly<AgentFeatureOptions>;
   /** The agent's tools by name. @internal */
   readonly toolRegistry: ToolRegistry;
 }

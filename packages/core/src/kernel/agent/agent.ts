@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { isLanguageModel, type LanguageModel } from '../model/language-model.js';
-import type { AgentGuardrails, Guardrail } from './guardrail.js';
+import { checkFeatureOptions } from './agent-option-checks.js';
+import { nonNegative, positiveInteger } from './option-numbers.js';
 import { isHandoff, resolveHandoff, type Handoff } from './handoff.js';
 import { createTerminationPolicy } from '../termination/create-termination-policy.js';
 import type { StopCondition } from '../termination/stop-condition.js';
@@ -9,6 +10,7 @@ import type { TerminationPolicy } from '../termination/termination-policy.js';
 import { agentAsTool } from './as-tool.js';
 import type {
   Agent,
+  AgentFeatureOptions,
   AnyAgent,
   ResolvedAgentLimits,
   ResolvedHandoff,
@@ -22,6 +24,7 @@ import { defaults } from '../util/defaults.js';
 
 export type {
   Agent,
+  AgentFeatureOptions,
   AnyAgent,
   ResolvedAgentLimits,
   ResolvedResilience,
@@ -120,22 +123,8 @@ export interface MemoryOptions {
   maxItems?: number;
 }
 
-/** Options of the circuit breakers of the agent's model and tools. */
-export interface CircuitBreakerSettings {
-  /** @defaultValue 5 */
-  failureThreshold?: number;
-  /** @defaultValue 30000 */
-  cooldownMs?: number;
-  /**
-   * Who shares the breakers: every run of this agent (`agent`: a circuit is about the service,
-   * so the runs of one agent learn together), or each run alone (`run`). Never other agents.
-   * @defaultValue 'agent'
-   */
-  scope?: 'agent' | 'run';
-}
-
 /** Options of {@link agent}. */
-export interface AgentOptions<Output = string> {
+export interface AgentOptions<Output = string> extends AgentFeatureOptions {
   /** Unique within a graph of agents; shown in every chunk and trace event of the agent. */
   name: string;
   /** The system prompt. @defaultValue '' */
@@ -173,13 +162,6 @@ export interface AgentOptions<Output = string> {
    */
   fallbackModel?: LanguageModel;
   retry?: RetryOptions;
-  /**
-   * Circuit breakers for the model and each tool, shared by all runs in the process; `false`
-   * turns them off.
-   */
-  circuitBreaker?: CircuitBreakerSettings | false;
-  /** Checks on the input, the final output and each tool call. @defaultValue none */
-  guardrails?: AgentGuardrails;
   /** How much of the conversation is kept and shown to the model. @defaultValue everything */
   memory?: MemoryOptions;
   /**
@@ -232,14 +214,14 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
       message: `Invalid output for agent '${name}': expected a zod schema such as z.object({ answer: z.string() }).`,
     });
   }
-  const { fallbackModel, retry = {}, circuitBreaker = {} } = options;
+  const { fallbackModel, retry = {} } = options;
   if (fallbackModel !== undefined && !isLanguageModel(fallbackModel)) {
     throw new ConfigurationError({
       option: 'fallbackModel',
       message: `Agent '${name}' has an unusable fallbackModel: it must be a LanguageModel such as openai('gpt-4o-mini').`,
     });
   }
-  const resilience = resolveResilience(name, retry, circuitBreaker);
+  const resilience = resolveResilience(name, retry);
   const toolCalling = resolveToolCalling(name, options.toolCalling);
   const conditions = resolveStopWhen(name, stopWhen);
   const handoffs = lazyHandoffs(name, options.handoffs ?? [], tools);
@@ -267,7 +249,7 @@ export function agent<Output = string>(options: AgentOptions<Output>): Agent<Out
     terminationPolicy: options.terminationPolicy ?? createTerminationPolicy(resolved),
     fallbackModel,
     resilience,
-    guardrails: resolveGuardrails(name, options.guardrails ?? {}),
+    featureOptions: featureOptionsOf(name, options),
     output: options.output,
     handoffs,
     onHandoffCycle: options.onHandoffCycle ?? 'stop',
@@ -332,7 +314,6 @@ function resolveLimits(name: string, limits: AgentLimits): ResolvedAgentLimits {
 function resolveResilience(
   name: string,
   retry: NonNullable<AgentOptions<unknown>['retry']>,
-  circuitBreaker: NonNullable<AgentOptions<unknown>['circuitBreaker']>,
 ): ResolvedResilience {
   return Object.freeze({
     modelAttempts: positiveInteger(
@@ -344,7 +325,6 @@ function resolveResilience(
     baseDelayMs: nonNegative(name, 'baseDelayMs', retry.baseDelayMs ?? defaults.retryBaseDelayMs),
     maxDelayMs: nonNegative(name, 'maxDelayMs', retry.maxDelayMs ?? defaults.retryMaxDelayMs),
     toolRetries: nonNegative(name, 'toolRetries', retry.toolRetries ?? defaults.toolRetries),
-    circuitBreaker: circuitBreaker === false ? undefined : breakerSettings(name, circuitBreaker),
   });
 }
 
@@ -391,50 +371,6 @@ function resolveMemory(name: string, memory: AgentOptions<unknown>['memory']): A
   });
 }
 
-function positiveInteger(
-  agentName: string,
-  option: string,
-  value: number,
-  group = 'limits',
-): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigurationError({
-      option: `${group}.${option}`,
-      message: `Invalid ${group}.${option} for agent '${agentName}': expected an integer of at least 1 (actual: ${String(value)}).`,
-    });
-  }
-  return value;
-}
-
-function nonNegative(agentName: string, option: string, value: number, group = 'retry'): number {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new ConfigurationError({
-      option: `${group}.${option}`,
-      message: `Invalid ${group}.${option} for agent '${agentName}': expected a number of at least 0 (actual: ${String(value)}).`,
-    });
-  }
-  return value;
-}
-
-function resolveGuardrails(agentName: string, guardrails: AgentGuardrails): Agent['guardrails'] {
-  const stages = ['input', 'output', 'tool'] as const;
-  const resolved = { input: [], output: [], tool: [] } as {
-    [Stage in (typeof stages)[number]]: Guardrail[];
-  };
-  for (const stage of stages) {
-    for (const guardrail of guardrails[stage] ?? []) {
-      if (typeof guardrail?.check !== 'function' || typeof guardrail.name !== 'string') {
-        throw new ConfigurationError({
-          option: `guardrails.${stage}`,
-          message: `Invalid guardrail in guardrails.${stage} of agent '${agentName}': expected { name, check(input) }, such as maxLengthGuardrail({ maxTokens: 4096 }).`,
-        });
-      }
-      resolved[stage].push(guardrail);
-    }
-  }
-  return resolved;
-}
-
 function lazyHandoffs(
   owner: string,
   entries: readonly (AnyAgent | Handoff | (() => AnyAgent))[],
@@ -459,30 +395,32 @@ function lazyHandoffs(
   };
 }
 
-function breakerSettings(
-  name: string,
-  settings: CircuitBreakerSettings,
-): NonNullable<ResolvedResilience['circuitBreaker']> {
-  const options = {
-    failureThreshold: positiveInteger(
-      name,
-      'failureThreshold',
-      settings.failureThreshold ?? defaults.circuitFailureThreshold,
-      'circuitBreaker',
-    ),
-    cooldownMs: nonNegative(
-      name,
-      'cooldownMs',
-      settings.cooldownMs ?? defaults.circuitCooldownMs,
-      'circuitBreaker',
-    ),
-  };
-  const scope = settings.scope ?? 'agent';
-  if (scope !== 'agent' && scope !== 'run') {
-    throw new ConfigurationError({
-      option: 'circuitBreaker.scope',
-      message: `Invalid circuitBreaker.scope for agent '${name}': expected 'agent' or 'run' (actual: ${JSON.stringify(scope)}).`,
-    });
-  }
-  return { ...options, scope };
+/** The options of `agent()` that the kernel does not read: the features' own. */
+const kernelOptions = new Set([
+  'name',
+  'instructions',
+  'description',
+  'version',
+  'model',
+  'tools',
+  'toolCalling',
+  'limits',
+  'stopWhen',
+  'terminationPolicy',
+  'fallbackModel',
+  'retry',
+  'memory',
+  'handoffs',
+  'onHandoffCycle',
+  'router',
+  'output',
+]);
+
+/** The features' per-agent options, each checked by its feature. */
+function featureOptionsOf(name: string, options: object): Readonly<AgentFeatureOptions> {
+  const own = Object.fromEntries(
+    Object.entries(options).filter(([key]) => !kernelOptions.has(key)),
+  );
+  checkFeatureOptions(name, own);
+  return Object.freeze(own);
 }

@@ -38,13 +38,6 @@ export interface Guardrail {
   recordUsage?(usage: Usage, context: { readonly session: string }): void;
 }
 
-/** The guardrails of an agent, by stage. */
-export interface AgentGuardrails {
-  readonly input?: readonly Guardrail[];
-  readonly output?: readonly Guardrail[];
-  readonly tool?: readonly Guardrail[];
-}
-
 /** What to do when a built-in guardrail's rule is broken. */
 export type GuardrailAction = 'warn' | 'block';
 

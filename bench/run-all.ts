@@ -27,6 +27,7 @@ import { formatBridgeOverhead, measureBridgeOverhead } from './bridge-overhead.j
 import { formatLanggraphOverhead, measureLanggraphOverhead } from './bridge-langgraph.js';
 import { formatOpenaiAgentsOverhead, measureOpenaiAgentsOverhead } from './bridge-openai-agents.js';
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
+import { formatRegress, measureRegress } from './regress.js';
 import { formatLibrary, measureLibrary } from './library.js';
 import { formatBigTrace, measureBigTrace } from './big-trace.js';
 import { formatWireLevel, formatWireMemory, measureWireLevel, wireShare } from './wire-level.js';
@@ -141,6 +142,14 @@ const evalOverhead = await measureEvalOverhead(quick ? 50 : 200, settings.rounds
 console.log(formatEvalOverhead(evalOverhead));
 sectionTime();
 
+const regressRuns = quick ? 200 : 1000;
+console.log(
+  `\nRegress: ${regressRuns} recorded runs of 20 steps against unchanged code, and a plain rerunTrace loop over the same files (median of interleaved rounds)`,
+);
+const regressCell = await measureRegress(regressRuns, 20, 3);
+console.log(formatRegress(regressCell));
+sectionTime();
+
 console.log(
   `\nRecording an AI SDK agent: generateText over ${quick ? 20 : 100} steps, telemetry off and through agentTraceTelemetry (median µs a step)`,
 );
@@ -209,6 +218,11 @@ const targets = [
     'eval runner ≤ 1.10× running the agent alone, per case',
     evalOverhead.runner / evalOverhead.plain <= 1.1,
     ratio(evalOverhead.runner / evalOverhead.plain),
+  ],
+  [
+    `regress of ${regressRuns} unchanged runs ≤ 1.2× a plain rerun loop, with no model call`,
+    regressCell.regressConcurrentMs / regressCell.plainMs <= 1.2 && regressCell.modelCalls === 0,
+    ratio(regressCell.regressConcurrentMs / regressCell.plainMs),
   ],
   [
     `loop + JSONL ≥ 10× faster than the fastest peer (${share.peer}) at N = 100`,
@@ -345,6 +359,7 @@ writeFileSync(
       mcpCall,
       workflowSteps,
       evalOverhead,
+      regress: regressCell,
       library,
       bigTrace,
       wire,

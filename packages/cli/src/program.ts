@@ -10,6 +10,7 @@ import {
   addValidate,
 } from './program/reading-commands.js';
 import { addFork, addRerun } from './program/running-commands.js';
+import { addRegress } from './program/regress-command.js';
 import { addEval } from './program/eval-commands.js';
 import { addServe, addView } from './program/view-command.js';
 import { addImport } from './program/import-command.js';
@@ -42,6 +43,7 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     addView,
     addRerun,
     addFork,
+    addRegress,
     addEval,
     addValidate,
     addDiff,

@@ -48,3 +48,16 @@ export { comparisonMarkdown } from './report/markdown-report.js';
 export { shortScore, signed } from './report/compared-evals.js';
 export type { ComparedEval } from './report/compared-evals.js';
 export { evaluationsOf } from './report-evaluations.js';
+export { regress } from './regress/regress.js';
+export type { RegressOptions, RegressResult } from './regress/regress.js';
+export type { RegressCase, RegressStatus, RegressVerdict } from './regress/regress-case.js';
+export type { RegressExperimentIds } from './regress/regress-experiments.js';
+export {
+  costNoMore,
+  regressScorers,
+  sameTrajectory,
+  stepsNoMore,
+} from './regress/regress-scorers.js';
+export type { RegressExpected } from './regress/regress-scorers.js';
+export { selectRecorded } from './regress/select-recorded.js';
+export type { RecordedRun, RegressSelection } from './regress/select-recorded.js';

@@ -147,7 +147,8 @@ async function loadEval(file: string): Promise<EvalDefinition | string> {
   }
 }
 
-function shardOf(text: string | undefined): RunEvalOptions['shard'] | string | undefined {
+/** `--shard i/n` as a shard, or what is wrong with it. */
+export function shardOf(text: string | undefined): RunEvalOptions['shard'] | string | undefined {
   if (text === undefined) return undefined;
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const [index, count] = match === null ? [0, 0] : [Number(match[1]), Number(match[2])];

@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { closeOpenConnections, type AnyAgent, type RunOptions } from '@agent-trace/core';
+import {
+  closeOpenConnections,
+  isLanguageModel,
+  type AnyAgent,
+  type LanguageModel,
+  type RunOptions,
+} from '@agent-trace/core';
 import type { Workflow } from '@agent-trace/core/workflow';
 import { isBridgedAgent, type BridgedAgent, type PlanTarget } from '@agent-trace/trace';
 
@@ -14,11 +20,18 @@ export type LoadedAgent<Target = AnyAgent> =
       readonly agent: Target;
       /** The options the module runs its agent with (its `runOptions` export): prices, limits. */
       readonly runOptions: Omit<RunOptions, 'trace' | 'overrides'>;
+      /** The model a regress goes on with from a divergence (its `continueWith` export). */
+      readonly continueWith?: LanguageModel;
       readonly release: () => Promise<void>;
     }
   | { readonly ok: false; readonly message: string };
 
-type AgentModule = { default?: unknown; dispose?: unknown; runOptions?: unknown };
+type AgentModule = {
+  default?: unknown;
+  dispose?: unknown;
+  runOptions?: unknown;
+  continueWith?: unknown;
+};
 
 /**
  * Releases what an agent module holds once the command is done with it: its `dispose` export,
@@ -89,7 +102,8 @@ export async function importModule(modulePath: string): Promise<AgentModule> {
  * Loads the entry agent of a TypeScript or JavaScript module: its default export, an agent or a
  * function that returns one; with `accept`, a workflow or a planned run instead. TypeScript is
  * compiled on the fly (tsx). A module may also export `runOptions` (what it runs its agent with:
- * `prices`, limits) and `dispose` (what closes what it opened).
+ * `prices`, limits), `dispose` (what closes what it opened) and `continueWith` (the model a
+ * regress goes on with from a divergence: a cassette's, in tests).
  */
 export async function loadAgent(modulePath: string): Promise<LoadedAgent>;
 export async function loadAgent(
@@ -117,17 +131,21 @@ export async function loadAgent(
       : {};
   const exported =
     typeof module.default === 'function' ? (module.default as () => unknown)() : module.default;
+  const loaded = {
+    runOptions,
+    release,
+    ...(isLanguageModel(module.continueWith) ? { continueWith: module.continueWith } : {}),
+  };
   if (accept.workflows === true && isWorkflow(exported))
-    return { ok: true, agent: exported, runOptions, release };
-  if (accept.plans === true && isPlan(exported))
-    return { ok: true, agent: exported, runOptions, release };
+    return { ok: true, agent: exported, ...loaded };
+  if (accept.plans === true && isPlan(exported)) return { ok: true, agent: exported, ...loaded };
   if (accept.bridged === true && isBridgedAgent(module.default))
-    return { ok: true, agent: module.default, runOptions, release };
+    return { ok: true, agent: module.default, ...loaded };
   if (!isAgent(exported)) {
     await release();
     return { ok: false, message: noAgent(modulePath, accept) };
   }
-  return { ok: true, agent: exported, runOptions, release };
+  return { ok: true, agent: exported, ...loaded };
 }
 
 /** What a module lacking an agent should export instead: each kind `accept` takes, with how. */

@@ -12,6 +12,7 @@ export const commandModules = {
   export: () => import('../commands/export.js'),
   rerun: () => import('../commands/rerun.js'),
   fork: () => import('../commands/fork.js'),
+  regress: () => import('../commands/regress.js'),
   eval: () => import('../commands/eval.js'),
   evalCompare: () => import('../commands/eval-compare.js'),
   evalView: () => import('../commands/eval-view.js'),

@@ -1,15 +1,9 @@
 /** The commands of evals: run them, list their experiments, compare two, see them. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { defined } from '@agent-trace/core/util';
+import { whole } from './option-parsers.js';
 import type { AddCommand, CommandContext } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
-
-const whole = (name: string) => (value: string) => {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new InvalidArgumentError(`${name} is a whole number, 1 or more.`);
-  return number;
-};
 
 const storeOption = ['--store <dir>', 'the experiment store', '.agent-trace'] as const;
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Evaluation, TraceEvent } from '@agent-trace/core';
-import { runTotals } from '@agent-trace/trace/model';
-import { fileNameOf, type CaseResult } from '../run-eval.js';
+import { fileNameOf } from '../run-eval.js';
+import { caseOfRun } from './run-case.js';
 import type { Score } from '../scorer.js';
 import { ExperimentStore, type ExperimentStoreOptions } from './experiment-store.js';
 import { hashOf } from './identity.js';
@@ -49,7 +49,10 @@ export function importExperiment(
   runs.forEach((run, index) => {
     const traceFile = join(journal.traceDir, `${fileNameOf(run.id)}.t1.jsonl`);
     writeFileSync(traceFile, run.events.map(event => `${JSON.stringify(event)}\n`).join(''));
-    journal.record(caseOf(run, index, traceFile), at);
+    journal.record(
+      caseOfRun({ id: run.id, index, events: run.events, scores: run.scores, traceFile }),
+      at,
+    );
   });
   journal.end('completed', at);
   return {
@@ -95,29 +98,4 @@ function judgedRuns(
     judged.set(run, entry);
   }
   return { runs: [...judged.values()], unmatched };
-}
-
-function caseOf(run: JudgedRun, index: number, traceFile: string): CaseResult {
-  const start = run.events.find(event => event.event === 'run_start');
-  const end = run.events.findLast(event => event.event === 'run_end');
-  const totals = runTotals(run.events);
-  const models = new Set<string>();
-  for (const event of run.events) if (event.event === 'llm_start') models.add(event.model);
-  return {
-    id: run.id,
-    index,
-    trial: 1,
-    input: start?.event === 'run_start' ? start.input : null,
-    output: end?.event === 'run_end' ? (end.output ?? null) : null,
-    scores: run.scores,
-    durationMs: end?.event === 'run_end' ? end.duration_ms : 0,
-    usage: {
-      tokensIn: totals.tokensIn,
-      tokensOut: totals.tokensOut,
-      costUsd: totals.costUsd,
-      unpricedCalls: totals.unpricedCalls,
-      models: [...models],
-    },
-    traceFile,
-  };
 }

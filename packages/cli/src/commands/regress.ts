@@ -1,0 +1,140 @@
+import { model, type LanguageModel } from '@agent-trace/core';
+import { regress, type RegressCase, type RegressResult, type Scorer } from '@agent-trace/evals';
+import type { Style } from '../render/style.js';
+import { exitCodes, type CommandResult } from './command-result.js';
+import { importModule, loadAgent } from './load-agent.js';
+
+/** Exit code of a regress stopped by Ctrl-C (128 + SIGINT), as shells give it. */
+const interruptedExit = 130;
+
+/** Options of {@link regressCommand}. */
+export interface RegressCommandOptions {
+  readonly agentModule: string;
+  readonly where?: string;
+  readonly runs: readonly string[];
+  readonly sample?: number;
+  readonly seed?: number;
+  readonly limit?: number;
+  readonly shard?: { readonly index: number; readonly count: number };
+  /** A model string (`openai:gpt-4o-mini`) that goes on from a divergence. */
+  readonly continueWith?: string;
+  /** An eval module whose scorers score each case. */
+  readonly evalModule?: string;
+  readonly maxCostUsd?: number;
+  readonly concurrency?: number;
+  /** Keep the regress as two experiments of the store under this root. */
+  readonly store?: string;
+  readonly failOnRegression: boolean;
+  readonly json: boolean;
+  readonly style: Style;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * `agent-trace regress <library> --agent <module>`: the library's recorded runs, rerun against
+ * today's code. Same runs pass with no model call; diverged ones are named with where and why, and
+ * continued with `--continue-with` (or the module's `continueWith`), both scored. Exit 0; 1 with
+ * `--fail-on-regression` when a case got worse; 2 when the module, eval or library cannot be read;
+ * 130 when stopped (what finished is kept).
+ */
+export async function regressCommand(
+  folder: string,
+  options: RegressCommandOptions,
+): Promise<CommandResult> {
+  const module = await loadAgent(options.agentModule, {
+    workflows: true,
+    plans: true,
+    bridged: true,
+  });
+  if (!module.ok) return unreadable(module.message);
+  try {
+    const scorers =
+      options.evalModule === undefined ? undefined : await evalScorers(options.evalModule);
+    if (typeof scorers === 'string') return unreadable(scorers);
+    const continueWith: LanguageModel | undefined =
+      options.continueWith === undefined ? module.continueWith : model(options.continueWith);
+    const result = await regress({
+      library: folder,
+      agent: module.agent,
+      run: module.runOptions,
+      ...(options.where === undefined ? {} : { where: options.where }),
+      ...(options.runs.length === 0 ? {} : { runs: options.runs }),
+      ...(options.sample === undefined ? {} : { sample: options.sample, seed: options.seed ?? 1 }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.shard === undefined ? {} : { shard: options.shard }),
+      ...(continueWith === undefined ? {} : { continueWith }),
+      ...(scorers === undefined ? {} : { scorers }),
+      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.store === undefined ? {} : { store: { root: options.store } }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    const exitCode = result.interrupted
+      ? interruptedExit
+      : options.failOnRegression && result.regressed.length > 0
+        ? exitCodes.failed
+        : exitCodes.ok;
+    const stdout = options.json
+      ? JSON.stringify(result, null, 2)
+      : describe(result, options.style, options.store ?? '');
+    return { exitCode, stdout, stderr: '' };
+  } catch (error) {
+    return unreadable(
+      `Cannot regress ${folder}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  } finally {
+    await module.release();
+  }
+}
+
+const unreadable = (stderr: string): CommandResult => ({
+  exitCode: exitCodes.unreadable,
+  stdout: '',
+  stderr,
+});
+
+/** The scorers of an eval module's default export (`defineEval({ …, scorers })`). */
+async function evalScorers(file: string): Promise<readonly Scorer[] | string> {
+  try {
+    const exported = (await importModule(file)).default as { scorers?: unknown } | undefined;
+    if (Array.isArray(exported?.scorers) && exported.scorers.length > 0)
+      return exported.scorers as Scorer[];
+    return `Eval module '${file}' has no default export with scorers. Export one: export default defineEval({ name, data, task, scorers }).`;
+  } catch (error) {
+    return `Cannot load eval module '${file}': ${error instanceof Error ? error.message : String(error)}.`;
+  }
+}
+
+/** The report: a line per case that did not rerun the same, then the totals. */
+function describe(result: RegressResult, style: Style, store: string): string {
+  const lines = result.cases
+    .filter(found => found.status !== 'same')
+    .map(found => caseLines(found, style));
+  const { same, diverged, continued, failed } = result.counts;
+  const ids = result.experiments;
+  const kept =
+    ids === undefined
+      ? []
+      : [
+          `kept: experiments ${ids.recorded} (recorded) and ${ids.today} (today)`,
+          `  agent-trace eval compare ${ids.recorded} ${ids.today} --store ${store}`,
+          `  agent-trace eval view ${ids.today} --baseline ${ids.recorded} --store ${store}`,
+        ];
+  return [
+    ...lines,
+    `${result.cases.length} runs: ${same} same, ${diverged} diverged, ${continued} continued, ${failed} failed · ${result.improved.length} improved, ${result.regressed.length} regressed · ${result.modelCalls} model calls, $${result.costUsd.toFixed(4)}${result.interrupted ? ' · stopped early' : ''}`,
+    ...(result.regressed.length === 0 ? [] : [`regressed: ${result.regressed.join(', ')}`]),
+    ...kept,
+  ].join('\n');
+}
+
+function caseLines(found: RegressCase, style: Style): string {
+  const mark =
+    found.verdict === 'regressed'
+      ? style.red('✗')
+      : found.verdict === 'improved'
+        ? style.green('↑')
+        : '•';
+  const head = `${mark} ${found.run} (${JSON.stringify(found.input)}): ${found.status}${found.status === 'continued' ? `, ${found.verdict}` : ''}`;
+  return `${head}\n  diverged at ${found.divergence ?? '?'}`;
+}

@@ -1,0 +1,43 @@
+import type { TraceEvent } from '@agent-trace/core';
+import { readTrace } from '@agent-trace/trace';
+import type { RecordedRun } from './select-recorded.js';
+
+/**
+ * The recorded runs' events, each file read once however many of its runs are selected: a file's
+ * runs are kept, grouped by run, until each has been taken, and dropped as they are, so memory
+ * holds the files in use, not the library.
+ */
+export class RecordedFiles {
+  readonly #open = new Map<string, Promise<Map<string, TraceEvent[]>>>();
+  readonly #left = new Map<string, number>();
+
+  constructor(selected: readonly RecordedRun[]) {
+    for (const { file } of selected) this.#left.set(file, (this.#left.get(file) ?? 0) + 1);
+  }
+
+  /** The events of `recorded`'s run, in the order its file has them. */
+  async take(recorded: RecordedRun): Promise<readonly TraceEvent[]> {
+    let runs = this.#open.get(recorded.file);
+    if (runs === undefined) {
+      runs = byRun(recorded.file);
+      this.#open.set(recorded.file, runs);
+    }
+    const events = (await runs).get(recorded.run) ?? [];
+    (await runs).delete(recorded.run);
+    const left = (this.#left.get(recorded.file) ?? 1) - 1;
+    this.#left.set(recorded.file, left);
+    if (left <= 0) this.#open.delete(recorded.file);
+    return events;
+  }
+}
+
+/** A trace file's events, by run. */
+async function byRun(file: string): Promise<Map<string, TraceEvent[]>> {
+  const runs = new Map<string, TraceEvent[]>();
+  for await (const event of readTrace(file)) {
+    const events = runs.get(event.run);
+    if (events === undefined) runs.set(event.run, [event]);
+    else events.push(event);
+  }
+  return runs;
+}

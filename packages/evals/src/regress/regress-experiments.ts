@@ -1,0 +1,115 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TraceEvent } from '@agent-trace/core';
+import { fileNameOf } from '../run-eval.js';
+import { ExperimentStore, type ExperimentStoreOptions } from '../experiment/experiment-store.js';
+import { hashOf } from '../experiment/identity.js';
+import { ExperimentJournal, type ExperimentIdentity } from '../experiment/journal.js';
+import { newExperimentId } from '../experiment/run-experiment.js';
+import { caseOfRun } from '../experiment/run-case.js';
+import type { RegressCase } from './regress-case.js';
+import type { RecordedRun } from './select-recorded.js';
+
+/** The two experiments a regress keeps: ids of the recorded runs' and of today's. */
+export interface RegressExperimentIds {
+  readonly recorded: string;
+  readonly today: string;
+}
+
+/**
+ * Keeps a regress in the store as two experiments of the same cases (a case per recorded run):
+ * the recorded runs, scored, and today's (the rerun, or its continuation), so `eval compare`
+ * pairs them case by case. Each case is written as it finishes, with both traces.
+ */
+export class RegressExperiments {
+  readonly ids: RegressExperimentIds;
+  readonly #recorded: ExperimentJournal;
+  readonly #today: ExperimentJournal;
+
+  constructor(
+    options: ExperimentStoreOptions & { readonly name: string },
+    selected: readonly RecordedRun[],
+    scorers: readonly string[],
+    at: Date,
+  ) {
+    const dir = new ExperimentStore(options).experimentsDir;
+    const identity = (which: string): ExperimentIdentity => ({
+      id: newExperimentId(at),
+      eval: options.name,
+      startedAt: at.toISOString(),
+      git: {},
+      datasetHash: hashOf(selected.map(run => run.run)),
+      configHash: hashOf({ regress: which }),
+      scorers,
+      cases: selected.length,
+    });
+    const start = { at: at.toISOString(), trials: 1 };
+    const recorded = identity('recorded');
+    const today = identity('today');
+    this.#recorded = new ExperimentJournal(dir, recorded, start);
+    this.#today = new ExperimentJournal(dir, today, start);
+    this.ids = { recorded: recorded.id, today: today.id };
+  }
+
+  /** Writes a finished case into both experiments, each with its trace. */
+  record(index: number, found: RegressCase, events: RegressEvents, at: Date): void {
+    const write = (journal: ExperimentJournal, runEvents: readonly TraceEvent[]) => {
+      const traceFile = join(journal.traceDir, `${fileNameOf(found.run)}.t1.jsonl`);
+      writeFileSync(traceFile, runEvents.map(event => `${JSON.stringify(event)}\n`).join(''));
+      return traceFile;
+    };
+    const id = found.run;
+    this.#recorded.record(
+      caseOfRun({
+        id,
+        index,
+        events: events.recorded,
+        scores: found.before,
+        traceFile: write(this.#recorded, events.recorded),
+      }),
+      at,
+    );
+    this.#today.record(
+      caseOfRun({
+        id,
+        index,
+        events: events.today,
+        scores: found.after ?? {},
+        traceFile: write(this.#today, events.today),
+        output: outcomeOf(found),
+      }),
+      at,
+    );
+  }
+
+  /** Ends both experiments: every selected run done, or stopped short. */
+  end(status: 'completed' | 'interrupted', at: Date): void {
+    this.#recorded.end(status, at);
+    this.#today.end(status, at);
+  }
+}
+
+/** The two traces of a case. */
+export interface RegressEvents {
+  readonly recorded: readonly TraceEvent[];
+  readonly today: readonly TraceEvent[];
+}
+
+/** A case's outcome in words, as today's experiment shows it for its output. */
+export function outcomeOf(found: RegressCase): string {
+  switch (found.status) {
+    case 'same':
+      return 'same';
+    case 'continued':
+      return `continued: ${meanText(found.before)} → ${meanText(found.after ?? {})} (${found.verdict}); diverged at ${found.divergence ?? ''}`;
+    default:
+      return `${found.status} at ${found.divergence ?? ''}`;
+  }
+}
+
+function meanText(scores: Readonly<Record<string, { readonly score: number }>>): string {
+  const values = Object.values(scores).map(score => score.score);
+  return values.length === 0
+    ? '—'
+    : (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(2);
+}

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { regress } from '@agent-trace/evals';
 import { expect, it } from 'vitest';
-import { deskModel, supportDesk } from '../../examples/regress/desk.js';
+import { continuationModel } from '../../examples/regress/continuation.js';
+import { supportDesk } from '../../examples/regress/desk.js';
 import { recordWeek } from '../../examples/regress/record.js';
 import { deskScorers } from '../../examples/regress/scorers.js';
 
@@ -18,7 +19,7 @@ it('reruns the refund requests against the changed prompt, continues and scores 
     library, // a folder of JSONL traces, indexed on the way
     where: "input ILIKE '%refund%'", // SQL over the library's runs view
     agent: supportDesk('v2'), // today's code: the refunds prompt changed
-    continueWith: deskModel(), // goes on from each divergence (a live model, or a cassette's)
+    continueWith: continuationModel(), // goes on from each divergence: a model's recorded answers
     scorers: deskScorers, // scored on the recorded run and on today's
     maxCostUsd: 5,
     store: { root }, // two experiments: the recorded runs, and today's

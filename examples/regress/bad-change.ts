@@ -1,5 +1,6 @@
 /** A bad change to the desk: refunds now wait for a manager, so none is made. */
-import { deskModel, supportDesk } from './desk.js';
+import { continuationModel } from './continuation.js';
+import { supportDesk } from './desk.js';
 
 export default supportDesk('v3');
-export const continueWith = deskModel();
+export const continueWith = continuationModel();

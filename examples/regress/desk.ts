@@ -61,17 +61,23 @@ const lastResult = (call: FakeLLMCall): { readonly text: string } | undefined =>
   return last?.role === 'tool' ? { text: String(last.content) } : undefined;
 };
 
+/** A call to `name` with `args`, its id made from the conversation (the same in every run). */
+const calling = (call: FakeLLMCall, name: string, args: Record<string, unknown>) => {
+  const turn = call.messages.filter(message => message.role === 'assistant').length + 1;
+  return { toolCalls: [{ name, args, id: `${name}_${turn}` }] };
+};
+
 /** How each specialist's model answers, from the conversation so far and its instructions. */
 function answer(call: FakeLLMCall) {
   const order = orderIn(call);
   const result = lastResult(call);
   if (call.agentName === 'orders')
     return result === undefined
-      ? { toolCalls: [{ name: 'lookup_order', args: { order } }] }
+      ? calling(call, 'lookup_order', { order })
       : { text: `Order ${order}: ${result.text}` };
   if (call.agentName === 'accounts')
     return result === undefined
-      ? { toolCalls: [{ name: 'reset_password', args: { email: `customer${order}@example.com` } }] }
+      ? calling(call, 'reset_password', { email: `customer${order}@example.com` })
       : { text: 'A reset link is on its way.' };
   return refunds(call, order, result);
 }
@@ -81,13 +87,12 @@ function refunds(call: FakeLLMCall, order: number, result: { readonly text: stri
   if (call.instructions === refundPrompts.v3)
     return { text: 'A manager will call you back about the refund.' };
   if (call.instructions === refundPrompts.v2) {
-    if (result === undefined) return { toolCalls: [{ name: 'lookup_order', args: { order } }] };
+    if (result === undefined) return calling(call, 'lookup_order', { order });
     if (result.text.includes('"found":false')) return { text: `There is no order ${order}.` };
-    if (!result.text.includes('refunded'))
-      return { toolCalls: [{ name: 'refund', args: { order } }] };
+    if (!result.text.includes('refunded')) return calling(call, 'refund', { order });
     return { text: `Order ${order} is refunded.` };
   }
-  if (result === undefined) return { toolCalls: [{ name: 'refund', args: { order } }] };
+  if (result === undefined) return calling(call, 'refund', { order });
   return {
     text: result.text.includes('refunded') ? `Order ${order} is refunded.` : 'The refund failed.',
   };

@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noErrors, regress, stopReasonIs } from '@agent-trace/evals';
-import { deskModel, supportDesk } from './desk.js';
+import { continuationModel } from './continuation.js';
+import { supportDesk } from './desk.js';
 import { recordWeek } from './record.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'regress-'));
@@ -15,7 +16,7 @@ await recordWeek(folder);
 const result = await regress({
   library: folder,
   agent: supportDesk('v2'),
-  continueWith: deskModel(),
+  continueWith: continuationModel(),
   scorers: [stopReasonIs('completed'), noErrors()],
 });
 console.log(

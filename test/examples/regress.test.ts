@@ -9,7 +9,8 @@ import { ExperimentStore } from '@agent-trace/evals/experiments';
 import { regress } from '@agent-trace/evals';
 import { runCli } from '@agent-trace/cli';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deskModel, supportDesk } from '../../examples/regress/desk.js';
+import { continuationModel } from '../../examples/regress/continuation.js';
+import { supportDesk } from '../../examples/regress/desk.js';
 import { recordWeek } from '../../examples/regress/record.js';
 import { deskScorers } from '../../examples/regress/scorers.js';
 
@@ -38,7 +39,7 @@ describe('regress over a recorded week of the support desk', () => {
     const result = await regress({
       library: folder,
       agent: supportDesk('v2'),
-      continueWith: deskModel(),
+      continueWith: continuationModel(),
       scorers: deskScorers,
       store: { root },
     });
@@ -96,7 +97,7 @@ describe('regress over a recorded week of the support desk', () => {
     const result = await regress({
       library: folder,
       agent: supportDesk('v3'),
-      continueWith: deskModel(),
+      continueWith: continuationModel(),
       scorers: deskScorers,
       where: "input ILIKE '%refund%'",
     });
@@ -104,6 +105,16 @@ describe('regress over a recorded week of the support desk', () => {
     const known = asked.filter(input => /refund/i.test(input) && !unknownOrder(input));
     expect(regressed.map(found => found.input).sort()).toEqual([...known].sort());
     expect(result.cases.every(found => /refund/i.test(found.input))).toBe(true);
+  });
+
+  it('splits into shards that add up to the whole selection', async () => {
+    const shard = (index: number) =>
+      regress({ library: folder, agent: supportDesk('v1'), shard: { index, count: 3 } });
+    const parts = await Promise.all([shard(1), shard(2), shard(3)]);
+    const runs = parts.flatMap(part => part.cases.map(found => found.run));
+    expect(runs).toHaveLength(200);
+    expect(new Set(runs).size).toBe(200);
+    expect(parts.map(part => part.cases.length)).toEqual([67, 67, 66]);
   });
 
   it('keeps what finished when stopped, in the store as interrupted', async () => {

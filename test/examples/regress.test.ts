@@ -169,6 +169,7 @@ describe('regress over a recorded week of the support desk', () => {
 
   it('regress on the command line: names the regressions and fails the gate', async () => {
     const lines: string[] = [];
+    const cliStore = mkdtempSync(join(tmpdir(), 'regress-cli-'));
     const code = await runCli(
       [
         'regress',
@@ -181,7 +182,11 @@ describe('regress over a recorded week of the support desk', () => {
         "input ILIKE '%refund%'",
         '--fail-on-regression',
         '--store',
-        mkdtempSync(join(tmpdir(), 'regress-cli-')),
+        cliStore,
+        '--junit',
+        join(cliStore, 'regress.xml'),
+        '--markdown',
+        join(cliStore, 'regress.md'),
       ],
       {
         stdout: text => void lines.push(text),
@@ -192,6 +197,8 @@ describe('regress over a recorded week of the support desk', () => {
     );
     const printed = lines.join('\n');
     expect(code).toBe(1);
+    expect(readFileSync(join(cliStore, 'regress.xml'), 'utf8')).toContain('<failure');
+    expect(readFileSync(join(cliStore, 'regress.md'), 'utf8')).toContain('regressed');
     const known = asked.filter(input => /refund/i.test(input) && !unknownOrder(input));
     expect(printed).toContain(`${known.length} regressed`);
     expect(printed).toContain("agent 'refunds'");

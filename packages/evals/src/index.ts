@@ -49,6 +49,7 @@ export { shortScore, signed } from './report/compared-evals.js';
 export type { ComparedEval } from './report/compared-evals.js';
 export { evaluationsOf } from './report-evaluations.js';
 export { regress } from './regress/regress.js';
+export { regressComparison } from './regress/regress-comparison.js';
 export type { RegressOptions, RegressResult } from './regress/regress.js';
 export type { RegressCase, RegressStatus, RegressVerdict } from './regress/regress-case.js';
 export type { RegressExperimentIds } from './regress/regress-experiments.js';

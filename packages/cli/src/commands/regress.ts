@@ -1,5 +1,14 @@
 import { model, type LanguageModel } from '@agent-trace/core';
-import { regress, type RegressCase, type RegressResult, type Scorer } from '@agent-trace/evals';
+import { writeFileSync } from 'node:fs';
+import {
+  comparisonJUnit,
+  comparisonMarkdown,
+  regress,
+  regressComparison,
+  type RegressCase,
+  type RegressResult,
+  type Scorer,
+} from '@agent-trace/evals';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { importModule, loadAgent } from './load-agent.js';
@@ -25,6 +34,10 @@ export interface RegressCommandOptions {
   /** Keep the regress as two experiments of the store under this root. */
   readonly store?: string;
   readonly failOnRegression: boolean;
+  /** Write the recorded runs against today's as JUnit (a failing test per worse case) here. */
+  readonly junit?: string;
+  /** Write the comparison as Markdown (a CI step summary, a pull-request comment) here. */
+  readonly markdown?: string;
   readonly json: boolean;
   readonly style: Style;
   readonly signal?: AbortSignal;
@@ -69,6 +82,12 @@ export async function regressCommand(
       ...(options.store === undefined ? {} : { store: { root: options.store } }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    if (options.junit !== undefined || options.markdown !== undefined) {
+      const compared = [regressComparison(result)];
+      if (options.junit !== undefined) writeFileSync(options.junit, comparisonJUnit(compared));
+      if (options.markdown !== undefined)
+        writeFileSync(options.markdown, comparisonMarkdown(compared));
+    }
     const exitCode = result.interrupted
       ? interruptedExit
       : options.failOnRegression && result.regressed.length > 0

@@ -28,6 +28,8 @@ interface Flags {
   concurrency?: number;
   store: string | false;
   failOnRegression?: boolean;
+  junit?: string;
+  markdown?: string;
   json?: boolean;
 }
 
@@ -66,6 +68,11 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
     )
     .option('--no-store', 'keep no experiments')
     .option('--fail-on-regression', 'exit 1 when a continued run scores worse than its recording')
+    .option(
+      '--junit <file>',
+      'write the comparison as JUnit: a failing test per case that got worse',
+    )
+    .option('--markdown <file>', 'write the comparison as Markdown (a CI step summary)')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
@@ -91,6 +98,8 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
             ...defined('shard', shard),
             ...defined('continueWith', flags.continueWith),
             ...defined('evalModule', flags.eval),
+            ...defined('junit', flags.junit),
+            ...defined('markdown', flags.markdown),
             ...defined('maxCostUsd', flags.maxCost),
             ...defined('concurrency', flags.concurrency),
             ...(flags.store === false ? {} : { store: flags.store }),

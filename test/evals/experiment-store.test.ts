@@ -64,6 +64,11 @@ describe('the experiment store', () => {
     expect(experiment.datasetHash).toMatch(/^[0-9a-f]{64}$/);
     const stored = await new ExperimentStore({ root }).result(experiment.id);
     expect(shape(stored)).toEqual(shape(result));
+    // runExperiment does not open the index: its summary is what the store lists once it reads.
+    const { means, ...listed } = stored.experiment;
+    expect(experiment).toMatchObject(listed);
+    for (const [scorer, mean] of Object.entries(means))
+      expect(experiment.means[scorer]).toBeCloseTo(mean, 12);
     for (const each of stored.cases)
       expect((await validateTraceFile(each.traceFile as string)).valid).toBe(true);
   });

@@ -5,7 +5,11 @@
  */
 export { runExperiment, newExperimentId } from './experiment/run-experiment.js';
 export type { ExperimentRun, RunExperimentOptions } from './experiment/run-experiment.js';
-export { ExperimentStore, UnknownExperimentError } from './experiment/experiment-store.js';
+export {
+  ExperimentReader,
+  ExperimentStore,
+  UnknownExperimentError,
+} from './experiment/experiment-store.js';
 export type {
   ExperimentStatus,
   ExperimentStoreOptions,

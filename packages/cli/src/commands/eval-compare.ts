@@ -8,7 +8,11 @@ import {
   type ComparedEval,
   type EvalResult,
 } from '@agent-trace/evals';
-import { ExperimentStore, type ExperimentSummary } from '@agent-trace/evals/experiments';
+import {
+  ExperimentStore,
+  type ExperimentReader,
+  type ExperimentSummary,
+} from '@agent-trace/evals/experiments';
 import { defined } from '@agent-trace/core/util';
 
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -51,7 +55,8 @@ export async function evalCompareCommand(
   const store = new ExperimentStore({ root: options.store });
   let pairs: [Side, Side][];
   try {
-    pairs = await pairsToCompare(store, baseline, candidate, options);
+    // One open of the index for every question the comparison asks.
+    pairs = await store.reading(reader => pairsToCompare(reader, baseline, candidate, options));
   } catch (error) {
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: messageOf(error) };
   }
@@ -71,7 +76,7 @@ export async function evalCompareCommand(
 }
 
 async function pairsToCompare(
-  store: ExperimentStore,
+  store: ExperimentReader,
   baseline: string | undefined,
   candidate: string | undefined,
   options: EvalCompareOptions,
@@ -109,7 +114,7 @@ async function pairsToCompare(
 }
 
 /** An experiment of the store by id (or its start), or an eval result from a `.json` file. */
-export async function sideOf(store: ExperimentStore, name: string): Promise<Side> {
+export async function sideOf(store: Pick<ExperimentReader, 'result'>, name: string): Promise<Side> {
   if (name.endsWith('.json') && existsSync(name)) {
     let parsed: unknown;
     try {

@@ -33,17 +33,20 @@ export async function evalViewCommand(
   let after: Side;
   let before: Side | undefined;
   try {
-    const id =
-      candidate ?? (await store.list({ ...defined('eval', options.eval), limit: 1 }))[0]?.id;
-    if (id === undefined)
-      throw new Error(`No experiments in ${options.store}: run agent-trace eval <file> first.`);
-    after = await sideOf(store, id);
-    const baseline =
-      options.baseline ??
-      (after.experiment === undefined
-        ? undefined
-        : (await store.baselineFor(after.experiment, options.branch))?.id);
-    before = baseline === undefined ? undefined : await sideOf(store, baseline);
+    // One open of the index for the experiment, its baseline and both sides' cases.
+    [after, before] = await store.reading(async reader => {
+      const id =
+        candidate ?? (await reader.list({ ...defined('eval', options.eval), limit: 1 }))[0]?.id;
+      if (id === undefined)
+        throw new Error(`No experiments in ${options.store}: run agent-trace eval <file> first.`);
+      const shown = await sideOf(reader, id);
+      const baseline =
+        options.baseline ??
+        (shown.experiment === undefined
+          ? undefined
+          : (await reader.baselineFor(shown.experiment, options.branch))?.id);
+      return [shown, baseline === undefined ? undefined : await sideOf(reader, baseline)] as const;
+    });
   } catch (error) {
     return {
       exitCode: exitCodes.unreadable,

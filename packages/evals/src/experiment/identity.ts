@@ -20,27 +20,31 @@ export interface GitState {
  * (`GITHUB_HEAD_REF`, `GITHUB_REF_NAME`, `CI_COMMIT_REF_NAME`) when there is one.
  */
 export function gitState(cwd: string, env: NodeJS.ProcessEnv): GitState {
-  const git = (...args: string[]) => {
-    try {
-      return execFileSync('git', args, {
-        cwd,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      }).trim();
-    } catch {
-      return undefined;
-    }
-  };
-  const commit = git('rev-parse', 'HEAD');
-  const head = git('rev-parse', '--abbrev-ref', 'HEAD');
+  // One probe: the commit, the branch and the changed tracked files, as `git status` has them.
+  let lines: string[] = [];
+  try {
+    lines = execFileSync('git', ['status', '--porcelain=v2', '--branch', '-uno'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).split('\n');
+  } catch {
+    // Not a git checkout, or no git: the experiment says nothing of its code.
+  }
+  const header = (name: string) =>
+    lines.find(line => line.startsWith(`# branch.${name} `))?.slice(`# branch.${name} `.length);
+  const oid = header('oid');
+  const commit = oid === undefined || oid === '(initial)' ? undefined : oid;
+  const head = header('head');
   const ciBranch = env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || env.CI_COMMIT_REF_NAME;
   const branch =
-    env.AGENT_TRACE_BRANCH || (head === 'HEAD' || head === undefined ? ciBranch : head);
-  const status = commit === undefined ? undefined : git('status', '--porcelain', '-uno');
+    env.AGENT_TRACE_BRANCH || (head === '(detached)' || head === undefined ? ciBranch : head);
+  const dirty =
+    commit === undefined ? undefined : lines.some(line => line !== '' && !line.startsWith('#'));
   return {
     ...defined('commit', commit),
     ...(branch ? { branch } : {}),
-    ...(status === undefined ? {} : { dirty: status !== '' }),
+    ...(dirty === undefined ? {} : { dirty }),
   };
 }
 

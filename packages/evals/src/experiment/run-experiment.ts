@@ -8,6 +8,7 @@ import {
 } from './experiment-store.js';
 import { configHash, datasetHash, gitState, type GitState } from './identity.js';
 import { ExperimentJournal, type ExperimentIdentity } from './journal.js';
+import { summaryOfRun } from './run-summary.js';
 
 /** How an eval is run as an experiment. */
 export interface RunExperimentOptions
@@ -37,7 +38,7 @@ export interface ExperimentRun {
  * Runs an eval as an experiment kept in the store: what identifies it (commit and dirty flag,
  * branch, dataset and configuration hashes, time) and every finished case with its scores, cost
  * and trace. Each case is on disk as it finishes, so an interrupted or crashed run keeps every
- * case it finished; the index is brought up to date at the end (and by any later read).
+ * case it finished. The index is not opened: any later read brings it up to date.
  */
 export async function runExperiment<Input, Expected, Output>(
   typed: EvalDefinition<Input, Expected, Output>,
@@ -77,7 +78,15 @@ export async function runExperiment<Input, Expected, Output>(
     },
   });
   journal.end(result.interrupted === true ? 'interrupted' : 'completed', now());
-  return { result, experiment: await store.get(identity.id) };
+  // The only writer of a new experiment knows its summary; shards and shared ids ask the store,
+  // which merges every writer's cases.
+  const alone = options.experiment === undefined && options.shard === undefined;
+  return {
+    result,
+    experiment: alone
+      ? summaryOfRun(identity, result, journal.folder)
+      : await store.get(identity.id),
+  };
 }
 
 /** A new experiment id: the time, sortable, and six random characters. */

@@ -123,7 +123,11 @@ console.log('');
 const mcpCall = await runWorker<McpCallResult>(
   await compiledWorker('bench/pipeline/mcp-worker.ts'),
   // Three times the rounds: a call is tens of µs and collections land unevenly on the two sides.
-  [String(quick ? 100 : 300), String(settings.rounds * 3)],
+  [
+    String(quick ? 100 : 300),
+    String(settings.rounds * 3),
+    await compiledWorker('bench/pipeline/mcp-stdio-server.ts'),
+  ],
 );
 console.log(formatMcpCall(mcpCall));
 sectionTime();
@@ -268,6 +272,14 @@ const targets = [
     'an MCP tool call through the loop ≤ 1.3× a direct client.callTool',
     mcpCall.loopMicroseconds / mcpCall.directMicroseconds <= 1.3,
     ratio(mcpCall.loopMicroseconds / mcpCall.directMicroseconds),
+  ],
+  [
+    'an MCP tool call through the loop ≤ 1.1× a direct client.callTool, server over stdio',
+    mcpCall.stdio !== undefined &&
+      mcpCall.stdio.loopMicroseconds / mcpCall.stdio.directMicroseconds <= 1.1,
+    mcpCall.stdio === undefined
+      ? 'not measured'
+      : ratio(mcpCall.stdio.loopMicroseconds / mcpCall.stdio.directMicroseconds),
   ],
   [
     'the viewer scrolls a 100,000-event trace at 60 Hz: p95 frame ≤ 1.5 × 16.7 ms',

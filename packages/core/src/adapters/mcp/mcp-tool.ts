@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ToolCallError } from '../../kernel/errors/tool-call-error.js';
+import { neverAborted } from '../../kernel/tool/execute-tool-call.js';
 import type { AnyTool, ToolContext } from '../../kernel/tool/tool.js';
 
 /** Where an MCP tool comes from, as its `tool_start` and `tool_end` record it. */
@@ -76,10 +77,12 @@ async function callMcpTool(
   timeoutMs: number,
 ): Promise<unknown> {
   // A signal of the call's own: the SDK adds an abort listener to the signal it is given and never
-  // removes it, which on the run's signal would pile up call after call.
-  const call = new AbortController();
-  const onAbort = () => call.abort(context.abortSignal.reason);
-  context.abortSignal.addEventListener('abort', onAbort, { once: true });
+  // removes it, which on the run's signal would pile up call after call. A run that cannot be
+  // aborted gives the SDK no signal at all (a controller a call is a cost of its own).
+  const { abortSignal } = context;
+  const call = abortSignal === neverAborted ? undefined : new AbortController();
+  const onAbort = () => call?.abort(abortSignal.reason);
+  if (call !== undefined) abortSignal.addEventListener('abort', onAbort, { once: true });
   let result;
   try {
     // An abort or the timeout makes the SDK send notifications/cancelled to the server.
@@ -92,10 +95,10 @@ async function callMcpTool(
         ...(meta === undefined ? {} : { _meta: { ...meta } }),
       },
       undefined,
-      { signal: call.signal, timeout: timeoutMs },
+      call === undefined ? { timeout: timeoutMs } : { signal: call.signal, timeout: timeoutMs },
     );
   } catch (error) {
-    if (context.abortSignal.aborted) throw error;
+    if (abortSignal.aborted) throw error;
     if ((error as { code?: unknown }).code === ErrorCode.RequestTimeout) {
       throw new ToolCallError({
         kind: 'timeout',
@@ -106,7 +109,7 @@ async function callMcpTool(
     }
     throw serverFailure(name, link, error);
   } finally {
-    context.abortSignal.removeEventListener('abort', onAbort);
+    if (call !== undefined) abortSignal.removeEventListener('abort', onAbort);
   }
   if (result.isError === true) {
     throw new ToolCallError({

@@ -7,7 +7,11 @@ import { raceAbort } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
 import type { ToolRegistry } from './tool-registry.js';
 
-const neverAborted = new AbortController().signal;
+/**
+ * The signal a tool is given when its run cannot be aborted (no signal, no timeout): it never
+ * aborts, so a tool may skip what it would do to follow an abort.
+ */
+export const neverAborted: AbortSignal = new AbortController().signal;
 
 /** How one tool call ended. `content` is what the LLM is told either way. */
 export type ToolCallOutcome =

@@ -66,10 +66,13 @@ check_project() {
   echo "== a missing optional peer says what to install"
   node check-missing-peers.mjs
 
-  echo "== an eval run and kept by the installed CLI, with @duckdb/node-api installed"
+  echo "== an eval run and kept by the installed CLI; the store's index with @duckdb/node-api installed"
   test ! -e node_modules/@duckdb/node-api
   local printed
-  printed="$(npx agent-trace eval evals/adding.eval.ts 2>&1 || true)"
+  # Running an eval writes its files only; reading the store needs DuckDB, and says so.
+  printed="$(AGENT_TRACE_BRANCH=main npx agent-trace eval evals/adding.eval.ts)"
+  grep -q 'exact 1.000  trajectory 1.000' <<<"$printed"
+  printed="$(npx agent-trace eval list 2>&1 || true)"
   grep -q "needs the package '@duckdb/node-api'" <<<"$printed"
   npm install --no-audit --no-fund --loglevel=error @duckdb/node-api@1.5.6-r.1
   printed="$(AGENT_TRACE_BRANCH=main npx agent-trace eval evals/adding.eval.ts)"

@@ -5,12 +5,9 @@
  */
 export { runExperiment, newExperimentId } from './experiment/run-experiment.js';
 export type { ExperimentRun, RunExperimentOptions } from './experiment/run-experiment.js';
-export {
-  ExperimentReader,
-  ExperimentStore,
-  UnknownExperimentError,
-} from './experiment/experiment-store.js';
+export { ExperimentStore, UnknownExperimentError } from './experiment/experiment-store.js';
 export type {
+  ExperimentReader,
   ExperimentStatus,
   ExperimentStoreOptions,
   ExperimentSummary,

@@ -1,19 +1,16 @@
 import { join } from 'node:path';
 import { rowsOf, withDatabase, type Connection } from './database.js';
-import {
-  ExperimentReader,
-  type ExperimentSummary,
-  type StoredExperiment,
-} from './experiment-reader.js';
+import { ConnectionReader } from './experiment-queries.js';
+import type { ExperimentReader, ExperimentSummary, StoredExperiment } from './experiment-types.js';
 import { ingestJournals } from './ingest.js';
 
 export {
-  ExperimentReader,
   UnknownExperimentError,
+  type ExperimentReader,
   type ExperimentStatus,
   type ExperimentSummary,
   type StoredExperiment,
-} from './experiment-reader.js';
+} from './experiment-types.js';
 
 /** Where the store is and how long a write may wait for another process's. */
 export interface ExperimentStoreOptions {
@@ -55,7 +52,7 @@ export class ExperimentStore {
   reading<T>(work: (reader: ExperimentReader) => Promise<T>): Promise<T> {
     return this.use(async connection => {
       await ingestJournals(connection, this.root);
-      return work(new ExperimentReader(connection, this.root));
+      return work(new ConnectionReader(connection, this.root));
     });
   }
 

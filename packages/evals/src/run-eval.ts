@@ -118,7 +118,10 @@ export async function runEval<Input, Expected, Output>(
   return {
     name: definition.name,
     cases: finished,
-    means: meansOf(definition, finished),
+    means: meansOf(
+      definition.scorers.map(scorer => scorer.name),
+      finished,
+    ),
     ...(stopped() ? { interrupted: true } : {}),
   };
 }
@@ -265,12 +268,13 @@ async function scoresOf(
   return scores;
 }
 
-function meansOf(
-  definition: EvalDefinition,
+/** Each scorer's mean over `results` (0 for a case it did not score), in the order given. */
+export function meansOf(
+  scorers: readonly string[],
   results: readonly CaseResult[],
 ): Record<string, number> {
   const means: Record<string, number> = {};
-  for (const { name } of definition.scorers)
+  for (const name of scorers)
     means[name] = mean(results.map(result => result.scores[name]?.score ?? 0));
   return means;
 }

@@ -1,13 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Evaluation, TraceEvent } from '@agent-trace/core';
-import { fileNameOf } from '../run-eval.js';
-import { caseOfRun } from './run-case.js';
+import { keepRunCase, runsJournal } from './run-case.js';
 import type { Score } from '../scorer.js';
-import { ExperimentStore, type ExperimentStoreOptions } from './experiment-store.js';
-import { hashOf } from './identity.js';
-import { ExperimentJournal, type ExperimentIdentity } from './journal.js';
-import { newExperimentId } from './run-experiment.js';
+import type { ExperimentStoreOptions } from './experiment-store.js';
 
 /** What {@link importExperiment} made: the experiment's id, its cases and scores. */
 export interface ImportedExperiment {
@@ -31,32 +25,17 @@ export function importExperiment(
 ): ImportedExperiment {
   const { runs, unmatched } = judgedRuns(events, evaluations);
   const at = options.now ?? new Date();
-  const scorers = [...new Set(evaluations.map(evaluation => evaluation.name))];
-  const identity: ExperimentIdentity = {
-    id: newExperimentId(at),
-    eval: options.eval,
-    startedAt: at.toISOString(),
-    git: {},
-    datasetHash: hashOf(runs.map(run => run.id)),
-    configHash: hashOf({ imported: true }),
-    scorers,
-    cases: runs.length,
-  };
-  const journal = new ExperimentJournal(new ExperimentStore(options).experimentsDir, identity, {
-    at: identity.startedAt,
-    trials: 1,
+  const { id, journal } = runsJournal({
+    ...options,
+    at,
+    runIds: runs.map(run => run.id),
+    config: { imported: true },
+    scorers: [...new Set(evaluations.map(evaluation => evaluation.name))],
   });
-  runs.forEach((run, index) => {
-    const traceFile = join(journal.traceDir, `${fileNameOf(run.id)}.t1.jsonl`);
-    writeFileSync(traceFile, run.events.map(event => `${JSON.stringify(event)}\n`).join(''));
-    journal.record(
-      caseOfRun({ id: run.id, index, events: run.events, scores: run.scores, traceFile }),
-      at,
-    );
-  });
+  runs.forEach((run, index) => keepRunCase(journal, { ...run, index }, at));
   journal.end('completed', at);
   return {
-    id: identity.id,
+    id,
     cases: runs.length,
     scores: runs.reduce((sum, run) => sum + Object.keys(run.scores).length, 0),
     unmatched,

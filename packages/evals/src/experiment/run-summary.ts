@@ -5,7 +5,7 @@ import type { ExperimentIdentity } from './journal.js';
 /**
  * The summary of an experiment this process alone wrote, from its result in memory: what the
  * store would list for it once its journal is read, without opening the store (its index catches
- * up on the next read). Means over every run, trials included, in the definition's order.
+ * up on the next read). Its means are the result's: over every run, trials included.
  */
 export function summaryOfRun(
   identity: ExperimentIdentity,
@@ -28,12 +28,7 @@ export function summaryOfRun(
     datasetCases: identity.cases,
     runs: cases.length,
     failed: cases.filter(each => each.error !== undefined).length,
-    means: Object.fromEntries(
-      identity.scorers.map(scorer => [
-        scorer,
-        cases.length === 0 ? 0 : sum(each => each.scores[scorer]?.score ?? 0) / cases.length,
-      ]),
-    ),
+    means: result.means,
     costUsd: sum(each => each.usage.costUsd),
     unpricedCalls: sum(each => each.usage.unpricedCalls),
     tokensIn: sum(each => each.usage.tokensIn),

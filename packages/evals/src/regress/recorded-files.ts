@@ -16,17 +16,19 @@ export class RecordedFiles {
   }
 
   /** The events of `recorded`'s run, in the order its file has them. */
-  async take(recorded: RecordedRun): Promise<readonly TraceEvent[]> {
-    let runs = this.#open.get(recorded.file);
-    if (runs === undefined) {
-      runs = byRun(recorded.file);
-      this.#open.set(recorded.file, runs);
+  async take({ file, run }: RecordedRun): Promise<readonly TraceEvent[]> {
+    let reading = this.#open.get(file);
+    if (reading === undefined) {
+      reading = byRun(file);
+      this.#open.set(file, reading);
     }
-    const events = (await runs).get(recorded.run) ?? [];
-    (await runs).delete(recorded.run);
-    const left = (this.#left.get(recorded.file) ?? 1) - 1;
-    this.#left.set(recorded.file, left);
-    if (left <= 0) this.#open.delete(recorded.file);
+    // Counted before the read, so a file that cannot be read is dropped all the same.
+    const left = (this.#left.get(file) ?? 1) - 1;
+    this.#left.set(file, left);
+    if (left <= 0) this.#open.delete(file);
+    const runs = await reading;
+    const events = runs.get(run) ?? [];
+    runs.delete(run);
     return events;
   }
 }

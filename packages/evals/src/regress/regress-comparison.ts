@@ -1,7 +1,6 @@
 import { compareEvals } from '../compare/compare-evals.js';
-import { mean } from '../compare/bootstrap.js';
 import type { ComparedEval } from '../report/compared-evals.js';
-import type { CaseResult, EvalResult } from '../run-eval.js';
+import { meansOf, type CaseResult, type EvalResult } from '../run-eval.js';
 import type { Score } from '../scorer.js';
 import type { RegressCase } from './regress-case.js';
 import type { RegressResult } from './regress.js';
@@ -24,11 +23,7 @@ function side(
     durationMs: 0,
     usage: noUsage,
   }));
-  const names = Object.keys(results[0]?.scores ?? {});
-  const means = Object.fromEntries(
-    names.map(scorer => [scorer, mean(results.map(each => each.scores[scorer]?.score ?? 0))]),
-  );
-  return { name, cases: results, means };
+  return { name, cases: results, means: meansOf(Object.keys(results[0]?.scores ?? {}), results) };
 }
 
 /**

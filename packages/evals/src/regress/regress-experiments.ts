@@ -1,12 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TraceEvent } from '@agent-trace/core';
-import { fileNameOf } from '../run-eval.js';
-import { ExperimentStore, type ExperimentStoreOptions } from '../experiment/experiment-store.js';
-import { hashOf } from '../experiment/identity.js';
-import { ExperimentJournal, type ExperimentIdentity } from '../experiment/journal.js';
-import { newExperimentId } from '../experiment/run-experiment.js';
-import { caseOfRun } from '../experiment/run-case.js';
+import type { ExperimentStoreOptions } from '../experiment/experiment-store.js';
+import type { ExperimentJournal } from '../experiment/journal.js';
+import { keepRunCase, runsJournal } from '../experiment/run-case.js';
 import type { RegressCase } from './regress-case.js';
 import type { RecordedRun } from './select-recorded.js';
 
@@ -32,52 +27,29 @@ export class RegressExperiments {
     scorers: readonly string[],
     at: Date,
   ) {
-    const dir = new ExperimentStore(options).experimentsDir;
-    const identity = (which: string): ExperimentIdentity => ({
-      id: newExperimentId(at),
-      eval: options.name,
-      startedAt: at.toISOString(),
-      git: {},
-      datasetHash: hashOf(selected.map(run => run.run)),
-      configHash: hashOf({ regress: which }),
-      scorers,
-      cases: selected.length,
-    });
-    const start = { at: at.toISOString(), trials: 1 };
-    const recorded = identity('recorded');
-    const today = identity('today');
-    this.#recorded = new ExperimentJournal(dir, recorded, start);
-    this.#today = new ExperimentJournal(dir, today, start);
+    const side = (which: string) =>
+      runsJournal({
+        ...options,
+        eval: options.name,
+        at,
+        runIds: selected.map(run => run.run),
+        config: { regress: which },
+        scorers,
+      });
+    const recorded = side('recorded');
+    const today = side('today');
+    this.#recorded = recorded.journal;
+    this.#today = today.journal;
     this.ids = { recorded: recorded.id, today: today.id };
   }
 
   /** Writes a finished case into both experiments, each with its trace. */
   record(index: number, found: RegressCase, events: RegressEvents, at: Date): void {
-    const write = (journal: ExperimentJournal, runEvents: readonly TraceEvent[]) => {
-      const traceFile = join(journal.traceDir, `${fileNameOf(found.run)}.t1.jsonl`);
-      writeFileSync(traceFile, runEvents.map(event => `${JSON.stringify(event)}\n`).join(''));
-      return traceFile;
-    };
     const id = found.run;
-    this.#recorded.record(
-      caseOfRun({
-        id,
-        index,
-        events: events.recorded,
-        scores: found.before,
-        traceFile: write(this.#recorded, events.recorded),
-      }),
-      at,
-    );
-    this.#today.record(
-      caseOfRun({
-        id,
-        index,
-        events: events.today,
-        scores: found.after ?? {},
-        traceFile: write(this.#today, events.today),
-        output: outcomeOf(found),
-      }),
+    keepRunCase(this.#recorded, { id, index, events: events.recorded, scores: found.before }, at);
+    keepRunCase(
+      this.#today,
+      { id, index, events: events.today, scores: found.after ?? {}, output: outcomeOf(found) },
       at,
     );
   }

@@ -76,7 +76,7 @@ export function spansFromOtlpJson(
   source = 'the OTLP JSON',
   options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
 ): ForeignSpan[] {
-  return readOtlpJson(textOfFile, source, options).spans;
+  return spansOf(requestsOf(textOfFile, source, options));
 }
 
 /**
@@ -114,7 +114,7 @@ export function evaluationsFromOtlpJson(
   source = 'the OTLP JSON',
   options: { readonly onBadLine?: (problem: OtlpJsonError) => void } = {},
 ): Evaluation[] {
-  return readOtlpJson(textOfFile, source, options).evaluations;
+  return evaluationsOf(requestsOf(textOfFile, source, options));
 }
 
 function evaluationsOf(requests: readonly ExportRequest[]): Evaluation[] {

@@ -26,6 +26,23 @@ export interface CellSpec {
   readonly node?: string;
 }
 
+/** A cell left out, with why: a row of the table that says so (`—`) instead of a number. */
+export function notRunCell(
+  cell: Pick<CellSpec, 'subject' | 'name' | 'steps'>,
+  why: string,
+): LoopSample {
+  return {
+    subject: cell.subject,
+    name: cell.name ?? cell.subject,
+    kind: cell.subject.startsWith('agent-trace') ? 'agent-trace' : 'peer',
+    steps: cell.steps,
+    microsecondsPerStep: Number.NaN,
+    runs: 0,
+    peakRssMb: Number.NaN,
+    notRun: why,
+  };
+}
+
 /** Runs one cell: its last sample, or, when capped, what it had reached, marked `capped`. */
 export async function workerCell(cell: CellSpec): Promise<LoopSample> {
   const { worker, subject, steps } = cell;
@@ -58,7 +75,7 @@ export async function workerCell(cell: CellSpec): Promise<LoopSample> {
  * tracing client dropped work (not the time of a tracer that kept up).
  */
 export function perStepText(sample: LoopSample | undefined): string {
-  if (sample === undefined) return '—';
+  if (sample === undefined || sample.notRun !== undefined) return '—';
   const dropped = sample.dropped === undefined ? '' : '†';
   if (Number.isNaN(sample.microsecondsPerStep))
     return sample.dropped === undefined ? 'capped' : 'dropped';
@@ -82,7 +99,20 @@ export function cellNotes(
     .map(
       sample => `${nameOf(sample.subject)} at N = ${sample.steps} dropped ${runs(sample.dropped!)}`,
     );
+  const notRun = [...new Set(samples.flatMap(sample => sample.notRun ?? []))].map(why => {
+    const cells = [
+      ...new Set(
+        samples
+          .filter(sample => sample.notRun === why)
+          .map(sample => `${nameOf(sample.subject)} at N = ${sample.steps}`),
+      ),
+    ];
+    return `${cells.join('; ')}: ${why}`;
+  });
   const lines = [
+    ...(notRun.length === 0
+      ? []
+      : [`— not run, to keep the bench in its budget: ${notRun.join('. ')}`]),
     ...(capped.length === 0
       ? []
       : [`* capped (the cell stopped, its numbers are what it reached): ${capped.join('; ')}`]),

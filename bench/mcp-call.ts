@@ -13,7 +13,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { addArguments, addScript } from './scenario.js';
+import { addArguments, addScript, addTool } from './scenario.js';
 import { interleaved, ratio } from './measure.js';
 
 /** What the MCP benchmark measured: µs per `add` call. */
@@ -21,8 +21,13 @@ export interface McpCallResult {
   calls: number;
   directMicroseconds: number;
   loopMicroseconds: number;
+  /**
+   * The same loop (the same scripted model) calling a local `add` tool instead: the loop's own
+   * step, which an MCP call through the loop pays on top of the call itself.
+   */
+  localMicroseconds: number;
   /** The same against a server process over stdio, when the benchmark was given one. */
-  stdio?: { directMicroseconds: number; loopMicroseconds: number };
+  stdio?: { directMicroseconds: number; loopMicroseconds: number; localMicroseconds: number };
 }
 
 /** A fresh in-memory MCP server with the `add` tool, and a client transport to it. */
@@ -59,13 +64,16 @@ export async function addThroughLoop(tools: readonly AnyTool[], calls: number): 
     );
 }
 
-/** µs a call both ways, interleaved over `rounds`: `client` directly, and `tools` through the loop. */
+/**
+ * µs a call each way, interleaved over `rounds`: `client` directly, `tools` through the loop, and
+ * the loop with a local tool.
+ */
 async function bothWays(
   client: Client,
   tools: readonly AnyTool[],
   calls: number,
   rounds: number,
-): Promise<{ directMicroseconds: number; loopMicroseconds: number }> {
+): Promise<{ directMicroseconds: number; loopMicroseconds: number; localMicroseconds: number }> {
   const times = await interleaved(
     {
       direct: async () => {
@@ -73,12 +81,14 @@ async function bothWays(
           await client.callTool({ name: 'add', arguments: addArguments(index) });
       },
       loop: () => addThroughLoop(tools, calls),
+      local: () => addThroughLoop([addTool], calls),
     },
     rounds,
   );
   return {
     directMicroseconds: (times.direct * 1000) / calls,
     loopMicroseconds: (times.loop * 1000) / calls,
+    localMicroseconds: (times.local * 1000) / calls,
   };
 }
 
@@ -108,15 +118,33 @@ export async function measureMcpCall(
   return { calls, ...inMemory, stdio };
 }
 
+/**
+ * What an MCP call costs through the loop beyond the loop's own step: (through the loop − the
+ * loop with a local tool) over the direct call. 1.00× means the loop adds nothing to the call
+ * itself but its step.
+ */
+export function mcpShareOverDirect(way: {
+  directMicroseconds: number;
+  loopMicroseconds: number;
+  localMicroseconds: number;
+}): number {
+  return (way.loopMicroseconds - way.localMicroseconds) / way.directMicroseconds;
+}
+
+/** One way's line: direct, through the loop, the loop's own step, and the ratios. */
+function wayLine(
+  name: string,
+  way: { directMicroseconds: number; loopMicroseconds: number; localMicroseconds: number },
+): string {
+  const us = (value: number) => `${value.toFixed(1)} µs`;
+  return `${name}: client.callTool directly ${us(way.directMicroseconds)} a call · through the loop (model step + tool phase) ${us(way.loopMicroseconds)} · the same loop with a local tool ${us(way.localMicroseconds)} · loop / direct: ${ratio(way.loopMicroseconds / way.directMicroseconds)} · (loop − local) / direct: ${ratio(mcpShareOverDirect(way))}`;
+}
+
 /** The benchmark's lines. */
 export function formatMcpCall(result: McpCallResult): string {
   return [
-    `MCP tool call (in-memory server, ${result.calls} calls, median of interleaved rounds)`,
-    `client.callTool directly: ${result.directMicroseconds.toFixed(1)} µs a call · through the loop (model step + tool phase): ${result.loopMicroseconds.toFixed(1)} µs a call · loop / direct: ${ratio(result.loopMicroseconds / result.directMicroseconds)}`,
-    ...(result.stdio === undefined
-      ? []
-      : [
-          `a server process over stdio: client.callTool directly ${result.stdio.directMicroseconds.toFixed(1)} µs a call · through the loop ${result.stdio.loopMicroseconds.toFixed(1)} µs a call · loop / direct: ${ratio(result.stdio.loopMicroseconds / result.stdio.directMicroseconds)}`,
-        ]),
+    `MCP tool call (${result.calls} calls, median of interleaved rounds)`,
+    wayLine('an in-memory server', result),
+    ...(result.stdio === undefined ? [] : [wayLine('a server process over stdio', result.stdio)]),
   ].join('\n');
 }

@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { compiledWorker } from './compiled.js';
-import { cellNotes, formatMemory, perStepText, workerCell } from './cells.js';
+import { cellNotes, formatMemory, notRunCell, perStepText, workerCell } from './cells.js';
 import { ratio, table } from './measure.js';
 import type { LoopSample } from './peers/measure-cell.js';
 import { node22, node22Folder, node22Packages } from './wire/node22.js';
@@ -29,13 +29,15 @@ export interface WireResult {
 
 const node20Subjects: readonly WireSubjectKey[] = [
   'agent-trace',
+  'openai-client',
+  'floor',
   'vercel-ai',
   'openai-agents',
   'langgraph',
 ];
 
 /** Starts the chat server in a process of its own; resolves with its URL. */
-async function startChatServer(): Promise<{ url: string; server: ChildProcess }> {
+export async function startChatServer(): Promise<{ url: string; server: ChildProcess }> {
   const server = spawn(process.execPath, [await compiledWorker('bench/wire/chat-server.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -69,15 +71,62 @@ async function wireCells(runtime22: ReturnType<typeof node22>): Promise<WireCell
   ];
 }
 
+/** The rows measured at every N; the others only up to N = 100 (see {@link notRunWhy}). */
+const everyN: readonly string[] = ['agent-trace', 'openai-client', 'floor', 'vercel-ai'];
+
+/**
+ * Why a cell is left out, or undefined when it runs: past N = 100 only agent-trace, its floor,
+ * the official client and the fastest peer run; the other peers' growth with N is in the loop
+ * table, and one of their runs at N = 1,000 takes 17–60 s (Mastra's holds more than the cap).
+ */
+function notRunWhy(key: WireCell['key'], steps: number, quick: boolean): string | undefined {
+  if (everyN.includes(key)) return undefined;
+  if (quick)
+    return 'left out of `--quick`, which runs only agent-trace, its floor, the official client and the Vercel AI SDK on the wire';
+  if (steps <= 100) return undefined;
+  if (key === 'mastra')
+    return 'a 1,000-step Mastra run holds about 1.2 MB a step (1.9–2.0 GB at its peak, measured alone with the cap raised: 35 ms a step as JSON, 33 ms streamed), past the 1.5 GB cap';
+  return "at N = 1,000 only agent-trace, its floor, the official client and the Vercel AI SDK run on the wire; how the other peers' step grows with N is in the loop table";
+}
+
+/** One wire cell at `steps` in `mode`: measured, or left out with why. */
+async function wireCell(
+  cell: WireCell,
+  steps: number,
+  mode: WireMode,
+  url: string,
+  options: WireOptions,
+) {
+  const spec = {
+    worker: cell.worker,
+    subject: `${cell.key}-${mode}`,
+    name: wireNames[cell.key],
+    args: [cell.key, String(steps), String(options.budgetMs), url, mode],
+    steps,
+    ...(cell.node === undefined ? {} : { node: cell.node }),
+  };
+  const why = notRunWhy(cell.key, steps, options.quick === true);
+  return why === undefined ? workerCell(spec) : notRunCell(spec, why);
+}
+
+/** How the wire section runs. */
+export interface WireOptions {
+  /** Each cell's time budget. */
+  readonly budgetMs: number;
+  /** Only the rows measured at every N (see {@link notRunWhy}). */
+  readonly quick?: boolean;
+}
+
 /** Measures every framework at every N in both modes. */
 export async function measureWireLevel(
   sizes: readonly number[],
-  budgetMs: number,
+  options: WireOptions,
   onProgress: (sample: WireSample) => void = () => undefined,
 ): Promise<WireResult> {
+  const { budgetMs } = options;
   const { url, server } = await startChatServer();
   const samples: WireSample[] = [];
-  const runtime22 = node22();
+  const runtime22 = options.quick === true ? { failed: 'left out of `--quick`' } : node22();
   try {
     const cells = await wireCells(runtime22);
     // A cell on the server first, not timed: the first cell timed would otherwise pay for the
@@ -93,14 +142,7 @@ export async function measureWireLevel(
     for (const mode of ['json', 'stream'] as const)
       for (const cell of cells)
         for (const steps of sizes) {
-          const sample = await workerCell({
-            worker: cell.worker,
-            subject: `${cell.key}-${mode}`,
-            name: wireNames[cell.key],
-            args: [cell.key, String(steps), String(budgetMs), url, mode],
-            steps,
-            ...(cell.node === undefined ? {} : { node: cell.node }),
-          });
+          const sample = await wireCell(cell, steps, mode, url, options);
           const wire = { ...sample, mode, runtime: cell.runtime };
           samples.push(wire);
           onProgress(wire);
@@ -112,6 +154,42 @@ export async function measureWireLevel(
 }
 
 const rowName = (sample: WireSample): string => `${sample.name}, ${sample.runtime}`;
+
+/** The rows that are no framework: the floor and the official client alone, on the same bytes. */
+const references: readonly string[] = ['floor', 'openai-client'];
+const isReference = (sample: WireSample): boolean =>
+  references.some(key => sample.subject === `${key}-${sample.mode}`);
+
+/**
+ * Per N, agent-trace's step and the official client's over the floor's (Node 20, one mode): how
+ * much above HTTP, the server and parsing each is.
+ */
+export function floorRatios(
+  result: WireResult,
+  mode: WireMode,
+): { steps: number; agentTrace: number; client: number }[] {
+  const at = (key: string, steps: number) =>
+    result.samples.find(
+      sample =>
+        sample.subject === `${key}-${mode}` &&
+        sample.runtime === 'Node 20' &&
+        sample.steps === steps,
+    )?.microsecondsPerStep ?? Number.NaN;
+  const sizes = [...new Set(result.samples.map(sample => sample.steps))];
+  return sizes.map(steps => ({
+    steps,
+    agentTrace: at('agent-trace', steps) / at('floor', steps),
+    client: at('openai-client', steps) / at('floor', steps),
+  }));
+}
+
+/** The line under a mode's table: agent-trace and the client over the floor at each N. */
+function floorLine(result: WireResult, mode: WireMode): string {
+  const ratios = floorRatios(result, mode);
+  const list = (pick: (entry: (typeof ratios)[number]) => number) =>
+    ratios.map(entry => `${ratio(pick(entry))} at N = ${entry.steps}`).join(', ');
+  return `\nOver the floor (Node 20): agent-trace ${list(entry => entry.agentTrace)}; the openai client alone ${list(entry => entry.client)}.`;
+}
 
 /**
  * One table per mode: µs per step at each N, peak RSS, and each row over agent-trace's on the
@@ -153,7 +231,7 @@ export function formatWireLevel(result: WireResult, pivot = 100): string {
         `÷ agent-trace at N = ${pivot}`,
       ],
       ...body,
-    ])}`;
+    ])}${floorLine(result, mode)}`;
   });
   const nameOf = (subject: string) =>
     result.samples.find(sample => sample.subject === subject)?.name ?? subject;
@@ -184,7 +262,9 @@ export function wireShare(
   const ours = at.find(sample => sample.subject.startsWith('agent-trace'));
   const peers = at.filter(
     sample =>
-      !sample.subject.startsWith('agent-trace') && Number.isFinite(sample.microsecondsPerStep),
+      !sample.subject.startsWith('agent-trace') &&
+      !isReference(sample) &&
+      Number.isFinite(sample.microsecondsPerStep),
   );
   const fastest = peers.sort(
     (left, right) => left.microsecondsPerStep - right.microsecondsPerStep,

@@ -32,6 +32,11 @@ export interface LoopSample {
   peakRssMb: number;
   /** Set when the cell was stopped at its cap: what it reached is what the numbers are. */
   capped?: string;
+  /**
+   * Set when the cell was left out to keep the bench in its budget, with why (a cell known to
+   * run past its cap, or a peer whose cost at that N another table shows).
+   */
+  notRun?: string;
   /** Work the subject's tracing client dropped (runs LangSmith's full queue threw away). */
   dropped?: number;
 }

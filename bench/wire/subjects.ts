@@ -23,22 +23,36 @@ import { expectDone, type Subject } from '../peers/subject.js';
 import { add as aiSdkAdd } from '../peers/vercel-ai.js';
 import { addTool } from '../scenario.js';
 import type { WireMode } from './wire-mode.js';
+import { floorWire, openaiClientWire } from './floor.js';
 import { wireNames } from './wire-names.js';
 
 const modelName = (steps: number): string => `bench-${steps}`;
 
-/** agent-trace's OpenAI adapter (Chat Completions), `run` or `stream`. */
+/**
+ * agent-trace's OpenAI adapter (Chat Completions), `run` or `stream`. The agent is made once per
+ * N, as an application defines its agents once: its model's client is made on the first call and
+ * kept, as the official client alone and the Vercel AI SDK's provider are.
+ */
 export function agentTraceWire(baseURL: string, mode: WireMode): Subject {
-  return {
-    name: wireNames['agent-trace'],
-    kind: 'agent-trace',
-    prepare(steps) {
-      const subject = agent({
+  const agents = new Map<number, ReturnType<typeof agent>>();
+  const agentFor = (steps: number) => {
+    let made = agents.get(steps);
+    if (made === undefined) {
+      made = agent({
         name: 'bench',
         model: openai(modelName(steps), { apiKey: 'bench', baseURL }),
         tools: [addTool],
         limits: { maxSteps: steps, maxToolCallsPerTool: steps },
       });
+      agents.set(steps, made);
+    }
+    return made;
+  };
+  return {
+    name: wireNames['agent-trace'],
+    kind: 'agent-trace',
+    prepare(steps) {
+      const subject = agentFor(steps);
       return Promise.resolve({
         async run() {
           if (mode === 'json') {
@@ -170,6 +184,8 @@ export const wireSubjects = {
   'vercel-ai': vercelAiWire,
   'openai-agents': openaiAgentsWire,
   langgraph: langchainWire,
+  'openai-client': openaiClientWire,
+  floor: floorWire,
 } satisfies Record<string, (baseURL: string, mode: WireMode) => Subject>;
 
 /** A key of {@link wireSubjects}. */

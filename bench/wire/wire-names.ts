@@ -5,4 +5,6 @@ export const wireNames = {
   'openai-agents': 'OpenAI Agents SDK (default model, Chat Completions)',
   langgraph: 'LangGraph.js (ChatOpenAI)',
   mastra: 'Mastra (@ai-sdk/openai)',
+  floor: "floor: the adapter's requests, fetch + JSON.parse",
+  'openai-client': "the official openai client alone, the adapter's requests",
 } as const;

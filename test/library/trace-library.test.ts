@@ -121,6 +121,9 @@ describe('the trace library', () => {
     expect(await ids({ text: 'two days' })).toEqual(runs.answered);
     expect(await ids({ text: 'payment provider refused' })).toEqual(runs.refund_fails);
     expect(await ids({ text: '100%' })).toEqual([]);
+    // Any case, and `%` and `_` are plain characters, not wildcards.
+    expect(await ids({ text: 'Payment PROVIDER refused' })).toEqual(runs.refund_fails);
+    expect(await ids({ text: 'payment_provider' })).toEqual([]);
     // Runs start an hour apart from 2026-11-01 09:00: the last four hours hold four runs.
     expect(
       await ids({ since: new Date(Date.parse('2026-11-01T09:00:00Z') + 20 * 3_600_000) }),

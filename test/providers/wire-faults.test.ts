@@ -87,6 +87,42 @@ describe('a malformed chunk on the wire', () => {
   });
 });
 
+describe('the signal a model call gets', () => {
+  /** A model whose stream waits until its request is aborted, and keeps the abort's reason. */
+  function waitingForAbort(): LanguageModel & { reasons: unknown[] } {
+    const reasons: unknown[] = [];
+    return {
+      specificationVersion: 'v1',
+      provider: 'test',
+      modelId: 'waiting',
+      reasons,
+      generate: () => Promise.reject(new Error('only streams')),
+      async *stream(request) {
+        yield { type: 'text-delta', text: 'thinking' };
+        await new Promise<void>(resolve => {
+          const signal = request.abortSignal;
+          if (signal?.aborted === true) resolve();
+          signal?.addEventListener('abort', () => resolve(), { once: true });
+        });
+        reasons.push(request.abortSignal?.reason);
+      },
+    };
+  }
+
+  it("is aborted by the run's signal, with the run's reason, when the call also has time limits", async () => {
+    const model = waitingForAbort();
+    const stop = new AbortController();
+    const running = stream(agent({ name: 'a', model, circuitBreaker: false }), 'go', {
+      signal: stop.signal,
+    });
+    setTimeout(() => stop.abort('the user left'), 50);
+    for await (const chunk of running) void chunk;
+    const result = await running.result;
+    expect(model.reasons).toEqual(['the user left']);
+    expect(result.stopReason).not.toBe('completed');
+  });
+});
+
 describe('a stream that goes silent', () => {
   afterEach(() => {
     vi.useRealTimers();

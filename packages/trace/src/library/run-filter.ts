@@ -40,10 +40,13 @@ const orders: Readonly<Record<RunSort, string>> = {
   tokens: '(tok_prompt + tok_completion) DESC NULLS LAST',
 };
 
-/** A run's events, for the conditions on what happened inside it. */
+/**
+ * The runs with an event that meets `condition`, for the conditions on what happened inside a run:
+ * one scan of the events joined once (a correlated `EXISTS` per run took about twice as long).
+ */
 const inside = (condition: string) =>
-  `EXISTS (SELECT 1 FROM trace_events e JOIN trace_files f USING (file_id)
-    WHERE f.path = r.file AND e.run = r.run AND ${condition})`;
+  `(r.file, r.run) IN (SELECT f.path, e.run FROM trace_events e JOIN trace_files f USING (file_id)
+    WHERE ${condition})`;
 
 /** The SQL and its values that list the runs a filter selects, from the `runs` view. */
 export function runQuery(filter: RunFilter): { sql: string; values: DuckDBValue[] } {
@@ -75,11 +78,12 @@ export function runQuery(filter: RunFilter): { sql: string; values: DuckDBValue[
   if (filter.maxDurationMs !== undefined)
     where.push(`duration_ms <= ${value(filter.maxDurationMs)}`);
   if (filter.text !== undefined && filter.text !== '') {
-    const pattern = value(`%${filter.text.replace(/[\\%_]/g, match => `\\${match}`)}%`);
+    // Case-insensitive: both sides lowered the same way; `contains` takes the text as it is.
+    const text = value(filter.text);
+    const has = (column: string) => `contains(lower(${column}), lower(${text}))`;
     where.push(
-      `(r.input ILIKE ${pattern} ESCAPE '\\' OR r.output ILIKE ${pattern} ESCAPE '\\' OR ${inside(
-        `(e.input ILIKE ${pattern} ESCAPE '\\' OR e.output ILIKE ${pattern} ESCAPE '\\'
-          OR e.error_message ILIKE ${pattern} ESCAPE '\\')`,
+      `(${has('r.input')} OR ${has('r.output')} OR ${inside(
+        `${has('e.input')} OR ${has('e.output')} OR ${has('e.error_message')}`,
       )})`,
     );
   }

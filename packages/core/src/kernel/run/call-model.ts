@@ -22,7 +22,7 @@ import { refusalOf, settleHolds, type Holds, type Hooks } from './seam.js';
 import type { Conversation } from './conversation.js';
 import type { RunState } from './run-state.js';
 import { StreamTiming, streamModelResponse } from './stream-model-response.js';
-import { combineSignals, createDeadline, createIdleWatch } from './model-call-timers.js';
+import { callLimits } from './model-call-timers.js';
 import { toTraceError } from './to-trace-error.js';
 import {
   llmEndFields,
@@ -186,14 +186,12 @@ async function* callOnce(
   );
   const timing = state.streaming ? new StreamTiming(state.clock) : undefined;
   const failed = (error: unknown) => llmFailedFields(identity, toTraceError(error));
-  const deadline = createDeadline(agent.limits.modelTimeoutMs, model.modelId);
-  const idle = state.streaming
-    ? createIdleWatch(agent.limits.streamIdleTimeoutMs, model.modelId)
-    : undefined;
+  const limits = callLimits(agent.limits, state.streaming, model.modelId, state.signal);
+  const { deadline, idle } = limits;
   try {
     const refusal = refusalOf(holds);
     if (refusal !== undefined) throw refusal;
-    const request = requestOf(input, combineSignals(state.signal, deadline?.signal, idle?.signal));
+    const request = requestOf(input, limits.signal);
     const answer = state.streaming
       ? yield* streamModelResponse(model.stream(request), agent.name, state, {
           splitter: input.splitter?.(),
@@ -218,8 +216,7 @@ async function* callOnce(
     tracer.end(llmSpan, failed(caught));
     throw caught;
   } finally {
-    deadline?.clear();
-    idle?.clear();
+    limits.clear();
     if (tracer.isOpen(llmSpan)) {
       tracer.end(
         llmSpan,

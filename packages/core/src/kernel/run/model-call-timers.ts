@@ -1,8 +1,7 @@
 import { ModelCallError } from '../errors/model-call-error.js';
 
-/** A time limit on one model call, with the signal that cancels its request. */
+/** A time limit on one model call; when it is up it aborts the call's request. */
 export interface CallTimer {
-  readonly signal: AbortSignal;
   /** Rejects with a retryable error when the time is up; never resolves. */
   readonly expired: Promise<never>;
   clear(): void;
@@ -14,13 +13,59 @@ export interface IdleWatch extends CallTimer {
   touch(): void;
 }
 
+/**
+ * A model call's time limits and the one signal its request gets, which the run's signal, the
+ * deadline and the idle watch all abort: one controller a call, not one a limit joined with
+ * `AbortSignal.any`.
+ */
+export interface CallLimits {
+  readonly signal: AbortSignal | undefined;
+  readonly deadline: CallTimer | undefined;
+  readonly idle: IdleWatch | undefined;
+  /** Clears the timers and lets go of the run's signal. */
+  clear(): void;
+}
+
+/** The limits of one call of `modelId`: `modelTimeoutMs`, and `streamIdleTimeoutMs` when streamed. */
+export function callLimits(
+  limits: {
+    readonly modelTimeoutMs: number | undefined;
+    readonly streamIdleTimeoutMs: number | undefined;
+  },
+  streaming: boolean,
+  modelId: string,
+  run: AbortSignal | undefined,
+): CallLimits {
+  const idleMs = streaming ? limits.streamIdleTimeoutMs : undefined;
+  if (limits.modelTimeoutMs === undefined && idleMs === undefined)
+    return { signal: run, deadline: undefined, idle: undefined, clear: () => undefined };
+  const controller = new AbortController();
+  const deadline = createDeadline(limits.modelTimeoutMs, modelId, controller);
+  const idle = createIdleWatch(idleMs, modelId, controller);
+  const follow = () => controller.abort(run?.reason);
+  if (run?.aborted === true) follow();
+  else run?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    deadline,
+    idle,
+    clear: () => {
+      deadline?.clear();
+      idle?.clear();
+      run?.removeEventListener('abort', follow);
+    },
+  };
+}
+
 /** `limits.modelTimeoutMs`: the whole call must answer within `timeoutMs`. */
-export function createDeadline(
+function createDeadline(
   timeoutMs: number | undefined,
   modelId: string,
+  controller: AbortController,
 ): CallTimer | undefined {
   if (timeoutMs === undefined) return undefined;
   return createTimer(
+    controller,
     timeoutMs,
     () =>
       new ModelCallError({
@@ -31,12 +76,14 @@ export function createDeadline(
 }
 
 /** `limits.streamIdleTimeoutMs`: a stream must send something at least every `idleMs`. */
-export function createIdleWatch(
+function createIdleWatch(
   idleMs: number | undefined,
   modelId: string,
+  controller: AbortController,
 ): IdleWatch | undefined {
   if (idleMs === undefined) return undefined;
   return createTimer(
+    controller,
     idleMs,
     () =>
       new ModelCallError({
@@ -46,8 +93,11 @@ export function createIdleWatch(
   );
 }
 
-function createTimer(ms: number, failure: () => ModelCallError): IdleWatch {
-  const controller = new AbortController();
+function createTimer(
+  controller: AbortController,
+  ms: number,
+  failure: () => ModelCallError,
+): IdleWatch {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -58,18 +108,8 @@ function createTimer(ms: number, failure: () => ModelCallError): IdleWatch {
   });
   expired.catch(() => undefined);
   return {
-    signal: controller.signal,
     expired,
     touch: () => timer?.refresh(),
     clear: () => clearTimeout(timer),
   };
-}
-
-/** One signal that fires when any of the given ones does. */
-export function combineSignals(
-  ...signals: readonly (AbortSignal | undefined)[]
-): AbortSignal | undefined {
-  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  if (present.length <= 1) return present[0];
-  return AbortSignal.any(present);
 }

@@ -33,7 +33,7 @@ const notRunFrom: Partial<
   'langgraph-langsmith': {
     steps: 1000,
     name: 'LangGraph.js + LangSmith tracing',
-    why: "LangSmith's tracer serializes the whole conversation at every step, so one run takes longer than the 60 s cap (0 runs in 60 s in the runs before this one) and its queue fills and drops runs",
+    why: "LangSmith's tracer serializes the whole conversation at every step, so one run takes longer than the 60 s cap (no run finished within it when the cell ran) and its queue fills and drops runs",
   },
 };
 

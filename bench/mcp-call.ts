@@ -68,7 +68,7 @@ export async function addThroughLoop(tools: readonly AnyTool[], calls: number): 
  * µs a call each way, interleaved over `rounds`: `client` directly, `tools` through the loop, and
  * the loop with a local tool.
  */
-async function bothWays(
+async function eachWay(
   client: Client,
   tools: readonly AnyTool[],
   calls: number,
@@ -105,7 +105,7 @@ export async function measureMcpCall(
   await client.connect(addServer());
   const inMemory = await (async () => {
     await using mcp = await connectMcp({ mcpServers: { math: { transport: addServer() } } });
-    return await bothWays(client, mcp.tools, calls, rounds);
+    return await eachWay(client, mcp.tools, calls, rounds);
   })();
   await client.close();
   if (stdioServer === undefined) return { calls, ...inMemory };
@@ -113,7 +113,7 @@ export async function measureMcpCall(
   const direct = new Client({ name: 'bench', version: '1.0.0' });
   await direct.connect(new StdioClientTransport(server));
   await using mcp = await connectMcp({ mcpServers: { math: server } });
-  const stdio = await bothWays(direct, mcp.tools, calls, rounds);
+  const stdio = await eachWay(direct, mcp.tools, calls, rounds);
   await direct.close();
   return { calls, ...inMemory, stdio };
 }

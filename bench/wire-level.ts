@@ -85,7 +85,7 @@ function notRunWhy(key: WireCell['key'], steps: number, quick: boolean): string 
     return 'left out of `--quick`, which runs only agent-trace, its floor, the official client and the Vercel AI SDK on the wire';
   if (steps <= 100) return undefined;
   if (key === 'mastra')
-    return 'a 1,000-step Mastra run holds about 1.2 MB a step (1.9–2.0 GB at its peak, measured alone with the cap raised: 35 ms a step as JSON, 33 ms streamed), past the 1.5 GB cap';
+    return "a 1,000-step Mastra run keeps every step's request with the whole history and holds more than the 1.5 GB cap before it ends (docs/guide/performance.md has it measured alone)";
   return "at N = 1,000 only agent-trace, its floor, the official client and the Vercel AI SDK run on the wire; how the other peers' step grows with N is in the loop table";
 }
 

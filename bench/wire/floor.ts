@@ -5,7 +5,8 @@
  * the global `fetch` (undici, keep-alive), each body serialized with `JSON.stringify` (to the same
  * bytes) as any client must, and reads each answer with `JSON.parse`, or, streamed,
  * with a plain SSE reader (split on blank lines, `JSON.parse` each `data:`). No agent, no tool, no
- * conversation: the difference between this row and agent-trace's is all agent-trace's own.
+ * conversation. Beside it, the official client alone with the same requests: between the floor
+ * and agent-trace's row are the client's request path and agent-trace's own step.
  */
 import OpenAI from 'openai';
 import { agent, run, stream } from '@agent-trace/core';

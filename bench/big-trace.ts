@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { compiledWorker } from './compiled.js';
 import { figure, median, ratio, runWorker, table } from './measure.js';
 import { writeBigTrace } from './pipeline/big-trace.js';
 import { findChromium, launchBrowser } from '../test/support/browser.js';
@@ -46,15 +47,13 @@ function capped<T>(what: string, capMs: number, work: Promise<T>): Promise<T> {
   return Promise.race([work, cap]).finally(() => clearTimeout(timer));
 }
 
-/** Starts the served viewer of `file` in its own process; gives its address and pid. */
-function startServer(file: string) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'bench/pipeline/served-worker.ts', file],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+/**
+ * Starts the served viewer of `file` in its own process, compiled as the built CLI runs it (under
+ * tsx the loader's own memory was in the server's peak); gives its address and pid.
+ */
+async function startServer(file: string) {
+  const worker = await compiledWorker('bench/pipeline/served-worker.ts');
+  const child = spawn(process.execPath, [worker, file], { stdio: ['ignore', 'pipe', 'inherit'] });
   const address = new Promise<{ url: string; pid: number }>((resolve, reject) => {
     child.stdout.on('data', (data: Buffer) => {
       const line = data.toString().trim().split('\n').at(-1) ?? '';
@@ -148,12 +147,12 @@ export async function measureBigTrace(megabytes: number, capMs: number): Promise
     pendingAtEnd: NaN,
   };
   const floor = await runWorker<{ milliseconds: number }>(
-    'bench/pipeline/scan-worker.ts',
+    await compiledWorker('bench/pipeline/scan-worker.ts'),
     [file],
     capMs,
   ).catch((error: Error) => ({ milliseconds: NaN, failed: error.message }));
   const browser = await launchBrowser(await findChromium());
-  const server = startServer(file);
+  const server = await startServer(file);
   try {
     const { url, pid } = await capped('starting the server', capMs, server.address);
     const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });

@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compiledWorker } from './compiled.js';
 import { figure, ratio, runWorker, table } from './measure.js';
 import { copiedRun, deskRunLines, type DeskRun } from '../test/support/trace-folder.js';
 
@@ -57,6 +58,7 @@ export async function writeFolder(
   return bytes;
 }
 
+/** Each cell's worker, compiled as a built application runs (tsx alone holds ~50 MB). */
 const worker = 'bench/pipeline/library-worker.ts';
 
 async function cell(
@@ -66,7 +68,7 @@ async function cell(
 ): Promise<LibraryCell & Record<string, unknown>> {
   try {
     const sample = await runWorker<{ milliseconds: number; peakRssMb: number }>(
-      worker,
+      await compiledWorker(worker),
       args,
       capMs,
     );
@@ -107,7 +109,7 @@ export async function measureLibrary(
       capMs,
     );
     const questions = await runWorker<{ answers: LibraryResult['answers'] }>(
-      worker,
+      await compiledWorker(worker),
       ['questions', folder],
       capMs,
     ).catch(() => ({ answers: [] }));

@@ -160,9 +160,9 @@ sectionTime();
 console.log(
   `\nRecording an AI SDK agent: generateText over ${quick ? 20 : 100} steps, telemetry off and through agentTraceTelemetry (median µs a step)`,
 );
-// Bridges: 25 interleaved rounds (10 quick). With 5, the AI SDK's cells moved by half their value
-// from run to run (its own hooks measured 1.04× and 1.54× its telemetry off).
-const bridgeRounds = quick ? 10 : 25;
+// Bridges: 25 interleaved rounds (--quick keeps its 3, rough). With 5, the AI SDK's cells moved by
+// half their value from run to run (its own hooks measured 1.04× and 1.54× its telemetry off).
+const bridgeRounds = quick ? settings.rounds : 25;
 const bridgeOverhead = await measureBridgeOverhead(quick ? 20 : 100, bridgeRounds);
 console.log(formatBridgeOverhead(bridgeOverhead));
 sectionTime();

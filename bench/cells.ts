@@ -26,11 +26,8 @@ export interface CellSpec {
   readonly node?: string;
 }
 
-/** A cell left out, with why: a row of the table that says so (`—`) instead of a number. */
-export function notRunCell(
-  cell: Pick<CellSpec, 'subject' | 'name' | 'steps'>,
-  why: string,
-): LoopSample {
+/** A cell's sample with nothing measured: what a left-out cell shows, and a capped one starts from. */
+function unmeasured(cell: Pick<CellSpec, 'subject' | 'name' | 'steps'>): LoopSample {
   return {
     subject: cell.subject,
     name: cell.name ?? cell.subject,
@@ -39,16 +36,22 @@ export function notRunCell(
     microsecondsPerStep: Number.NaN,
     runs: 0,
     peakRssMb: Number.NaN,
-    notRun: why,
   };
+}
+
+/** A cell left out, with why: a row of the table that says so (`—`) instead of a number. */
+export function notRunCell(
+  cell: Pick<CellSpec, 'subject' | 'name' | 'steps'>,
+  why: string,
+): LoopSample {
+  return { ...unmeasured(cell), notRun: why };
 }
 
 /** Runs one cell: its last sample, or, when capped, what it had reached, marked `capped`. */
 export async function workerCell(cell: CellSpec): Promise<LoopSample> {
-  const { worker, subject, steps } = cell;
   try {
     return await runWorker<LoopSample>(
-      worker.endsWith('.ts') ? await compiledWorker(worker) : worker,
+      cell.worker.endsWith('.ts') ? await compiledWorker(cell.worker) : cell.worker,
       cell.args,
       cellCaps.seconds * 1000,
       cellCaps.memoryMb,
@@ -57,11 +60,10 @@ export async function workerCell(cell: CellSpec): Promise<LoopSample> {
   } catch (error) {
     if (!(error instanceof CappedCell)) throw error;
     const reached = error.reached as LoopSample | undefined;
+    const empty = unmeasured(cell);
     return {
-      subject,
-      name: reached?.name ?? cell.name ?? subject,
-      kind: subject.startsWith('agent-trace') ? 'agent-trace' : 'peer',
-      steps,
+      ...empty,
+      name: reached?.name ?? empty.name,
       microsecondsPerStep: reached?.microsecondsPerStep ?? Number.NaN,
       runs: reached?.runs ?? 0,
       peakRssMb: reached?.peakRssMb ?? Number.NaN,

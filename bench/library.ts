@@ -37,11 +37,7 @@ export type LibraryCell =
   | { readonly name: string; readonly failed: string };
 
 /** Writes `files` files of `runsPerFile` desk runs each, every file an hour later; returns bytes. */
-export async function writeFolder(
-  folder: string,
-  files: number,
-  runsPerFile: number,
-): Promise<number> {
+async function writeFolder(folder: string, files: number, runsPerFile: number): Promise<number> {
   const kinds: DeskRun[] = ['refunded', 'refund_fails', 'answered'];
   const lines = await Promise.all(kinds.map(kind => deskRunLines(kind)));
   mkdirSync(folder, { recursive: true });

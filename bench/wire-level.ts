@@ -37,7 +37,7 @@ const node20Subjects: readonly WireSubjectKey[] = [
 ];
 
 /** Starts the chat server in a process of its own; resolves with its URL. */
-export async function startChatServer(): Promise<{ url: string; server: ChildProcess }> {
+async function startChatServer(): Promise<{ url: string; server: ChildProcess }> {
   const server = spawn(process.execPath, [await compiledWorker('bench/wire/chat-server.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

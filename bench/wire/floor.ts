@@ -9,10 +9,8 @@
  * and agent-trace's row are the client's request path and agent-trace's own step.
  */
 import OpenAI from 'openai';
-import { agent, run, stream } from '@agent-trace/core';
-import { openai } from '@agent-trace/core/openai';
 import { expectDone, type Subject } from '../peers/subject.js';
-import { addTool } from '../scenario.js';
+import { adapterAgent, adapterRun } from './adapter-run.js';
 import type { WireMode } from './wire-mode.js';
 import { wireNames } from './wire-names.js';
 
@@ -37,19 +35,7 @@ async function captureRequests(baseURL: string, steps: number, mode: WireMode) {
     sent.push({ url: input.toString(), headers, body: JSON.parse(init.body) });
     return fetch(input, init);
   };
-  const subject = agent({
-    name: 'bench',
-    model: openai(`bench-${steps}`, { apiKey: 'bench', baseURL, fetch: capturing }),
-    tools: [addTool],
-    limits: { maxSteps: steps, maxToolCallsPerTool: steps },
-  });
-  if (mode === 'json') {
-    expectDone('agent-trace', (await run(subject, 'go')).output);
-    return sent;
-  }
-  const streamed = stream(subject, 'go');
-  for await (const chunk of streamed) void chunk;
-  expectDone('agent-trace', (await streamed.result).output);
+  await adapterRun(adapterAgent(steps, baseURL, capturing), mode);
   return sent;
 }
 

@@ -4,8 +4,6 @@
  * parsing are measured as a user's run has them. Same tool, same steps; the model name
  * `bench-<N>` tells the server how long the run is.
  */
-import { agent, run, stream } from '@agent-trace/core';
-import { openai } from '@agent-trace/core/openai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { ChatOpenAI } from '@langchain/openai';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
@@ -21,12 +19,10 @@ import { add as langchainAdd } from '../peers/langgraph.js';
 import { add as agentsAdd } from '../peers/openai-agents.js';
 import { expectDone, type Subject } from '../peers/subject.js';
 import { add as aiSdkAdd } from '../peers/vercel-ai.js';
-import { addTool } from '../scenario.js';
 import type { WireMode } from './wire-mode.js';
+import { adapterAgent, adapterRun, modelName } from './adapter-run.js';
 import { floorWire, openaiClientWire } from './floor.js';
 import { wireNames } from './wire-names.js';
-
-const modelName = (steps: number): string => `bench-${steps}`;
 
 /**
  * agent-trace's OpenAI adapter (Chat Completions), `run` or `stream`. The agent is made once per
@@ -34,16 +30,11 @@ const modelName = (steps: number): string => `bench-${steps}`;
  * kept, as the official client alone and the Vercel AI SDK's provider are.
  */
 export function agentTraceWire(baseURL: string, mode: WireMode): Subject {
-  const agents = new Map<number, ReturnType<typeof agent>>();
+  const agents = new Map<number, ReturnType<typeof adapterAgent>>();
   const agentFor = (steps: number) => {
     let made = agents.get(steps);
     if (made === undefined) {
-      made = agent({
-        name: 'bench',
-        model: openai(modelName(steps), { apiKey: 'bench', baseURL }),
-        tools: [addTool],
-        limits: { maxSteps: steps, maxToolCallsPerTool: steps },
-      });
+      made = adapterAgent(steps, baseURL);
       agents.set(steps, made);
     }
     return made;
@@ -54,18 +45,7 @@ export function agentTraceWire(baseURL: string, mode: WireMode): Subject {
     prepare(steps) {
       const subject = agentFor(steps);
       return Promise.resolve({
-        async run() {
-          if (mode === 'json') {
-            const result = await run(subject, 'go');
-            expectDone('agent-trace', result.output);
-            return result;
-          }
-          const streamed = stream(subject, 'go');
-          for await (const chunk of streamed) void chunk;
-          const result = await streamed.result;
-          expectDone('agent-trace', result.output);
-          return result;
-        },
+        run: () => adapterRun(subject, mode),
         finish: () => Promise.resolve(),
       });
     },

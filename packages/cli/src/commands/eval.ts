@@ -131,7 +131,8 @@ const failed = (printed: readonly string[], stderr: string): CommandResult => ({
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function loadEval(file: string): Promise<EvalDefinition | string> {
+/** An eval module's default export, or what is wrong with the module. */
+export async function loadEval(file: string): Promise<EvalDefinition | string> {
   try {
     const module = await importModule(file);
     const exported = module.default as Partial<EvalDefinition> | undefined;

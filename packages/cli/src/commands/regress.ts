@@ -1,4 +1,5 @@
 import { model, type LanguageModel } from '@agent-trace/core';
+import { defined } from '@agent-trace/core/util';
 import { writeFileSync } from 'node:fs';
 import {
   comparisonJUnit,
@@ -11,7 +12,8 @@ import {
 } from '@agent-trace/evals';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
-import { importModule, loadAgent } from './load-agent.js';
+import { loadEval } from './eval.js';
+import { loadAgent } from './load-agent.js';
 
 /** Exit code of a regress stopped by Ctrl-C (128 + SIGINT), as shells give it. */
 const interruptedExit = 130;
@@ -70,17 +72,17 @@ export async function regressCommand(
       library: folder,
       agent: module.agent,
       run: module.runOptions,
-      ...(options.where === undefined ? {} : { where: options.where }),
+      ...defined('where', options.where),
       ...(options.runs.length === 0 ? {} : { runs: options.runs }),
       ...(options.sample === undefined ? {} : { sample: options.sample, seed: options.seed ?? 1 }),
-      ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.shard === undefined ? {} : { shard: options.shard }),
-      ...(continueWith === undefined ? {} : { continueWith }),
-      ...(scorers === undefined ? {} : { scorers }),
-      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...defined('limit', options.limit),
+      ...defined('shard', options.shard),
+      ...defined('continueWith', continueWith),
+      ...defined('scorers', scorers),
+      ...defined('maxCostUsd', options.maxCostUsd),
+      ...defined('concurrency', options.concurrency),
       ...(options.store === undefined ? {} : { store: { root: options.store } }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...defined('signal', options.signal),
     });
     if (options.junit !== undefined || options.markdown !== undefined) {
       const compared = [regressComparison(result)];
@@ -114,14 +116,10 @@ const unreadable = (stderr: string): CommandResult => ({
 
 /** The scorers of an eval module's default export (`defineEval({ …, scorers })`). */
 async function evalScorers(file: string): Promise<readonly Scorer[] | string> {
-  try {
-    const exported = (await importModule(file)).default as { scorers?: unknown } | undefined;
-    if (Array.isArray(exported?.scorers) && exported.scorers.length > 0)
-      return exported.scorers as Scorer[];
-    return `Eval module '${file}' has no default export with scorers. Export one: export default defineEval({ name, data, task, scorers }).`;
-  } catch (error) {
-    return `Cannot load eval module '${file}': ${error instanceof Error ? error.message : String(error)}.`;
-  }
+  const loaded = await loadEval(file);
+  if (typeof loaded === 'string') return loaded;
+  if (loaded.scorers.length > 0) return loaded.scorers;
+  return `Eval module '${file}' has no scorers. Give its defineEval({ name, data, task, scorers }) at least one.`;
 }
 
 /** The report: a line per case that did not rerun the same, then the totals. */

@@ -1,5 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 
+/** Collects a repeated option's values. */
+export const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
 /** Parses a whole-number option (1 or more), naming the option when the value is not one. */
 export const whole = (name: string) => (value: string) => {
   const number = Number(value);

@@ -2,10 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { defined } from '@agent-trace/core/util';
 import type { AddCommand } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
-import { whole } from './option-parsers.js';
-
-/** Collects a repeated option's values. */
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+import { collect, whole } from './option-parsers.js';
 
 const dollars = (value: string): number => {
   const number = Number(value);

@@ -4,9 +4,7 @@ import type { AddCommand } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
 import { defined } from '@agent-trace/core/util';
 import type { DecisionFlags } from '../commands/fork-decisions.js';
-
-/** Collects a repeated option's values. */
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+import { collect } from './option-parsers.js';
 
 /** `agent-trace rerun`: today's code against a recording. */
 export const addRerun: AddCommand = (program, { style, onResult }) => {

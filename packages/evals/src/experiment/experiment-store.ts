@@ -50,10 +50,7 @@ export class ExperimentStore {
    * comparison's sides and its baseline, say).
    */
   reading<T>(work: (reader: ExperimentReader) => Promise<T>): Promise<T> {
-    return this.use(async connection => {
-      await ingestJournals(connection, this.root);
-      return work(new ConnectionReader(connection, this.root));
-    });
+    return this.synced(connection => work(new ConnectionReader(connection, this.root)));
   }
 
   /** The experiments, newest first; of one eval, or of one branch, when asked. */
@@ -92,9 +89,14 @@ export class ExperimentStore {
     sql: string,
     values: readonly (string | number | boolean | null)[] = [],
   ): Promise<Record<string, unknown>[]> {
+    return this.synced(connection => rowsOf(connection, sql, [...values]));
+  }
+
+  /** `work` over one open index, brought up to date with the files first. */
+  private synced<T>(work: (connection: Connection) => Promise<T>): Promise<T> {
     return this.use(async connection => {
       await ingestJournals(connection, this.root);
-      return rowsOf(connection, sql, [...values]);
+      return work(connection);
     });
   }
 

@@ -10,6 +10,7 @@ import {
   type PlanTarget,
   type RerunTarget,
 } from '@agent-trace/trace';
+import { mean } from '../compare/bootstrap.js';
 import type { EvalCase, Score, Scorer } from '../scorer.js';
 import type { RegressExpected } from './regress-scorers.js';
 import type { RecordedRun } from './select-recorded.js';
@@ -189,10 +190,8 @@ function verdictOf(
   before: Readonly<Record<string, Score>>,
   after: Readonly<Record<string, Score>>,
 ): RegressVerdict {
-  const mean = (scores: Readonly<Record<string, Score>>) => {
-    const values = Object.values(scores).map(score => score.score);
-    return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-  };
-  const change = mean(after) - mean(before);
+  const meanOf = (scores: Readonly<Record<string, Score>>) =>
+    mean(Object.values(scores).map(score => score.score));
+  const change = meanOf(after) - meanOf(before);
   return Math.abs(change) < 1e-9 ? 'unchanged' : change > 0 ? 'improved' : 'regressed';
 }

@@ -1,4 +1,5 @@
 import type { TraceEvent } from '@agent-trace/core';
+import { mean } from '../compare/bootstrap.js';
 import type { ExperimentStoreOptions } from '../experiment/experiment-store.js';
 import type { ExperimentJournal } from '../experiment/journal.js';
 import { keepRunCase, runsJournal } from '../experiment/run-case.js';
@@ -81,7 +82,5 @@ export function outcomeOf(found: RegressCase): string {
 
 function meanText(scores: Readonly<Record<string, { readonly score: number }>>): string {
   const values = Object.values(scores).map(score => score.score);
-  return values.length === 0
-    ? '—'
-    : (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(2);
+  return values.length === 0 ? '—' : mean(values).toFixed(2);
 }

@@ -44,13 +44,9 @@ export function costNoMore(): Scorer {
     score(input) {
       const now = runTotals(input.trace);
       const then = runTotals(recordedOf(input));
-      if (now.unpricedCalls > 0 || then.unpricedCalls > 0 || now.costUsd <= then.costUsd)
-        return {
-          score: 1,
-          reason: `$${now.costUsd.toFixed(6)}; recorded $${then.costUsd.toFixed(6)}`,
-        };
+      const noMore = now.unpricedCalls > 0 || then.unpricedCalls > 0 || now.costUsd <= then.costUsd;
       return {
-        score: then.costUsd / now.costUsd,
+        score: noMore ? 1 : then.costUsd / now.costUsd,
         reason: `$${now.costUsd.toFixed(6)}; recorded $${then.costUsd.toFixed(6)}`,
       };
     },

@@ -58,7 +58,7 @@ export async function selectRecorded(
     let found = rows.map(row => ({
       run: text(row.run),
       file: resolve(join(folder, text(row.file))),
-      input: typeof row.input === 'string' ? row.input : JSON.stringify(row.input ?? ''),
+      input: text(row.input ?? ''),
     }));
     if (selection.sample !== undefined)
       found = sampled(found, selection.sample, selection.seed ?? 1);

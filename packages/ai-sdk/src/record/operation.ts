@@ -47,10 +47,17 @@ const finishReasonOf = new Map<string, FinishReason>(
 export class RecordedOperation extends RecordedAgent {
   /** The AI SDK messages seen so far: the prompt only grows between an operation's calls. */
   #seen = 0;
+  /** The instructions of the previous call, as given and as text: they rarely change. */
+  #instructions: { readonly given: unknown; readonly text: string } | undefined;
 
   /** An AI SDK model call starts: only the prompt's new messages are converted. */
   aiSdkCallStarted(call: ModelCallStart): void {
-    const { instructions } = fromPrompt(systemMessages(call.instructions));
+    if (this.#instructions?.given !== call.instructions || this.#instructions === undefined)
+      this.#instructions = {
+        given: call.instructions,
+        text: fromPrompt(systemMessages(call.instructions)).instructions,
+      };
+    const instructions = this.#instructions.text;
     const tools: ToolDefinition[] = (call.tools ?? []).flatMap(tool =>
       tool.type === 'function' || tool.type === undefined
         ? [

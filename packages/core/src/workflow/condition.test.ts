@@ -10,10 +10,10 @@ import {
 } from './condition.js';
 
 const scope: ConditionScope = {
-  steps: {
-    データ収集: { output: { rows: 120, source: 'sales' }, status: 'completed' },
-    check: { output: { ok: false, score: 0.9, tags: ['a', 'b'] }, status: 'completed' },
-  },
+  steps: new Map([
+    ['データ収集', { output: { rows: 120, source: 'sales' }, status: 'completed' }],
+    ['check', { output: { ok: false, score: 0.9, tags: ['a', 'b'] }, status: 'completed' }],
+  ]),
 };
 
 describe('workflow conditions', () => {
@@ -92,10 +92,64 @@ describe('workflow conditions', () => {
             expect(error).toBeInstanceOf(ConditionError);
             return;
           }
-          evaluateCondition(parsed, { steps: { x: { output } } });
+          evaluateCondition(parsed, { steps: new Map([['x', { output, status: 'completed' }]]) });
         },
       ),
       { numRuns: 2000, seed: 1919 },
+    );
+  });
+
+  it('reads a step in place as a copy of its status, output and error would read (property)', () => {
+    // The scope as steps were once given to conditions: a copy of each named step's fields.
+    const readCopy = (copy: unknown, segments: readonly (string | number)[]): unknown => {
+      let value = copy;
+      for (const segment of segments) {
+        if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment))
+          return null;
+        value = (value as Record<string | number, unknown>)[segment];
+      }
+      return value === undefined ? null : value;
+    };
+    const step = fc.record(
+      {
+        status: fc.constantFrom('completed', 'failed', 'skipped'),
+        output: fc.jsonValue({ maxDepth: 2 }),
+        error: fc.record({ type: fc.constant('error'), message: fc.string({ maxLength: 4 }) }),
+      },
+      { requiredKeys: ['status'] },
+    );
+    const segment = fc.constantFrom<string | number>(
+      'a',
+      'b',
+      'output',
+      'status',
+      'error',
+      'x',
+      0,
+      1,
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom('a', 'b'), step),
+        fc.array(segment, { maxLength: 4 }),
+        (given, segments) => {
+          const steps = new Map(Object.entries(given));
+          const reads = segments.length > 0 && typeof segments[0] === 'string' ? [segments[0]] : [];
+          const copy = Object.fromEntries(
+            [...steps]
+              .filter(([name]) => reads.includes(name))
+              .map(([name, { status, output, error }]) => [
+                name,
+                { status, output: output ?? null, error },
+              ]),
+          );
+          const text = `steps${segments.map(each => `[${JSON.stringify(each)}]`).join('')}`;
+          expect(evaluateCondition(parseCondition(text), { steps, reads })).toStrictEqual(
+            readCopy(copy, segments),
+          );
+        },
+      ),
+      { numRuns: 2000, seed: 2026 },
     );
   });
 });

@@ -242,24 +242,64 @@ export function parseCondition(text: string): Condition {
   return new Parser(tokenize(text)).parse();
 }
 
-/** What a condition reads: each earlier step's output and status, by step name, and the input. */
+/** An earlier step as a condition reads it. */
+export interface ConditionStep {
+  readonly status: string;
+  readonly output?: unknown;
+  readonly error?: unknown;
+}
+
+/** What a condition reads: each earlier step's status, output and error, by step name, and the input. */
 export interface ConditionScope {
-  readonly steps: Readonly<Record<string, { readonly output?: unknown; readonly status?: string }>>;
+  readonly steps: ReadonlyMap<string, ConditionStep>;
+  /** The steps the expressions name: what `steps` read whole holds. @defaultValue every step */
+  readonly reads?: readonly string[];
   /** The workflow's input. */
   readonly input?: unknown;
 }
+
+/** What `steps.<name>` has: a step's record is read in place, never copied. */
+const stepFields = new Set(['status', 'output', 'error']);
 
 function lookup(
   scope: ConditionScope,
   root: 'steps' | 'input',
   segments: readonly (string | number)[],
 ): unknown {
-  let value: unknown = root === 'steps' ? scope.steps : scope.input;
-  for (const segment of segments) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return null;
-    value = (value as Record<string | number, unknown>)[segment];
+  if (root === 'input') return walk(scope.input, segments, 0);
+  const [name, field] = segments;
+  if (name === undefined) return stepsObject(scope);
+  const step = typeof name === 'string' ? scope.steps.get(name) : undefined;
+  if (step === undefined) return null;
+  if (field === undefined)
+    return { status: step.status, output: step.output ?? null, error: step.error };
+  if (typeof field !== 'string' || !stepFields.has(field)) return null;
+  return walk(step[field as keyof ConditionStep], segments, 2);
+}
+
+/** `value` at `segments` from `from` on; null where a segment is missing. */
+function walk(value: unknown, segments: readonly (string | number)[], from: number): unknown {
+  let at = value;
+  for (let index = from; index < segments.length; index++) {
+    const segment = segments[index] as string | number;
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, segment)) return null;
+    at = (at as Record<string | number, unknown>)[segment];
   }
-  return value === undefined ? null : value;
+  return at === undefined ? null : at;
+}
+
+/** `steps` read whole: the ended steps the expressions name, by name. */
+function stepsObject({
+  steps,
+  reads = [...steps.keys()],
+}: ConditionScope): Record<string, unknown> {
+  const whole: Record<string, unknown> = {};
+  for (const name of reads) {
+    const step = steps.get(name);
+    if (step !== undefined)
+      whole[name] = { status: step.status, output: step.output ?? null, error: step.error };
+  }
+  return whole;
 }
 
 const truthy = (value: unknown): boolean =>

@@ -4,7 +4,7 @@ import type { OpenSpan, RunTracer } from '../kernel/trace/run-tracer.js';
 import { Semaphore } from '../kernel/util/semaphore.js';
 import { StepLock } from './step-lock.js';
 import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
-import type { Workflow } from './workflow.js';
+import type { Workflow, WorkflowStep } from './workflow.js';
 import { type RunState, toTraceError } from '../kernel/run/runner-api.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
 import type { PausedAgentStep, PausedWorkflow } from './workflow-snapshot.js';
@@ -116,13 +116,13 @@ async function runSteps(
     // Ended before a pause; approval and agent steps that waited go on.
     if (records.has(step.name) && !decisions.has(step.name) && !goingOn.has(step.name)) continue;
     const view = state.tracer.capture();
-    views.set(step.name, view);
-    const context = {
+    if (view !== state.tracer) views.set(step.name, view);
+    const context: StepContext = {
       workflow,
       workflowSpan: span,
       records,
       input,
-      state: { ...state, tracer: view },
+      state: view === state.tracer ? state : { ...state, tracer: view },
       semaphore,
       lock,
       pending,
@@ -130,18 +130,9 @@ async function runSteps(
       ...(decisions.has(step.name) ? { decision: decisions.get(step.name) } : {}),
       ...resumedAgent(goingOn.get(step.name), decisions),
     };
-    const ready = Promise.all(step.dependsOn.map(name => ended.get(name) ?? Promise.resolve()));
     ended.set(
       step.name,
-      ready
-        .then(() => runWorkflowStep(step, context))
-        .then(
-          record =>
-            void (record === undefined
-              ? records.delete(step.name)
-              : records.set(step.name, record)),
-          (error: unknown) => void errors.push(error),
-        ),
+      settle(step, context, dependenciesEnded(step, ended), { records, errors }),
     );
   }
   for (const step of order) {
@@ -161,6 +152,37 @@ async function runSteps(
     agentSteps,
     error,
   );
+}
+
+/** When a step's dependencies have ended: their one promise, or all of theirs. */
+function dependenciesEnded(
+  step: WorkflowStep,
+  ended: ReadonlyMap<string, Promise<unknown>>,
+): Promise<unknown> | undefined {
+  const { dependsOn } = step;
+  if (dependsOn.length === 0) return undefined;
+  if (dependsOn.length === 1) return ended.get(dependsOn[0] as string);
+  return Promise.all(dependsOn.map(name => ended.get(name) ?? Promise.resolve()));
+}
+
+/**
+ * Runs a step once its dependencies have ended (never before every step is set up), and keeps
+ * its record; an error (an abort) is kept for the outcome. Never rejects.
+ */
+async function settle(
+  step: WorkflowStep,
+  context: StepContext,
+  ready: Promise<unknown> | undefined,
+  kept: { readonly records: Map<string, WorkflowStepRecord>; readonly errors: unknown[] },
+): Promise<void> {
+  try {
+    await ready;
+    const record = await runWorkflowStep(step, context);
+    if (record === undefined) kept.records.delete(step.name);
+    else kept.records.set(step.name, record);
+  } catch (error) {
+    kept.errors.push(error);
+  }
 }
 
 /** A paused agent step's context on resume: its turn, the decisions on its calls, its attempt. */

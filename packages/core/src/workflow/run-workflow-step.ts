@@ -60,33 +60,38 @@ export interface StepContext {
  * behind a step that waits for approval, or the run was aborted: it has no span then. Never
  * throws but for an abort.
  */
-export async function runWorkflowStep(
+export function runWorkflowStep(
   step: WorkflowStep,
   context: StepContext,
 ): Promise<WorkflowStepRecord | undefined> {
-  if (context.state.signal?.aborted === true) return undefined; // the run stops: start nothing
+  // Not async itself: each layer of promises costs a step more than deciding it.
+  if (context.state.signal?.aborted === true) return Promise.resolve(undefined); // start nothing
   const verdict = stepVerdict(step, context.records, context.input);
-  if (!verdict.run && 'waits' in verdict) return undefined;
+  if (!verdict.run && 'waits' in verdict) return Promise.resolve(undefined);
   // A step that runs its tool or agent waits its turn before its span starts.
   if (!verdict.run || step.runs.kind === 'approval') return tracedStep(step, verdict, context);
-  return context.lock.hold(!step.parallel, () => tracedStep(step, verdict, context));
+  return tracedStep(step, verdict, context, !step.parallel);
 }
 
+/** A step inside its span; one that runs its tool or agent holds the lock (`alone` or shared). */
 async function tracedStep(
   step: WorkflowStep,
   verdict: Exclude<StepVerdict, { readonly waits: true }>,
   context: StepContext,
+  alone?: boolean,
 ): Promise<WorkflowStepRecord> {
+  // The lock is taken and given back here, not by a function of its own: a layer of promises
+  // fewer in every step. Its span starts once the step's turn has come.
+  const turn = alone === undefined ? undefined : context.lock.enter(alone);
+  if (turn !== undefined) await turn;
+  let span: OpenSpan;
+  try {
+    span = startStep(step, verdict, context);
+  } catch (error) {
+    if (alone !== undefined) context.lock.leave(alone);
+    throw error;
+  }
   const { tracer } = context.state;
-  const span = tracer.start('workflow_step_start', context.workflow.name, context.workflowSpan, {
-    workflow: context.workflow.name,
-    name: step.name,
-    runs: tracedRuns(step),
-    input: verdict.run ? verdict.input : null,
-    ...(verdict.run && step.forEach !== undefined && Array.isArray(verdict.input)
-      ? { items: verdict.input.length }
-      : {}),
-  });
   let record: WorkflowStepRecord = { name: step.name, status: 'failed', attempts: 0 };
   try {
     if (!verdict.run)
@@ -99,8 +104,33 @@ async function tracedStep(
     record = { ...record, error: toTraceError(error) };
     throw error;
   } finally {
-    endStep(tracer, span, record);
+    try {
+      endStep(tracer, span, record);
+    } finally {
+      if (alone !== undefined) context.lock.leave(alone);
+    }
   }
+}
+
+function startStep(
+  step: WorkflowStep,
+  verdict: Exclude<StepVerdict, { readonly waits: true }>,
+  context: StepContext,
+): OpenSpan {
+  return context.state.tracer.start(
+    'workflow_step_start',
+    context.workflow.name,
+    context.workflowSpan,
+    {
+      workflow: context.workflow.name,
+      name: step.name,
+      runs: tracedRuns(step),
+      input: verdict.run ? verdict.input : null,
+      ...(verdict.run && step.forEach !== undefined && Array.isArray(verdict.input)
+        ? { items: verdict.input.length }
+        : {}),
+    },
+  );
 }
 
 function endStep(tracer: RunTracer, span: OpenSpan, record: WorkflowStepRecord): void {
@@ -186,17 +216,27 @@ function approvalStep(
  * Runs a step's tool or agent on its input, or, for a `forEach` step, on each item of its list
  * at the same time (each in its own view of the trace, delivered in item order).
  */
-async function runItems(
+function runItems(
   step: WorkflowStep,
   input: unknown,
   span: OpenSpan,
   context: StepContext,
 ): Promise<Attempted> {
-  if (step.forEach === undefined)
-    return runWithRetries(step, input, step.name, span, context.state, context);
+  return step.forEach === undefined
+    ? runWithRetries(step, input, step.name, span, context.state, context)
+    : runEach(step, step.forEach.text, input, span, context);
+}
+
+async function runEach(
+  step: WorkflowStep,
+  forEach: string,
+  input: unknown,
+  span: OpenSpan,
+  context: StepContext,
+): Promise<Attempted> {
   if (!Array.isArray(input)) {
     const got = input === null ? 'null' : typeof input;
-    const message = `step '${step.name}' runs for each item of ${step.forEach.text}, which must be a list (it is ${got}). Name a list there, e.g. steps.<name>.output.rows.`;
+    const message = `step '${step.name}' runs for each item of ${forEach}, which must be a list (it is ${got}). Name a list there, e.g. steps.<name>.output.rows.`;
     return { ok: false, error: { type: 'invalid_input', message }, attempts: 0 };
   }
   const views = input.map(() => context.state.tracer.capture());
@@ -248,7 +288,16 @@ async function runWithRetries(
   for (let attempt = resumed?.attempt ?? 1; attempt <= step.retries + 1; attempt++) {
     const goingOn = attempt === resumed?.attempt ? { resumed } : {};
     const options = { callId, attempt, span, state, workflow: context.workflow, ...goingOn };
-    const result = await context.semaphore.run(() => attemptOnce(step, item, options));
+    // The semaphore taken and given back here, not through a function of its own: a layer of
+    // promises fewer in every step.
+    const place = context.semaphore.enter();
+    if (place !== undefined) await place;
+    let result: Outcome;
+    try {
+      result = await attemptOnce(step, item, options);
+    } finally {
+      context.semaphore.leave();
+    }
     last = { ...result, attempts: attempt };
     // Done, or waiting for a person: a pause is no failure to retry.
     if (last.ok || last.paused !== undefined) return last;
@@ -257,7 +306,15 @@ async function runWithRetries(
 }
 
 /** One run of the step's tool or agent, under the step's timeout and the run's signal. */
-async function attemptOnce(
+function attemptOnce(step: WorkflowStep, item: unknown, options: AttemptOptions): Promise<Outcome> {
+  if (step.timeoutMs === undefined)
+    return step.runs.kind === 'tool'
+      ? toolAttempt(step, item, options.state.signal, options)
+      : agentAttempt(step, item, options.state.signal, options);
+  return timedAttempt(step, item, options);
+}
+
+async function timedAttempt(
   step: WorkflowStep,
   item: unknown,
   options: AttemptOptions,

@@ -32,38 +32,54 @@ export function inputExpressions(input: unknown): Condition[] {
   return found;
 }
 
-/** Expressions already parsed, by text: a workflow fills the same inputs run after run. */
-const parsed = new Map<string, Condition>();
+/** How a step's input is filled in: made once per input, run each time the step runs. */
+export type InputFiller = (scope: ConditionScope) => unknown;
 
-function parseExpression(text: string): Condition {
-  let condition = parsed.get(text);
-  if (condition === undefined) {
-    if (parsed.size >= 10_000) parsed.clear();
-    condition = parseCondition(text);
-    parsed.set(text, condition);
+/**
+ * The filler of an input: every `${…}` parsed once, and each object and list built new each time
+ * (a tool may change what it is given without changing the workflow). Throws a
+ * {@link ConditionError} for a bad expression.
+ */
+export function inputFiller(input: unknown): InputFiller {
+  if (typeof input === 'string') return stringFiller(input);
+  if (Array.isArray(input)) {
+    const items = input.map(inputFiller);
+    return scope => items.map(item => item(scope));
   }
-  return condition;
+  if (input === null || typeof input !== 'object') return () => input;
+  const entries = Object.entries(input).map(([key, value]) => [key, inputFiller(value)] as const);
+  // A key named __proto__ is set as data only by Object.fromEntries.
+  if (entries.some(([key]) => key === '__proto__'))
+    return scope => Object.fromEntries(entries.map(([key, fill]) => [key, fill(scope)]));
+  return scope => {
+    const filled: Record<string, unknown> = {};
+    for (const [key, fill] of entries) filled[key] = fill(scope);
+    return filled;
+  };
 }
 
-/** The input with every `${…}` filled in from `scope`. */
-export function fillInput(input: unknown, scope: ConditionScope): unknown {
-  if (typeof input === 'string') return fillString(input, scope);
-  if (Array.isArray(input)) return input.map(item => fillInput(item, scope));
-  if (input !== null && typeof input === 'object')
-    return Object.fromEntries(
-      Object.entries(input).map(([key, value]) => [key, fillInput(value, scope)]),
-    );
-  return input;
-}
-
-function fillString(text: string, scope: ConditionScope): unknown {
+function stringFiller(text: string): InputFiller {
   const whole = /^\$\{([^}]*)\}$/.exec(text);
-  if (whole !== null) return evaluateCondition(parseExpression(whole[1] as string), scope);
-  if (!text.includes('${')) return text;
-  return text.replace(template, (_, expression: string) => {
-    const value = evaluateCondition(parseExpression(expression), scope);
-    return typeof value === 'string' ? value : JSON.stringify(value);
-  });
+  if (whole !== null) {
+    const expression = parseCondition(whole[1] as string);
+    return scope => evaluateCondition(expression, scope);
+  }
+  if (!text.includes('${')) return () => text;
+  // Literal text and expressions, alternating: an expression's value as text.
+  const parts = text
+    .split(template)
+    .map((part, index) => (index % 2 === 0 ? part : parseCondition(part)));
+  return scope => {
+    let filled = '';
+    for (const part of parts) {
+      if (typeof part === 'string') filled += part;
+      else {
+        const value = evaluateCondition(part, scope);
+        filled += typeof value === 'string' ? value : JSON.stringify(value);
+      }
+    }
+    return filled;
+  };
 }
 
 function visitStrings(value: unknown, visit: (text: string) => void): void {

@@ -8,14 +8,16 @@ export class StepLock {
   #alone = false;
   readonly #waiting: { readonly alone: boolean; readonly admit: () => void }[] = [];
 
-  /** Runs `work` once the lock admits it: beside other sharers, or `alone`. */
-  async hold<T>(alone: boolean, work: () => Promise<T>): Promise<T> {
-    await this.#acquire(alone);
-    try {
-      return await work();
-    } finally {
-      this.#release(alone);
+  /**
+   * Takes the lock, beside other sharers or `alone`: at once (undefined, nothing to wait for) when
+   * it admits the step, else a promise of its turn. Give it back with {@link StepLock.leave}.
+   */
+  enter(alone: boolean): Promise<void> | undefined {
+    if (this.#waiting.length === 0 && this.#fits(alone)) {
+      this.#take(alone);
+      return undefined;
     }
+    return new Promise<void>(resolve => this.#waiting.push({ alone, admit: resolve }));
   }
 
   #fits(alone: boolean): boolean {
@@ -27,15 +29,8 @@ export class StepLock {
     if (alone) this.#alone = true;
   }
 
-  #acquire(alone: boolean): Promise<void> {
-    if (this.#waiting.length === 0 && this.#fits(alone)) {
-      this.#take(alone);
-      return Promise.resolve();
-    }
-    return new Promise(resolve => this.#waiting.push({ alone, admit: resolve }));
-  }
-
-  #release(alone: boolean): void {
+  /** Gives the lock back, admitting who waits and now fits. */
+  leave(alone: boolean): void {
     this.#holders--;
     if (alone) this.#alone = false;
     for (let next = this.#waiting[0]; next !== undefined && this.#fits(next.alone);) {

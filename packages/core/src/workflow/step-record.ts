@@ -1,5 +1,5 @@
 import { conditionHolds, evaluateCondition, stepsRead, type ConditionScope } from './condition.js';
-import { fillInput, inputExpressions } from './step-input.js';
+import { inputExpressions, inputFiller, type InputFiller } from './step-input.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 
 /** How a workflow step ended. `interrupted`: it waits for a person's approval. */
@@ -49,22 +49,29 @@ function stepsReadBy(step: WorkflowStep): readonly string[] {
   return reads;
 }
 
+/** A step's `${…}` input, parsed once per step. */
+const fillers = new WeakMap<WorkflowStep, InputFiller>();
+
+function fillerOf(step: WorkflowStep): InputFiller {
+  let filler = fillers.get(step);
+  if (filler === undefined) {
+    filler = inputFiller(step.input);
+    fillers.set(step, filler);
+  }
+  return filler;
+}
+
 /**
- * What conditions and `${…}` inputs read: each ended step's status, output and error (those
- * `names` only, when given), and the workflow's input.
+ * What conditions and `${…}` inputs read: the ended steps' records as they are (each one's
+ * status, output and error; `steps` read whole holds the steps `reads` names), and the workflow's
+ * input.
  */
 export function conditionScope(
   records: ReadonlyMap<string, WorkflowStepRecord>,
   input: unknown,
-  names: Iterable<string> = records.keys(),
+  reads?: readonly string[],
 ): ConditionScope {
-  const steps: Record<string, { output?: unknown; status: string; error?: unknown }> = {};
-  for (const name of names) {
-    const record = records.get(name);
-    if (record === undefined) continue;
-    steps[name] = { status: record.status, output: record.output ?? null, error: record.error };
-  }
-  return { steps, input };
+  return reads === undefined ? { steps: records, input } : { steps: records, input, reads };
 }
 
 /**
@@ -99,7 +106,7 @@ function stepInput(
   scope: ConditionScope,
 ): unknown {
   if (step.forEach !== undefined) return evaluateCondition(step.forEach.parsed, scope);
-  if (step.input !== undefined) return fillInput(step.input, scope);
+  if (step.input !== undefined) return fillerOf(step)(scope);
   if (step.dependsOn.length === 0) return input;
   if (step.dependsOn.length === 1) return records.get(step.dependsOn[0] as string)?.output ?? null;
   return Object.fromEntries(step.dependsOn.map(name => [name, records.get(name)?.output ?? null]));

@@ -11,11 +11,21 @@ import {
   type CostTally,
 } from '../../kernel/protocol/cost-tally.js';
 import { toTraceMessage } from '../../kernel/protocol/trace-message.js';
-import type { OpenSpan, RunTracer } from '../../kernel/trace/run-tracer.js';
+import type { OpenSpan, RunTracer, TraceEventFields } from '../../kernel/trace/run-tracer.js';
 import { defined } from '../../kernel/util/defined.js';
 import { hashString } from '../../kernel/util/hash.js';
 import { costOf } from '../cost/cost-of.js';
 import type { PriceTable } from '../cost/prices.js';
+
+/** A request's instructions and tools as text, and their hashes: what the rerun compares. */
+interface RequestHead {
+  readonly instructionsText: string;
+  readonly toolsText: string;
+  readonly instructions: string;
+  readonly tools: string;
+  /** Of both together. */
+  readonly hash: string;
+}
 
 /** A model call of another framework's agent at its start, in agent-trace's terms. */
 export interface BridgedCallStart {
@@ -109,6 +119,8 @@ export class RecordedAgent {
   #step = 0;
   /** How many messages the conversation holds, and their rolling hash. */
   readonly #conversation = { count: 0, hash: hashString('') };
+  /** The hashes of the previous call's instructions and tools. */
+  #head: RequestHead | undefined;
   #toolCalls = 0;
   #tokensIn = 0;
   #tokensOut = 0;
@@ -179,28 +191,39 @@ export class RecordedAgent {
       );
     this.#conversation.count += call.messages.length;
     const messagesHash = this.#conversation.hash;
-    const toolsText = JSON.stringify(call.tools);
+    const head = this.#requestHead(call.instructions, JSON.stringify(call.tools));
     this.#model = { model: call.model, provider: call.provider };
-    this.#llm = this.tracer.start('llm_start', this.agent, call.parent ?? agentSpan, {
+    const fields: TraceEventFields<'llm_start'> = {
       model: call.model,
       provider: call.provider,
       step: ++this.#step,
       messages: call.messages.map(toTraceMessage),
       message_count: this.#conversation.count,
-      request_hash: hashString(
-        `${hashString(`[${JSON.stringify(call.instructions)},${toolsText}]`)}\n${messagesHash}`,
-      ),
-      request_parts: {
-        instructions: hashString(call.instructions),
-        tools: hashString(toolsText),
-        messages: messagesHash,
-      },
-      ...(call.settings === undefined || Object.keys(call.settings).length === 0
-        ? {}
-        : { model_settings: { ...call.settings } }),
-      ...(call.stream === true ? { stream: true as const } : {}),
-      ...defined('server', call.server),
-    });
+      request_hash: hashString(`${head.hash}\n${messagesHash}`),
+      request_parts: { instructions: head.instructions, tools: head.tools, messages: messagesHash },
+    };
+    if (call.settings !== undefined && Object.keys(call.settings).length > 0)
+      fields.model_settings = { ...call.settings };
+    if (call.stream === true) fields.stream = true;
+    if (call.server !== undefined) fields.server = call.server;
+    this.#llm = this.tracer.start('llm_start', this.agent, call.parent ?? agentSpan, fields);
+  }
+
+  /**
+   * The hashes of a request's instructions and tools, and of both: worked out again only when
+   * either changed since the agent's previous call (an agent's tools rarely change between steps).
+   */
+  #requestHead(instructions: string, toolsText: string): RequestHead {
+    const last = this.#head;
+    if (last?.instructionsText === instructions && last.toolsText === toolsText) return last;
+    this.#head = {
+      instructionsText: instructions,
+      toolsText,
+      instructions: hashString(instructions),
+      tools: hashString(toolsText),
+      hash: hashString(`[${JSON.stringify(instructions)},${toolsText}]`),
+    };
+    return this.#head;
   }
 
   /** A model call ends: its answer, finish reason and tokens, or its error. */
@@ -224,7 +247,7 @@ export class RecordedAgent {
     // A failed call is not counted, as the loop does not count one.
     if (call.error === undefined)
       countCost([this.#cost, this.runTally.cost], cost, `${call.provider}/${call.model}`);
-    this.tracer.end(span, {
+    const fields: Omit<TraceEventFields<'llm_end'>, 'duration_ms'> = {
       model: call.model,
       provider: call.provider,
       step: this.#step,
@@ -237,15 +260,17 @@ export class RecordedAgent {
       finish_reason: call.finishReason,
       tok_prompt: usage.promptTokens,
       tok_completion: usage.completionTokens,
-      ...defined('tok_cache_read', usage.cacheReadTokens),
-      ...defined('tok_cache_write', usage.cacheWriteTokens),
-      ...defined('tok_reasoning', usage.reasoningTokens),
-      ...defined('cost_usd', cost),
-      ...defined('response_id', call.responseId),
-      ...defined('response_model', call.responseModel),
-      ...defined('first_chunk_ms', call.firstChunkMs),
-      ...(call.error === undefined ? {} : { error: traceError(call.error) }),
-    });
+    };
+    // Field by field, in the order written: this runs once a model call.
+    if (usage.cacheReadTokens !== undefined) fields.tok_cache_read = usage.cacheReadTokens;
+    if (usage.cacheWriteTokens !== undefined) fields.tok_cache_write = usage.cacheWriteTokens;
+    if (usage.reasoningTokens !== undefined) fields.tok_reasoning = usage.reasoningTokens;
+    if (cost !== undefined) fields.cost_usd = cost;
+    if (call.responseId !== undefined) fields.response_id = call.responseId;
+    if (call.responseModel !== undefined) fields.response_model = call.responseModel;
+    if (call.firstChunkMs !== undefined) fields.first_chunk_ms = call.firstChunkMs;
+    if (call.error !== undefined) fields.error = traceError(call.error);
+    this.tracer.end(span, fields);
     if (call.error === undefined) this.lastText = call.text;
   }
 

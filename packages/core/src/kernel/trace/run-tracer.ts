@@ -163,8 +163,12 @@ export class RunTracer {
     this.#parent = undefined;
   }
 
-  /** A view of this tracer whose events wait for {@link RunTracer.commit}. */
+  /**
+   * A view of this tracer whose events wait for {@link RunTracer.commit}; this tracer itself when
+   * it writes no events (nothing to order then, and the seal's count is the same).
+   */
   capture(): RunTracer {
+    if (!this.recording) return this;
     return new RunTracer(
       {
         sinks: [],

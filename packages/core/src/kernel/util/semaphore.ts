@@ -5,17 +5,22 @@ export class Semaphore {
 
   constructor(readonly limit: number) {}
 
-  /** Runs `task` once a place is free, and frees the place when it settles. */
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#running >= this.limit)
-      await new Promise<void>(resolve => this.#waiting.push(resolve));
-    else this.#running++;
-    try {
-      return await task();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next === undefined) this.#running--;
-      else next(); // the place passes straight to the next task
+  /**
+   * Takes a place: at once (undefined, nothing to wait for) when one is free, else a promise of
+   * the place. Give it back with {@link Semaphore.leave}.
+   */
+  enter(): Promise<void> | undefined {
+    if (this.#running < this.limit) {
+      this.#running++;
+      return undefined;
     }
+    return new Promise<void>(resolve => this.#waiting.push(resolve));
+  }
+
+  /** Gives a place back: to the first waiting, if any. */
+  leave(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#running--;
+    else next(); // the place passes straight to the next task
   }
 }

@@ -5,7 +5,7 @@ import { Semaphore } from '../kernel/util/semaphore.js';
 import { StepLock } from './step-lock.js';
 import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
-import { type RunState, toTraceError } from '../kernel/run/runner-api.js';
+import { type RunState, toTraceError, withTracer } from '../kernel/run/runner-api.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
 import type { PausedAgentStep, PausedWorkflow } from './workflow-snapshot.js';
 import { defined } from '../kernel/util/defined.js';
@@ -110,19 +110,21 @@ async function runSteps(
   const paused = new Map<string, PausedAgentStep>();
   const order = traceOrder(workflow);
   const ended = new Map<string, Promise<unknown>>();
-  const views = new Map<string, RunTracer>();
+  const delivery = new TraceDelivery(order.length);
   const errors: unknown[] = [];
-  for (const step of order) {
+  for (const [index, step] of order.entries()) {
     // Ended before a pause; approval and agent steps that waited go on.
-    if (records.has(step.name) && !decisions.has(step.name) && !goingOn.has(step.name)) continue;
+    if (records.has(step.name) && !decisions.has(step.name) && !goingOn.has(step.name)) {
+      delivery.ended(index);
+      continue;
+    }
     const view = state.tracer.capture();
-    if (view !== state.tracer) views.set(step.name, view);
     const context: StepContext = {
       workflow,
       workflowSpan: span,
       records,
       input,
-      state: view === state.tracer ? state : { ...state, tracer: view },
+      state: view === state.tracer ? state : withTracer(state, view),
       semaphore,
       lock,
       pending,
@@ -130,15 +132,11 @@ async function runSteps(
       ...(decisions.has(step.name) ? { decision: decisions.get(step.name) } : {}),
       ...resumedAgent(goingOn.get(step.name), decisions),
     };
-    ended.set(
-      step.name,
-      settle(step, context, dependenciesEnded(step, ended), { records, errors }),
-    );
+    const ready = dependenciesEnded(step, ended);
+    const delivered = () => delivery.ended(index, view === state.tracer ? undefined : view);
+    ended.set(step.name, settle(step, context, ready, { records, errors, delivered }));
   }
-  for (const step of order) {
-    await ended.get(step.name);
-    views.get(step.name)?.commit();
-  }
+  await delivery.all;
   const error =
     errors[0] ??
     (state.signal?.aborted === true
@@ -152,6 +150,33 @@ async function runSteps(
     agentSteps,
     error,
   );
+}
+
+/**
+ * Delivers the steps' views of the trace in trace order: each as soon as its step and every step
+ * before it have ended, so a long workflow's trace is written as it goes.
+ */
+class TraceDelivery {
+  readonly #ended: (RunTracer | null)[] = [];
+  #next = 0;
+  #allEnded: () => void = () => undefined;
+  /** Settles once every step has ended and been delivered. */
+  readonly all: Promise<void>;
+
+  constructor(readonly count: number) {
+    this.all = new Promise(resolve => (this.#allEnded = resolve));
+    if (count === 0) this.#allEnded();
+  }
+
+  /** The step at `index` (in trace order) ended; its view, if it wrote to one of its own. */
+  ended(index: number, view?: RunTracer): void {
+    this.#ended[index] = view ?? null;
+    for (let next = this.#ended[this.#next]; next !== undefined; next = this.#ended[this.#next]) {
+      next?.commit();
+      this.#next++;
+    }
+    if (this.#next === this.count) this.#allEnded();
+  }
 }
 
 /** When a step's dependencies have ended: their one promise, or all of theirs. */
@@ -173,7 +198,12 @@ async function settle(
   step: WorkflowStep,
   context: StepContext,
   ready: Promise<unknown> | undefined,
-  kept: { readonly records: Map<string, WorkflowStepRecord>; readonly errors: unknown[] },
+  kept: {
+    readonly records: Map<string, WorkflowStepRecord>;
+    readonly errors: unknown[];
+    /** Called once the step has ended, whichever way. */
+    readonly delivered: () => void;
+  },
 ): Promise<void> {
   try {
     await ready;
@@ -182,6 +212,8 @@ async function settle(
     else kept.records.set(step.name, record);
   } catch (error) {
     kept.errors.push(error);
+  } finally {
+    kept.delivered();
   }
 }
 

@@ -2,7 +2,7 @@ import type { ApprovalDecision, PendingApproval } from '../kernel/protocol/appro
 import { RunAbortedError } from '../kernel/errors/abort-error.js';
 import { executeToolCall } from '../kernel/tool/execute-tool-call.js';
 import { ToolRegistry } from '../kernel/tool/tool-registry.js';
-import type { OpenSpan, RunTracer } from '../kernel/trace/run-tracer.js';
+import type { OpenSpan, RunTracer, TraceEventFields } from '../kernel/trace/run-tracer.js';
 import { deadline } from '../kernel/util/deadline.js';
 import type { Semaphore } from '../kernel/util/semaphore.js';
 import type { StepLock } from './step-lock.js';
@@ -15,7 +15,7 @@ import {
 } from './step-record.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 import type { PausedAgentStep } from './workflow-snapshot.js';
-import { type RunState, toTraceError } from '../kernel/run/runner-api.js';
+import { type RunState, toTraceError, withTracer } from '../kernel/run/runner-api.js';
 import type { RecordEvent } from '../kernel/run/feature.js';
 import {
   traceApprovalRequested,
@@ -117,32 +117,36 @@ function startStep(
   verdict: Exclude<StepVerdict, { readonly waits: true }>,
   context: StepContext,
 ): OpenSpan {
+  const fields = {
+    workflow: context.workflow.name,
+    name: step.name,
+    runs: tracedRuns(step),
+    input: verdict.run ? verdict.input : null,
+  };
   return context.state.tracer.start(
     'workflow_step_start',
     context.workflow.name,
     context.workflowSpan,
-    {
-      workflow: context.workflow.name,
-      name: step.name,
-      runs: tracedRuns(step),
-      input: verdict.run ? verdict.input : null,
-      ...(verdict.run && step.forEach !== undefined && Array.isArray(verdict.input)
-        ? { items: verdict.input.length }
-        : {}),
-    },
+    verdict.run && step.forEach !== undefined && Array.isArray(verdict.input)
+      ? { ...fields, items: verdict.input.length }
+      : fields,
   );
 }
 
+type StepEndFields = Omit<TraceEventFields<'workflow_step_end'>, 'duration_ms'>;
+
 function endStep(tracer: RunTracer, span: OpenSpan, record: WorkflowStepRecord): void {
-  tracer.end(span as OpenSpan<'workflow_step_start'>, {
+  // Field by field, in the order written: a spread a field costs every step.
+  const fields: Partial<StepEndFields> = {
     workflow: span.agent,
     name: record.name,
     status: record.status,
-    ...defined('output', record.output),
-    ...defined('error', record.error),
-    attempts: record.attempts,
-    ...defined('reason', record.reason),
-  });
+  };
+  if (record.output !== undefined) fields.output = record.output;
+  if (record.error !== undefined) fields.error = record.error;
+  fields.attempts = record.attempts;
+  if (record.reason !== undefined) fields.reason = record.reason;
+  tracer.end(span as OpenSpan<'workflow_step_start'>, fields as StepEndFields);
 }
 
 /**
@@ -247,10 +251,9 @@ async function runEach(
         item,
         `${step.name}#${index + 1}`,
         span,
-        {
-          ...context.state,
-          tracer: views[index] as RunTracer,
-        },
+        views[index] === context.state.tracer
+          ? context.state
+          : withTracer(context.state, views[index] as RunTracer),
         context,
       ),
     ),
@@ -286,8 +289,11 @@ async function runWithRetries(
   // A paused agent step goes on as the attempt that paused.
   const { resumed } = context;
   for (let attempt = resumed?.attempt ?? 1; attempt <= step.retries + 1; attempt++) {
-    const goingOn = attempt === resumed?.attempt ? { resumed } : {};
-    const options = { callId, attempt, span, state, workflow: context.workflow, ...goingOn };
+    const { workflow } = context;
+    const options: AttemptOptions =
+      attempt === resumed?.attempt
+        ? { callId, attempt, span, state, workflow, resumed }
+        : { callId, attempt, span, state, workflow };
     // The semaphore taken and given back here, not through a function of its own: a layer of
     // promises fewer in every step.
     const place = context.semaphore.enter();
@@ -298,11 +304,18 @@ async function runWithRetries(
     } finally {
       context.semaphore.leave();
     }
-    last = { ...result, attempts: attempt };
+    last = attempted(result, attempt); // built field by field: a spread of either shape is slow
     // Done, or waiting for a person: a pause is no failure to retry.
     if (last.ok || last.paused !== undefined) return last;
   }
   return last;
+}
+
+function attempted(outcome: Outcome, attempts: number): Attempted {
+  if (outcome.ok) return { ok: true, output: outcome.output, attempts };
+  return outcome.paused === undefined
+    ? { ok: false, error: outcome.error, attempts }
+    : { ok: false, error: outcome.error, paused: outcome.paused, attempts };
 }
 
 /** One run of the step's tool or agent, under the step's timeout and the run's signal. */
@@ -351,12 +364,14 @@ async function toolAttempt(
   const { tool } = step.runs;
   const registry = registries.get(tool) ?? new ToolRegistry([tool], { owner: workflow.name });
   registries.set(tool, registry);
-  const toolSpan = state.tracer.start('tool_start', workflow.name, span, {
-    tool: tool.name,
-    call_id: callId,
-    args: item,
-    ...(attempt > 1 ? { attempt } : {}),
-  });
+  const toolSpan = state.tracer.start(
+    'tool_start',
+    workflow.name,
+    span,
+    attempt > 1
+      ? { tool: tool.name, call_id: callId, args: item, attempt }
+      : { tool: tool.name, call_id: callId, args: item },
+  );
   let outcome: Outcome | undefined;
   try {
     const { tool: override } = state.overrides;
@@ -382,16 +397,21 @@ async function toolAttempt(
       : { ok: false, error: { type: called.error.kind, message: called.error.message } };
     return outcome;
   } finally {
-    state.tracer.end(toolSpan, {
-      tool: tool.name,
-      call_id: callId,
-      args: item,
-      ...(outcome === undefined
-        ? { error: { type: 'aborted', message: `step '${step.name}' was stopped` } }
-        : outcome.ok
-          ? { result: outcome.output }
-          : { error: outcome.error }),
-      attempt,
-    });
+    const { name } = tool;
+    state.tracer.end(
+      toolSpan,
+      outcome?.ok === true
+        ? { tool: name, call_id: callId, args: item, result: outcome.output, attempt }
+        : {
+            tool: name,
+            call_id: callId,
+            args: item,
+            error:
+              outcome === undefined
+                ? { type: 'aborted', message: `step '${step.name}' was stopped` }
+                : outcome.error,
+            attempt,
+          },
+    );
   }
 }

@@ -33,3 +33,29 @@ export interface RunState {
   /** Totals shared by every agent of the run (delegates included, whose state is a copy). */
   readonly totals: { usage: Usage; readonly cost: CostTally };
 }
+
+/**
+ * The state with another tracer: a delegate's or a workflow step's own view of the trace. Built
+ * field by field (every field listed, the type checks none is missed): a spread of the state
+ * costs every step that makes one.
+ */
+export function withTracer(state: RunState, tracer: RunTracer): RunState {
+  const copy: { readonly [Key in keyof Required<RunState>]: RunState[Key] } = {
+    tracer,
+    chunks: state.chunks,
+    signal: state.signal,
+    streaming: state.streaming,
+    clock: state.clock,
+    random: state.random,
+    steps: state.steps,
+    toolCalls: state.toolCalls,
+    handoffs: state.handoffs,
+    guardrailFindings: state.guardrailFindings,
+    overrides: state.overrides,
+    redaction: state.redaction,
+    seam: state.seam,
+    describedAgents: state.describedAgents,
+    totals: state.totals,
+  };
+  return copy;
+}

@@ -13,7 +13,7 @@ import {
 import type { OpenSpan, RunTracer } from '../trace/run-tracer.js';
 import type { Chunk } from '../protocol/chunk.js';
 import type { ToolCallRecord } from '../protocol/records.js';
-import type { RunState } from './run-state.js';
+import { withTracer, type RunState } from './run-state.js';
 import { eventRecorder } from './feature-context.js';
 import type { FeatureContext } from './feature.js';
 import { refusalOf, settleHolds, type Hooks } from './seam.js';
@@ -334,7 +334,7 @@ async function attemptCall(
       toolSpan,
       path: options.path,
       // The delegate writes to a capturing view; the round commits views in call order.
-      state: { ...state, tracer: options.captured(pending) },
+      state: withTracer(state, options.captured(pending)),
       ...(resumed?.delegate.callId === pending.call.callId
         ? { resumed: resumed.delegate.resumed }
         : {}),

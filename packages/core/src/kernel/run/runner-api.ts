@@ -18,5 +18,5 @@ export {
   sealState,
   type RunStateSnapshot,
 } from './run-snapshot.js';
-export type { RunState } from './run-state.js';
+export { withTracer, type RunState } from './run-state.js';
 export { toTraceError } from './to-trace-error.js';

@@ -6,6 +6,7 @@ import type { ToolCallRequest } from '../protocol/message.js';
 import { raceAbort } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
 import type { ToolRegistry } from './tool-registry.js';
+import type { AnyTool } from './tool.js';
 
 /**
  * The signal a tool is given when its run cannot be aborted (no signal, no timeout): it never
@@ -47,7 +48,19 @@ export function parseToolArguments(argumentsText: string): ParsedToolArguments {
  * but an abort comes back as an outcome the LLM can read; an abort rejects with
  * {@link RunAbortedError}.
  */
-export async function executeToolCall(options: {
+export function executeToolCall(options: ExecuteToolCallOptions): Promise<ToolCallOutcome> {
+  // Not async itself: the checks answer at once, and the call is one chain of promises (a
+  // layer fewer in every tool call). Anything thrown becomes a rejection all the same.
+  try {
+    const checked = checkedCall(options);
+    return 'outcome' in checked ? Promise.resolve(checked.outcome) : runChecked(options, checked);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** What {@link executeToolCall} is given. */
+export interface ExecuteToolCallOptions {
   registry: ToolRegistry;
   call: ToolCallRequest;
   /** The call's arguments, already parsed with {@link parseToolArguments}. */
@@ -59,68 +72,98 @@ export async function executeToolCall(options: {
   runTool?: (input: unknown, execute: () => Promise<unknown>) => Promise<unknown>;
   /** The trace context of the call's span, for the tool's own outgoing calls. */
   traceHeaders?: () => Readonly<Record<string, string>>;
-}): Promise<ToolCallOutcome> {
-  const { registry, call, parsed, agentName, abortSignal, clock, runTool, traceHeaders } = options;
+}
+
+/** A call that passed its checks: its tool, and its arguments as given and as validated. */
+interface CheckedCall {
+  readonly tool: AnyTool;
+  readonly args: unknown;
+  readonly input: unknown;
+}
+
+/** Finds the tool and validates the arguments; the outcome at once when either fails. */
+function checkedCall(options: ExecuteToolCallOptions): CheckedCall | { outcome: ToolCallOutcome } {
+  const { registry, call, parsed } = options;
   const args = parsed.ok ? parsed.value : call.argumentsText;
   const tool = registry.get(call.toolName);
   if (tool === undefined) {
     const known = registry.names.length > 0 ? registry.names.join(', ') : '(none)';
-    return failure(
-      args,
-      new ToolCallError({
-        kind: 'unknown_tool',
-        toolName: call.toolName,
-        availableTools: registry.names,
-        message: `Tool '${call.toolName}' does not exist. Available tools: ${known}. Call one of these instead.`,
-      }),
-    );
+    return {
+      outcome: failure(
+        args,
+        new ToolCallError({
+          kind: 'unknown_tool',
+          toolName: call.toolName,
+          availableTools: registry.names,
+          message: `Tool '${call.toolName}' does not exist. Available tools: ${known}. Call one of these instead.`,
+        }),
+      ),
+    };
   }
   if (!parsed.ok) {
-    return failure(
-      args,
-      new ToolCallError({
-        kind: 'invalid_arguments',
-        toolName: tool.name,
-        message: `Invalid arguments for tool '${tool.name}': not valid JSON (${parsed.message}). Call '${tool.name}' again with a JSON object that matches its schema.`,
-      }),
-    );
+    return {
+      outcome: failure(
+        args,
+        new ToolCallError({
+          kind: 'invalid_arguments',
+          toolName: tool.name,
+          message: `Invalid arguments for tool '${tool.name}': not valid JSON (${parsed.message}). Call '${tool.name}' again with a JSON object that matches its schema.`,
+        }),
+      ),
+    };
   }
   const validated = tool.input.safeParse(parsed.value);
   if (!validated.success) {
-    return failure(
-      args,
-      new ToolCallError({
-        kind: 'invalid_arguments',
-        toolName: tool.name,
-        cause: validated.error,
-        message: `Invalid arguments for tool '${tool.name}': ${describeIssues(validated.error)}. Call '${tool.name}' again with arguments that match its schema.`,
-      }),
-    );
+    return {
+      outcome: failure(
+        args,
+        new ToolCallError({
+          kind: 'invalid_arguments',
+          toolName: tool.name,
+          cause: validated.error,
+          message: `Invalid arguments for tool '${tool.name}': ${describeIssues(validated.error)}. Call '${tool.name}' again with arguments that match its schema.`,
+        }),
+      ),
+    };
   }
-  try {
-    const result: unknown = await runWithLimits<unknown>(
-      signal => {
-        const context = {
-          abortSignal: signal,
-          callId: call.callId,
-          agentName,
-          clock,
-          ...(traceHeaders === undefined ? {} : { traceHeaders }),
-        };
-        // Called straight (a value or a promise, adopted by the caller) unless a run override
-        // wraps it, which is given a function that always returns a promise.
-        if (runTool === undefined) return tool.execute(validated.data, context) as unknown;
-        const execute = async (): Promise<unknown> =>
-          (await tool.execute(validated.data, context)) as unknown;
-        return runTool(validated.data, execute);
-      },
-      { abortSignal, timeoutMs: tool.timeoutMs, toolName: tool.name },
-    );
-    return { ok: true, args, result, content: toContent(tool.name, result) };
-  } catch (error) {
-    if (error instanceof RunAbortedError) throw error;
-    return failure(args, toolCallError(tool.name, error));
-  }
+  return { tool, args, input: validated.data };
+}
+
+/** Runs a checked call under its limits: its result and content, or its failure; an abort rejects. */
+function runChecked(
+  options: ExecuteToolCallOptions,
+  { tool, args, input }: CheckedCall,
+): Promise<ToolCallOutcome> {
+  const { call, agentName, clock, runTool, traceHeaders } = options;
+  return runWithLimits<unknown>(
+    signal => {
+      const context = {
+        abortSignal: signal,
+        callId: call.callId,
+        agentName,
+        clock,
+        ...(traceHeaders === undefined ? {} : { traceHeaders }),
+      };
+      // Called straight (a value or a promise, adopted by the caller) unless a run override
+      // wraps it, which is given a function that always returns a promise.
+      if (runTool === undefined) return tool.execute(input, context) as unknown;
+      const execute = async (): Promise<unknown> => (await tool.execute(input, context)) as unknown;
+      return runTool(input, execute);
+    },
+    { abortSignal: options.abortSignal, timeoutMs: tool.timeoutMs, toolName: tool.name },
+  ).then(
+    (result): ToolCallOutcome => {
+      try {
+        return { ok: true, args, result, content: toContent(tool.name, result) };
+      } catch (error) {
+        return failure(args, toolCallError(tool.name, error));
+      }
+    },
+    (error: unknown) => {
+      if (error instanceof RunAbortedError) throw error;
+      return failure(args, toolCallError(tool.name, error));
+    },
+  );
 }
 
 /**

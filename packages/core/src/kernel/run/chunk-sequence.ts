@@ -1,5 +1,6 @@
 import type { Redaction } from '../trace/redaction.js';
 import type { Clock } from '../util/clock.js';
+import { IsoTimes } from '../util/iso-times.js';
 import type { Chunk, ChunkData, ChunkType } from '../protocol/chunk.js';
 
 /**
@@ -17,8 +18,7 @@ export class ChunkSequence {
   readonly #session: string;
   readonly #redactor: Redaction | undefined;
   #seq = 0;
-  #lastTimeMs = Number.NaN;
-  #lastTime = '';
+  readonly #times = new IsoTimes();
 
   constructor(clock: Clock, session: string, redactor: Redaction | undefined, wanted: boolean) {
     this.#clock = clock;
@@ -29,13 +29,8 @@ export class ChunkSequence {
 
   /** A new chunk, not yet numbered. */
   make<Type extends ChunkType>(type: Type, agent: string, data: ChunkData[Type]): Chunk {
-    const now = this.#clock.now();
-    if (now !== this.#lastTimeMs) {
-      this.#lastTimeMs = now;
-      this.#lastTime = new Date(now).toISOString();
-    }
     return {
-      time: this.#lastTime,
+      time: this.#times.text(this.#clock.now()),
       agent,
       session: this.#session,
       type,

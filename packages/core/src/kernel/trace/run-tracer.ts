@@ -1,5 +1,6 @@
 import type { Redaction } from './redaction.js';
 import type { Clock } from '../util/clock.js';
+import { IsoTimes } from '../util/iso-times.js';
 import type { IdGenerator } from '../util/ids.js';
 import {
   isSpanStart,
@@ -84,8 +85,8 @@ interface TracerCore {
   readonly sinkErrors: Error[];
   readonly counts: TraceCounts;
   seq: number;
-  lastTimeMs: number;
-  lastTime: string;
+  /** The events' times as text. */
+  readonly times: IsoTimes;
 }
 
 /**
@@ -156,8 +157,7 @@ export class RunTracer {
         }),
       },
       seq: options.continues?.seq ?? 0,
-      lastTimeMs: Number.NaN,
-      lastTime: '',
+      times: new IsoTimes(),
     };
     this.#held = undefined;
     this.#parent = undefined;
@@ -395,7 +395,7 @@ export class RunTracer {
     const event = {
       v: TRACE_SCHEMA_VERSION,
       seq,
-      time: this.#isoTime(pending.timeMs),
+      time: this.#core.times.text(pending.timeMs),
       run: this.runId,
       session: this.session,
       trace_id: this.traceId,
@@ -431,15 +431,6 @@ export class RunTracer {
   }
 
   /** ISO-8601 of `timeMs`, reused while the clock stays within the same millisecond. */
-  #isoTime(timeMs: number): string {
-    const core = this.#core;
-    if (timeMs !== core.lastTimeMs) {
-      core.lastTimeMs = timeMs;
-      core.lastTime = new Date(timeMs).toISOString();
-    }
-    return core.lastTime;
-  }
-
   #fail(sink: TraceSink, error: unknown): void {
     this.#core.failedSinks.add(sink);
     this.#core.sinkErrors.push(error instanceof Error ? error : new Error(String(error)));

@@ -29,6 +29,9 @@ export interface RecordingOverhead {
   readonly jsonl: number;
 }
 
+/** Untimed runs of every way before the timed rounds. */
+const warmUpRuns = 5;
+
 export async function measureRecording(
   steps: number,
   rounds: number,
@@ -36,19 +39,20 @@ export async function measureRecording(
 ): Promise<RecordingOverhead> {
   const folder = mkdtempSync(join(tmpdir(), 'agent-trace-bench-recording-'));
   let files = 0;
-  const times = await interleaved(
-    {
-      off: cells.off,
-      noop: cells.noop,
-      memory: () => cells.record(memorySink()),
-      jsonl: async () => {
-        const sink = jsonlSink(join(folder, `${files++}.jsonl`));
-        await cells.record(sink);
-        await sink.close();
-      },
+  const ways = {
+    off: cells.off,
+    noop: cells.noop,
+    memory: () => cells.record(memorySink()),
+    jsonl: async () => {
+      const sink = jsonlSink(join(folder, `${files++}.jsonl`));
+      await cells.record(sink);
+      await sink.close();
     },
-    rounds,
-  );
+  };
+  // Each cell is a fresh process: until every way has run a few times, the first ways timed were
+  // still being compiled (telemetry off came out slower than recording).
+  for (let warm = 0; warm < warmUpRuns; warm++) for (const way of Object.values(ways)) await way();
+  const times = await interleaved(ways, rounds);
   rmSync(folder, { recursive: true, force: true });
   const per = (ms: number) => (ms * 1000) / steps;
   return {

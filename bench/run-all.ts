@@ -22,10 +22,13 @@ import { formatReplay, measureReplay } from './replay-long-run.js';
 import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 import { formatViewer, measureViewer } from './viewer.js';
-import { formatWorkflowSteps, measureWorkflowSteps } from './workflow-steps.js';
-import { formatBridgeOverhead, measureBridgeOverhead } from './bridge-overhead.js';
-import { formatLanggraphOverhead, measureLanggraphOverhead } from './bridge-langgraph.js';
-import { formatOpenaiAgentsOverhead, measureOpenaiAgentsOverhead } from './bridge-openai-agents.js';
+import { formatWorkflowSteps, type WorkflowStepsResult } from './workflow-steps.js';
+import { formatBridgeOverhead, type BridgeOverheadResult } from './bridge-overhead.js';
+import { formatLanggraphOverhead, type LanggraphOverheadResult } from './bridge-langgraph.js';
+import {
+  formatOpenaiAgentsOverhead,
+  type OpenaiAgentsOverheadResult,
+} from './bridge-openai-agents.js';
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 import { formatRegress, measureRegress } from './regress.js';
 import { formatLibrary, measureLibrary } from './library.js';
@@ -64,6 +67,12 @@ function sectionTime(): void {
     `(${((now - sectionStarted) / 1000).toFixed(0)} s; ${((now - started) / 1000).toFixed(0)} s so far)`,
   );
   sectionStarted = now;
+}
+
+/** A workflow or bridge cell, run compiled in a process of its own (pipeline/cell-worker.ts). */
+async function compiledCell<Result>(name: string, size: number, rounds: number): Promise<Result> {
+  const worker = await compiledWorker('bench/pipeline/cell-worker.ts');
+  return runWorker<Result>(worker, [name, String(size), String(rounds)]);
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -139,7 +148,11 @@ console.log(
   '\nWorkflow steps: the `add` tool called N times by plain code and by a workflow (median µs a step)',
 );
 // Five times the rounds: a run is a few milliseconds, and a collection landing in one moves it by half.
-const workflowSteps = await measureWorkflowSteps(quick ? 100 : 1000, settings.rounds * 5);
+const workflowSteps = await compiledCell<WorkflowStepsResult>(
+  'workflow',
+  quick ? 100 : 1000,
+  settings.rounds * 5,
+);
 console.log(formatWorkflowSteps(workflowSteps));
 sectionTime();
 
@@ -161,24 +174,37 @@ sectionTime();
 console.log(
   `\nRecording an AI SDK agent: generateText over ${quick ? 20 : 100} steps, telemetry off and through agentTraceTelemetry (median µs a step)`,
 );
-// Bridges: 25 interleaved rounds (--quick keeps its 3, rough). With 5, the AI SDK's cells moved by
-// half their value from run to run (its own hooks measured 1.04× and 1.54× its telemetry off).
-const bridgeRounds = quick ? settings.rounds : 25;
-const bridgeOverhead = await measureBridgeOverhead(quick ? 20 : 100, bridgeRounds);
+// Bridges: 25 interleaved rounds. With 5, the AI SDK's cells moved by half their value from run to
+// run (its own hooks measured 1.04× and 1.54× its telemetry off). --quick takes 10 of its 20-step
+// runs: with 3, in a fresh process, the first runs' compiling made telemetry off the slowest.
+const bridgeRounds = quick ? 10 : 25;
+const bridgeOverhead = await compiledCell<BridgeOverheadResult>(
+  'ai-sdk',
+  quick ? 20 : 100,
+  bridgeRounds,
+);
 console.log(formatBridgeOverhead(bridgeOverhead));
 sectionTime();
 
 console.log(
   `\nRecording an OpenAI Agents SDK agent: run over ${quick ? 20 : 100} turns, tracing off and through agentTraceProcessor (median µs a step)`,
 );
-const openaiAgentsOverhead = await measureOpenaiAgentsOverhead(quick ? 20 : 100, bridgeRounds);
+const openaiAgentsOverhead = await compiledCell<OpenaiAgentsOverheadResult>(
+  'openai-agents',
+  quick ? 20 : 100,
+  bridgeRounds,
+);
 console.log(formatOpenaiAgentsOverhead(openaiAgentsOverhead));
 sectionTime();
 
 console.log(
   `\nRecording a LangGraph agent: the prebuilt ReAct agent over ${quick ? 20 : 100} steps, without callbacks and through agentTraceCallbacks (median µs a step)`,
 );
-const langgraphOverhead = await measureLanggraphOverhead(quick ? 20 : 100, bridgeRounds);
+const langgraphOverhead = await compiledCell<LanggraphOverheadResult>(
+  'langgraph',
+  quick ? 20 : 100,
+  bridgeRounds,
+);
 console.log(formatLanggraphOverhead(langgraphOverhead));
 sectionTime();
 

@@ -210,6 +210,17 @@ async function executeRound(
     views.set(pending, view);
     return view;
   };
+  // Built once a round, field by field: a spread of the phase for every call cost the loop's step.
+  const options: AttemptOptions = {
+    agent: phase.agent,
+    state,
+    path: phase.path,
+    captured,
+    hooks: phase.hooks,
+    at: phase.at,
+    resumed: phase.resumed,
+    runAgent: phase.runAgent,
+  };
   try {
     return await Promise.all(
       round.map(pending =>
@@ -218,7 +229,7 @@ async function executeRound(
               outcome: blocked.get(pending) as ToolCallOutcome,
               chunks: [],
             })
-          : attemptCall(pending, spans.get(pending) as OpenSpan, { ...phase, captured })
+          : attemptCall(pending, spans.get(pending) as OpenSpan, options)
         ).then(({ outcome, chunks, paused }) => ({
           pending,
           outcome,
@@ -300,21 +311,24 @@ function redactedMessage(message: string, state: RunState): string {
   return state.redaction === undefined ? message : state.redaction.message(message);
 }
 
+/** What an attempt of a call works with: the phase's parts it reads, and the round's views. */
+interface AttemptOptions {
+  readonly agent: AnyAgent;
+  readonly state: RunState;
+  readonly path: readonly string[];
+  /** A capturing view of the tracer for a delegate of this call. */
+  readonly captured: (pending: PendingCall) => RunTracer;
+  readonly hooks: Hooks;
+  readonly at: FeatureContext;
+  readonly resumed?: ResumedPhase | undefined;
+  readonly runAgent: AgentRunner;
+}
+
 /** One attempt of one call, behind the features that hold tool calls; a delegated agent runs nested. */
 async function attemptCall(
   pending: PendingCall,
   toolSpan: OpenSpan,
-  options: {
-    agent: AnyAgent;
-    state: RunState;
-    path: readonly string[];
-    /** A capturing view of the tracer for a delegate of this call. */
-    captured: (pending: PendingCall) => RunTracer;
-    hooks: Hooks;
-    at: FeatureContext;
-    resumed?: ResumedPhase | undefined;
-    runAgent: AgentRunner;
-  },
+  options: AttemptOptions,
 ): Promise<Attempt> {
   const { agent, state, resumed } = options;
   const tool = agent.toolRegistry.get(pending.call.toolName);

@@ -85,47 +85,37 @@ interface CheckedCall {
 function checkedCall(options: ExecuteToolCallOptions): CheckedCall | { outcome: ToolCallOutcome } {
   const { registry, call, parsed } = options;
   const args = parsed.ok ? parsed.value : call.argumentsText;
+  const refused = (error: ToolCallError) => ({ outcome: failure(args, error) });
   const tool = registry.get(call.toolName);
   if (tool === undefined) {
     const known = registry.names.length > 0 ? registry.names.join(', ') : '(none)';
-    return {
-      outcome: failure(
-        args,
-        new ToolCallError({
-          kind: 'unknown_tool',
-          toolName: call.toolName,
-          availableTools: registry.names,
-          message: `Tool '${call.toolName}' does not exist. Available tools: ${known}. Call one of these instead.`,
-        }),
-      ),
-    };
+    return refused(
+      new ToolCallError({
+        kind: 'unknown_tool',
+        toolName: call.toolName,
+        availableTools: registry.names,
+        message: `Tool '${call.toolName}' does not exist. Available tools: ${known}. Call one of these instead.`,
+      }),
+    );
   }
-  if (!parsed.ok) {
-    return {
-      outcome: failure(
-        args,
-        new ToolCallError({
-          kind: 'invalid_arguments',
-          toolName: tool.name,
-          message: `Invalid arguments for tool '${tool.name}': not valid JSON (${parsed.message}). Call '${tool.name}' again with a JSON object that matches its schema.`,
-        }),
-      ),
-    };
-  }
+  if (!parsed.ok)
+    return refused(
+      new ToolCallError({
+        kind: 'invalid_arguments',
+        toolName: tool.name,
+        message: `Invalid arguments for tool '${tool.name}': not valid JSON (${parsed.message}). Call '${tool.name}' again with a JSON object that matches its schema.`,
+      }),
+    );
   const validated = tool.input.safeParse(parsed.value);
-  if (!validated.success) {
-    return {
-      outcome: failure(
-        args,
-        new ToolCallError({
-          kind: 'invalid_arguments',
-          toolName: tool.name,
-          cause: validated.error,
-          message: `Invalid arguments for tool '${tool.name}': ${describeIssues(validated.error)}. Call '${tool.name}' again with arguments that match its schema.`,
-        }),
-      ),
-    };
-  }
+  if (!validated.success)
+    return refused(
+      new ToolCallError({
+        kind: 'invalid_arguments',
+        toolName: tool.name,
+        cause: validated.error,
+        message: `Invalid arguments for tool '${tool.name}': ${describeIssues(validated.error)}. Call '${tool.name}' again with arguments that match its schema.`,
+      }),
+    );
   return { tool, args, input: validated.data };
 }
 

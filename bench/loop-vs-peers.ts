@@ -83,8 +83,10 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
   const nameOf = (subject: string) => samples.find(sample => sample.subject === subject)!.name;
   const first = sizes[0]!;
   const last = sizes.at(-1)!;
+  // How the step grows, when more than one N ran (`--quick` runs N = 100 alone).
+  const growth = sizes.length > 1 ? [`N=${last} / N=${first}`] : [];
   const perStep = table([
-    ['µs per step', ...sizes.map(size => `N = ${size}`), `N=${last} / N=${first}`, 'peak RSS'],
+    ['µs per step', ...sizes.map(size => `N = ${size}`), ...growth, 'peak RSS'],
     ...subjects.map(subject => {
       const values = sizes.map(size => find(samples, subject, size)?.microsecondsPerStep ?? NaN);
       const rss = Math.max(
@@ -95,7 +97,7 @@ export function formatLoopVsPeers(samples: readonly LoopSample[], pivot = 100): 
       return [
         nameOf(subject),
         ...sizes.map(size => perStepText(find(samples, subject, size))),
-        ratioText(values.at(-1)!, values[0]!),
+        ...(growth.length > 0 ? [ratioText(values.at(-1)!, values[0]!)] : []),
         Number.isFinite(rss) ? `${rss.toFixed(0)} MB` : '—',
       ];
     }),

@@ -6,7 +6,7 @@ import {
   parseCondition,
   type ConditionScope,
 } from './condition.js';
-import { inputFiller } from './step-input.js';
+import { fillInput, parseInput } from './step-input.js';
 
 const scope: ConditionScope = {
   steps: new Map([
@@ -67,18 +67,19 @@ const inputs = fc.letrec(tie => ({
   ),
 })).value;
 
-describe('a step input filled in', () => {
+describe('a step input parsed once and filled in', () => {
   it('gives what reading the input afresh gives, for any input (property)', () => {
     fc.assert(
       fc.property(inputs, input => {
-        expect(inputFiller(input)(scope)).toStrictEqual(filledAfresh(input));
+        expect(fillInput(parseInput(input), scope)).toStrictEqual(filledAfresh(input));
       }),
       { numRuns: 1000, seed: 4909 },
     );
   });
 
   it('builds its objects and lists anew each time, so a tool that changes them changes nothing else', () => {
-    const fill = inputFiller({ list: ['${steps.a.output.n}'], fixed: { k: 1 } });
+    const parsed = parseInput({ list: ['${steps.a.output.n}'], fixed: { k: 1 } });
+    const fill = (at: ConditionScope) => fillInput(parsed, at);
     const first = fill(scope) as { list: unknown[]; fixed: { k: number } };
     first.list.push('more');
     first.fixed.k = 99;
@@ -87,13 +88,13 @@ describe('a step input filled in', () => {
 
   it('keeps a key named __proto__ as data', () => {
     const input = JSON.parse('{"__proto__": "${input.topic}"}') as unknown;
-    const filled = inputFiller(input)(scope) as Record<string, unknown>;
+    const filled = fillInput(parseInput(input), scope) as Record<string, unknown>;
     expect(Object.hasOwn(filled, '__proto__')).toBe(true);
     expect(filled['__proto__']).toBe('rust');
     expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
   });
 
   it('refuses a bad expression when it is made, saying where', () => {
-    expect(() => inputFiller({ a: 'x ${steps.a.output >}' })).toThrow(ConditionError);
+    expect(() => parseInput({ a: 'x ${steps.a.output >}' })).toThrow(ConditionError);
   });
 });

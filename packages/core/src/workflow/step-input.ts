@@ -32,54 +32,89 @@ export function inputExpressions(input: unknown): Condition[] {
   return found;
 }
 
-/** How a step's input is filled in: made once per input, run each time the step runs. */
-export type InputFiller = (scope: ConditionScope) => unknown;
-
 /**
- * The filler of an input: every `${…}` parsed once, and each object and list built new each time
- * (a tool may change what it is given without changing the workflow). Throws a
- * {@link ConditionError} for a bad expression.
+ * A step's input with every `${…}` parsed: made once per input, filled in each time the step runs
+ * by {@link fillInput}. Data one function walks, not closures: a closure a value of a thousand
+ * steps was a call the engine could not inline.
  */
-export function inputFiller(input: unknown): InputFiller {
-  if (typeof input === 'string') return stringFiller(input);
-  if (Array.isArray(input)) {
-    const items = input.map(inputFiller);
-    return scope => items.map(item => item(scope));
-  }
-  if (input === null || typeof input !== 'object') return () => input;
-  const entries = Object.entries(input).map(([key, value]) => [key, inputFiller(value)] as const);
-  // A key named __proto__ is set as data only by Object.fromEntries.
-  if (entries.some(([key]) => key === '__proto__'))
-    return scope => Object.fromEntries(entries.map(([key, fill]) => [key, fill(scope)]));
-  return scope => {
-    const filled: Record<string, unknown> = {};
-    for (const [key, fill] of entries) filled[key] = fill(scope);
-    return filled;
+export type ParsedInput =
+  /** A number, a boolean, null, or text without `${…}`. */
+  | { readonly kind: 'value'; readonly value: unknown }
+  /** Text that is exactly `${expression}`: the expression's value, any JSON value. */
+  | { readonly kind: 'expression'; readonly condition: Condition }
+  /** Text with `${…}` inside: literal text and expressions, alternating. */
+  | { readonly kind: 'text'; readonly parts: readonly (string | Condition)[] }
+  | { readonly kind: 'list'; readonly items: readonly ParsedInput[] }
+  | {
+      readonly kind: 'object';
+      readonly keys: readonly string[];
+      readonly values: readonly ParsedInput[];
+      /** A key named __proto__, which only Object.fromEntries sets as data. */
+      readonly protoKey: boolean;
+    };
+
+/** Parses an input's `${…}`; throws a {@link ConditionError} for a bad one. */
+export function parseInput(input: unknown): ParsedInput {
+  if (typeof input === 'string') return parseText(input);
+  if (Array.isArray(input)) return { kind: 'list', items: input.map(parseInput) };
+  if (input === null || typeof input !== 'object') return { kind: 'value', value: input };
+  const keys = Object.keys(input);
+  return {
+    kind: 'object',
+    keys,
+    values: Object.values(input).map(parseInput),
+    protoKey: keys.includes('__proto__'),
   };
 }
 
-function stringFiller(text: string): InputFiller {
+function parseText(text: string): ParsedInput {
   const whole = /^\$\{([^}]*)\}$/.exec(text);
-  if (whole !== null) {
-    const expression = parseCondition(whole[1] as string);
-    return scope => evaluateCondition(expression, scope);
-  }
-  if (!text.includes('${')) return () => text;
-  // Literal text and expressions, alternating: an expression's value as text.
+  if (whole !== null) return { kind: 'expression', condition: parseCondition(whole[1] as string) };
+  if (!text.includes('${')) return { kind: 'value', value: text };
   const parts = text
     .split(template)
     .map((part, index) => (index % 2 === 0 ? part : parseCondition(part)));
-  return scope => {
-    let filled = '';
-    for (const part of parts) {
-      if (typeof part === 'string') filled += part;
-      else {
-        const value = evaluateCondition(part, scope);
-        filled += typeof value === 'string' ? value : JSON.stringify(value);
-      }
+  return { kind: 'text', parts };
+}
+
+/**
+ * The input filled in from `scope`: each object and list built new each time (a tool may change
+ * what it is given without changing the workflow).
+ */
+export function fillInput(parsed: ParsedInput, scope: ConditionScope): unknown {
+  switch (parsed.kind) {
+    case 'value':
+      return parsed.value;
+    case 'expression':
+      return evaluateCondition(parsed.condition, scope);
+    case 'text':
+      return fillText(parsed.parts, scope);
+    case 'list':
+      return parsed.items.map(item => fillInput(item, scope));
+    case 'object': {
+      const { keys, values } = parsed;
+      if (parsed.protoKey)
+        return Object.fromEntries(
+          keys.map((key, at) => [key, fillInput(values[at] as ParsedInput, scope)]),
+        );
+      const filled: Record<string, unknown> = {};
+      for (let at = 0; at < keys.length; at++)
+        filled[keys[at] as string] = fillInput(values[at] as ParsedInput, scope);
+      return filled;
     }
-    return filled;
-  };
+  }
+}
+
+function fillText(parts: readonly (string | Condition)[], scope: ConditionScope): string {
+  let filled = '';
+  for (const part of parts) {
+    if (typeof part === 'string') filled += part;
+    else {
+      const value = evaluateCondition(part, scope);
+      filled += typeof value === 'string' ? value : JSON.stringify(value);
+    }
+  }
+  return filled;
 }
 
 function visitStrings(value: unknown, visit: (text: string) => void): void {

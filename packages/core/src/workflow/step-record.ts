@@ -1,5 +1,5 @@
 import { conditionHolds, evaluateCondition, stepsRead, type ConditionScope } from './condition.js';
-import { inputExpressions, inputFiller, type InputFiller } from './step-input.js';
+import { fillInput, inputExpressions, parseInput, type ParsedInput } from './step-input.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 
 /** How a workflow step ended. `interrupted`: it waits for a person's approval. */
@@ -50,15 +50,15 @@ function stepsReadBy(step: WorkflowStep): readonly string[] {
 }
 
 /** A step's `${…}` input, parsed once per step. */
-const fillers = new WeakMap<WorkflowStep, InputFiller>();
+const parsedInputs = new WeakMap<WorkflowStep, ParsedInput>();
 
-function fillerOf(step: WorkflowStep): InputFiller {
-  let filler = fillers.get(step);
-  if (filler === undefined) {
-    filler = inputFiller(step.input);
-    fillers.set(step, filler);
+function parsedInputOf(step: WorkflowStep): ParsedInput {
+  let parsed = parsedInputs.get(step);
+  if (parsed === undefined) {
+    parsed = parseInput(step.input);
+    parsedInputs.set(step, parsed);
   }
-  return filler;
+  return parsed;
 }
 
 /**
@@ -106,7 +106,7 @@ function stepInput(
   scope: ConditionScope,
 ): unknown {
   if (step.forEach !== undefined) return evaluateCondition(step.forEach.parsed, scope);
-  if (step.input !== undefined) return fillerOf(step)(scope);
+  if (step.input !== undefined) return fillInput(parsedInputOf(step), scope);
   if (step.dependsOn.length === 0) return input;
   if (step.dependsOn.length === 1) return records.get(step.dependsOn[0] as string)?.output ?? null;
   return Object.fromEntries(step.dependsOn.map(name => [name, records.get(name)?.output ?? null]));

@@ -87,6 +87,14 @@ describe('a malformed chunk on the wire', () => {
   });
 });
 
+/** The reason `signal` is aborted with, once it is (at once if it is already); never without one. */
+function abortedReason(signal: AbortSignal | undefined): Promise<unknown> {
+  return new Promise(resolve => {
+    if (signal?.aborted === true) resolve(signal.reason);
+    signal?.addEventListener('abort', () => resolve(signal.reason), { once: true });
+  });
+}
+
 describe('the signal a model call gets', () => {
   /** A model whose stream waits until its request is aborted, and keeps the abort's reason. */
   function waitingForAbort(): LanguageModel & { reasons: unknown[] } {
@@ -99,12 +107,7 @@ describe('the signal a model call gets', () => {
       generate: () => Promise.reject(new Error('only streams')),
       async *stream(request) {
         yield { type: 'text-delta', text: 'thinking' };
-        await new Promise<void>(resolve => {
-          const signal = request.abortSignal;
-          if (signal?.aborted === true) resolve();
-          signal?.addEventListener('abort', () => resolve(), { once: true });
-        });
-        reasons.push(request.abortSignal?.reason);
+        reasons.push(await abortedReason(request.abortSignal));
       },
     };
   }
@@ -142,12 +145,7 @@ describe('a stream that goes silent', () => {
         call++;
         yield { type: 'text-delta', text: 'thinking' };
         if (call === 1) {
-          await new Promise<void>(resolve =>
-            request.abortSignal?.addEventListener('abort', () => {
-              cancelled.push(request.abortSignal?.reason);
-              resolve();
-            }),
-          );
+          cancelled.push(await abortedReason(request.abortSignal));
           return;
         }
         yield { type: 'text-delta', text: ' done' };

@@ -52,7 +52,7 @@ export class RecordedOperation extends RecordedAgent {
 
   /** An AI SDK model call starts: only the prompt's new messages are converted. */
   aiSdkCallStarted(call: ModelCallStart): void {
-    if (this.#instructions?.given !== call.instructions || this.#instructions === undefined)
+    if (this.#instructions === undefined || this.#instructions.given !== call.instructions)
       this.#instructions = {
         given: call.instructions,
         text: fromPrompt(systemMessages(call.instructions)).instructions,

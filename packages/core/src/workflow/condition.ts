@@ -271,10 +271,14 @@ function lookup(
   if (name === undefined) return stepsObject(scope);
   const step = typeof name === 'string' ? scope.steps.get(name) : undefined;
   if (step === undefined) return null;
-  if (field === undefined)
-    return { status: step.status, output: step.output ?? null, error: step.error };
+  if (field === undefined) return stepView(step);
   if (typeof field !== 'string' || !stepFields.has(field)) return null;
   return walk(step[field as keyof ConditionStep], segments, 2);
+}
+
+/** A step read whole: its status, output (null when it has none) and error. */
+function stepView(step: ConditionStep): Record<string, unknown> {
+  return { status: step.status, output: step.output ?? null, error: step.error };
 }
 
 /** `value` at `segments` from `from` on; null where a segment is missing. */
@@ -296,8 +300,7 @@ function stepsObject({
   const whole: Record<string, unknown> = {};
   for (const name of reads) {
     const step = steps.get(name);
-    if (step !== undefined)
-      whole[name] = { status: step.status, output: step.output ?? null, error: step.error };
+    if (step !== undefined) whole[name] = stepView(step);
   }
   return whole;
 }

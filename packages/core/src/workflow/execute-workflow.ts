@@ -163,7 +163,7 @@ class TraceDelivery {
   /** Settles once every step has ended and been delivered. */
   readonly all: Promise<void>;
 
-  constructor(readonly count: number) {
+  constructor(private readonly count: number) {
     this.all = new Promise(resolve => (this.#allEnded = resolve));
     if (count === 0) this.#allEnded();
   }

@@ -15,21 +15,7 @@ const template = /\$\{([^}]*)\}/g;
 
 /** The `${…}` expressions in an input, parsed; throws a {@link ConditionError} for a bad one. */
 export function inputExpressions(input: unknown): Condition[] {
-  const found: Condition[] = [];
-  visitStrings(input, text => {
-    for (const match of text.matchAll(template)) {
-      try {
-        found.push(parseCondition(match[1] as string));
-      } catch (error) {
-        if (!(error instanceof ConditionError)) throw error;
-        throw new ConditionError(
-          (match.index ?? 0) + 2 + error.column,
-          `in ${match[0]}: ${error.problem}`,
-        );
-      }
-    }
-  });
-  return found;
+  return expressionsIn(parseInput(input));
 }
 
 /**
@@ -68,13 +54,46 @@ export function parseInput(input: unknown): ParsedInput {
 }
 
 function parseText(text: string): ParsedInput {
-  const whole = /^\$\{([^}]*)\}$/.exec(text);
-  if (whole !== null) return { kind: 'expression', condition: parseCondition(whole[1] as string) };
-  if (!text.includes('${')) return { kind: 'value', value: text };
-  const parts = text
-    .split(template)
-    .map((part, index) => (index % 2 === 0 ? part : parseCondition(part)));
+  // Literal text and expressions, alternating; text that is exactly one `${…}` is its value.
+  const parts: (string | Condition)[] = [];
+  let from = 0;
+  for (const match of text.matchAll(template)) {
+    const at = match.index ?? 0;
+    parts.push(text.slice(from, at), parseAt(match, at));
+    from = at + match[0].length;
+  }
+  if (parts.length === 0) return { kind: 'value', value: text };
+  parts.push(text.slice(from));
+  const [before, only, after] = parts;
+  if (parts.length === 3 && before === '' && after === '')
+    return { kind: 'expression', condition: only as Condition };
   return { kind: 'text', parts };
+}
+
+/** One `${…}` parsed; a bad one's error says where it is in the whole text. */
+function parseAt(match: RegExpMatchArray, at: number): Condition {
+  try {
+    return parseCondition(match[1] as string);
+  } catch (error) {
+    if (!(error instanceof ConditionError)) throw error;
+    throw new ConditionError(at + 2 + error.column, `in ${match[0]}: ${error.problem}`);
+  }
+}
+
+/** The expressions of a parsed input, in the order written. */
+export function expressionsIn(parsed: ParsedInput): Condition[] {
+  switch (parsed.kind) {
+    case 'value':
+      return [];
+    case 'expression':
+      return [parsed.condition];
+    case 'text':
+      return parsed.parts.filter((part): part is Condition => typeof part !== 'string');
+    case 'list':
+      return parsed.items.flatMap(expressionsIn);
+    case 'object':
+      return parsed.values.flatMap(expressionsIn);
+  }
 }
 
 /**
@@ -115,11 +134,4 @@ function fillText(parts: readonly (string | Condition)[], scope: ConditionScope)
     }
   }
   return filled;
-}
-
-function visitStrings(value: unknown, visit: (text: string) => void): void {
-  if (typeof value === 'string') visit(value);
-  else if (Array.isArray(value)) for (const item of value) visitStrings(item, visit);
-  else if (value !== null && typeof value === 'object')
-    for (const item of Object.values(value)) visitStrings(item, visit);
 }

@@ -1,5 +1,5 @@
 import { conditionHolds, evaluateCondition, stepsRead, type ConditionScope } from './condition.js';
-import { fillInput, inputExpressions, parseInput, type ParsedInput } from './step-input.js';
+import { expressionsIn, fillInput, parseInput, type ParsedInput } from './step-input.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 
 /** How a workflow step ended. `interrupted`: it waits for a person's approval. */
@@ -34,31 +34,26 @@ export type StepVerdict =
   /** A dependency waits for a person: the step waits too, and has no record yet. */
   | { readonly run: false; readonly waits: true };
 
-/** The steps a step's condition, `forEach` and `${…}` input read, found once per step. */
-const readsOf = new WeakMap<WorkflowStep, readonly string[]>();
-
-function stepsReadBy(step: WorkflowStep): readonly string[] {
-  let reads = readsOf.get(step);
-  if (reads === undefined) {
-    const expressions = inputExpressions(step.input);
-    if (step.condition !== undefined) expressions.push(step.condition.parsed);
-    if (step.forEach !== undefined) expressions.push(step.forEach.parsed);
-    reads = [...new Set(expressions.flatMap(stepsRead))];
-    readsOf.set(step, reads);
-  }
-  return reads;
+/** What a step's expressions need, worked out once per step: its parsed input, and the steps read. */
+interface StepExpressions {
+  readonly input: ParsedInput;
+  /** The steps its condition, `forEach` and `${…}` input read. */
+  readonly reads: readonly string[];
 }
 
-/** A step's `${…}` input, parsed once per step. */
-const parsedInputs = new WeakMap<WorkflowStep, ParsedInput>();
+const expressionsByStep = new WeakMap<WorkflowStep, StepExpressions>();
 
-function parsedInputOf(step: WorkflowStep): ParsedInput {
-  let parsed = parsedInputs.get(step);
-  if (parsed === undefined) {
-    parsed = parseInput(step.input);
-    parsedInputs.set(step, parsed);
+function stepExpressions(step: WorkflowStep): StepExpressions {
+  let known = expressionsByStep.get(step);
+  if (known === undefined) {
+    const input = parseInput(step.input);
+    const expressions = expressionsIn(input);
+    if (step.condition !== undefined) expressions.push(step.condition.parsed);
+    if (step.forEach !== undefined) expressions.push(step.forEach.parsed);
+    known = { input, reads: [...new Set(expressions.flatMap(stepsRead))] };
+    expressionsByStep.set(step, known);
   }
-  return parsed;
+  return known;
 }
 
 /**
@@ -69,9 +64,9 @@ function parsedInputOf(step: WorkflowStep): ParsedInput {
 export function conditionScope(
   records: ReadonlyMap<string, WorkflowStepRecord>,
   input: unknown,
-  reads?: readonly string[],
+  reads: readonly string[],
 ): ConditionScope {
-  return reads === undefined ? { steps: records, input } : { steps: records, input, reads };
+  return { steps: records, input, reads };
 }
 
 /**
@@ -87,7 +82,7 @@ export function stepVerdict(
   const dependencies = step.dependsOn.map(name => records.get(name));
   if (dependencies.some(record => record === undefined || record.status === 'interrupted'))
     return { run: false, waits: true };
-  const scope = conditionScope(records, input, stepsReadBy(step));
+  const scope = conditionScope(records, input, stepExpressions(step).reads);
   const unfinished = dependencies.find(record => record?.status !== 'completed');
   if (step.condition === undefined && unfinished !== undefined)
     return {
@@ -106,7 +101,7 @@ function stepInput(
   scope: ConditionScope,
 ): unknown {
   if (step.forEach !== undefined) return evaluateCondition(step.forEach.parsed, scope);
-  if (step.input !== undefined) return fillInput(parsedInputOf(step), scope);
+  if (step.input !== undefined) return fillInput(stepExpressions(step).input, scope);
   if (step.dependsOn.length === 0) return input;
   if (step.dependsOn.length === 1) return records.get(step.dependsOn[0] as string)?.output ?? null;
   return Object.fromEntries(step.dependsOn.map(name => [name, records.get(name)?.output ?? null]));

@@ -430,7 +430,6 @@ export class RunTracer {
     }
   }
 
-  /** ISO-8601 of `timeMs`, reused while the clock stays within the same millisecond. */
   #fail(sink: TraceSink, error: unknown): void {
     this.#core.failedSinks.add(sink);
     this.#core.sinkErrors.push(error instanceof Error ? error : new Error(String(error)));

@@ -7,9 +7,19 @@ export class IsoTimes {
   #second = Number.NaN;
   /** The text of `#second` up to and with its `.`: `2026-11-26T12:00:01.` */
   #prefix = '';
+  /** The last time asked for and its text: a run's events mostly fall in the same millisecond. */
+  #lastMs = Number.NaN;
+  #last = '';
 
   /** `new Date(timeMs).toISOString()`, the same text, made cheaply. */
   text(timeMs: number): string {
+    if (timeMs === this.#lastMs) return this.#last;
+    this.#last = this.#made(timeMs);
+    this.#lastMs = timeMs;
+    return this.#last;
+  }
+
+  #made(timeMs: number): string {
     if (!Number.isFinite(timeMs) || Math.abs(timeMs) > 8.64e15)
       return new Date(timeMs).toISOString(); // throws as a Date does for a time it cannot show
     const ms = Math.trunc(timeMs) + 0; // a Date keeps whole milliseconds, and no -0

@@ -22,7 +22,7 @@ import { formatReplay, measureReplay } from './replay-long-run.js';
 import { formatStepFlatness, measureStepFlatness } from './step-flatness.js';
 import { formatTracePipeline, measureTracePipeline } from './trace-pipeline.js';
 import { formatViewer, measureViewer } from './viewer.js';
-import { formatWorkflowSteps, type WorkflowStepsResult } from './workflow-steps.js';
+import { formatWorkflowSteps, measureWorkflowSteps } from './workflow-steps.js';
 import { formatBridgeOverhead, type BridgeOverheadResult } from './bridge-overhead.js';
 import { formatLanggraphOverhead, type LanggraphOverheadResult } from './bridge-langgraph.js';
 import {
@@ -70,7 +70,7 @@ function sectionTime(): void {
   sectionStarted = now;
 }
 
-/** A workflow or bridge cell, run compiled in a process of its own (pipeline/cell-worker.ts). */
+/** A bridge cell, run compiled in a process of its own (pipeline/cell-worker.ts). */
 async function compiledCell<Result>(name: string, size: number, rounds: number): Promise<Result> {
   const worker = await compiledWorker('bench/pipeline/cell-worker.ts');
   return runWorker<Result>(worker, [name, String(size), String(rounds)]);
@@ -146,13 +146,13 @@ console.log(formatMcpCall(mcpCall));
 sectionTime();
 
 console.log(
-  '\nWorkflow steps: the `add` tool called N times by plain code and by a workflow (median µs a step)',
+  '\nWorkflow steps: the `add` tool called N times by plain code and by a workflow, each way in processes of its own (median µs a step)',
 );
-// Five times the rounds: a run is a few milliseconds, and a collection landing in one moves it by half.
-const workflowSteps = await compiledCell<WorkflowStepsResult>(
-  'workflow',
-  quick ? 100 : 1000,
-  settings.rounds * 5,
+// Each way in processes of its own, taking turns (see measureWorkflowWay).
+const workflowSize = quick ? 100 : 1000;
+const workflowWorker = await compiledWorker('bench/pipeline/workflow-worker.ts');
+const workflowSteps = await measureWorkflowSteps(workflowSize, quick ? 3 : 5, way =>
+  runWorker<number>(workflowWorker, [String(workflowSize), '25', way]),
 );
 console.log(formatWorkflowSteps(workflowSteps));
 sectionTime();

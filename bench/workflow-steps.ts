@@ -2,13 +2,16 @@
  * The cost of a workflow step: the same tool called N times by plain code (awaited one after
  * another, or all at once) and by a workflow (a chain of N tool steps, or one `forEach` step of N
  * items), without a trace and with an in-memory one. The tool is `add`, so what is measured is
- * the engine: deciding, filling inputs, the step and tool spans, ordering the trace.
+ * the engine: deciding, filling inputs, the step and tool spans, ordering the trace. The plain code
+ * gives each call a context with a signal of its own (a new `AbortController`), as a tool is called
+ * in a run that can be aborted: that is most of its time (a call with one shared signal takes
+ * about 0.1 µs). A workflow run that cannot be aborted makes none.
  */
 import { tool } from '@agent-trace/core';
 import { runWorkflow, workflow, type Workflow } from '@agent-trace/core/workflow';
 import { memorySink } from '@agent-trace/trace';
 import { z } from 'zod';
-import { interleaved, ratio } from './measure.js';
+import { median, ratio, timeIt } from './measure.js';
 
 const add = tool({
   name: 'add',
@@ -41,8 +44,21 @@ function fanOut(): Workflow {
   return workflow({ name: 'fan-out', steps: [{ name: 'each', tool: add, forEach: 'input' }] });
 }
 
-/** Measures both shapes at `steps`, interleaved over `rounds`. */
-export async function measureWorkflowSteps(steps = 100, rounds = 5): Promise<WorkflowStepsResult> {
+/** The six ways, each measured in processes of its own. */
+export const workflowWays = [
+  'chainDirect',
+  'chainWorkflow',
+  'chainTraced',
+  'fanDirect',
+  'fanWorkflow',
+  'fanTraced',
+] as const;
+
+/** One of {@link workflowWays}. */
+export type WorkflowWay = (typeof workflowWays)[number];
+
+/** The work of each way at `steps`: one run of it. */
+function ways(steps: number): Record<WorkflowWay, () => Promise<unknown>> {
   const context = (index: number) => ({
     abortSignal: new AbortController().signal,
     callId: `c${index}`,
@@ -52,39 +68,61 @@ export async function measureWorkflowSteps(steps = 100, rounds = 5): Promise<Wor
   const [chained, fanned] = [chain(steps), fanOut()];
   const items = Array.from({ length: steps }, (_, index) => ({ a: index, b: 1 }));
   const options = { maxConcurrency: steps };
-  const times = await interleaved(
-    {
-      chainDirect: async () => {
-        let total = 0;
-        for (let index = 0; index < steps; index++)
-          total = await add.execute(add.input.parse({ a: total, b: 1 }), context(index));
-      },
-      chainWorkflow: () => runWorkflow(chained, null, options),
-      chainTraced: () => runWorkflow(chained, null, { ...options, trace: memorySink() }),
-      fanDirect: () =>
-        Promise.all(
-          Array.from({ length: steps }, async (_, index) =>
-            add.execute(add.input.parse({ a: index, b: 1 }), context(index)),
-          ),
-        ),
-      fanWorkflow: () => runWorkflow(fanned, items, options),
-      fanTraced: () => runWorkflow(fanned, items, { ...options, trace: memorySink() }),
+  return {
+    chainDirect: async () => {
+      let total = 0;
+      for (let index = 0; index < steps; index++)
+        total = await add.execute(add.input.parse({ a: total, b: 1 }), context(index));
     },
-    rounds,
-  );
-  const per = (ms: number) => (ms * 1000) / steps;
+    chainWorkflow: () => runWorkflow(chained, null, options),
+    chainTraced: () => runWorkflow(chained, null, { ...options, trace: memorySink() }),
+    fanDirect: () =>
+      Promise.all(
+        Array.from({ length: steps }, async (_, index) =>
+          add.execute(add.input.parse({ a: index, b: 1 }), context(index)),
+        ),
+      ),
+    fanWorkflow: () => runWorkflow(fanned, items, options),
+    fanTraced: () => runWorkflow(fanned, items, { ...options, trace: memorySink() }),
+  };
+}
+
+/**
+ * One way, alone in this process: ten runs to warm up, then the median µs a step of `rounds` runs.
+ * Alone, because a run is a few milliseconds: taking turns with the others in one process, each
+ * run paid for collecting what the one before it left (a traced run's events most of all), and the
+ * chain's step moved by half from run to run.
+ */
+export async function measureWorkflowWay(
+  steps: number,
+  rounds: number,
+  way: WorkflowWay,
+): Promise<number> {
+  const work = ways(steps)[way];
+  if (work === undefined) throw new Error(`no way '${way}': name one of ${workflowWays.join(', ')}`);
+  for (let warm = 0; warm < 10; warm++) await work();
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) times.push(await timeIt(work));
+  return (median(times) * 1000) / steps;
+}
+
+/**
+ * Both shapes at `steps`: each way in `processes` processes of its own (`measure` runs one), the
+ * ways taking turns, so a noisy moment on the machine hits every way alike; the median of each.
+ */
+export async function measureWorkflowSteps(
+  steps: number,
+  processes: number,
+  measure: (way: WorkflowWay) => Promise<number>,
+): Promise<WorkflowStepsResult> {
+  const times = new Map<WorkflowWay, number[]>(workflowWays.map(way => [way, []]));
+  for (let round = 0; round < processes; round++)
+    for (const way of workflowWays) times.get(way)?.push(await measure(way));
+  const of = (way: WorkflowWay) => median(times.get(way) ?? []);
   return {
     steps,
-    chain: {
-      direct: per(times.chainDirect),
-      workflow: per(times.chainWorkflow),
-      traced: per(times.chainTraced),
-    },
-    fanOut: {
-      direct: per(times.fanDirect),
-      workflow: per(times.fanWorkflow),
-      traced: per(times.fanTraced),
-    },
+    chain: { direct: of('chainDirect'), workflow: of('chainWorkflow'), traced: of('chainTraced') },
+    fanOut: { direct: of('fanDirect'), workflow: of('fanWorkflow'), traced: of('fanTraced') },
   };
 }
 

@@ -1,17 +1,16 @@
 /**
- * The workflow and bridge cells in a process of their own, compiled as a built application runs
+ * The bridge cells in a process of their own, compiled as a built application runs
  * (see ../compiled.ts): under the bench's own tsx, every function our code makes at run time went
  * through esbuild's `__name` helper, which neither a built application nor the frameworks' published
- * builds pay. Usage: node cell-worker.mjs <cell> <size> <rounds>; prints one JSON line.
+ * builds pay. Usage: node cell-worker.mjs <cell> <size> <rounds>; prints one JSON line. The workflow
+ * cell has a worker of its own (workflow-worker.ts): one process a way.
  */
 import { measureBridgeOverhead } from '../bridge-overhead.js';
 import { measureLanggraphOverhead } from '../bridge-langgraph.js';
 import { measureOpenaiAgentsOverhead } from '../bridge-openai-agents.js';
-import { measureWorkflowSteps } from '../workflow-steps.js';
 
-/** The cells this worker runs, by name: each measures at a size over interleaved rounds. */
+/** The cells this worker runs, by name: each measures at a size over rounds. */
 const cells: Readonly<Record<string, (size: number, rounds: number) => Promise<unknown>>> = {
-  workflow: measureWorkflowSteps,
   'ai-sdk': measureBridgeOverhead,
   'openai-agents': measureOpenaiAgentsOverhead,
   langgraph: measureLanggraphOverhead,

@@ -142,4 +142,33 @@ describe('approval steps', () => {
       "No decision for 'sign-off'",
     );
   });
+
+  it('go on after a long chain ended before the pause, its steps not run again', async () => {
+    // The steps that ended before the pause hand on to the ones after them without running again.
+    let calls = 0;
+    const next = fakeTool('next', {
+      input: z.unknown(),
+      respond: () => ++calls,
+    });
+    const length = 1000;
+    const long = () =>
+      workflow({
+        name: 'long',
+        steps: [
+          ...Array.from({ length }, (_, index) => ({
+            name: `s${index}`,
+            tool: next,
+            dependsOn: index === 0 ? [] : [`s${index - 1}`],
+          })),
+          { name: 'sign-off', approval: 'Ship it?', dependsOn: [`s${length - 1}`] },
+          { name: 'after', tool: next, dependsOn: ['sign-off'] },
+        ],
+      });
+    const paused = await runWorkflow(long(), null);
+    expect([paused.status, calls]).toEqual(['interrupted', length]);
+    const resumed = await resumeWorkflow(long(), JSON.stringify(paused.state), {
+      decisions: [{ callId: 'sign-off', decision: 'approve' }],
+    });
+    expect([resumed.status, calls, resumed.output]).toEqual(['completed', length + 1, length + 1]);
+  });
 });

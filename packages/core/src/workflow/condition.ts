@@ -267,7 +267,9 @@ function lookup(
   segments: readonly (string | number)[],
 ): unknown {
   if (root === 'input') return walk(scope.input, segments, 0);
-  const [name, field] = segments;
+  // Indexed, not destructured: destructuring goes through the array's iterator, every read.
+  const name = segments[0];
+  const field = segments[1];
   if (name === undefined) return stepsObject(scope);
   const step = typeof name === 'string' ? scope.steps.get(name) : undefined;
   if (step === undefined) return null;

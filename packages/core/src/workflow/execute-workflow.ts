@@ -3,7 +3,8 @@ import { RunAbortedError } from '../kernel/errors/abort-error.js';
 import type { OpenSpan, RunTracer } from '../kernel/trace/run-tracer.js';
 import { Semaphore } from '../kernel/util/semaphore.js';
 import { StepLock } from './step-lock.js';
-import { traceOrder, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
+import { stepGraph, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
+import { StepSchedule } from './step-schedule.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 import { type RunState, toTraceError, withTracer } from '../kernel/run/runner-api.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
@@ -104,52 +105,99 @@ async function runSteps(
   const records = new Map((waited?.records ?? []).map(record => [record.name, record]));
   const decisions = new Map(given.map(decision => [decision.callId, decision]));
   const goingOn = new Map((waited?.agentSteps ?? []).map(agentStep => [agentStep.step, agentStep]));
-  const semaphore = new Semaphore(options.maxConcurrency);
-  const lock = new StepLock();
-  const pending: PendingApproval[] = [];
-  const paused = new Map<string, PausedAgentStep>();
-  const order = traceOrder(workflow);
-  const ended = new Map<string, Promise<unknown>>();
+  const shared = {
+    workflow,
+    workflowSpan: span,
+    records,
+    input,
+    semaphore: new Semaphore(options.maxConcurrency),
+    lock: new StepLock(),
+    pending: [] as PendingApproval[],
+    paused: new Map<string, PausedAgentStep>(),
+  };
+  const graph = stepGraph(workflow);
+  const { order } = graph;
+  // Ended before a pause: no context (approval and agent steps that waited go on).
+  const contexts = order.map(step =>
+    records.has(step.name) && !decisions.has(step.name) && !goingOn.has(step.name)
+      ? undefined
+      : stepContext(step, shared, state, decisions, goingOn),
+  );
   const delivery = new TraceDelivery(order.length);
   const errors: unknown[] = [];
-  for (const [index, step] of order.entries()) {
-    // Ended before a pause; approval and agent steps that waited go on.
-    if (records.has(step.name) && !decisions.has(step.name) && !goingOn.has(step.name)) {
+  const schedule: StepSchedule = new StepSchedule(graph, index => {
+    const [step, context] = [order[index] as WorkflowStep, contexts[index]];
+    if (context === undefined) {
       delivery.ended(index);
-      continue;
+      return schedule.ended(index);
     }
-    const view = state.tracer.capture();
-    const context: StepContext = {
-      workflow,
-      workflowSpan: span,
-      records,
-      input,
-      state: view === state.tracer ? state : withTracer(state, view),
-      semaphore,
-      lock,
-      pending,
-      paused,
-      ...(decisions.has(step.name) ? { decision: decisions.get(step.name) } : {}),
-      ...resumedAgent(goingOn.get(step.name), decisions),
+    const view = context.state.tracer;
+    const ended = () => {
+      delivery.ended(index, view === state.tracer ? undefined : view);
+      schedule.ended(index);
     };
-    const ready = dependenciesEnded(step, ended);
-    const delivered = () => delivery.ended(index, view === state.tracer ? undefined : view);
-    ended.set(step.name, settle(step, context, ready, { records, errors, delivered }));
-  }
+    startStep(step, context).then(record => {
+      if (record === undefined) records.delete(step.name);
+      else records.set(step.name, record);
+      ended();
+    }, (error: unknown) => {
+      errors.push(error); // an abort: kept for the outcome
+      ended();
+    });
+  });
+  schedule.begin();
   await delivery.all;
   const error =
     errors[0] ??
     (state.signal?.aborted === true
       ? new RunAbortedError({ reason: state.signal.reason })
       : undefined);
-  const agentSteps = order.flatMap(step => paused.get(step.name) ?? []);
+  const agentSteps = order.flatMap(step => shared.paused.get(step.name) ?? []);
   return outcomeOf(
     workflow,
     order.map(step => records.get(step.name)),
-    pending,
+    shared.pending,
     agentSteps,
     error,
   );
+}
+
+/** A step's context: what every step shares, its own view of the trace, and what it goes on with. */
+function stepContext(
+  step: WorkflowStep,
+  shared: Omit<StepContext, 'state' | 'decision' | 'resumed'>,
+  state: RunState,
+  decisions: ReadonlyMap<string, ApprovalDecision>,
+  goingOn: ReadonlyMap<string, PausedAgentStep>,
+): StepContext {
+  const view = state.tracer.capture();
+  // Every context of one shape, field by field: spreads made each a shape of its own, and every
+  // read of a context on the step's path slow.
+  return {
+    workflow: shared.workflow,
+    workflowSpan: shared.workflowSpan,
+    records: shared.records,
+    input: shared.input,
+    state: view === state.tracer ? state : withTracer(state, view),
+    semaphore: shared.semaphore,
+    lock: shared.lock,
+    pending: shared.pending,
+    paused: shared.paused,
+    decision: decisions.get(step.name),
+    resumed: resumedAgent(goingOn.get(step.name), decisions),
+  };
+}
+
+/** Runs a step; a throw (an abort) becomes a rejection. */
+function startStep(
+  step: WorkflowStep,
+  context: StepContext,
+): Promise<WorkflowStepRecord | undefined> {
+  try {
+    return runWorkflowStep(step, context);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
@@ -179,53 +227,15 @@ class TraceDelivery {
   }
 }
 
-/** When a step's dependencies have ended: their one promise, or all of theirs. */
-function dependenciesEnded(
-  step: WorkflowStep,
-  ended: ReadonlyMap<string, Promise<unknown>>,
-): Promise<unknown> | undefined {
-  const { dependsOn } = step;
-  if (dependsOn.length === 0) return undefined;
-  if (dependsOn.length === 1) return ended.get(dependsOn[0] as string);
-  return Promise.all(dependsOn.map(name => ended.get(name) ?? Promise.resolve()));
-}
-
-/**
- * Runs a step once its dependencies have ended (never before every step is set up), and keeps
- * its record; an error (an abort) is kept for the outcome. Never rejects.
- */
-async function settle(
-  step: WorkflowStep,
-  context: StepContext,
-  ready: Promise<unknown> | undefined,
-  kept: {
-    readonly records: Map<string, WorkflowStepRecord>;
-    readonly errors: unknown[];
-    /** Called once the step has ended, whichever way. */
-    readonly delivered: () => void;
-  },
-): Promise<void> {
-  try {
-    await ready;
-    const record = await runWorkflowStep(step, context);
-    if (record === undefined) kept.records.delete(step.name);
-    else kept.records.set(step.name, record);
-  } catch (error) {
-    kept.errors.push(error);
-  } finally {
-    kept.delivered();
-  }
-}
-
 /** A paused agent step's context on resume: its turn, the decisions on its calls, its attempt. */
 function resumedAgent(
   agentStep: PausedAgentStep | undefined,
   decisions: ReadonlyMap<string, ApprovalDecision>,
-): Partial<Pick<StepContext, 'resumed'>> {
-  if (agentStep === undefined) return {};
+): StepContext['resumed'] {
+  if (agentStep === undefined) return undefined;
   const { turn, attempt } = agentStep;
   const own = turn.pending.flatMap(approval => decisions.get(approval.callId) ?? []);
-  return { resumed: { turn, attempt, decisions: own } };
+  return { turn, attempt, decisions: own };
 }
 
 function outcomeOf(

@@ -362,8 +362,11 @@ async function toolAttempt(
 ): Promise<Outcome> {
   if (step.runs.kind !== 'tool') throw new TypeError('not a tool step');
   const { tool } = step.runs;
-  const registry = registries.get(tool) ?? new ToolRegistry([tool], { owner: workflow.name });
-  registries.set(tool, registry);
+  let registry = registries.get(tool);
+  if (registry === undefined) {
+    registry = new ToolRegistry([tool], { owner: workflow.name });
+    registries.set(tool, registry);
+  }
   const toolSpan = state.tracer.start(
     'tool_start',
     workflow.name,

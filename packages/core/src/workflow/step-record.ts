@@ -107,12 +107,62 @@ function stepInput(
   return Object.fromEntries(step.dependsOn.map(name => [name, records.get(name)?.output ?? null]));
 }
 
+/** How a workflow's steps wait for each other, by their positions in trace order. */
+export interface StepGraph {
+  /** The steps in trace order. */
+  readonly order: readonly WorkflowStep[];
+  /** Of each step: the steps that depend on it. */
+  readonly dependents: readonly (readonly number[])[];
+  /** Of each step: how many steps it depends on. */
+  readonly waiting: readonly number[];
+}
+
+/** What a workflow's steps give every run alike, worked out once per list of steps. */
+interface StepsShape extends StepGraph {
+  /** The steps no other step depends on: the workflow's output is theirs. */
+  readonly last: readonly WorkflowStep[];
+}
+
+// By the steps' list: a workflow's steps are read-only, as their own expressions' cache has it.
+const shapes = new WeakMap<readonly WorkflowStep[], StepsShape>();
+
+function stepsShape(steps: readonly WorkflowStep[]): StepsShape {
+  let shape = shapes.get(steps);
+  if (shape === undefined) {
+    const needed = new Set(steps.flatMap(step => step.dependsOn));
+    const order = ordered(steps);
+    const at = new Map(order.map((step, index) => [step.name, index]));
+    const dependents = order.map((): number[] => []);
+    const waiting = order.map((step, index) => {
+      let count = 0;
+      for (const name of new Set(step.dependsOn)) {
+        const from = at.get(name);
+        if (from === undefined) continue; // workflow() and loadWorkflow() refuse those
+        dependents[from]?.push(index);
+        count++;
+      }
+      return count;
+    });
+    shape = { order, dependents, waiting, last: steps.filter(step => !needed.has(step.name)) };
+    shapes.set(steps, shape);
+  }
+  return shape;
+}
+
+/** The workflow's steps in trace order, and how they wait for each other. */
+export function stepGraph(workflow: Workflow): StepGraph {
+  return stepsShape(workflow.steps);
+}
+
 /**
  * The steps in the order their events appear in the trace: each after its dependencies, and
  * otherwise as written. The order does not depend on which step finished first.
  */
-export function traceOrder(workflow: Workflow): WorkflowStep[] {
-  const { steps } = workflow;
+export function traceOrder(workflow: Workflow): readonly WorkflowStep[] {
+  return stepsShape(workflow.steps).order;
+}
+
+function ordered(steps: readonly WorkflowStep[]): WorkflowStep[] {
   const index = new Map(steps.map((step, position) => [step.name, position]));
   const waiting = steps.map(step => new Set(step.dependsOn).size);
   const dependents = steps.map((): number[] => []);
@@ -142,8 +192,7 @@ export function workflowOutput(
   workflow: Workflow,
   records: ReadonlyMap<string, WorkflowStepRecord>,
 ): unknown {
-  const needed = new Set(workflow.steps.flatMap(step => step.dependsOn));
-  const last = workflow.steps.filter(step => !needed.has(step.name));
+  const { last } = stepsShape(workflow.steps);
   const outputOf = (step: WorkflowStep) => records.get(step.name)?.output ?? null;
   if (last.length === 1) return outputOf(last[0] as WorkflowStep);
   return Object.fromEntries(last.map(step => [step.name, outputOf(step)]));

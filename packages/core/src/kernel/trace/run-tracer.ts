@@ -12,6 +12,7 @@ import {
   type TraceEventOf,
 } from '../protocol/trace-event.js';
 import type { LiveRun, LiveSpanAt, LiveSpans, SinkHealth, TraceSink } from './trace-sink.js';
+import { TracedSpan } from './traced-span.js';
 
 type EnvelopeKey =
   | 'v'
@@ -80,7 +81,8 @@ interface TracerCore {
   readonly redaction: Redaction | undefined;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly open: Set<OpenSpan>;
+  /** No sink reads the run's events: their times are not read from the clock. */
+  readonly silent: boolean;
   readonly failedSinks: Set<TraceSink>;
   readonly sinkErrors: Error[];
   readonly counts: TraceCounts;
@@ -137,15 +139,16 @@ export class RunTracer {
     this.session = options.session;
     const joined = joinRun(options.sinks, { runId: options.runId, name: options.name ?? '' });
     this.traceId = options.continues?.traceId ?? joined.traceId ?? options.ids.traceId();
+    const writers = options.sinks.filter(sink => sink.writesEvents !== false);
     this.#core = {
       sinks: options.sinks,
-      writers: options.sinks.filter(sink => sink.writesEvents !== false),
+      writers,
       live: joined.live,
       contexts: joined.contexts,
       redaction: options.redaction,
       clock: options.clock,
       ids: options.ids,
-      open: new Set(),
+      silent: writers.length === 0 && joined.live.length === 0,
       failedSinks: new Set(),
       sinkErrors: [],
       counts: {
@@ -259,15 +262,15 @@ export class RunTracer {
     fields: TraceEventFields<Name>,
   ): OpenSpan<Name> {
     const core = this.#core;
-    const startMs = core.clock.now();
-    const span: OpenSpan<Name> = {
+    const startMs = core.silent ? 0 : core.clock.now();
+    const span = new TracedSpan(
       name,
-      spanId: core.ids.spanId(),
-      parentSpanId: parent?.spanId ?? null,
+      core.ids.spanId(),
+      parent?.spanId ?? null,
       agent,
       startMs,
-    };
-    core.open.add(span);
+      core,
+    );
     if (name === 'agent_start') core.counts.agents++;
     else if (name === 'llm_start') core.counts.llm_calls++;
     else if (name === 'tool_start') core.counts.tool_calls++;
@@ -286,9 +289,11 @@ export class RunTracer {
   end<Name extends SpanStartName>(
     span: OpenSpan<Name>,
     fields: Omit<TraceEventFields<(typeof spanEndFor)[Name]>, 'duration_ms'>,
-    endMs: number = this.#core.clock.now(),
+    endMs?: number,
   ): void {
-    if (!this.#core.open.delete(span)) return;
+    const core = this.#core;
+    if (!TracedSpan.close(span, core)) return;
+    const at = endMs ?? (core.silent ? 0 : core.clock.now());
     const name = spanEndFor[span.name];
     if (name === 'tool_end' && (fields as { error?: unknown }).error !== undefined) {
       this.#core.counts.tool_errors++;
@@ -298,9 +303,9 @@ export class RunTracer {
       spanId: span.spanId,
       parentSpanId: span.parentSpanId,
       agent: span.agent,
-      timeMs: endMs,
+      timeMs: at,
       fields,
-      durationMs: Math.max(0, endMs - span.startMs),
+      durationMs: Math.max(0, at - span.startMs),
     });
   }
 
@@ -315,14 +320,14 @@ export class RunTracer {
       spanId: this.#core.ids.spanId(),
       parentSpanId: parent.spanId,
       agent: parent.agent,
-      timeMs: this.#core.clock.now(),
+      timeMs: this.#core.silent ? 0 : this.#core.clock.now(),
       fields,
     });
   }
 
   /** True while `span` has not been ended. */
   isOpen(span: OpenSpan): boolean {
-    return this.#core.open.has(span);
+    return TracedSpan.isOpen(span, this.#core);
   }
 
   /**

@@ -99,7 +99,8 @@ export async function measureWorkflowWay(
   way: WorkflowWay,
 ): Promise<number> {
   const work = ways(steps)[way];
-  if (work === undefined) throw new Error(`no way '${way}': name one of ${workflowWays.join(', ')}`);
+  if (work === undefined)
+    throw new Error(`no way '${way}': name one of ${workflowWays.join(', ')}`);
   for (let warm = 0; warm < 10; warm++) await work();
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) times.push(await timeIt(work));

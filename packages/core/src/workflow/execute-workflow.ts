@@ -136,14 +136,17 @@ async function runSteps(
       delivery.ended(index, view === state.tracer ? undefined : view);
       schedule.ended(index);
     };
-    startStep(step, context).then(record => {
-      if (record === undefined) records.delete(step.name);
-      else records.set(step.name, record);
-      ended();
-    }, (error: unknown) => {
-      errors.push(error); // an abort: kept for the outcome
-      ended();
-    });
+    startStep(step, context).then(
+      record => {
+        if (record === undefined) records.delete(step.name);
+        else records.set(step.name, record);
+        ended();
+      },
+      (error: unknown) => {
+        errors.push(error); // an abort: kept for the outcome
+        ended();
+      },
+    );
   });
   schedule.begin();
   await delivery.all;

@@ -17,7 +17,9 @@ it('exports the handoff to billing as a transfer span over the billing agent', a
   await run(desk, 'Refund order 7', { trace: sink });
   await sink.shutdown(); // spans go out in the background: wait for them
 
-  const transfer = collector.spans.find(span => span.attributes['agent_trace.transfer.target.name']);
+  const transfer = collector.spans.find(
+    span => span.attributes['agent_trace.transfer.target.name'],
+  );
   const billing = collector.spans.find(span => span.name === 'invoke_agent billing');
   expect(transfer?.name).toBe('execute_tool transfer_to_billing billing');
   expect(billing?.parentSpanId).toBe(transfer?.spanId);

@@ -115,7 +115,10 @@ describe('personal data, when pii is on', () => {
     'e-mail': { text: 'write to jane.doe@example.com today', secret: 'jane.doe@example.com' },
     phone: { text: 'call +1 415 555 0100 now', secret: '415 555 0100' },
     'phone, (area) national form': { text: 'call (415) 555-0132 now', secret: '555-0132' },
-    'phone, international groups of two': { text: 'in Paris: +33 1 23 45 67 89', secret: '45 67 89' },
+    'phone, international groups of two': {
+      text: 'in Paris: +33 1 23 45 67 89',
+      secret: '45 67 89',
+    },
     'phone, E.164 without separators': { text: 'sms +14155550132 please', secret: '4155550132' },
     'phone next to a date and a version': {
       text: 'on 2024-01-15 v1.2.3 call 415-555-0132',

@@ -14,7 +14,10 @@ export interface TraceFileData {
 }
 
 /** A score of a run, on the span it judges (the run's entry agent). */
-export type EvaluationData = Pick<Evaluation, 'spanId' | 'name' | 'score' | 'label' | 'explanation'>;
+export type EvaluationData = Pick<
+  Evaluation,
+  'spanId' | 'name' | 'score' | 'label' | 'explanation'
+>;
 
 /** Two runs compared step by step: the n-th run to end in each trace, or a recording and its rerun. */
 export interface RunDiffData {

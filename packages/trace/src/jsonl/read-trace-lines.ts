@@ -43,9 +43,10 @@ export interface TraceLineBatch {
 }
 
 /**
- * The complete lines of a file, a read buffer (1 MiB) at a time: one hop through the generator per
- * buffer instead of one per line, which is what makes the readers fast. A UTF-8 byte order mark
- * at the start of the file is dropped.
+ * The complete lines of a file, a read buffer (512 KiB) at a time: one hop through the generator
+ * per buffer instead of one per line, which is what makes the readers fast. A buffer of 1 MiB read
+ * about 5% faster and peaked 20–25 MB higher over a 1 GB file (its lines live longer, and more of
+ * them reach the old generation). A UTF-8 byte order mark at the start of the file is dropped.
  */
 export async function* readTraceLineBatches(
   file: string,
@@ -55,7 +56,7 @@ export async function* readTraceLineBatches(
   let pending = '';
   let line = 0;
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 19 })) {
       let text = pending + decoder.write(chunk as Buffer);
       if (line === 0 && pending === '' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       const texts: string[] = [];

@@ -88,10 +88,10 @@ function ways(steps: number): Record<WorkflowWay, () => Promise<unknown>> {
 }
 
 /**
- * One way, alone in this process: ten runs to warm up, then the median µs a step of `rounds` runs.
- * Alone, because a run is a few milliseconds: taking turns with the others in one process, each
- * run paid for collecting what the one before it left (a traced run's events most of all), and the
- * chain's step moved by half from run to run.
+ * One way, alone in this process: warmed up (ten runs, and at least 200 ms), then the median µs a
+ * step of `rounds` runs. Alone, because taking turns with the others in one process, each way's
+ * time depended on which ran beside it; warmed up for a time, because after one run a chain's step
+ * was half again as slow as after a few hundred milliseconds, and a service runs warm.
  */
 export async function measureWorkflowWay(
   steps: number,
@@ -101,7 +101,8 @@ export async function measureWorkflowWay(
   const work = ways(steps)[way];
   if (work === undefined)
     throw new Error(`no way '${way}': name one of ${workflowWays.join(', ')}`);
-  for (let warm = 0; warm < 10; warm++) await work();
+  const warming = performance.now();
+  for (let warm = 0; warm < 10 || performance.now() - warming < 200; warm++) await work();
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) times.push(await timeIt(work));
   return (median(times) * 1000) / steps;

@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LanguageModel } from '@agent-trace/core';
 import { fakeLLM } from '@agent-trace/testing';
 import { ExperimentStore } from '@agent-trace/evals/experiments';
 import { regress } from '@agent-trace/evals';
@@ -136,6 +137,38 @@ describe('regress over a recorded week of the support desk', () => {
       ['interrupted', result.cases.length],
       ['interrupted', result.cases.length],
     ]);
+  });
+
+  it('stops the continuations under way when stopped, and keeps none of them as a case', async () => {
+    const stop = new AbortController();
+    let asked = 0;
+    // A live model that answers only when it is aborted: the regress is stopped at its first call.
+    const hanging: LanguageModel = {
+      specificationVersion: 'v1',
+      provider: 'test',
+      modelId: 'hangs',
+      generate: request =>
+        new Promise((_, reject) => {
+          asked++;
+          request.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
+          stop.abort();
+        }),
+      stream: () => {
+        throw new Error('not streamed');
+      },
+    };
+    const result = await regress({
+      library: folder,
+      agent: supportDesk('v2'),
+      continueWith: hanging,
+      concurrency: 2,
+      signal: stop.signal,
+    });
+    expect(asked).toBeGreaterThan(0);
+    expect(result.interrupted).toBe(true);
+    expect(result.counts.continued).toBe(0);
+    expect(result.cases.length).toBeLessThan(200);
+    expect(result.modelCalls).toBe(0);
   });
 
   it('reports a divergence it cannot explain as a defect, not a case to score', async () => {

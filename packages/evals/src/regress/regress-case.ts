@@ -60,14 +60,19 @@ export interface CaseSetup {
   readonly run: Omit<RunOptions, 'overrides'> | undefined;
   /** Whether the budget allows another continuation. */
   readonly mayContinue: () => boolean;
+  /** Stops a continuation under way (the regress was stopped): its case is not kept. */
+  readonly signal?: AbortSignal | undefined;
 }
 
-/** Reruns one recorded run; when it diverges, continues it with a live model and scores both. */
+/**
+ * Reruns one recorded run; when it diverges, continues it with a live model and scores both.
+ * Undefined when the regress was stopped while the continuation went on: the case did not finish.
+ */
 export async function regressCase(
   recordedRun: RecordedRun,
   recorded: readonly TraceEvent[],
   setup: CaseSetup,
-): Promise<RegressedRun> {
+): Promise<RegressedRun | undefined> {
   const before = await scores(setup.scorers, recordedRun, recorded, recorded);
   const made = (found: Partial<RegressCase>, today: readonly TraceEvent[]): RegressedRun => ({
     found: {
@@ -119,8 +124,9 @@ export async function regressCase(
     afterStep,
     model: continueWith,
     runId: recordedRun.run,
-    ...runOptions,
+    run: stoppable(setup.run, setup.signal),
   });
+  if (setup.signal?.aborted === true && stopReason(fork.events) === 'aborted') return undefined;
   const after = await scores(setup.scorers, recordedRun, fork.events, recorded);
   const live = fork.events.filter(event => event.event === 'llm_end').slice(afterStep);
   const costUsd = live.reduce(
@@ -138,6 +144,22 @@ export async function regressCase(
     },
     fork.events,
   );
+}
+
+/** The run options of a continuation, stopped by `signal` too. */
+function stoppable(
+  run: CaseSetup['run'],
+  signal: AbortSignal | undefined,
+): Omit<RunOptions, 'overrides'> | undefined {
+  if (signal === undefined) return run;
+  const own = run?.signal;
+  return { ...run, signal: own === undefined ? signal : AbortSignal.any([own, signal]) };
+}
+
+/** How the run of a trace ended. */
+function stopReason(events: readonly TraceEvent[]): string | undefined {
+  const end = events.findLast(event => event.event === 'run_end');
+  return end?.event === 'run_end' ? end.stop_reason : undefined;
 }
 
 /** Whether a fork can go on from a divergence of `target`: an agent or a plan (not a workflow or a bridge). */

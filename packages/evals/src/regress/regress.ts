@@ -33,7 +33,10 @@ export interface RegressOptions extends RegressSelection {
   readonly maxCostUsd?: number;
   /** How many recorded runs are regressed at once. @defaultValue 4 */
   readonly concurrency?: number;
-  /** Stops taking runs: the result holds those that finished, and says `interrupted`. */
+  /**
+   * Stops taking runs, and stops the continuations under way (their runs are sealed `aborted` and
+   * left out): the result holds the cases that finished, and says `interrupted`.
+   */
   readonly signal?: AbortSignal;
   /** More options for every rerun and continuation (features, a clock, …). */
   readonly run?: Omit<RunOptions, 'overrides'>;
@@ -93,15 +96,18 @@ export async function regress(options: RegressOptions): Promise<RegressResult> {
     continueWith: options.continueWith,
     run: options.run,
     mayContinue: () => options.maxCostUsd === undefined || spent < options.maxCostUsd,
+    signal: options.signal,
   };
   const worker = async (): Promise<void> => {
     while (next < selected.length && options.signal?.aborted !== true) {
       const index = next++;
       const recorded = selected[index] as RecordedRun;
-      const { found, events } = await files
+      const regressed = await files
         .take(recorded)
         .then(events => regressCase(recorded, events, setup))
         .catch((error: unknown) => failedCase(recorded, error));
+      if (regressed === undefined) continue; // stopped while it went on: not a case
+      const { found, events } = regressed;
       spent += found.costUsd;
       cases[index] = found;
       kept?.record(index, found, events, new Date());

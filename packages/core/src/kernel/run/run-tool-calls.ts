@@ -324,8 +324,24 @@ interface AttemptOptions {
   readonly runAgent: AgentRunner;
 }
 
-/** One attempt of one call, behind the features that hold tool calls; a delegated agent runs nested. */
-async function attemptCall(
+/**
+ * One attempt of one call, behind the features that hold tool calls; a delegated agent runs nested.
+ * Not async itself, nor is an ordinary tool's attempt: each layer cost a tool call two promises. A
+ * throw still becomes a rejection.
+ */
+function attemptCall(
+  pending: PendingCall,
+  toolSpan: OpenSpan,
+  options: AttemptOptions,
+): Promise<Attempt> {
+  try {
+    return delegatedOrTool(pending, toolSpan, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function delegatedOrTool(
   pending: PendingCall,
   toolSpan: OpenSpan,
   options: AttemptOptions,
@@ -355,16 +371,16 @@ async function attemptCall(
       runAgent: options.runAgent,
     });
   }
-  return { outcome: await attemptTool(agent, options, pending, toolSpan), chunks: [] };
+  return attemptTool(agent, options, pending, toolSpan);
 }
 
 /** One attempt of an ordinary tool, behind the features that hold it, inside its span's context. */
-async function attemptTool(
+function attemptTool(
   agent: AnyAgent,
   { hooks, at, state }: { hooks: Hooks; at: FeatureContext; state: RunState },
   pending: PendingCall,
   toolSpan: OpenSpan,
-): Promise<ToolCallOutcome> {
+): Promise<Attempt> {
   const tool = agent.toolRegistry.get(pending.call.toolName);
   // What the features hold over the attempt (a circuit breaker may refuse it).
   const holds =
@@ -372,8 +388,12 @@ async function attemptTool(
       ? undefined
       : hooks.holdToolAttempt(at, tool, pending.call);
   const error = refusalOf(holds);
-  if (error !== undefined) return { ok: false, args: pending.args, error, content: error.message };
-  const outcome = await state.tracer.within(toolSpan, () =>
+  if (error !== undefined)
+    return Promise.resolve({
+      outcome: { ok: false, args: pending.args, error, content: error.message },
+      chunks: [],
+    });
+  const executed = state.tracer.within(toolSpan, () =>
     executeToolCall({
       registry: agent.toolRegistry,
       call: pending.call,
@@ -398,8 +418,10 @@ async function attemptTool(
           }),
     }),
   );
-  settleHolds(holds, outcome);
-  return outcome;
+  return executed.then(outcome => {
+    settleHolds(holds, outcome);
+    return { outcome, chunks: [] };
+  });
 }
 
 function unavailable(outcome: ToolCallOutcome, attempts: number): ToolCallOutcome {

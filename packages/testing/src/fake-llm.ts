@@ -9,7 +9,13 @@ import {
 import { ordinal } from '@agent-trace/core/util';
 import { trackFake } from './fake-registry.js';
 import type { FakeAnswerStep, FakeErrorStep, FakeLLMStep } from './fake-llm-step.js';
-import { ScriptPlayer, splitText, toModelCallError, toResponse } from './script-player.js';
+import {
+  ScriptPlayer,
+  splitText,
+  toModelCallError,
+  toResponse,
+  type PlayedStep,
+} from './script-player.js';
 
 /** One recorded call of a FakeLLM. */
 export interface FakeLLMCall {
@@ -86,12 +92,27 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
   const player = new ScriptPlayer(steps);
   const calls: FakeLLMCall[] = [];
 
-  async function answer(request: ModelRequest, streaming: boolean): Promise<Answer> {
+  /**
+   * The answer to one call, as a promise. Not async itself: a scripted answer is at hand at once,
+   * and each layer of promises was a share of every step of a scripted run. A throw is a rejection.
+   */
+  function answer(request: ModelRequest, streaming: boolean): Promise<Answer> {
     const call = recordCall(calls.length + 1, request, streaming);
     calls.push(call);
-    const played = await player.next(request, () =>
-      typeof onUnexpectedCall === 'function' ? onUnexpectedCall(call) : undefined,
-    );
+    try {
+      const played = player.next(request, () =>
+        typeof onUnexpectedCall === 'function' ? onUnexpectedCall(call) : undefined,
+      );
+      return played instanceof Promise
+        ? played.then(step => settled(step, call, request))
+        : Promise.resolve(settled(played, call, request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** What a played step answers, or throws. */
+  function settled(played: PlayedStep, call: FakeLLMCall, request: ModelRequest): Answer {
     switch (played.kind) {
       case 'answer':
         return played;
@@ -133,13 +154,12 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
     get remainingSteps() {
       return player.remaining;
     },
-    generate: async request => {
-      const { response, step } = await answer(request, false);
-      if (step.cutAfterDeltas !== undefined) {
-        throw await streamCut(modelId, step, calls.length, request);
-      }
-      return response;
-    },
+    generate: request =>
+      answer(request, false).then(({ response, step }) =>
+        step.cutAfterDeltas === undefined
+          ? response
+          : streamCut(modelId, step, calls.length, request).then(cut => Promise.reject(cut)),
+      ),
     stream: request => streamAnswer(answer(request, true), request, modelId, calls),
     assertComplete() {
       const unused = player.remaining;

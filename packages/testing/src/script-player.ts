@@ -85,25 +85,39 @@ export class ScriptPlayer {
     return this.#used;
   }
 
-  /** The next step for `request` (1-based call number `index`). */
-  async next(
+  /**
+   * The next step for `request` (1-based call number `index`): at once, unless a scripted
+   * function answers with a promise. A throw of the function, or of making its response, is thrown.
+   */
+  next(
     request: ModelRequest,
     fallback?: (index: number) => FakeScriptedStep | undefined,
-  ): Promise<PlayedStep> {
+  ): PlayedStep | Promise<PlayedStep> {
     const index = ++this.#calls;
     const scripted = this.#script[this.#used];
-    let step: FakeScriptedStep | undefined;
-    if (scripted !== undefined) {
-      this.#used++;
-      step = typeof scripted === 'function' ? await scripted(request, { index }) : scripted;
-    } else {
-      step = fallback?.(index);
-    }
-    if (step === undefined) return { kind: 'exhausted', index };
-    if (isFakeThrowStep(step)) return { kind: 'throw', error: step.throw };
-    if (isFakeErrorStep(step)) return { kind: 'error', step };
-    return { kind: 'answer', response: toResponse(step, request, index), step };
+    if (scripted === undefined) return played(fallback?.(index), request, index);
+    this.#used++;
+    if (typeof scripted !== 'function') return played(scripted, request, index);
+    const made = scripted(request, { index });
+    return isPromiseLike(made)
+      ? Promise.resolve(made).then(step => played(step, request, index))
+      : played(made, request, index);
   }
+}
+
+function played(
+  step: FakeScriptedStep | undefined,
+  request: ModelRequest,
+  index: number,
+): PlayedStep {
+  if (step === undefined) return { kind: 'exhausted', index };
+  if (isFakeThrowStep(step)) return { kind: 'throw', error: step.throw };
+  if (isFakeErrorStep(step)) return { kind: 'error', step };
+  return { kind: 'answer', response: toResponse(step, request, index), step };
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 /** Assistant messages up to and including each message seen, by message: each is counted once. */

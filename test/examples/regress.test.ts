@@ -166,7 +166,7 @@ describe('regress over a recorded week of the support desk', () => {
     });
     expect(asked).toBeGreaterThan(0);
     expect(result.interrupted).toBe(true);
-    expect(result.counts.continued).toBe(0);
+    expect([result.counts.continued, result.counts.failed]).toEqual([0, 0]);
     expect(result.cases.length).toBeLessThan(200);
     expect(result.modelCalls).toBe(0);
   });

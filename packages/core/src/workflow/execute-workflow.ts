@@ -47,9 +47,9 @@ export interface ExecuteWorkflowOptions {
 /**
  * Runs a workflow as a DAG under `parent`, inside its `workflow_start` / `workflow_end`: each
  * step starts as soon as its dependencies have ended, independent ones at the same time (a step
- * with `parallel: false` alone, when the steps running have ended). Each
- * step writes to its own view of the trace, delivered in {@link traceOrder}, so the trace is the
- * same whichever step finished first.
+ * with `parallel: false` alone, when the steps running have ended). Each step writes to its own
+ * view of the trace, delivered in trace order ({@link stepGraph}), so the trace is the same
+ * whichever step finished first.
  */
 export async function executeWorkflow(
   workflow: Workflow,

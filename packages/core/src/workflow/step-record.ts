@@ -149,17 +149,13 @@ function stepsShape(steps: readonly WorkflowStep[]): StepsShape {
   return shape;
 }
 
-/** The workflow's steps in trace order, and how they wait for each other. */
+/**
+ * The workflow's steps in trace order, the order their events appear in the trace: each after its
+ * dependencies, and otherwise as written (it does not depend on which step finished first); and
+ * how they wait for each other.
+ */
 export function stepGraph(workflow: Workflow): StepGraph {
   return stepsShape(workflow.steps);
-}
-
-/**
- * The steps in the order their events appear in the trace: each after its dependencies, and
- * otherwise as written. The order does not depend on which step finished first.
- */
-export function traceOrder(workflow: Workflow): readonly WorkflowStep[] {
-  return stepsShape(workflow.steps).order;
 }
 
 function ordered(steps: readonly WorkflowStep[]): WorkflowStep[] {

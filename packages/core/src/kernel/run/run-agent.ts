@@ -29,7 +29,12 @@ import {
 } from './next-step.js';
 import { preambleFor, requestParts } from './preamble.js';
 import type { RunState } from './run-state.js';
-import { runToolCalls, type ResumedPhase } from './run-tool-calls.js';
+import {
+  announcedCalls,
+  planToolCalls,
+  runToolCalls,
+  type ResumedPhase,
+} from './run-tool-calls.js';
 import { toTraceError } from './to-trace-error.js';
 import { pauseForApprovals, resumeTurn } from './resume-turn.js';
 import type { AnswerReading } from './tool-calling.js';
@@ -332,7 +337,7 @@ async function* actOnTools(
   if (resumed === undefined) turn.ledger.record(next.asked);
   const degradedBefore = turn.unavailableTools.size;
   if (next.toolCalls.length > 0) {
-    const { records, paused } = yield* runToolCalls({
+    const phase = {
       agent,
       calls: next.toolCalls,
       conversation: turn.conversation,
@@ -346,7 +351,12 @@ async function* actOnTools(
       path: turn.start.path,
       resumed,
       runAgent,
-    });
+    };
+    const planned = planToolCalls(phase);
+    for (const chunk of announcedCalls(phase, planned)) yield chunk;
+    const { result, chunks } = await runToolCalls(phase, planned);
+    for (const chunk of chunks) yield chunk;
+    const { records, paused } = result;
     if (paused !== undefined) return pauseInDelegate(turn, next, step, paused);
     (step.toolCalls as ToolCallRecord[]).push(...records);
     // In ReAct mode the step's one action was just answered: its observation is the last message.

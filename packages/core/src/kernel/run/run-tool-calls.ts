@@ -1,7 +1,6 @@
 import type { AgentRunner } from './agent-runner.js';
 import type { AnyAgent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/abort-error.js';
-import { ToolCallError } from '../errors/tool-call-error.js';
 import type { ToolCallRequest } from '../protocol/message.js';
 import { delegationOf } from '../agent/as-tool.js';
 import { runDelegate } from './run-delegate.js';
@@ -20,6 +19,7 @@ import { refusalOf, settleHolds, type Hooks } from './seam.js';
 import { toTraceError } from './to-trace-error.js';
 import { finishedCall, restoreFinished } from './paused-tool-calls.js';
 import { toolEndFields, toolStartFields } from './tool-call-fields.js';
+import { gone, isRetryable, unavailable } from './tool-availability.js';
 import type {
   Attempt,
   PendingCall,
@@ -31,34 +31,40 @@ import type {
 
 export type { ResumedPhase, ToolPhaseResult } from './tool-phase.js';
 
-/** Failures that make a tool unavailable at once: its breaker is open, or its server is gone. */
-function gone(outcome: ToolCallOutcome): boolean {
-  return (
-    !outcome.ok && (outcome.error.kind === 'circuit_open' || outcome.error.kind === 'server_failed')
-  );
+/** The calls of a tool phase in the order asked: those that finished before a pause, those to run. */
+export interface PlannedCalls {
+  readonly inOrder: readonly PendingCall[];
+  readonly finished: Map<PendingCall, SettledCall>;
+  readonly toRun: readonly PendingCall[];
 }
 
-/** Failures worth trying again: the tool ran and broke, or took too long. */
-function isRetryable(outcome: ToolCallOutcome): boolean {
-  return (
-    !outcome.ok && (outcome.error.kind === 'execution_failed' || outcome.error.kind === 'timeout')
-  );
+/** The calls of one model response, their arguments parsed; a resumed phase's finished ones kept. */
+export function planToolCalls(
+  phase: ToolPhase & { readonly calls: readonly ToolCallRequest[] },
+): PlannedCalls {
+  const inOrder = pendingCalls(phase, phase.calls);
+  const finished = restoreFinished(phase, inOrder);
+  return { inOrder, finished, toRun: inOrder.filter(pending => !finished.has(pending)) };
+}
+
+/** A `tool_call` chunk for each call about to run, announcing it; none when no chunk is wanted. */
+export function announcedCalls(phase: ToolPhase, planned: PlannedCalls): Chunk[] {
+  return phase.state.chunks.wanted ? callChunks(phase, planned.toRun) : [];
 }
 
 /**
- * Runs the tool calls of one model response. All calls of a round run in parallel; calls whose
- * execution failed are retried (up to `retry.toolRetries`) in the next round. A tool that still
- * fails, or whose circuit breaker is open, is declared unavailable: the LLM is told to answer
+ * Runs the planned tool calls of one model response. All calls of a round run in parallel; calls
+ * whose execution failed are retried (up to `retry.toolRetries`) in the next round. A tool that
+ * still fails, or whose circuit breaker is open, is declared unavailable: the LLM is told to answer
  * without it, and `unavailableTools` remembers it. Events, chunks and results follow the order the
- * LLM asked for, whatever the timing.
+ * LLM asked for, whatever the timing. Gives the phase's result and the chunks that follow it (the
+ * delegates', then a `tool_response` a call). An async function, not a generator: it yields
+ * nothing while the calls run, and a generator layer cost every step four promises.
  */
-export async function* runToolCalls(
-  phase: ToolPhase & { readonly calls: readonly ToolCallRequest[] },
-): AsyncGenerator<Chunk, ToolPhaseResult, undefined> {
-  const inOrder = pendingCalls(phase, phase.calls);
-  const finished = restoreFinished(phase, inOrder);
-  const toRun = inOrder.filter(pending => !finished.has(pending));
-  if (phase.state.chunks.wanted) for (const chunk of callChunks(phase, toRun)) yield chunk;
+export async function runToolCalls(
+  phase: ToolPhase,
+  { inOrder, finished, toRun }: PlannedCalls,
+): Promise<{ readonly result: ToolPhaseResult; readonly chunks: readonly Chunk[] }> {
   const spans = new Map<PendingCall, OpenSpan<'tool_start'>>();
   try {
     for (let round = toRun; round.length > 0;) {
@@ -69,8 +75,7 @@ export async function* runToolCalls(
   }
   const paused = [...finished.values()].find(settled => settled.paused !== undefined);
   if (paused?.paused !== undefined) {
-    for (const chunk of paused.chunks) yield chunk;
-    return {
+    const result: ToolPhaseResult = {
       records: [],
       paused: {
         callId: paused.pending.call.callId,
@@ -80,10 +85,10 @@ export async function* runToolCalls(
           .map(pending => finishedCall(finished.get(pending) as SettledCall)),
       },
     };
+    return { result, chunks: paused.chunks };
   }
   const { records, chunks } = deliverResults(phase, inOrder, finished);
-  for (const chunk of chunks) yield chunk;
-  return { records };
+  return { result: { records }, chunks };
 }
 
 /** Each call with its arguments parsed, first attempt. */
@@ -422,25 +427,4 @@ function attemptTool(
     settleHolds(holds, outcome);
     return { outcome, chunks: [] };
   });
-}
-
-function unavailable(outcome: ToolCallOutcome, attempts: number): ToolCallOutcome {
-  if (outcome.ok) return outcome;
-  const { error } = outcome;
-  const why =
-    error.kind === 'circuit_open'
-      ? 'its circuit breaker is open'
-      : `it failed ${attempts} time${attempts === 1 ? '' : 's'} (last error: ${error.message})`;
-  const message = `Tool '${error.toolName}' is unavailable: ${why}. Do not call it again; answer with what you have.`;
-  return {
-    ok: false,
-    args: outcome.args,
-    error: new ToolCallError({
-      kind: 'unavailable',
-      toolName: error.toolName,
-      message,
-      cause: error,
-    }),
-    content: message,
-  };
 }

@@ -126,14 +126,14 @@ async function runSteps(
   const delivery = new TraceDelivery(order.length);
   const errors: unknown[] = [];
   const schedule: StepSchedule = new StepSchedule(graph, index => {
-    const [step, context] = [order[index] as WorkflowStep, contexts[index]];
+    const step = order[index] as WorkflowStep;
+    const context = contexts[index];
     if (context === undefined) {
       delivery.ended(index);
       return schedule.ended(index);
     }
-    const view = context.state.tracer;
     const ended = () => {
-      delivery.ended(index, view === state.tracer ? undefined : view);
+      delivery.ended(index, context.state.tracer);
       schedule.ended(index);
     };
     startStep(step, context).then(
@@ -165,7 +165,7 @@ async function runSteps(
   );
 }
 
-/** A step's context: what every step shares, its own view of the trace, and what it goes on with. */
+/** A step's context: what the steps share, its own view of the trace, and what it goes on with. */
 function stepContext(
   step: WorkflowStep,
   shared: Omit<StepContext, 'state' | 'decision' | 'resumed'>,
@@ -173,7 +173,6 @@ function stepContext(
   decisions: ReadonlyMap<string, ApprovalDecision>,
   goingOn: ReadonlyMap<string, PausedAgentStep>,
 ): StepContext {
-  const view = state.tracer.capture();
   // Every context of one shape, field by field: spreads made each a shape of its own, and every
   // read of a context on the step's path slow.
   return {
@@ -181,7 +180,7 @@ function stepContext(
     workflowSpan: shared.workflowSpan,
     records: shared.records,
     input: shared.input,
-    state: view === state.tracer ? state : withTracer(state, view),
+    state: withTracer(state, state.tracer.capture()),
     semaphore: shared.semaphore,
     lock: shared.lock,
     pending: shared.pending,
@@ -219,9 +218,9 @@ class TraceDelivery {
     if (count === 0) this.#allEnded();
   }
 
-  /** The step at `index` (in trace order) ended; its view, if it wrote to one of its own. */
-  ended(index: number, view?: RunTracer): void {
-    this.#ended[index] = view ?? null;
+  /** The step at `index` (in trace order) ended, and the tracer it wrote to (a view commits). */
+  ended(index: number, tracer?: RunTracer): void {
+    this.#ended[index] = tracer ?? null;
     for (let next = this.#ended[this.#next]; next !== undefined; next = this.#ended[this.#next]) {
       next?.commit();
       this.#next++;

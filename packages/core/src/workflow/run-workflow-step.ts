@@ -251,9 +251,7 @@ async function runEach(
         item,
         `${step.name}#${index + 1}`,
         span,
-        views[index] === context.state.tracer
-          ? context.state
-          : withTracer(context.state, views[index] as RunTracer),
+        withTracer(context.state, views[index] as RunTracer),
         context,
       ),
     ),

@@ -131,18 +131,8 @@ function stepsShape(steps: readonly WorkflowStep[]): StepsShape {
   if (shape === undefined) {
     const needed = new Set(steps.flatMap(step => step.dependsOn));
     const order = ordered(steps);
-    const at = new Map(order.map((step, index) => [step.name, index]));
-    const dependents = order.map((): number[] => []);
-    const waiting = order.map((step, index) => {
-      let count = 0;
-      for (const name of new Set(step.dependsOn)) {
-        const from = at.get(name);
-        if (from === undefined) continue; // workflow() and loadWorkflow() refuse those
-        dependents[from]?.push(index);
-        count++;
-      }
-      return count;
-    });
+    // By position in trace order: a step there has each of its dependencies there before it.
+    const { dependents, waiting } = waits(order);
     shape = { order, dependents, waiting, last: steps.filter(step => !needed.has(step.name)) };
     shapes.set(steps, shape);
   }
@@ -158,14 +148,24 @@ export function stepGraph(workflow: Workflow): StepGraph {
   return stepsShape(workflow.steps);
 }
 
-function ordered(steps: readonly WorkflowStep[]): WorkflowStep[] {
-  const index = new Map(steps.map((step, position) => [step.name, position]));
-  const waiting = steps.map(step => new Set(step.dependsOn).size);
+/**
+ * Which steps wait for which, by position in `steps`: each step's dependents (in order), and how
+ * many steps it waits for. A name no step has makes its step wait forever: workflow() and
+ * loadWorkflow() refuse those.
+ */
+function waits(steps: readonly WorkflowStep[]): { dependents: number[][]; waiting: number[] } {
+  const at = new Map(steps.map((step, position) => [step.name, position]));
   const dependents = steps.map((): number[] => []);
-  steps.forEach((step, position) => {
-    for (const name of new Set(step.dependsOn))
-      dependents[index.get(name) ?? position]?.push(position);
+  const waiting = steps.map((step, position) => {
+    const names = new Set(step.dependsOn);
+    for (const name of names) dependents[at.get(name) ?? position]?.push(position);
+    return names.size;
   });
+  return { dependents, waiting };
+}
+
+function ordered(steps: readonly WorkflowStep[]): WorkflowStep[] {
+  const { dependents, waiting } = waits(steps);
   // The ready steps, kept sorted by position: the first written goes first.
   const ready = steps.flatMap((_, position) => (waiting[position] === 0 ? [position] : []));
   const order: WorkflowStep[] = [];

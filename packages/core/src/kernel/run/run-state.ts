@@ -35,11 +35,13 @@ export interface RunState {
 }
 
 /**
- * The state with another tracer: a delegate's or a workflow step's own view of the trace. Built
+ * The state with another tracer: a delegate's or a workflow step's own view of the trace; the
+ * state itself when that is its own tracer (a run that writes no events makes no views). Built
  * field by field (every field listed, the type checks none is missed): a spread of the state
  * costs every step that makes one.
  */
 export function withTracer(state: RunState, tracer: RunTracer): RunState {
+  if (tracer === state.tracer) return state;
   const copy: { readonly [Key in keyof Required<RunState>]: RunState[Key] } = {
     tracer,
     chunks: state.chunks,

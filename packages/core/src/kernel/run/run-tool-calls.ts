@@ -1,5 +1,6 @@
 import type { AgentRunner } from './agent-runner.js';
 import type { AnyAgent } from '../agent/agent.js';
+import type { AnyTool } from '../tool/tool.js';
 import { RunAbortedError } from '../errors/abort-error.js';
 import type { ToolCallRequest } from '../protocol/message.js';
 import { delegationOf } from '../agent/as-tool.js';
@@ -31,14 +32,14 @@ import type {
 
 export type { ResumedPhase, ToolPhaseResult } from './tool-phase.js';
 
-/** The calls of a tool phase in the order asked: those that finished before a pause, those to run. */
+/** A tool phase's calls in the order asked: those that finished before a pause, those to run. */
 export interface PlannedCalls {
   readonly inOrder: readonly PendingCall[];
   readonly finished: Map<PendingCall, SettledCall>;
   readonly toRun: readonly PendingCall[];
 }
 
-/** The calls of one model response, their arguments parsed; a resumed phase's finished ones kept. */
+/** One model response's calls, their arguments parsed; a resumed phase's finished ones kept. */
 export function planToolCalls(
   phase: ToolPhase & { readonly calls: readonly ToolCallRequest[] },
 ): PlannedCalls {
@@ -376,17 +377,18 @@ function delegatedOrTool(
       runAgent: options.runAgent,
     });
   }
-  return attemptTool(agent, options, pending, toolSpan);
+  return attemptTool(agent, tool, options, pending, toolSpan);
 }
 
 /** One attempt of an ordinary tool, behind the features that hold it, inside its span's context. */
 function attemptTool(
   agent: AnyAgent,
+  /** The call's tool, as the agent's registry has it; undefined for a name it lacks. */
+  tool: AnyTool | undefined,
   { hooks, at, state }: { hooks: Hooks; at: FeatureContext; state: RunState },
   pending: PendingCall,
   toolSpan: OpenSpan,
 ): Promise<Attempt> {
-  const tool = agent.toolRegistry.get(pending.call.toolName);
   // What the features hold over the attempt (a circuit breaker may refuse it).
   const holds =
     tool === undefined || hooks.toolAttempts.length === 0

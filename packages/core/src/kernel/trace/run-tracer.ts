@@ -262,7 +262,7 @@ export class RunTracer {
     fields: TraceEventFields<Name>,
   ): OpenSpan<Name> {
     const core = this.#core;
-    const startMs = core.silent ? 0 : core.clock.now();
+    const startMs = this.#eventTime();
     const span = new TracedSpan(
       name,
       core.ids.spanId(),
@@ -293,7 +293,7 @@ export class RunTracer {
   ): void {
     const core = this.#core;
     if (!TracedSpan.close(span, core)) return;
-    const at = endMs ?? (core.silent ? 0 : core.clock.now());
+    const at = endMs ?? this.#eventTime();
     const name = spanEndFor[span.name];
     if (name === 'tool_end' && (fields as { error?: unknown }).error !== undefined) {
       this.#core.counts.tool_errors++;
@@ -320,9 +320,15 @@ export class RunTracer {
       spanId: this.#core.ids.spanId(),
       parentSpanId: parent.spanId,
       agent: parent.agent,
-      timeMs: this.#core.silent ? 0 : this.#core.clock.now(),
+      timeMs: this.#eventTime(),
       fields,
     });
+  }
+
+  /** The time of an event made now; 0 when no sink reads the run's events (the clock unread). */
+  #eventTime(): number {
+    const core = this.#core;
+    return core.silent ? 0 : core.clock.now();
   }
 
   /** True while `span` has not been ended. */

@@ -20,13 +20,13 @@ export class TracedSpan<Name extends SpanStartName = SpanStartName> {
   }
 
   /** Whether `span` is open in `run` (a span of another run never is). */
-  static isOpen(span: object, run: object): boolean {
+  static isOpen(span: object, run: object): span is TracedSpan {
     return #openIn in span && span.#openIn === run;
   }
 
   /** Ends `span` in `run`: false when it was not open there (ended already, or another run's). */
   static close(span: object, run: object): boolean {
-    if (!(#openIn in span) || span.#openIn !== run) return false;
+    if (!TracedSpan.isOpen(span, run)) return false;
     span.#openIn = undefined;
     return true;
   }

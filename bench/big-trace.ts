@@ -33,7 +33,7 @@ export interface BigTraceResult {
   readonly frameP95Ms: number;
   readonly frameMaxMs: number;
   readonly frames: number;
-  /** Rows still waiting for their events a moment after the scroll stopped at the end. */
+  /** Rows still waiting to be drawn a moment after the scroll stopped at the end. */
   readonly pendingAtEnd: number;
   readonly failed?: string;
 }
@@ -101,7 +101,10 @@ async function rowsShown(page: Page): Promise<number> {
   return Number(/of ([\d,]+) rows/.exec(text)?.[1]?.replaceAll(',', '') ?? 0);
 }
 
-/** Waits until the server's outline stops growing; gives when it last grew and its rows. */
+/**
+ * Waits until the server has read the whole file (its run's summary says it is no longer
+ * reading); gives when it saw that and the run's rows then.
+ */
 async function untilRead(url: string, capMs: number): Promise<{ at: number; rows: number }> {
   const runs = (await (await fetch(new URL('/api/runs', url))).json()) as {
     file: string;
@@ -112,17 +115,17 @@ async function untilRead(url: string, capMs: number): Promise<{ at: number; rows
     `/api/run?file=${encodeURIComponent(file)}&run=${encodeURIComponent(id)}`,
     url,
   );
-  let last = { version: -1, at: performance.now(), rows: 0 };
   const started = performance.now();
-  while (performance.now() - last.at < 2000) {
+  for (;;) {
     if (performance.now() - started > capMs)
       throw new Error(`reading the file: capped at ${capMs / 1000} s`);
-    const summary = (await (await fetch(address)).json()) as { version: number; rowCount: number };
-    if (summary.version !== last.version)
-      last = { version: summary.version, at: performance.now(), rows: summary.rowCount };
-    await new Promise(resolve => setTimeout(resolve, 100));
+    const summary = (await (await fetch(address)).json()) as {
+      rowCount: number;
+      reading?: unknown;
+    };
+    if (summary.reading === undefined) return { at: performance.now(), rows: summary.rowCount };
+    await new Promise(resolve => setTimeout(resolve, 50));
   }
-  return { at: last.at, rows: last.rows };
 }
 
 /** Writes a trace of `megabytes`, serves it and measures it in Chromium. */

@@ -6,6 +6,7 @@ import type { TraceEvent } from '@agent-trace/core';
 import { serveFiles, type RunSummary, type ServedViewer } from '@agent-trace/viewer';
 import { buildRuns } from '../../packages/viewer/app/model/run-model.js';
 import type { ListRows } from '../../packages/viewer/app/model/run-rows.js';
+import type { DrawnRow } from '../../packages/viewer/src/drawn-row.js';
 import { rowKinds } from '../../packages/viewer/src/row-kinds.js';
 import { isSpanStart } from '@agent-trace/core/spans';
 import {
@@ -27,17 +28,24 @@ afterEach(async () => {
 
 const line = (event: TraceEvent): string => `${JSON.stringify(event)}\n`;
 
-/** One row as the served viewer gives it: from the outline and the window of rows. */
+/** One row as the served viewer gives it: from the outline, the window of rows and their events. */
 interface ServedRow {
   readonly seq: number;
   readonly depth: number;
   readonly subtreeEnd: number;
   readonly kind: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly status: string;
+  readonly ended: boolean;
   readonly start: TraceEvent;
   readonly end: TraceEvent | null;
 }
 
-/** Every run of the served file as the page would see it: the outline, then every row's events. */
+/**
+ * Every run of the served file as the page would see it: the outline, then every row as drawn,
+ * then every row's events.
+ */
 async function servedRuns(url: string, file: string): Promise<Map<string, ServedRow[]>> {
   const summaries = (await fetch(new URL('/api/runs', url)).then(answer =>
     answer.json(),
@@ -48,7 +56,11 @@ async function servedRuns(url: string, file: string): Promise<Map<string, Served
     const answer = await fetch(new URL(`/api/outline?${query}`, url));
     const outline = new Int32Array(await answer.arrayBuffer());
     const n = outline.length / 4;
-    const { rows } = (await fetch(new URL(`/api/rows?${query}&from=0&to=${n}`, url)).then(answer =>
+    const window = `${query}&from=0&to=${n}`;
+    const { rows } = (await fetch(new URL(`/api/rows?${window}`, url)).then(answer =>
+      answer.json(),
+    )) as { rows: DrawnRow[] };
+    const events = (await fetch(new URL(`/api/events?${window}`, url)).then(answer =>
       answer.json(),
     )) as { rows: { start: TraceEvent; end: TraceEvent | null }[] };
     runs.set(
@@ -58,8 +70,12 @@ async function servedRuns(url: string, file: string): Promise<Map<string, Served
         depth: outline[n + index]!,
         subtreeEnd: outline[n * 2 + index]!,
         kind: rowKinds[outline[n * 3 + index]!]!,
-        start: row.start,
-        end: row.end,
+        title: row.title,
+        summary: row.summary,
+        status: row.status,
+        ended: row.endAt !== null,
+        start: events.rows[index]!.start,
+        end: events.rows[index]!.end,
       })),
     );
   }
@@ -76,6 +92,10 @@ function pageRuns(events: readonly TraceEvent[]): Map<string, ServedRow[]> {
         depth: row.depth,
         subtreeEnd: row.subtreeEnd,
         kind: row.kind,
+        title: row.title,
+        summary: row.summary,
+        status: row.status,
+        ended: row.ended,
         start: row.start,
         end: row.end ?? null,
       })),
@@ -139,7 +159,7 @@ describe('the served viewer’s outline of a run', () => {
 describe('a big run in the served viewer, in Chromium', () => {
   const browser = chromiumForFile();
 
-  it('fetches rows in windows as they scroll into view: every row drawn once fetched, none held whole', async () => {
+  it('fetches drawn rows in windows as they scroll into view, and only the inspected row’s events', async () => {
     const events = await longRunEvents(1500);
     const folder = scratchFolder();
     const file = join(folder, 'long.jsonl');
@@ -148,8 +168,11 @@ describe('a big run in the served viewer, in Chromium', () => {
     const page = await browser().newPage({ viewport: { width: 1500, height: 900 } });
     page.setDefaultTimeout(10_000);
     const windows: string[] = [];
+    const eventRequests: string[] = [];
     page.on('request', request => {
-      if (request.url().includes('/api/rows')) windows.push(new URL(request.url()).search);
+      const { pathname, search } = new URL(request.url());
+      if (pathname === '/api/rows') windows.push(search);
+      if (pathname === '/api/events') eventRequests.push(search);
     });
     await page.goto(served.url);
     await page.waitForSelector('.waterfall-rows .row.kind-llm');
@@ -174,9 +197,22 @@ describe('a big run in the served viewer, in Chromium', () => {
     // 3,002 rows in windows of 200: each window asked for once or so, never the whole run.
     expect(windows.length).toBeGreaterThanOrEqual(15);
     expect(windows.every(query => /from=\d+&to=\d+/.test(query))).toBe(true);
+    // Drawing never needed an event: the rows came drawn.
+    expect(eventRequests).toEqual([]);
     const last = starts.at(-1)!;
     await page.locator(`.row[data-seq="${last}"]`).click();
-    expect(await page.getByLabel('Inspector').getAttribute('data-seq')).toBe(String(last));
+    const inspector = page.getByLabel('Inspector');
+    expect(await inspector.getAttribute('data-seq')).toBe(String(last));
+    // Its events are fetched for the inspector, that row's alone.
+    await inspector.locator('details.raw summary').first().waitFor();
+    const start = events.find(event => event.seq === last)!;
+    const end = events.find(event => event.seq > last && event.span_id === start.span_id)!;
+    expect(await inspector.locator('details.raw summary').allInnerTexts()).toEqual([
+      `seq ${start.seq} · ${start.event}`,
+      `seq ${end.seq} · ${end.event}`,
+    ]);
+    expect(eventRequests).toHaveLength(1);
+    expect(eventRequests[0]).toMatch(/from=\d+&to=\d+/);
     await page.close();
   });
 });

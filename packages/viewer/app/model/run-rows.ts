@@ -1,11 +1,12 @@
 import type { RowKind } from '../../src/row-kinds.js';
-import type { Row } from './run-model.js';
+import type { InspectedRow, Row, RowEvents } from './run-model.js';
 
 /**
  * The rows of a run in tree order, as the waterfall reads them: their shape (seq, depth, subtree,
- * kind) for every row, and each row whole when its events are at hand. A page with the trace in
- * it has every row; a served page has the outline and fetches rows in windows as they come into
- * view.
+ * kind) for every row, each row as it is drawn when it is at hand, and a row's events for the
+ * inspector. A page with the trace in it has every row and its events; a served page has the
+ * outline, fetches drawn rows in windows as they come into view, and a row's events when it is
+ * inspected.
  */
 export interface RunRows {
   readonly count: number;
@@ -14,18 +15,20 @@ export interface RunRows {
   /** The index just past the row's last descendant. */
   subtreeEndAt(index: number): number;
   kindAt(index: number): RowKind;
-  /** The row, or undefined while its events are being fetched. */
+  /** The row as it is drawn, or undefined while it is being fetched. */
   rowAt(index: number): Row | undefined;
+  /** The row's events, or undefined while they are being fetched. */
+  eventsAt(index: number): RowEvents | undefined;
   /** The index of the row whose start event has this seq, or -1. */
   indexOfSeq(seq: number): number;
 }
 
-/** Every row of a run, in memory. */
+/** Every row of a run with its events, in memory. */
 export class ListRows implements RunRows {
-  readonly list: readonly Row[];
+  readonly list: readonly InspectedRow[];
   #bySeq: Map<number, number> | undefined;
 
-  constructor(list: readonly Row[]) {
+  constructor(list: readonly InspectedRow[]) {
     this.list = list;
   }
 
@@ -50,6 +53,10 @@ export class ListRows implements RunRows {
   }
 
   rowAt(index: number): Row | undefined {
+    return this.list[index];
+  }
+
+  eventsAt(index: number): RowEvents | undefined {
     return this.list[index];
   }
 

@@ -1,41 +1,62 @@
 import type { TraceEvent } from '@agent-trace/core';
+import type { DrawnRow } from '../../src/drawn-row.js';
 import { rowKinds, type RowKind } from '../../src/row-kinds.js';
-import { buildRow, type Row } from './run-model.js';
+import { buildRow, type Row, type RowEvents } from './run-model.js';
 import type { RunRows } from './run-rows.js';
 
 /** Rows fetched at once: a window of the run. */
 const windowRows = 200;
-/** Rows' events kept at most; the least recently fetched go first. */
+/** Drawn rows kept at most; the least recently fetched go first. */
 const keptRows = 20_000;
+/** Rows whose events are kept for the inspector at most. */
+const keptEvents = 16;
 
-interface Fetched {
-  readonly start: TraceEvent;
-  readonly end: TraceEvent | undefined;
-  /** The outline it was fetched for: a row fetched for an older one is fetched again. */
-  readonly generation: number;
+/** Values fetched for rows, by seq, each with the outline it was fetched for; oldest go first. */
+class KeptBySeq<T> {
+  readonly #limit: number;
+  readonly #kept = new Map<number, { readonly value: T; readonly generation: number }>();
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get(seq: number): { readonly value: T; readonly generation: number } | undefined {
+    return this.#kept.get(seq);
+  }
+
+  set(seq: number, value: T, generation: number): void {
+    this.#kept.delete(seq);
+    this.#kept.set(seq, { value, generation });
+    for (const oldest of this.#kept.keys()) {
+      if (this.#kept.size <= this.#limit) break;
+      this.#kept.delete(oldest);
+    }
+  }
 }
 
 /**
  * A served run's rows: the outline (seq, depth, subtree end and kind of every row, four 32-bit
- * integers a row) held whole, and rows' events fetched from the server in windows as the waterfall
- * asks for them, keeping at most {@link keptRows}. A million-row run costs the page its 16 MB
- * outline and a few windows of events.
+ * integers a row) held whole, drawn rows (times, status, title, summary) fetched from the server
+ * in windows as the waterfall asks for them, keeping at most {@link keptRows}, and a row's events
+ * fetched when the inspector asks for them. A million-row run costs the page its 16 MB outline
+ * and a few windows of small rows; the events of a big run never come to the page whole.
  */
 export class WindowedRows implements RunRows {
-  readonly #address: string;
+  readonly #query: string;
   readonly #onFetched: () => void;
   #outline: Int32Array = new Int32Array(0);
   #count = 0;
   #generation = 0;
   #startedAt = 0;
   #lastAt = 0;
-  readonly #fetched = new Map<number, Fetched>();
-  readonly #inFlight = new Set<number>();
+  readonly #drawn = new KeptBySeq<DrawnRow>(keptRows);
+  readonly #events = new KeptBySeq<RowEvents>(keptEvents);
+  readonly #inFlight = new Set<string>();
   #bySeq: Int32Array | Map<number, number> | undefined;
 
-  /** `onFetched` is told whenever rows arrive, to draw them. */
+  /** `onFetched` is told whenever rows or events arrive, to draw them. */
   constructor(file: string, run: string, onFetched: () => void) {
-    this.#address = `/api/rows?file=${encodeURIComponent(file)}&run=${encodeURIComponent(run)}`;
+    this.#query = `file=${encodeURIComponent(file)}&run=${encodeURIComponent(run)}`;
     this.#onFetched = onFetched;
   }
 
@@ -71,11 +92,28 @@ export class WindowedRows implements RunRows {
 
   rowAt(index: number): Row | undefined {
     if (index < 0 || index >= this.#count) return undefined;
-    const fetched = this.#fetched.get(this.seqAt(index));
-    if (fetched === undefined || fetched.generation !== this.#generation) this.#want(index);
-    if (fetched === undefined) return undefined;
+    const kept = this.#drawn.get(this.seqAt(index));
+    if (kept === undefined || kept.generation !== this.#generation) this.#wantWindow(index);
+    if (kept === undefined) return undefined;
     const place = { index, depth: this.depthAt(index), subtreeEnd: this.subtreeEndAt(index) };
-    return buildRow(fetched.start, fetched.end, place, this.#startedAt, this.#lastAt);
+    return buildRow(kept.value, this.kindAt(index), place, this.#startedAt, this.#lastAt);
+  }
+
+  eventsAt(index: number): RowEvents | undefined {
+    if (index < 0 || index >= this.#count) return undefined;
+    const kept = this.#events.get(this.seqAt(index));
+    if (kept === undefined || kept.generation !== this.#generation)
+      this.#fetch<{ start: TraceEvent; end: TraceEvent | null }>(
+        'events',
+        index,
+        1,
+        (events, generation) => {
+          const { start, end } = events[0] ?? {};
+          if (start !== undefined)
+            this.#events.set(start.seq, { start, end: end ?? undefined }, generation);
+        },
+      );
+    return kept?.value;
   }
 
   indexOfSeq(seq: number): number {
@@ -96,32 +134,38 @@ export class WindowedRows implements RunRows {
     return index;
   }
 
-  /** Fetches the window holding row `index`, once at a time. */
-  #want(index: number): void {
-    const window = Math.floor(index / windowRows);
-    if (this.#inFlight.has(window)) return;
-    this.#inFlight.add(window);
+  /** Fetches the window of drawn rows holding row `index`. */
+  #wantWindow(index: number): void {
+    const from = Math.floor(index / windowRows) * windowRows;
+    this.#fetch<DrawnRow>('rows', from, windowRows, (rows, generation) => {
+      for (const drawn of rows) this.#drawn.set(drawn.seq, drawn, generation);
+    });
+  }
+
+  /**
+   * Asks the server for `count` rows (drawn, or their events) from row `from` of the outline held
+   * now, once at a time for each; `take` keeps them, told the outline they were fetched for.
+   */
+  #fetch<T>(
+    what: 'rows' | 'events',
+    from: number,
+    count: number,
+    take: (rows: readonly T[], generation: number) => void,
+  ): void {
+    const asked = `${what} ${from}`;
+    if (this.#inFlight.has(asked)) return;
+    this.#inFlight.add(asked);
     const generation = this.#generation;
-    const from = window * windowRows;
-    fetch(`${this.#address}&from=${from}&to=${from + windowRows}`)
+    fetch(`/api/${what}?${this.#query}&from=${from}&to=${from + count}`)
       .then(response => {
         if (!response.ok) throw new Error(`The server answered ${response.status}.`);
-        return response.json() as Promise<{
-          rows: { start: TraceEvent; end: TraceEvent | null }[];
-        }>;
+        return response.json() as Promise<{ rows: T[] }>;
       })
       .then(({ rows }) => {
-        for (const { start, end } of rows) {
-          this.#fetched.delete(start.seq);
-          this.#fetched.set(start.seq, { start, end: end ?? undefined, generation });
-        }
-        for (const seq of this.#fetched.keys()) {
-          if (this.#fetched.size <= keptRows) break;
-          this.#fetched.delete(seq);
-        }
-        this.#inFlight.delete(window);
+        take(rows, generation);
+        this.#inFlight.delete(asked);
         this.#onFetched();
       })
-      .catch(() => this.#inFlight.delete(window));
+      .catch(() => this.#inFlight.delete(asked));
   }
 }

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { TraceEvent } from '@agent-trace/core';
 import type { AlignedStep } from '@agent-trace/trace';
 import type { RunDiffData, ViewerData } from '../../src/viewer-data.js';
-import { count } from '../model/format.js';
+import { count } from '../../src/format.js';
 import { VirtualList } from './virtual-list.js';
 
 type DiffData = Extract<ViewerData, { mode: 'diff' }>;

@@ -6,7 +6,7 @@ import type {
   ExperimentScorerData,
   ViewerData,
 } from '../../src/viewer-data.js';
-import { count, dollars } from '../model/format.js';
+import { count, dollars } from '../../src/format.js';
 import { buildRuns } from '../model/run-model.js';
 import { DiffPage } from './diff-page.js';
 import { TracePage } from './trace-page.js';

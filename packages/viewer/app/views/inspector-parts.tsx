@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { duration } from '../model/format.js';
+import { duration } from '../../src/format.js';
 import type { Row } from '../model/run-model.js';
 
 /** The inspector's building blocks: a named field, a block of text, a titled section, an error, a time. */
@@ -43,7 +43,7 @@ export function Timing({ row }: { row: Row }) {
   return (
     <Field name="time">
       at {duration(row.startMs)}
-      {row.end === undefined
+      {!row.ended
         ? row.status === 'open'
           ? ' · not ended'
           : ''

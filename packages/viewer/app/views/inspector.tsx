@@ -1,110 +1,12 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { errorText } from '@agent-trace/trace/model';
-import { count, dollars, duration, pretty, prettyJsonText } from '../model/format.js';
-import type { Row, RunModel } from '../model/run-model.js';
+import { count, dollars, duration, pretty } from '../../src/format.js';
+import type { Row, RowEvents, RunModel } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
 import { PlanView, WorkflowStepView, WorkflowView } from './workflow-inspector.js';
 import { PlainSpanView } from './plain-span-inspector.js';
-import { Evaluations, ResponseFields } from './response-fields.js';
-
-type Message = TraceEventOf<'llm_start'>['messages'][number];
-type ToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
-
-function Calls({ calls }: { calls: readonly ToolCall[] }) {
-  return (
-    <>
-      {calls.map(call => (
-        <div class="tool-call">
-          <div>
-            <strong>{call.tool}</strong> <span class="muted">{call.call_id}</span>
-          </div>
-          <Text>{prettyJsonText(call.arguments)}</Text>
-        </div>
-      ))}
-    </>
-  );
-}
-
-function MessageView({ message }: { message: Message }) {
-  return (
-    <div class={`message role-${message.role}`} data-role={message.role}>
-      <div class="message-role">
-        {message.role}
-        {message.role === 'tool' ? ` · ${message.tool}${message.is_error ? ' · error' : ''}` : ''}
-      </div>
-      {message.content === '' ? null : (
-        <Text>{message.role === 'tool' ? prettyJsonText(message.content) : message.content}</Text>
-      )}
-      {message.role === 'assistant' ? <Calls calls={message.tool_calls} /> : null}
-    </div>
-  );
-}
-
-function ModelCall({
-  start,
-  end,
-  row,
-}: {
-  start: TraceEventOf<'llm_start'>;
-  end: TraceEvent | undefined;
-  row: Row;
-}) {
-  const answer = end?.event === 'llm_end' ? end : undefined;
-  return (
-    <>
-      <Field name="model">
-        {answer?.model ?? start.model} <span class="muted">({start.provider})</span>
-      </Field>
-      <ResponseFields start={start} answer={answer} />
-      <Field name="step">
-        {start.step}
-        {start.attempt === undefined ? '' : ` · attempt ${start.attempt}`}
-        {start.phase === undefined ? '' : ` · ${start.phase}`}
-      </Field>
-      {answer === undefined ? null : (
-        <Field name="tokens">
-          {count(answer.tok_prompt)} in → {count(answer.tok_completion)} out
-          {answer.tok_cache_read === undefined
-            ? ''
-            : ` · ${count(answer.tok_cache_read)} from cache`}
-        </Field>
-      )}
-      {answer === undefined || answer.error !== undefined ? null : (
-        <Field name="cost">
-          {answer.cache_hit === true
-            ? `${dollars(0)} (answered from a cache)`
-            : answer.cost_usd === undefined
-              ? 'unknown: the model has no price'
-              : dollars(answer.cost_usd)}
-        </Field>
-      )}
-      {answer?.finish_reason === undefined ? null : (
-        <Field name="finish">{answer.finish_reason}</Field>
-      )}
-      <Timing row={row} />
-      {start.model_settings === undefined ? null : (
-        <Field name="settings">{JSON.stringify(start.model_settings)}</Field>
-      )}
-      <Section title={`Request: ${start.messages.length} new of ${start.message_count} messages`}>
-        <div class="messages" data-testid="request-messages">
-          {start.messages.map(message => (
-            <MessageView message={message} />
-          ))}
-        </div>
-      </Section>
-      <Section title="Answer">
-        <div data-testid="answer">
-          {answer?.text === undefined || answer.text === '' ? null : (
-            <Text label="answer text">{answer.text}</Text>
-          )}
-          {answer?.tool_calls === undefined ? null : <Calls calls={answer.tool_calls} />}
-          {answer === undefined ? <p class="muted">No answer recorded.</p> : null}
-          <ErrorField error={answer?.error} />
-        </div>
-      </Section>
-    </>
-  );
-}
+import { Evaluations } from './response-fields.js';
+import { ModelCall } from './model-call-inspector.js';
 
 function ToolCallView({
   start,
@@ -342,8 +244,8 @@ function PointEvent({ event }: { event: TraceEvent }) {
   return null;
 }
 
-function Details({ row, run }: { row: Row; run: RunModel }) {
-  const { start, end } = row;
+function Details({ row, events, run }: { row: Row; events: RowEvents; run: RunModel }) {
+  const { start, end } = events;
   switch (start.event) {
     case 'llm_start':
       return <ModelCall start={start} end={end} row={row} />;
@@ -378,8 +280,19 @@ function Details({ row, run }: { row: Row; run: RunModel }) {
   }
 }
 
-/** What a selected span or event holds: its request and answer, arguments and result, and the raw events. */
-export function Inspector({ row, run }: { row: Row | undefined; run: RunModel }) {
+/**
+ * What a selected span or event holds: its request and answer, arguments and result, and the raw
+ * events. `events` is undefined while a served page fetches them.
+ */
+export function Inspector({
+  row,
+  events,
+  run,
+}: {
+  row: Row | undefined;
+  events: RowEvents | undefined;
+  run: RunModel;
+}) {
   if (row === undefined)
     return (
       <aside class="inspector" aria-label="Inspector">
@@ -391,20 +304,26 @@ export function Inspector({ row, run }: { row: Row | undefined; run: RunModel })
       <h2>
         <span class={`badge stop-${row.status}`}>{row.kind}</span> {row.title}
       </h2>
-      <Details row={row} run={run} />
-      <Evaluations run={run} spanId={row.start.span_id} />
-      <Section title="Raw events">
-        {[row.start, row.end].map(event =>
-          event === undefined ? null : (
-            <details class="raw">
-              <summary>
-                seq {event.seq} · {event.event}
-              </summary>
-              <Text>{JSON.stringify(event, null, 2)}</Text>
-            </details>
-          ),
-        )}
-      </Section>
+      {events === undefined ? (
+        <p class="muted pending">Reading its events…</p>
+      ) : (
+        <>
+          <Details row={row} events={events} run={run} />
+          <Evaluations run={run} spanId={events.start.span_id} />
+          <Section title="Raw events">
+            {[events.start, events.end].map(event =>
+              event === undefined ? null : (
+                <details class="raw">
+                  <summary>
+                    seq {event.seq} · {event.event}
+                  </summary>
+                  <Text>{JSON.stringify(event, null, 2)}</Text>
+                </details>
+              ),
+            )}
+          </Section>
+        </>
+      )}
     </aside>
   );
 }

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { count, duration } from '../model/format.js';
+import { count, duration } from '../../src/format.js';
 import type { RunModel } from '../model/run-model.js';
 import { VirtualList } from './virtual-list.js';
 

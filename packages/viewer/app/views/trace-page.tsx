@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { agentGraph } from '../model/agent-graph.js';
-import { count, dollars, duration } from '../model/format.js';
+import { count, dollars, duration } from '../../src/format.js';
 import { sumTotals, type RunModel } from '../model/run-model.js';
 import { AgentGraphView } from './agent-graph-view.js';
 import { Inspector } from './inspector.js';
@@ -87,10 +87,10 @@ export function TracePage(props: TracePageProps) {
     if (run !== undefined && props.chosen !== undefined && run.key !== props.chosen)
       onChoose?.(run.key);
   }, [run?.key, props.chosen]);
-  const row =
-    run === undefined || selectedSeq === undefined
-      ? undefined
-      : run.rows.rowAt(run.rows.indexOfSeq(selectedSeq));
+  const selectedIndex =
+    run === undefined || selectedSeq === undefined ? -1 : run.rows.indexOfSeq(selectedSeq);
+  const row = run?.rows.rowAt(selectedIndex);
+  const events = run?.rows.eventsAt(selectedIndex);
   return (
     <div class="page">
       <header class="header">
@@ -128,7 +128,7 @@ export function TracePage(props: TracePageProps) {
             <RunView run={run} shown={shown} selected={selectedSeq} onSelect={setSelectedSeq} />
           )}
         </main>
-        {run === undefined ? null : <Inspector row={row} run={run} />}
+        {run === undefined ? null : <Inspector row={row} events={events} run={run} />}
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { duration } from '../model/format.js';
+import { duration } from '../../src/format.js';
 import { pointKinds, type Row, type RunModel } from '../model/run-model.js';
 import { visibleRows, type RunRows } from '../model/run-rows.js';
 import { VirtualList } from './virtual-list.js';

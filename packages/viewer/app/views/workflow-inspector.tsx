@@ -1,5 +1,5 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { pretty } from '../model/format.js';
+import { pretty } from '../../src/format.js';
 import { planReasons, type Row } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
 

@@ -1,4 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { TraceEvent } from '@agent-trace/core';
+import { isSpanStart } from '@agent-trace/core/spans';
+import { drawnRow, type DrawnRow } from '../drawn-row.js';
 import { viewerHtml } from '../viewer-html.js';
 import { FileOutline } from './file-outline.js';
 import { listen, send, sendJson } from './http.js';
@@ -98,18 +101,15 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
       }
     },
     '/api/rows': async (query, response) => {
-      const opened = await openRun(source, outlines, query, response);
-      if (opened === undefined) return;
-      const { run, file } = opened;
-      // Positions in the tree order the page holds (an older one while a big file is read).
-      const { order } = run.tree(file.reading);
-      const from = Math.max(0, Number(query.get('from')) || 0);
-      const to = Math.min(order.length, from + maxWindow, Number(query.get('to')) || 0);
-      const places = [];
-      for (let index = from; index < to; index++) places.push(run.lines(order[index]!));
-      const lines = await file.readLines(places);
+      const lines = await windowLines(source, outlines, query, response);
+      if (lines === undefined) return;
+      sendJson(response, { rows: lines.map(([start, end]) => drawnLines(start!, end!)) });
+    },
+    '/api/events': async (query, response) => {
+      const lines = await windowLines(source, outlines, query, response);
+      if (lines === undefined) return;
       const rows = lines.map(([start, end]) => `{"start":${start},"end":${end || 'null'}}`);
-      send(response, 200, 'application/json', `{"from":${from},"rows":[${rows.join(',')}]}`);
+      send(response, 200, 'application/json', `{"rows":[${rows.join(',')}]}`);
     },
     '/api/changes': (_query, response) => Promise.resolve(changes.follow(response)),
   };
@@ -169,6 +169,50 @@ async function openRun(
   if (run !== undefined) return { file, run };
   send(response, 404, 'text/plain', `No run '${query.get('run') ?? ''}' in ${name}.`);
   return undefined;
+}
+
+/**
+ * The lines (start, and end or '') of the rows `from` … `to` of the run a request names, in the
+ * tree order of the outline the page holds (an older one while a big file is read); at most
+ * {@link maxWindow} rows. Answers 404 (and gives undefined) when there is no such run.
+ */
+async function windowLines(
+  source: RunSource,
+  outlines: OutlineCache,
+  query: URLSearchParams,
+  response: ServerResponse,
+): Promise<string[][] | undefined> {
+  const opened = await openRun(source, outlines, query, response);
+  if (opened === undefined) return undefined;
+  const { run, file } = opened;
+  const { order } = run.tree(file.reading);
+  const from = Math.max(0, Number(query.get('from')) || 0);
+  const to = Math.min(order.length, from + maxWindow, Number(query.get('to')) || 0);
+  const places = [];
+  for (let index = from; index < to; index++) places.push(run.lines(order[index]!));
+  return file.readLines(places);
+}
+
+/**
+ * A row's drawn fields from its lines. The outline took the lines as events by the fields it places
+ * them by; a line whose other fields are not what its kind of event holds is drawn by its name.
+ */
+function drawnLines(startLine: string, endLine: string): DrawnRow {
+  const start = JSON.parse(startLine) as TraceEvent;
+  const end = endLine === '' ? undefined : (JSON.parse(endLine) as TraceEvent);
+  try {
+    return drawnRow(start, end);
+  } catch {
+    return {
+      seq: start.seq,
+      at: Date.parse(start.time),
+      endAt: end === undefined ? null : Date.parse(end.time),
+      span: isSpanStart(start.event),
+      status: 'warn',
+      title: start.event,
+      summary: 'not what this kind of event holds: see its events',
+    };
+  }
 }
 
 /**

@@ -127,6 +127,28 @@ describe('the served viewer’s outline of a run', () => {
     }
   });
 
+  it('draws a row whose event is not what its kind holds by its name, as the page does', async () => {
+    const events = await deskEvents();
+    const broken = events.findIndex(event => event.event === 'llm_end');
+    const written = events.map((event, index) =>
+      index === broken ? { ...event, tool_calls: 'not a list' } : event,
+    ) as TraceEvent[];
+    const file = join(scratchFolder(), 'broken.jsonl');
+    writeFileSync(file, written.map(line).join(''));
+    served = await serveFiles([file]);
+    const got = await servedRuns(served.url, file);
+    const expected = pageRuns(written);
+    for (const [run, rows] of expected) expect(got.get(run)).toEqual(rows);
+    // The row of that model call shows, by its event's name, with a warning and its events.
+    const row = [...got.values()].flat().find(each => each.end?.seq === written[broken]!.seq);
+    expect(row).toMatchObject({
+      title: 'llm_start',
+      status: 'warn',
+      summary: 'not what this kind of event holds: see its events',
+      end: { tool_calls: 'not a list' },
+    });
+  });
+
   it('follows a file as it is written: every prefix, a torn last line read once it is whole', async () => {
     const events = [...(await deskEvents()), ...(await approvalEvents())];
     const folder = scratchFolder();

@@ -26,18 +26,34 @@ export interface DrawnRow {
   readonly summary: string;
 }
 
-/** A row's drawn fields from its opening event and, for a span that has ended, its closing one. */
+/**
+ * A row's drawn fields from its opening event and, for a span that has ended, its closing one. An
+ * event whose fields are not what its kind of event holds (a file written by hand, or by another
+ * version) is drawn by its name, with a warning: the row still shows, and its events say why.
+ */
 export function drawnRow(start: TraceEvent, end: TraceEvent | undefined): DrawnRow {
   const span = isSpanStart(start.event);
-  return {
+  const times = {
     seq: start.seq,
     at: Date.parse(start.time),
     endAt: end === undefined ? null : Date.parse(end.time),
     span,
-    status: statusOf(start, end, span),
-    title: titleOf(start, end),
-    summary: summaryOf(start, end),
   };
+  try {
+    return {
+      ...times,
+      status: statusOf(start, end, span),
+      title: titleOf(start, end),
+      summary: summaryOf(start, end),
+    };
+  } catch {
+    return {
+      ...times,
+      status: 'warn',
+      title: start.event,
+      summary: 'not what this kind of event holds: see its events',
+    };
+  }
 }
 
 function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolean): RowStatus {

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import type { TraceEvent } from '@agent-trace/core';
-import { isSpanStart } from '@agent-trace/core/spans';
 import { drawnRow, type DrawnRow } from '../drawn-row.js';
 import { viewerHtml } from '../viewer-html.js';
 import { FileOutline } from './file-outline.js';
@@ -193,26 +192,10 @@ async function windowLines(
   return file.readLines(places);
 }
 
-/**
- * A row's drawn fields from its lines. The outline took the lines as events by the fields it places
- * them by; a line whose other fields are not what its kind of event holds is drawn by its name.
- */
+/** A row's drawn fields from its lines: the outline took them as events. */
 function drawnLines(startLine: string, endLine: string): DrawnRow {
   const start = JSON.parse(startLine) as TraceEvent;
-  const end = endLine === '' ? undefined : (JSON.parse(endLine) as TraceEvent);
-  try {
-    return drawnRow(start, end);
-  } catch {
-    return {
-      seq: start.seq,
-      at: Date.parse(start.time),
-      endAt: end === undefined ? null : Date.parse(end.time),
-      span: isSpanStart(start.event),
-      status: 'warn',
-      title: start.event,
-      summary: 'not what this kind of event holds: see its events',
-    };
-  }
+  return drawnRow(start, endLine === '' ? undefined : (JSON.parse(endLine) as TraceEvent));
 }
 
 /**

@@ -3,7 +3,9 @@
  * with the SDK client: both sides call `add` N times; the loop side also makes its model calls (a
  * FakeLLM) and tool-phase bookkeeping, which is the overhead measured. Once with an in-memory
  * server (the loop's own cost laid bare), once with a server process over stdio (where users'
- * servers live).
+ * servers live). Over stdio, also the direct calls each followed by as much plain work as the
+ * loop's own step, against the same calls back to back: what a call costs after the client was
+ * busy.
  */
 import { agent, run, type AnyTool } from '@agent-trace/core';
 import { connectMcp } from '@agent-trace/core/mcp';
@@ -26,8 +28,34 @@ export interface McpCallResult {
    * step, which an MCP call through the loop pays on top of the call itself.
    */
   localMicroseconds: number;
-  /** The same against a server process over stdio, when the benchmark was given one. */
-  stdio?: { directMicroseconds: number; loopMicroseconds: number; localMicroseconds: number };
+  /**
+   * The same against a server process over stdio, when the benchmark was given one; with the
+   * direct call again, each followed by as much plain work as the loop's own step takes.
+   */
+  stdio?: {
+    directMicroseconds: number;
+    loopMicroseconds: number;
+    localMicroseconds: number;
+    spaced: SpacedCalls;
+  };
+}
+
+/**
+ * Direct calls each followed by `stepMicroseconds` of plain work on the CPU (as long as the loop's
+ * own step): a call's time then, the work taken off. Over stdio a call takes longer when the
+ * client was busy before it, whatever it was busy with.
+ */
+export interface SpacedCalls {
+  readonly stepMicroseconds: number;
+  readonly callMicroseconds: number;
+  /** The direct calls back to back, in the same rounds. */
+  readonly backToBackMicroseconds: number;
+}
+
+/** Spends `microseconds` on the CPU and nothing else. */
+function busy(microseconds: number): void {
+  const until = performance.now() + microseconds / 1000;
+  while (performance.now() < until);
 }
 
 /** A fresh in-memory MCP server with the `add` tool, and a client transport to it. */
@@ -64,6 +92,14 @@ export async function addThroughLoop(tools: readonly AnyTool[], calls: number): 
     );
 }
 
+/** `calls` direct calls, each followed by `spacing` µs of plain work. */
+async function directCalls(client: Client, calls: number, spacing: number): Promise<void> {
+  for (let index = 0; index < calls; index++) {
+    await client.callTool({ name: 'add', arguments: addArguments(index) });
+    if (spacing > 0) busy(spacing);
+  }
+}
+
 /**
  * µs a call each way, interleaved over `rounds`: `client` directly, `tools` through the loop, and
  * the loop with a local tool.
@@ -76,10 +112,7 @@ async function eachWay(
 ): Promise<{ directMicroseconds: number; loopMicroseconds: number; localMicroseconds: number }> {
   const times = await interleaved(
     {
-      direct: async () => {
-        for (let index = 0; index < calls; index++)
-          await client.callTool({ name: 'add', arguments: addArguments(index) });
-      },
+      direct: () => directCalls(client, calls, 0),
       loop: () => addThroughLoop(tools, calls),
       local: () => addThroughLoop([addTool], calls),
     },
@@ -89,6 +122,30 @@ async function eachWay(
     directMicroseconds: (times.direct * 1000) / calls,
     loopMicroseconds: (times.loop * 1000) / calls,
     localMicroseconds: (times.local * 1000) / calls,
+  };
+}
+
+/**
+ * Direct calls spaced by `stepMicroseconds` of plain work, interleaved with direct calls back to
+ * back over `rounds`: a spaced call's time (the work taken off) over a back-to-back one's.
+ */
+async function spacedCalls(
+  client: Client,
+  calls: number,
+  rounds: number,
+  stepMicroseconds: number,
+): Promise<SpacedCalls> {
+  const times = await interleaved(
+    {
+      direct: () => directCalls(client, calls, 0),
+      spaced: () => directCalls(client, calls, stepMicroseconds),
+    },
+    rounds,
+  );
+  return {
+    stepMicroseconds,
+    callMicroseconds: (times.spaced * 1000) / calls - stepMicroseconds,
+    backToBackMicroseconds: (times.direct * 1000) / calls,
   };
 }
 
@@ -113,7 +170,10 @@ export async function measureMcpCall(
   const direct = new Client({ name: 'bench', version: '1.0.0' });
   await direct.connect(new StdioClientTransport(server));
   await using mcp = await connectMcp({ mcpServers: { math: server } });
-  const stdio = await eachWay(direct, mcp.tools, calls, rounds);
+  const ways = await eachWay(direct, mcp.tools, calls, rounds);
+  // The direct calls again, spaced by the loop's own step as these rounds measured it.
+  const spaced = await spacedCalls(direct, calls, rounds, ways.localMicroseconds);
+  const stdio = { ...ways, spaced };
   await direct.close();
   return { calls, ...inMemory, stdio };
 }
@@ -145,6 +205,14 @@ export function formatMcpCall(result: McpCallResult): string {
   return [
     `MCP tool call (${result.calls} calls, median of interleaved rounds)`,
     wayLine('an in-memory server', result),
-    ...(result.stdio === undefined ? [] : [wayLine('a server process over stdio', result.stdio)]),
+    ...(result.stdio === undefined
+      ? []
+      : [wayLine('a server process over stdio', result.stdio), spacedLine(result.stdio)]),
   ].join('\n');
+}
+
+/** What a stdio call costs when the client spent the loop's step's time before it. */
+function spacedLine(stdio: NonNullable<McpCallResult['stdio']>): string {
+  const { stepMicroseconds, callMicroseconds, backToBackMicroseconds } = stdio.spaced;
+  return `  directly, each call followed by ${stepMicroseconds.toFixed(1)} µs of plain work (as long as the loop's own step): ${callMicroseconds.toFixed(1)} µs a call with the work taken off, against ${backToBackMicroseconds.toFixed(1)} back to back in the same rounds (${ratio(callMicroseconds / backToBackMicroseconds)})`;
 }

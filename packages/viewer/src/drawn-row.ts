@@ -1,6 +1,6 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { isSpanStart } from '@agent-trace/core/spans';
-import { errorText } from '@agent-trace/trace/model';
+import { errorText, planReasons } from '@agent-trace/trace/model';
 import { compact, count, cut } from './format.js';
 
 /** How a row went: `open` is a span the trace never ended (a run still being written). */
@@ -164,13 +164,6 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return '';
   }
 }
-
-/** Why a planner was asked for a plan, in words. */
-export const planReasons = {
-  request: 'the request',
-  refused_plan: 'a refused plan',
-  step_failed: 'a failed step',
-} as const;
 
 function stepSummary(
   start: TraceEventOf<'workflow_step_start'>,

@@ -1,16 +1,10 @@
 import type { TraceEvent } from '@agent-trace/core';
+import { planReasons } from '@agent-trace/trace/model';
 import type { Style } from './style.js';
 
 const cut = (text: string, length = 70): string =>
   text.length > length ? `${text.slice(0, length - 1)}…` : text;
 const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(value));
-
-/** Why a planner was asked for a plan, in words. */
-export const planReasons = {
-  request: 'the request',
-  refused_plan: 'a refused plan',
-  step_failed: 'a failed step',
-} as const;
 
 /** What an event says, in a few words. */
 function summary(event: TraceEvent, style: Style): string {

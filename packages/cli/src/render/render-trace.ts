@@ -1,7 +1,12 @@
 import { type TraceEvent, type TraceEventOf } from '@agent-trace/core';
 import { describeCost, formatUsd } from '@agent-trace/core/cost';
-import { planReasons } from './event-line.js';
-import { errorText, isSpanNode, type RunTree, type SpanNode } from '@agent-trace/trace/model';
+import {
+  errorText,
+  isSpanNode,
+  planReasons,
+  type RunTree,
+  type SpanNode,
+} from '@agent-trace/trace/model';
 import type { Style } from './style.js';
 
 /** Options of {@link renderRunTree}. */

@@ -8,4 +8,5 @@ export { mapSpanIndex, SpanPlacer } from './span-placer.js';
 export type { PlacedEvent, Placement, SpanIndex } from './span-placer.js';
 export { emptyTally, runTotals, tallyEvent } from './run-totals.js';
 export { errorText } from './error-text.js';
+export { planReasons } from './plan-reasons.js';
 export type { RunTally, RunTotals } from './run-totals.js';

@@ -12,7 +12,7 @@ import { RunSummarizer } from '../../src/run-summarizer.js';
 import { ListRows, type RunRows } from './run-rows.js';
 
 export { pointKinds, type RowKind } from '../../src/row-kinds.js';
-export { planReasons, type RowStatus } from '../../src/drawn-row.js';
+export type { RowStatus } from '../../src/drawn-row.js';
 
 /** One row of the waterfall as it is drawn: a span or a point event, in tree order. */
 export interface Row {

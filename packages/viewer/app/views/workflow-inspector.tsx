@@ -1,6 +1,7 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { pretty } from '../../src/format.js';
-import { planReasons, type Row } from '../model/run-model.js';
+import { planReasons } from '@agent-trace/trace/model';
+import type { Row } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
 
 /** What a workflow or a step was given, and what it gave back once it ended. */

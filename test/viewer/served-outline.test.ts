@@ -181,7 +181,7 @@ describe('the served viewer’s outline of a run', () => {
 describe('a big run in the served viewer, in Chromium', () => {
   const browser = chromiumForFile();
 
-  it('fetches drawn rows in windows as they scroll into view, and only the inspected row’s events', async () => {
+  it('fetches the outline in a worker, drawn rows in windows as they scroll into view, and only the inspected row’s events', async () => {
     const events = await longRunEvents(1500);
     const folder = scratchFolder();
     const file = join(folder, 'long.jsonl');
@@ -196,6 +196,9 @@ describe('a big run in the served viewer, in Chromium', () => {
       if (pathname === '/api/rows') windows.push(search);
       if (pathname === '/api/events') eventRequests.push(search);
     });
+    const workers: string[] = [];
+    page.on('worker', worker => workers.push(new URL(worker.url()).pathname));
+
     await page.goto(served.url);
     await page.waitForSelector('.waterfall-rows .row.kind-llm');
     const seen = new Set<number>();
@@ -219,6 +222,13 @@ describe('a big run in the served viewer, in Chromium', () => {
     // 3,002 rows in windows of 200: each window asked for once or so, never the whole run.
     expect(windows.length).toBeGreaterThanOrEqual(15);
     expect(windows.every(query => /from=\d+&to=\d+/.test(query))).toBe(true);
+    // The outline came through the page's outline worker, off the page's thread: the worker's
+    // timeline has its fetch, the page's none.
+    expect(workers).toEqual(['/outline-worker.js']);
+    const outlineFetches =
+      "performance.getEntriesByType('resource').filter(entry => entry.name.includes('/api/outline')).length";
+    expect(await page.evaluate<number>(outlineFetches)).toBe(0);
+    expect(await page.workers()[0]!.evaluate<number>(outlineFetches)).toBeGreaterThan(0);
     // Drawing never needed an event: the rows came drawn.
     expect(eventRequests).toEqual([]);
     const last = starts.at(-1)!;

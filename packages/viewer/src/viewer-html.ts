@@ -40,6 +40,8 @@ export function viewerHtml(data: ViewerData): string {
     "style-src 'unsafe-inline'",
     'img-src data:',
     "connect-src 'self'",
+    // A served page fetches big outlines in a worker its server serves.
+    ...(data.mode === 'serve' ? ["worker-src 'self'"] : []),
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunSummary } from '../../src/viewer-data.js';
 import { runKey, type RunModel } from '../model/run-model.js';
+import { fetchOutline } from '../model/outline-fetch.js';
 import { ListRows } from '../model/run-rows.js';
 import { WindowedRows } from '../model/windowed-rows.js';
 
@@ -55,9 +56,7 @@ async function refresh(opened: Opened, show: (model: RunModel) => void): Promise
         setTimeout(() => void refresh(opened, show).catch(() => undefined), wait);
         continue;
       }
-      const outline = await fetch(address('/api/outline', opened.chosen)).then(answer =>
-        answer.arrayBuffer(),
-      );
+      const outline = await fetchOutline(address('/api/outline', opened.chosen));
       if (opened.closed) return;
       opened.version = summary.version ?? 0;
       opened.at = Date.now();

@@ -3,6 +3,7 @@ import type { TraceEvent } from '@agent-trace/core';
 import { drawnRow, type DrawnRow } from '../drawn-row.js';
 import { viewerHtml } from '../viewer-html.js';
 import { FileOutline } from './file-outline.js';
+import { outlineWorkerPath, outlineWorkerSource } from './outline-worker.js';
 import { listen, send, sendJson } from './http.js';
 import {
   filesSource,
@@ -122,6 +123,8 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
   };
   const { server, url } = await listen(host, options.port ?? 0, async (address, response) => {
     if (address.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
+    if (address.pathname === outlineWorkerPath)
+      return send(response, 200, 'text/javascript; charset=utf-8', outlineWorkerSource);
     const answer = Object.hasOwn(api, address.pathname) ? api[address.pathname] : undefined;
     if (answer === undefined) return send(response, 404, 'text/plain', 'Not found.');
     return track(answer(address.searchParams, response));

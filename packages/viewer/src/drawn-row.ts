@@ -33,27 +33,20 @@ export interface DrawnRow {
  */
 export function drawnRow(start: TraceEvent, end: TraceEvent | undefined): DrawnRow {
   const span = isSpanStart(start.event);
-  const times = {
-    seq: start.seq,
-    at: Date.parse(start.time),
-    endAt: end === undefined ? null : Date.parse(end.time),
-    span,
-  };
+  let status: RowStatus;
+  let title: string;
+  let summary: string;
   try {
-    return {
-      ...times,
-      status: statusOf(start, end, span),
-      title: titleOf(start, end),
-      summary: summaryOf(start, end),
-    };
+    status = statusOf(start, end, span);
+    title = titleOf(start, end);
+    summary = summaryOf(start, end);
   } catch {
-    return {
-      ...times,
-      status: 'warn',
-      title: start.event,
-      summary: 'not what this kind of event holds: see its events',
-    };
+    status = 'warn';
+    title = start.event;
+    summary = 'not what this kind of event holds: see its events';
   }
+  const endAt = end === undefined ? null : Date.parse(end.time);
+  return { seq: start.seq, at: Date.parse(start.time), endAt, span, status, title, summary };
 }
 
 function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolean): RowStatus {

@@ -114,8 +114,8 @@ function flatten(
   const start = isSpanNode(item) ? item.start : item;
   const end = isSpanNode(item) ? item.end : undefined;
   const place = { index, depth, subtreeEnd: index + 1 };
-  const drawn = buildRow(drawnRow(start, end), rowKindOf(start.event), place, runStart, lastAt);
-  const row: InspectedRow = { ...drawn, start, end };
+  const drawn = drawnRow(start, end);
+  const row = buildRow(drawn, rowKindOf(start.event), place, runStart, lastAt, { start, end });
   rows.push(row);
   if (isSpanNode(item))
     for (const child of item.children) flatten(child, depth + 1, rows, runStart, lastAt);
@@ -131,7 +131,8 @@ export interface RowPlace {
 
 /**
  * A row from its drawn fields at its place in the tree; times are from the run's start, and a span
- * not ended reaches `lastAt`.
+ * not ended reaches `lastAt`. Given its events, the row holds them too (built with them, not
+ * copied after: a page builds every row of its trace).
  */
 export function buildRow(
   drawn: DrawnRow,
@@ -139,6 +140,22 @@ export function buildRow(
   place: RowPlace,
   runStart: number,
   lastAt: number,
+): Row;
+export function buildRow(
+  drawn: DrawnRow,
+  kind: RowKind,
+  place: RowPlace,
+  runStart: number,
+  lastAt: number,
+  events: RowEvents,
+): InspectedRow;
+export function buildRow(
+  drawn: DrawnRow,
+  kind: RowKind,
+  place: RowPlace,
+  runStart: number,
+  lastAt: number,
+  events?: RowEvents,
 ): Row {
   const startMs = drawn.at - runStart;
   const endMs =
@@ -159,6 +176,7 @@ export function buildRow(
     title: drawn.title,
     summary: drawn.summary,
     subtreeEnd: place.subtreeEnd,
+    ...events,
   };
 }
 

@@ -36,6 +36,8 @@ export interface RegressCommandOptions {
   /** Keep the regress as two experiments of the store under this root. */
   readonly store?: string;
   readonly failOnRegression: boolean;
+  /** Run the real tools instead of answering with the recorded results. */
+  readonly liveTools?: boolean;
   /** Write the recorded runs against today's as JUnit (a failing test per worse case) here. */
   readonly junit?: string;
   /** Write the comparison as Markdown (a CI step summary, a pull-request comment) here. */
@@ -72,6 +74,7 @@ export async function regressCommand(
       library: folder,
       agent: module.agent,
       run: module.runOptions,
+      liveTools: options.liveTools === true,
       ...defined('where', options.where),
       ...(options.runs.length === 0 ? {} : { runs: options.runs }),
       ...(options.sample === undefined ? {} : { sample: options.sample, seed: options.seed ?? 1 }),
@@ -97,7 +100,14 @@ export async function regressCommand(
         : exitCodes.ok;
     const stdout = options.json
       ? JSON.stringify(result, null, 2)
-      : describe(result, options.style, options.store ?? '');
+      : [
+          ...(options.liveTools === true
+            ? [
+                `with live tools: the real tools of ${options.agentModule} ran instead of the recorded results (their side effects happened again)`,
+              ]
+            : []),
+          describe(result, options.style, options.store ?? ''),
+        ].join('\n');
     return { exitCode, stdout, stderr: '' };
   } catch (error) {
     return unreadable(

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { defined } from '@agent-trace/core/util';
 import type { AddCommand } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
+import type { RegressCommandOptions } from '../commands/regress.js';
 import { collect, whole } from './option-parsers.js';
 
 const dollars = (value: string): number => {
@@ -25,6 +26,7 @@ interface Flags {
   concurrency?: number;
   store: string | false;
   failOnRegression?: boolean;
+  liveTools?: boolean;
   junit?: string;
   markdown?: string;
   json?: boolean;
@@ -66,6 +68,10 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
     .option('--no-store', 'keep no experiments')
     .option('--fail-on-regression', 'exit 1 when a continued run scores worse than its recording')
     .option(
+      '--live-tools',
+      'run the real tools instead of answering with the recorded results (their side effects happen again): finds the runs a change of a tool changes',
+    )
+    .option(
       '--junit <file>',
       'write the comparison as JUnit: a failing test per case that got worse',
     )
@@ -83,23 +89,8 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
       try {
         onResult(
           await regressCommand(folder, {
-            agentModule: flags.agent,
-            runs: flags.run,
-            failOnRegression: flags.failOnRegression === true,
-            json: flags.json === true,
+            ...commandOptions(flags, shard),
             style,
-            ...defined('where', flags.where),
-            ...defined('sample', flags.sample),
-            ...defined('seed', flags.seed),
-            ...defined('limit', flags.limit),
-            ...defined('shard', shard),
-            ...defined('continueWith', flags.continueWith),
-            ...defined('evalModule', flags.eval),
-            ...defined('junit', flags.junit),
-            ...defined('markdown', flags.markdown),
-            ...defined('maxCostUsd', flags.maxCost),
-            ...defined('concurrency', flags.concurrency),
-            ...(flags.store === false ? {} : { store: flags.store }),
             ...defined('signal', stop?.signal),
           }),
         );
@@ -108,3 +99,29 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
       }
     });
 };
+
+/** The command's options from its flags. */
+function commandOptions(
+  flags: Flags,
+  shard: RegressCommandOptions['shard'],
+): Omit<RegressCommandOptions, 'style' | 'signal'> {
+  return {
+    agentModule: flags.agent,
+    runs: flags.run,
+    failOnRegression: flags.failOnRegression === true,
+    liveTools: flags.liveTools === true,
+    json: flags.json === true,
+    ...defined('where', flags.where),
+    ...defined('sample', flags.sample),
+    ...defined('seed', flags.seed),
+    ...defined('limit', flags.limit),
+    ...defined('shard', shard),
+    ...defined('continueWith', flags.continueWith),
+    ...defined('evalModule', flags.eval),
+    ...defined('junit', flags.junit),
+    ...defined('markdown', flags.markdown),
+    ...defined('maxCostUsd', flags.maxCost),
+    ...defined('concurrency', flags.concurrency),
+    ...(flags.store === false ? {} : { store: flags.store }),
+  };
+}

@@ -389,7 +389,10 @@ async function toolAttempt(
           ? {}
           : {
               runTool: (args, execute) =>
-                override({ agentName: workflow.name, toolName: tool.name, callId, args }, execute),
+                override(
+                  { agentName: workflow.name, toolName: tool.name, callId, args, modelArgs: item },
+                  execute,
+                ),
             }),
       }),
     );

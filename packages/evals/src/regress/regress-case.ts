@@ -58,6 +58,8 @@ export interface CaseSetup {
   /** The model that goes on from a divergence; without it a diverged case is not continued. */
   readonly continueWith: LanguageModel | ((agent: AnyAgent) => LanguageModel) | undefined;
   readonly run: Omit<RunOptions, 'overrides'> | undefined;
+  /** Run the real tools instead of answering with the recorded results (reruns and continuations). */
+  readonly liveTools?: boolean;
   /** Whether the budget allows another continuation. */
   readonly mayContinue: () => boolean;
   /** Stops a continuation under way (the regress was stopped): its case is not kept. */
@@ -89,12 +91,13 @@ export async function regressCase(
     events: { recorded, today },
   });
   const runOptions = setup.run === undefined ? {} : { run: setup.run };
+  const liveTools = setup.liveTools === true;
   let report;
   try {
     const { target } = setup;
     report = isBridgedAgent(target)
-      ? await target.rerun(recorded, { runId: recordedRun.run })
-      : await rerunTrace(recorded, target, { runId: recordedRun.run, ...runOptions });
+      ? await target.rerun(recorded, { runId: recordedRun.run, liveTools })
+      : await rerunTrace(recorded, target, { runId: recordedRun.run, liveTools, ...runOptions });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return made({ status: 'failed', divergence: `the rerun threw: ${why}` }, []);
@@ -124,6 +127,7 @@ export async function regressCase(
     afterStep,
     model: continueWith,
     runId: recordedRun.run,
+    liveTools,
     run: stoppable(setup.run, setup.signal),
   });
   if (setup.signal?.aborted === true && stopReason(fork.events) === 'aborted') return undefined;

@@ -38,6 +38,12 @@ export interface RegressOptions extends RegressSelection {
    * left out): the result holds the cases that finished, and says `interrupted`.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Run the real tools instead of answering with the recorded results, in every rerun and
+   * continuation: what finds the runs a change of a tool's own code changes. The tools' side
+   * effects happen again. @defaultValue false
+   */
+  readonly liveTools?: boolean;
   /** More options for every rerun and continuation (features, a clock, …). */
   readonly run?: Omit<RunOptions, 'overrides'>;
   /**
@@ -95,6 +101,7 @@ export async function regress(options: RegressOptions): Promise<RegressResult> {
     scorers,
     continueWith: options.continueWith,
     run: options.run,
+    liveTools: options.liveTools === true,
     mayContinue: () => options.maxCostUsd === undefined || spent < options.maxCostUsd,
     signal: options.signal,
   };

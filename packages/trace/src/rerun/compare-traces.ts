@@ -56,10 +56,13 @@ function describe(event: TraceEvent): string | undefined {
     }
     case 'tool_start':
       return `tool '${event.tool}' is called with ${cut(canonicalJson(event.args))}`;
-    case 'tool_end':
+    case 'tool_end': {
+      // What the tool's schema made of the model's arguments, where it changed them.
+      const ran = event.input === undefined ? '' : `, run with ${cut(canonicalJson(event.input))},`;
       return event.error === undefined
-        ? `tool '${event.tool}' returns ${cut(canonicalJson(event.result))}`
-        : `tool '${event.tool}' fails: ${event.error.type}`;
+        ? `tool '${event.tool}'${ran} returns ${cut(canonicalJson(event.result))}`
+        : `tool '${event.tool}'${ran} fails: ${event.error.type}`;
+    }
     case 'handoff_start':
       return `'${event.from}' hands off to '${event.to}' (${event.mode})`;
     case 'approval_requested':

@@ -238,8 +238,8 @@ function recordedTools(
   recording: Recording,
   point: ForkPoint,
 ): NonNullable<RunOptions['overrides']>['tool'] {
-  return ({ agentName, toolName, args }, execute) =>
+  return ({ agentName, toolName, modelArgs }, execute) =>
     point.forked(agentName)
       ? execute()
-      : Promise.resolve().then(() => recording.answerTool(toolName, args, execute));
+      : Promise.resolve().then(() => recording.answerTool(toolName, modelArgs, execute));
 }

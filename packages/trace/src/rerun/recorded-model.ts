@@ -19,6 +19,7 @@ function answerOf(recorded: RecordedCall): ModelResponse {
       kind: end.error.type as ModelCallErrorKind,
       isRetryable: retryable.has(end.error.type),
       message: end.error.message,
+      ...defined('status', end.error.status),
     });
   }
   return {

@@ -1,12 +1,15 @@
 import {
   ToolCallError,
+  type Message,
   type ToolCallErrorKind,
   type TraceEvent,
   type TraceEventOf,
 } from '@agent-trace/core';
 import type { ApprovalDecision } from '@agent-trace/core/approval';
+import { fromTraceMessage } from '@agent-trace/core/record';
 import { canonicalJson } from '@agent-trace/core/util';
 import { readTrace } from '../jsonl/read-trace.js';
+import { ReplayClock } from './replay-clock.js';
 
 /** A recorded model call: the request's fingerprint and what came back. */
 export interface RecordedCall {
@@ -20,9 +23,16 @@ export interface RecordedCall {
  */
 export class Recording {
   readonly input: string;
+  /** The conversation the recorded run started from (its `history`); empty when it started afresh. */
+  readonly history: readonly Message[];
   /** The input of the run's first workflow, as given (a workflow run's input need not be text). */
   readonly workflowInput: unknown;
   readonly runId: string;
+  /**
+   * The rerun's clock: virtual time from the recorded run's start, moved on by each recorded
+   * answer handed out to when it arrived (see {@link ReplayClock}).
+   */
+  readonly clock: ReplayClock;
   readonly #calls = new Map<string, RecordedCall[]>();
   readonly #tools = new Map<string, TraceEventOf<'tool_end'>[]>();
   /** The tools whose calls ran an agent (an agent's span under the tool's). */
@@ -47,7 +57,9 @@ export class Recording {
       );
     }
     this.input = start.input;
+    this.history = (start.history ?? []).map(fromTraceMessage);
     this.runId = start.run;
+    this.clock = new ReplayClock(Date.parse(start.time));
     const workflow = events.find(
       event => event.run === start.run && event.event === 'workflow_start',
     );
@@ -69,11 +81,14 @@ export class Recording {
       if (event.event === 'llm_start') starts.set(event.span_id, event);
       else if (event.event === 'llm_end') {
         const call = starts.get(event.span_id);
-        if (call === undefined) continue;
+        // A breaker's refusal never reached the model: a rerun's breaker decides again.
+        if (call === undefined || event.error?.type === 'circuit_open') continue;
         const list = this.#calls.get(event.agent) ?? [];
         list.push({ start: call, end: event });
         this.#calls.set(event.agent, list);
       } else if (event.event === 'tool_end') {
+        // A refusal the loop or a feature decided never reached the tool: a rerun decides it again.
+        if (event.error !== undefined && decidedKinds.has(event.error.type)) continue;
         const key = toolKey(event.tool, event.args);
         const list = this.#tools.get(key) ?? [];
         list.push(event);
@@ -102,7 +117,9 @@ export class Recording {
 
   /** The next recorded model call of `agent`, if any. */
   nextCall(agent: string): RecordedCall | undefined {
-    return this.#calls.get(agent)?.shift();
+    const call = this.#calls.get(agent)?.shift();
+    if (call !== undefined) this.clock.advanceTo(Date.parse(call.end.time));
+    return call;
   }
 
   /**
@@ -116,7 +133,9 @@ export class Recording {
 
   /** The next recorded result of `tool` called with `args`, if any. */
   nextToolResult(tool: string, args: unknown): TraceEventOf<'tool_end'> | undefined {
-    return this.#tools.get(toolKey(tool, args))?.shift();
+    const result = this.#tools.get(toolKey(tool, args))?.shift();
+    if (result !== undefined) this.clock.advanceTo(Date.parse(result.time));
+    return result;
   }
 
   /**
@@ -150,25 +169,36 @@ export class Recording {
   }
 }
 
-/** The failures a tool's own code throws as a `ToolCallError` of that kind (not wrapped, not retried as a crash). */
-const toolErrorKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
-  'tool_error',
-  'timeout',
-  'server_failed',
-  'invalid_arguments',
-  'unknown_tool',
+/**
+ * The failures the loop or a feature decides without running the tool (a breaker's refusal, a
+ * guardrail's block, arguments its schema refuses, a tool declared unavailable): not the outside
+ * world, so a rerun does not answer with them but decides again.
+ */
+const decidedKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
   'circuit_open',
   'unavailable',
   'guardrail_blocked',
+  'unknown_tool',
+  'invalid_arguments',
+  'awaiting_approval',
+]);
+
+/** The failures a tool call can end with as a `ToolCallError` of that kind. */
+const toolErrorKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
+  ...(decidedKinds as ReadonlySet<ToolCallErrorKind>),
+  'tool_error',
+  'timeout',
+  'server_failed',
+  'execution_failed',
   'delegate_failed',
 ]);
 
 /**
- * A recorded tool failure, to throw again so the loop records and treats it as it did: a tool
- * error of a kind the loop knows (an MCP `isError` answer, a timeout, a server that went away) as
- * that `ToolCallError`, message and all, so it is retried (or not) as it was and the model reads
- * the same words; any other failure as a plain error with the message the tool gave (the loop's
- * `Tool '…' failed: ` taken off, since the loop adds it again).
+ * A recorded tool failure, to throw again so the loop records and treats it as it did: a failure
+ * of a kind the loop knows (a crash, an MCP `isError` answer, a timeout, a server that went away)
+ * as that `ToolCallError`, message and all, so it is retried (or not) as it was and the model
+ * reads the same words; any other failure (a bridged framework's error) as a plain error with the
+ * message the tool gave (the loop's `Tool '…' failed: ` taken off, since the loop adds it again).
  */
 function recordedToolFailure(
   tool: string,

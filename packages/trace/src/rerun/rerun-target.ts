@@ -40,7 +40,12 @@ export async function runTarget(
   recording: Recording,
   options: Omit<RunOptions, 'history'>,
 ): Promise<TargetResult> {
-  if ('toolRegistry' in target) return run(target, recording.input, options);
+  if ('toolRegistry' in target)
+    return run(target, recording.input, {
+      ...options,
+      // The conversation the recorded run started from: the rerun starts from it again.
+      ...(recording.history.length === 0 ? {} : { history: recording.history }),
+    });
   // Loaded only for workflows and plans: it needs the optional peer `yaml`, which a project
   // that reruns agents alone need not install.
   const { planAndRun, runWorkflow } = await import('@agent-trace/core/workflow');

@@ -30,7 +30,11 @@ export interface RerunTraceOptions {
    * @defaultValue the trace's first run
    */
   runId?: string;
-  /** More run options for the rerun (a clock, sinks for the new trace, …). */
+  /**
+   * More run options for the rerun (sinks for the new trace, …). Its clock is the recording's
+   * unless given: virtual time that recorded answers move on, so recorded waits (backoff, rate
+   * limits) take no real time.
+   */
   run?: Omit<RunOptions, 'overrides'>;
 }
 
@@ -123,12 +127,14 @@ export async function rerunTrace(
     ...(options.liveTools === true
       ? {}
       : {
-          tool: ({ toolName, args }) =>
-            Promise.resolve().then(() => recording.replayTool(toolName, args)),
+          tool: ({ toolName, modelArgs }) =>
+            Promise.resolve().then(() => recording.replayTool(toolName, modelArgs)),
         }),
   };
   const result = await runTargetAsRecorded(target, recording, {
     ...recordedLimits(recorded, options.run),
+    // Recorded waits take no real time; a clock of the caller's own replaces the recording's.
+    clock: recording.clock,
     ...options.run,
     trace: sinks,
     overrides,

@@ -69,6 +69,11 @@ const RunStartEvent = z.object({
   event: z.literal('run_start'),
   input: z.string(),
   /**
+   * The conversation the run started from (its `history`, as given, before an agent's memory
+   * window): what a rerun starts from again. Absent when the run started afresh.
+   */
+  history: z.array(TraceMessage).optional(),
+  /**
    * Set when the run goes on from a pause (`resume`): the seq of the `run_end` that paused it. The
    * run keeps its id and its seq runs on, so both parts read as one run.
    */
@@ -229,7 +234,13 @@ const ToolEndEvent = z.object({
   event: z.literal('tool_end'),
   tool: z.string(),
   call_id: z.string(),
+  /** The arguments as the model gave them (its JSON parsed; the text when it was not JSON). */
   args: z.unknown(),
+  /**
+   * What the tool's schema made of `args` and the tool ran with (defaults filled in, transforms
+   * applied), when that is not the same JSON as `args`.
+   */
+  input: z.unknown().optional(),
   result: z.unknown().optional(),
   error: TraceError.optional(),
   duration_ms: z.number().nonnegative(),

@@ -26,3 +26,29 @@ export function toTraceMessage(message: Message): TraceMessage {
       };
   }
 }
+
+/** A message of the trace back in the conversation's vocabulary: {@link toTraceMessage}'s inverse. */
+export function fromTraceMessage(message: TraceMessage): Message {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        toolCalls: message.tool_calls.map(call => ({
+          callId: call.call_id,
+          toolName: call.tool,
+          argumentsText: call.arguments,
+        })),
+      };
+    case 'tool':
+      return {
+        role: 'tool',
+        callId: message.call_id,
+        toolName: message.tool,
+        content: message.content,
+        isError: message.is_error,
+      };
+  }
+}

@@ -1,6 +1,8 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunTimeoutError } from '../errors/run-timeout-error.js';
 import { costSummary } from '../protocol/cost-tally.js';
+import type { Message } from '../protocol/message.js';
+import { toTraceMessage } from '../protocol/trace-message.js';
 import { defaultExportSinks } from '../trace/default-export.js';
 import type { OpenSpan, TraceEventFields } from '../trace/run-tracer.js';
 import { isTraceSink, type SinkHealth, type TraceSink } from '../trace/trace-sink.js';
@@ -81,6 +83,15 @@ export async function openRun<Options extends object>(
       await tracer.flush();
     },
   };
+}
+
+/** `run_start.history`: the conversation a run starts from, when it has one. */
+export function historyFields(
+  history: readonly Message[] | undefined,
+): Pick<TraceEventFields<'run_start'>, 'history'> {
+  return history === undefined || history.length === 0
+    ? {}
+    : { history: history.map(toTraceMessage) };
 }
 
 /** `run_start.forked_from` for a run forked from a recorded one (`forkedFrom`), or nothing. */

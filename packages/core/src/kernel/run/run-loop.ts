@@ -16,7 +16,7 @@ import type { KernelOptions, ResumeOnceOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 import { pausedRun } from './create-run-state.js';
-import { forkedFromFields, openRun } from './run-frame.js';
+import { forkedFromFields, historyFields, openRun } from './run-frame.js';
 import { runAgent } from './run-agent.js';
 import { resumedAgentStart } from './resumed-start.js';
 
@@ -47,7 +47,7 @@ export async function* runLoop<Options extends object>(
   } = await openRun(
     agent.name,
     options,
-    { input, ...forkedFromFields(options.forkedFrom) },
+    { input, ...historyFields(options.history), ...forkedFromFields(options.forkedFrom) },
     { streaming, resumed: resumed?.state, features },
   );
   let outcome: AgentOutcome | undefined;

@@ -11,8 +11,13 @@ export interface ToolCallContext {
   readonly agentName: string;
   readonly toolName: string;
   readonly callId: string;
-  /** The validated arguments. */
+  /** The validated arguments: what the tool's schema made of `modelArgs` (defaults, transforms). */
   readonly args: unknown;
+  /**
+   * The arguments as the model gave them (its JSON, parsed), before the tool's schema: what the
+   * trace records as the call's `args`, so a recording is looked up by them.
+   */
+  readonly modelArgs: unknown;
 }
 
 /**

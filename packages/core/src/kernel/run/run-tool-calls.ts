@@ -419,6 +419,7 @@ function attemptTool(
                   toolName: pending.call.toolName,
                   callId: pending.call.callId,
                   args,
+                  modelArgs: pending.args,
                 },
                 execute,
               ),

@@ -2,6 +2,7 @@ import type { ToolCallOutcome } from '../tool/execute-tool-call.js';
 import type { TraceEventFields } from '../trace/run-tracer.js';
 import type { Writable } from '../util/writable.js';
 import type { PendingCall } from './tool-phase.js';
+import { sameJson } from '../util/same-json.js';
 import { toTraceError } from './to-trace-error.js';
 
 /** The fields of `tool_start`, built without spreads (a hot path: see llm-event-fields.ts). */
@@ -27,6 +28,9 @@ export function toolEndFields(
     call_id: pending.call.callId,
     args: outcome.args,
   } as Writable<Omit<TraceEventFields<'tool_end'>, 'duration_ms'>>;
+  // What the schema made of the model's arguments, where that is not the same (a default, a transform).
+  if (outcome.input !== undefined && !sameJson(outcome.input, outcome.args))
+    fields.input = outcome.input;
   if (outcome.ok) fields.result = outcome.result;
   else fields.error = toTraceError(outcome.error);
   fields.attempt = pending.attempt; // after the result, as the golden traces have it

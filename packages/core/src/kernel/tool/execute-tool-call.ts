@@ -19,12 +19,16 @@ export type ToolCallOutcome =
   | {
       readonly ok: true;
       readonly args: unknown;
+      /** What the tool's schema made of `args` (defaults filled in, transforms applied). */
+      readonly input?: unknown;
       readonly result: unknown;
       readonly content: string;
     }
   | {
       readonly ok: false;
       readonly args: unknown;
+      /** What the tool's schema made of `args`, when they passed it. */
+      readonly input?: unknown;
       readonly error: ToolCallError;
       readonly content: string;
     };
@@ -144,14 +148,14 @@ function runChecked(
   ).then(
     (result): ToolCallOutcome => {
       try {
-        return { ok: true, args, result, content: toContent(tool.name, result) };
+        return { ok: true, args, input, result, content: toContent(tool.name, result) };
       } catch (error) {
-        return failure(args, toolCallError(tool.name, error));
+        return failure(args, toolCallError(tool.name, error), input);
       }
     },
     (error: unknown) => {
       if (error instanceof RunAbortedError) throw error;
-      return failure(args, toolCallError(tool.name, error));
+      return failure(args, toolCallError(tool.name, error), input);
     },
   );
 }
@@ -178,8 +182,10 @@ function toolCallError(toolName: string, error: unknown): ToolCallError {
   });
 }
 
-function failure(args: unknown, error: ToolCallError): ToolCallOutcome {
-  return { ok: false, args, error, content: error.message };
+function failure(args: unknown, error: ToolCallError, input?: unknown): ToolCallOutcome {
+  return input === undefined
+    ? { ok: false, args, error, content: error.message }
+    : { ok: false, args, input, error, content: error.message };
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -191,10 +197,21 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/**
+ * What the model reads of a result: a string as it is, anything else as JSON. A value that stands
+ * for another in JSON (a `Date`, through `toJSON`) is read as that value, so a `Date` reads as the
+ * text its trace records, not as that text quoted (and a rerun answering with the recorded text
+ * tells the model the same).
+ */
 function toContent(toolName: string, result: unknown): string {
   if (typeof result === 'string') return result;
   if (result === undefined) return 'null';
   try {
+    if (typeof result === 'object' && result !== null && 'toJSON' in result) {
+      const { toJSON } = result;
+      const stands: unknown = typeof toJSON === 'function' ? toJSON.call(result) : undefined;
+      if (typeof stands === 'string') return stands;
+    }
     return JSON.stringify(result);
   } catch (error) {
     throw new ToolCallError({

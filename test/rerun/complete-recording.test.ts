@@ -1,0 +1,271 @@
+// A rerun reads every input a run depended on from its recording, replays only the outside world
+// (the model's answers, the tools' results, the clock) and decides everything else again; recorded
+// waits take no real time. Each case here was a false divergence, a missed change or a rerun that
+// slept through a recorded outage before its fix.
+import {
+  agent,
+  ModelCallError,
+  run,
+  steppingClock,
+  tool,
+  type AnyAgent,
+  type RunOptions,
+  type TraceEvent,
+} from '@agent-trace/core';
+import { fakeLLM } from '@agent-trace/testing';
+import { formatDivergence, memorySink, rerunTrace } from '@agent-trace/trace';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+async function record(
+  entry: AnyAgent,
+  input: string,
+  options: Omit<RunOptions, 'trace'> = {},
+): Promise<TraceEvent[]> {
+  const sink = memorySink();
+  await run(entry, input, { ...options, trace: sink });
+  return sink.events;
+}
+
+const said = (report: Awaited<ReturnType<typeof rerunTrace>>): string =>
+  report.differences.map(formatDivergence).join('\n');
+
+const script = (steps: Parameters<typeof fakeLLM>[0]) => fakeLLM(steps, { allowUnusedSteps: true });
+
+describe('tool arguments: what the model sent, and what the schema made of it', () => {
+  /** A search tool whose schema fills in a default and transforms a field. */
+  const desk = ({ limit = 5, casing = 'upper' }: { limit?: number; casing?: string } = {}) =>
+    agent({
+      name: 'desk',
+      instructions: 'Search.',
+      model: script([
+        { toolCalls: [{ name: 'search', args: { q: 'cats', tag: 'Pets' } }] },
+        { text: 'Found them.' },
+      ]),
+      tools: [
+        tool({
+          name: 'search',
+          description: 'Search the catalogue',
+          input: z.object({
+            q: z.string(),
+            limit: z.number().default(limit),
+            tag: z.string().transform(tag => (casing === 'upper' ? tag.toUpperCase() : tag)),
+          }),
+          execute: ({ q, limit: count, tag }) => `${count} results for ${q} in ${tag}`,
+        }),
+      ],
+    });
+
+  it('reruns a tool with a zod default and a transform as the same, the recording looked up by the model arguments', async () => {
+    const events = await record(desk(), 'Find cats');
+    const end = events.find(event => event.event === 'tool_end');
+    expect(end).toMatchObject({
+      args: { q: 'cats', tag: 'Pets' },
+      input: { q: 'cats', limit: 5, tag: 'PETS' },
+      result: '5 results for cats in PETS',
+    });
+    const report = await rerunTrace(events, desk());
+    expect(said(report)).toBe('');
+  });
+
+  it('catches a changed default and a changed transform at the tool call, naming what the tool ran with', async () => {
+    const events = await record(desk(), 'Find cats');
+    for (const [changed, words] of [
+      [{ limit: 10 }, /"limit":10/],
+      [{ casing: 'as given' }, /"tag":"Pets"/],
+    ] as const) {
+      const report = await rerunTrace(events, desk(changed));
+      const atTool = report.differences.find(each => each.expected?.startsWith("tool 'search'"));
+      expect(atTool?.actual, said(report)).toMatch(words);
+      expect(atTool?.expected).toMatch(/run with \{"limit":5,"q":"cats","tag":"PETS"\}/);
+    }
+  });
+
+  it('leaves input off the trace when the schema changed nothing', async () => {
+    const plain = agent({
+      name: 'plain',
+      model: script([{ toolCalls: [{ name: 'echo', args: { text: 'hi' } }] }, { text: 'ok' }]),
+      tools: [
+        tool({
+          name: 'echo',
+          description: 'Echo',
+          input: z.object({ text: z.string() }),
+          execute: ({ text }) => text,
+        }),
+      ],
+    });
+    const events = await record(plain, 'Echo hi');
+    const end = events.find(event => event.event === 'tool_end');
+    expect(end).toBeDefined();
+    expect(end).not.toHaveProperty('input');
+  });
+});
+
+describe('odd tool results', () => {
+  const desk = () =>
+    agent({
+      name: 'desk',
+      model: script([
+        {
+          toolCalls: [
+            { name: 'when', args: {} },
+            { name: 'big', args: {} },
+          ],
+        },
+        { text: 'Done.' },
+      ]),
+      tools: [
+        tool({
+          name: 'when',
+          description: 'A date',
+          input: z.object({}),
+          execute: () => new Date(Date.UTC(2020, 0, 1)),
+        }),
+        tool({
+          name: 'big',
+          description: 'A number JSON cannot hold',
+          input: z.object({}),
+          execute: () => 10n,
+        }),
+      ],
+      retry: { toolRetries: 1 },
+    });
+
+  it('a Date reads as its text, not quoted, and a BigInt fails with one message: both rerun as the same', async () => {
+    const events = await record(desk(), 'Go');
+    const told = events
+      .filter(event => event.event === 'llm_start')
+      .flatMap(event => (event.event === 'llm_start' ? event.messages : []))
+      .filter(message => message.role === 'tool');
+    expect(told.map(message => message.content)).toEqual([
+      '2020-01-01T00:00:00.000Z',
+      expect.stringMatching(/^Tool 'big' is unavailable: .*cannot be sent to the LLM/),
+    ]);
+    // Through JSON, as a JSONL file keeps it: the Date is its text there.
+    const written = JSON.parse(JSON.stringify(events)) as TraceEvent[];
+    const report = await rerunTrace(written, desk());
+    expect(said(report)).toBe('');
+    expect(JSON.stringify(report.rerun)).not.toContain("failed: Tool 'big'");
+  });
+});
+
+describe('a conversation continued with history', () => {
+  const assistant = () =>
+    agent({
+      name: 'assistant',
+      model: script([{ text: 'Hello Ana.' }, { text: 'Your name is Ana.' }]),
+    });
+
+  it('records the messages a run started from, and reruns the second turn from them as the same', async () => {
+    const sink = memorySink();
+    const entry = assistant();
+    const first = await run(entry, 'Hi, I am Ana.', { trace: sink });
+    const second = await run(entry, 'What is my name?', { trace: sink, history: first.messages });
+    expect(second.output).toBe('Your name is Ana.');
+    const starts = sink.events.filter(event => event.event === 'run_start');
+    expect(starts[0]).not.toHaveProperty('history');
+    expect(starts[1]).toMatchObject({
+      input: 'What is my name?',
+      history: [
+        { role: 'user', content: 'Hi, I am Ana.' },
+        { role: 'assistant', content: 'Hello Ana.', tool_calls: [] },
+      ],
+    });
+    for (const start of starts) {
+      const report = await rerunTrace(sink.events, assistant(), { runId: start.run });
+      expect(said(report)).toBe('');
+    }
+  });
+
+  it('redacts the history as it redacts the rest of the trace', async () => {
+    const sink = memorySink();
+    await run(assistant(), 'Anything new?', {
+      trace: sink,
+      history: [{ role: 'user', content: 'My key is sk-abcdefghijklmnopqrstuvwxyz0123456789' }],
+    });
+    const start = sink.events.find(event => event.event === 'run_start');
+    expect(start).toMatchObject({
+      history: [{ role: 'user', content: expect.stringContaining('My key is') as unknown }],
+    });
+    expect(JSON.stringify(start)).not.toContain('sk-abcdefghijklmnopqrstuvwxyz0123456789');
+  });
+});
+
+describe('decisions made again: breakers', () => {
+  const outage = () =>
+    new ModelCallError({ kind: 'server', isRetryable: true, status: 503, message: '503' });
+
+  /** A tool that fails twice, retried twice, behind a breaker that opens after `threshold` failures. */
+  const flakyDesk = (threshold: number) => {
+    let calls = 0;
+    return agent({
+      name: 'desk',
+      model: script([{ toolCalls: [{ name: 'stock', args: { sku: 'A' } }] }, { text: 'Done.' }]),
+      tools: [
+        tool({
+          name: 'stock',
+          description: 'Units in stock',
+          input: z.object({ sku: z.string() }),
+          execute: () => {
+            calls++;
+            if (calls <= 2) throw new Error('the warehouse is down');
+            return 12;
+          },
+        }),
+      ],
+      retry: { toolRetries: 2 },
+      circuitBreaker: { failureThreshold: threshold, scope: 'run' },
+    });
+  };
+
+  it("a tool breaker's recorded refusal is decided again: unchanged, same; a raised threshold, caught", async () => {
+    const events = await record(flakyDesk(2), 'Stock of A?');
+    const ends = events.filter(event => event.event === 'tool_end');
+    expect(ends.map(event => event.error?.type ?? 'ok')).toContain('circuit_open');
+    expect(said(await rerunTrace(events, flakyDesk(2)))).toBe('');
+    const raised = await rerunTrace(events, flakyDesk(5));
+    expect(raised.same).toBe(false);
+    expect(raised.firstDivergence?.expected).toMatch(/tool 'stock' fails: circuit_open/);
+  });
+
+  /** A model that fails three times with a 503, behind a breaker that opens after `threshold`. */
+  const outageDesk = (threshold: number) =>
+    agent({
+      name: 'desk',
+      model: script([
+        () => {
+          throw outage();
+        },
+        () => {
+          throw outage();
+        },
+        () => {
+          throw outage();
+        },
+        { text: 'Back.' },
+      ]),
+      retry: { modelAttempts: 4, baseDelayMs: 4000 },
+      circuitBreaker: { failureThreshold: threshold, scope: 'run' },
+    });
+
+  it("a model breaker's recorded refusal is decided again", async () => {
+    const events = await record(outageDesk(2), 'Hello?', { clock: steppingClock() });
+    expect(said(await rerunTrace(events, outageDesk(2)))).toBe('');
+    const raised = await rerunTrace(events, outageDesk(5));
+    expect(raised.firstDivergence?.expected).toBe('the model fails: circuit_open');
+  });
+
+  it('a recorded outage with 4 s backoff reruns as the same in well under a second of real time', async () => {
+    const events = await record(outageDesk(10), 'Hello?', { clock: steppingClock() });
+    const waited = events.reduce(
+      (sum, event) => sum + (event.event === 'retry' ? event.delay_ms : 0),
+      0,
+    );
+    expect(waited).toBeGreaterThan(6000);
+    const started = performance.now();
+    const report = await rerunTrace(events, outageDesk(10));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(said(report)).toBe('');
+    expect(report.result).toMatchObject({ stopReason: 'completed', output: 'Back.' });
+  });
+});

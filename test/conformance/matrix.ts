@@ -56,6 +56,7 @@ export const matrix = {
     return [agentsSdk, agentsSdkWithTrace, langgraphPrebuilt, langgraphParallel];
   },
   imported: async () => [await one(import('./shapes/imported-otlp.js'))],
+  found: async () => (await import('./found/index.js')).foundShapes(),
 } satisfies Record<string, () => Promise<Shape[]>>;
 
 const yes = '✓';

@@ -7,6 +7,7 @@ import {
   ModelCallError,
   run,
   steppingClock,
+  stream,
   tool,
   type AnyAgent,
   type RunOptions,
@@ -267,5 +268,98 @@ describe('decisions made again: breakers', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(said(report)).toBe('');
     expect(report.result).toMatchObject({ stopReason: 'completed', output: 'Back.' });
+  });
+});
+
+describe('stops from outside, replayed where they happened', () => {
+  /** A tool that answers after 300 ms unless its signal aborts it first. */
+  const slowDesk = () =>
+    agent({
+      name: 'desk',
+      model: script([{ toolCalls: [{ name: 'slow', args: {} }] }, { text: 'Done.' }]),
+      tools: [
+        tool({
+          name: 'slow',
+          description: 'Slow',
+          input: z.object({}),
+          execute: (_input, { abortSignal }) =>
+            new Promise((resolve, reject) => {
+              const timer = setTimeout(() => resolve('late'), 300);
+              abortSignal.addEventListener('abort', () => {
+                clearTimeout(timer);
+                reject(abortSignal.reason as Error);
+              });
+            }),
+        }),
+      ],
+      retry: { toolRetries: 2 },
+    });
+
+  it("a caller's AbortSignal that cut a tool call reruns as the same: aborted, not a tool crash retried", async () => {
+    const events = await record(slowDesk(), 'Go', { signal: AbortSignal.timeout(40) });
+    expect(events.at(-1)).toMatchObject({ event: 'run_end', stop_reason: 'aborted' });
+    const report = await rerunTrace(events, slowDesk());
+    expect(said(report)).toBe('');
+    expect(report.result).toMatchObject({ stopReason: 'aborted' });
+  });
+
+  it('a run stopped by its timeoutMs records the limit and reruns as the same; a raised timeoutMs is caught', async () => {
+    const events = await record(slowDesk(), 'Go', { timeoutMs: 40 });
+    expect(events[0]).toMatchObject({ event: 'run_start', timeout_ms: 40 });
+    expect(events.at(-1)).toMatchObject({
+      event: 'run_end',
+      stop_reason: 'timeout',
+      limit: { name: 'timeoutMs', value: 40 },
+    });
+    const started = performance.now();
+    const report = await rerunTrace(events, slowDesk(), { run: { timeoutMs: 40 } });
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(said(report)).toBe('');
+    expect(report.result).toMatchObject({ stopReason: 'timeout' });
+    const raised = await rerunTrace(events, slowDesk(), { run: { timeoutMs: 5000 } });
+    expect(raised.firstDivergence?.expected).toBe("tool 'slow' fails: timeout");
+    const message = raised.rerun.find(
+      event => event.event === 'tool_end' && event.error !== undefined,
+    );
+    expect(message).toMatchObject({
+      error: { message: expect.stringMatching(/timeoutMs \(5000\)/) as unknown },
+    });
+  });
+
+  it('an abort during a retry’s backoff reruns as the same, whatever the backoff’s jitter', async () => {
+    const outage = () => new ModelCallError({ kind: 'server', isRetryable: true, message: '503' });
+    const desk = () =>
+      agent({
+        name: 'desk',
+        model: script([
+          () => {
+            throw outage();
+          },
+          () => {
+            throw outage();
+          },
+          { text: 'Back.' },
+        ]),
+        retry: { modelAttempts: 3, baseDelayMs: 400 },
+      });
+    const events = await record(desk(), 'Hello?', { signal: AbortSignal.timeout(300) });
+    expect(events.filter(event => event.event === 'retry').length).toBeGreaterThan(0);
+    for (let time = 0; time < 5; time++) expect(said(await rerunTrace(events, desk()))).toBe('');
+  });
+
+  it('a stream whose reader stopped after a handoff reruns as the same: aborted, not an error', async () => {
+    const desk = () =>
+      agent({
+        name: 'triage',
+        model: script([{ toolCalls: [{ name: 'transfer_to_billing' }] }]),
+        handoffs: [agent({ name: 'billing', model: script([{ text: 'Refund issued.' }]) })],
+      });
+    const sink = memorySink();
+    const chunks = stream(desk(), 'Refund', { trace: sink });
+    for await (const chunk of chunks) if (chunk.type === 'handoff') break;
+    expect((await chunks.result).stopReason).toBe('aborted');
+    const report = await rerunTrace(sink.events, desk());
+    expect(said(report)).toBe('');
+    expect(report.result).toMatchObject({ stopReason: 'aborted' });
   });
 });

@@ -14,12 +14,19 @@ export interface CliProcess {
  * Runs `agent-trace` as a user's shell does, in its own process, and waits for it to end by
  * itself; past `limitMs` it is killed and reported so (a hang after the report is a failure).
  */
-export function agentTraceProcess(args: readonly string[], limitMs = 30_000): Promise<CliProcess> {
+export function agentTraceProcess(
+  args: readonly string[],
+  limitMs = 30_000,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliProcess> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'packages/cli/src/bin/agent-trace.ts', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true', NO_COLOR: '1' } },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env, CI: 'true', NO_COLOR: '1' },
+    },
   );
   let stdout = '';
   let stderr = '';

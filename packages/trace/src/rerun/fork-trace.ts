@@ -140,6 +140,7 @@ export async function forkTrace(
       `forkTrace: afterStep must be a whole number from 0 to ${answers.length} (the recorded run has ${answers.length} model answers); it is ${String(options.afterStep)}.`,
     );
   const point = new ForkPoint(answers.slice(0, options.afterStep));
+  if (options.liveTools === true) recording.clock.limitsInRealTime();
   const sink = memorySink();
   const extra = options.run?.trace;
   const sinks: TraceSink[] = [
@@ -152,6 +153,8 @@ export async function forkTrace(
     agent,
     recording,
     {
+      // Recorded waits before the fork point take no real time; past it the clock runs for real.
+      clock: recording.clock,
       ...options.run,
       trace: sinks,
       forkedFrom: {
@@ -198,6 +201,7 @@ function forkedModels(
     const name = owner.name;
     if (!point.recorded(name)) {
       point.fork(name);
+      recording.clock.goLive();
       let model = next.get(name);
       if (model === undefined) {
         model = typeof after === 'function' ? after(owner) : after;
@@ -239,7 +243,5 @@ function recordedTools(
   point: ForkPoint,
 ): NonNullable<RunOptions['overrides']>['tool'] {
   return ({ agentName, toolName, modelArgs }, execute) =>
-    point.forked(agentName)
-      ? execute()
-      : Promise.resolve().then(() => recording.answerTool(toolName, modelArgs, execute));
+    point.forked(agentName) ? execute() : recording.answerToolInTime(toolName, modelArgs, execute);
 }

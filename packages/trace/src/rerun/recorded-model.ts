@@ -51,15 +51,21 @@ export function recordedModel(
   recording: Recording,
   model: Pick<LanguageModel, 'provider' | 'modelId' | 'settings'> = recording.identityOf(agent),
 ): LanguageModel {
-  const take = (): ModelResponse => {
+  // The answer comes at the time it came in the recording, on the rerun's clock.
+  const take = async (): Promise<ModelResponse> => {
     const recorded = recording.nextCall(agent);
     if (recorded === undefined) {
+      const stopped = recording.stop.beyond();
+      if (stopped !== undefined) throw stopped;
       throw new ModelCallError({
         kind: 'script_exhausted',
         isRetryable: false,
         message: `Replay: agent '${agent}' made a model call the recording does not have.`,
       });
     }
+    await recording.clock.until(Date.parse(recorded.end.time));
+    const stopped = recording.stop.cut(recorded.end.error);
+    if (stopped !== undefined) throw stopped;
     return answerOf(recorded);
   };
   return {
@@ -67,13 +73,13 @@ export function recordedModel(
     provider: model.provider,
     modelId: model.modelId,
     ...defined('settings', model.settings),
-    generate: () => Promise.resolve().then(take),
+    generate: take,
     stream: () => stream(take),
   };
 }
 
 async function* stream(
-  take: () => ModelResponse,
+  take: () => Promise<ModelResponse>,
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
-  yield* partsOfResponse(await Promise.resolve().then(take));
+  yield* partsOfResponse(await take());
 }

@@ -10,6 +10,7 @@ import { fromTraceMessage } from '@agent-trace/core/record';
 import { canonicalJson } from '@agent-trace/core/util';
 import { readTrace } from '../jsonl/read-trace.js';
 import { ReplayClock } from './replay-clock.js';
+import { ReplayedStop } from './replayed-stop.js';
 
 /** A recorded model call: the request's fingerprint and what came back. */
 export interface RecordedCall {
@@ -33,6 +34,11 @@ export class Recording {
    * answer handed out to when it arrived (see {@link ReplayClock}).
    */
   readonly clock: ReplayClock;
+  /**
+   * How the recorded run was stopped from outside (its caller's signal, a stream's reader, its
+   * deadline), replayed where it happened once a rerun arms it (see {@link ReplayedStop}).
+   */
+  readonly stop: ReplayedStop;
   readonly #calls = new Map<string, RecordedCall[]>();
   readonly #tools = new Map<string, TraceEventOf<'tool_end'>[]>();
   /** The tools whose calls ran an agent (an agent's span under the tool's). */
@@ -60,6 +66,11 @@ export class Recording {
     this.history = (start.history ?? []).map(fromTraceMessage);
     this.runId = start.run;
     this.clock = new ReplayClock(Date.parse(start.time));
+    this.stop = new ReplayedStop(
+      events.filter(event => event.run === start.run),
+      Date.parse(start.time),
+      this.clock,
+    );
     const workflow = events.find(
       event => event.run === start.run && event.event === 'workflow_start',
     );
@@ -117,9 +128,7 @@ export class Recording {
 
   /** The next recorded model call of `agent`, if any. */
   nextCall(agent: string): RecordedCall | undefined {
-    const call = this.#calls.get(agent)?.shift();
-    if (call !== undefined) this.clock.advanceTo(Date.parse(call.end.time));
-    return call;
+    return this.#calls.get(agent)?.shift();
   }
 
   /**
@@ -133,9 +142,7 @@ export class Recording {
 
   /** The next recorded result of `tool` called with `args`, if any. */
   nextToolResult(tool: string, args: unknown): TraceEventOf<'tool_end'> | undefined {
-    const result = this.#tools.get(toolKey(tool, args))?.shift();
-    if (result !== undefined) this.clock.advanceTo(Date.parse(result.time));
-    return result;
+    return this.#tools.get(toolKey(tool, args))?.shift();
   }
 
   /**
@@ -145,7 +152,38 @@ export class Recording {
    */
   answerTool<Missing>(tool: string, args: unknown, missing: () => Missing): unknown {
     const recorded = this.nextToolResult(tool, args);
-    if (recorded === undefined) return missing();
+    if (recorded === undefined) return this.#beyond(missing);
+    this.clock.advanceTo(Date.parse(recorded.time));
+    return this.#answer(recorded);
+  }
+
+  /**
+   * Answers a call of `tool` with `args` as {@link Recording.answerTool} does, at the time the
+   * recorded result arrived on the rerun's clock: calls made in parallel get their results in
+   * the order they got them, so what decides on that order (a breaker, the first to fail) decides
+   * as it did.
+   */
+  async answerToolInTime<Missing>(
+    tool: string,
+    args: unknown,
+    missing: () => Missing,
+  ): Promise<unknown> {
+    const recorded = this.nextToolResult(tool, args);
+    if (recorded === undefined) return this.#beyond(missing);
+    await this.clock.until(Date.parse(recorded.time));
+    return this.#answer(recorded);
+  }
+
+  /** No recorded answer is left for a call: a run stopped from outside stops here, else `missing`. */
+  #beyond<Missing>(missing: () => Missing): Missing {
+    const stopped = this.stop.beyond();
+    if (stopped !== undefined) throw stopped;
+    return missing();
+  }
+
+  #answer(recorded: TraceEventOf<'tool_end'>): unknown {
+    const cut = this.stop.cut(recorded.error);
+    if (cut !== undefined) throw cut;
     if (recorded.error !== undefined) throw recordedToolFailure(recorded.tool, recorded.error);
     return recorded.result;
   }
@@ -155,11 +193,12 @@ export class Recording {
    * a call the recording does not have fails, saying how to run the real tool instead.
    */
   replayTool(tool: string, args: unknown): unknown {
-    return this.answerTool(tool, args, () => {
-      throw new Error(
-        `Rerun: the recording has no result of tool '${tool}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
-      );
-    });
+    return this.answerTool(tool, args, () => noResult(tool));
+  }
+
+  /** {@link Recording.replayTool}, answered at the time the recorded result arrived (see {@link Recording.answerToolInTime}). */
+  replayToolInTime(tool: string, args: unknown): Promise<unknown> {
+    return this.answerToolInTime(tool, args, () => noResult(tool));
   }
 
   /** What the recording names `agent`'s model, to stand in for it: its provider and model id. */
@@ -212,6 +251,12 @@ function recordedToolFailure(
     });
   }
   return new Error(error.message.replace(/^Tool '[^']*' failed: /, ''));
+}
+
+function noResult(tool: string): never {
+  throw new Error(
+    `Rerun: the recording has no result of tool '${tool}' for these arguments: today's code calls it differently (or more often) than the recorded run did. The comparison shows where; rerun with live tools (--live-tools, or liveTools: true) to run the real tool instead.`,
+  );
 }
 
 function toolKey(tool: string, args: unknown): string {

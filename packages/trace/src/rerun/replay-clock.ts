@@ -1,4 +1,5 @@
-import { RunAbortedError, type Clock } from '@agent-trace/core';
+import { RunAbortedError, systemClock, type Clock } from '@agent-trace/core';
+import { sleepOn } from '@agent-trace/core/util';
 
 /**
  * The clock of a rerun: virtual time that the recording moves. It starts at the recorded run's
@@ -12,15 +13,31 @@ export class ReplayClock implements Clock {
   #current: number;
   readonly #timers: { atMs: number; wake: () => void }[] = [];
   #scheduled = false;
+  /** A stop from outside at a time: a wait that would end after it is cut by it. */
+  #stop: { atMs: number; fire: () => void } | undefined;
 
   /** @param startMs - the first reading: the recorded run's start */
   constructor(startMs: number) {
     this.#current = startMs;
   }
 
+  /** Set once the clock runs in real time (a fork past its fork point): the real time it did. */
+  #liveSinceMs: number | undefined;
+
   /** The virtual time, in milliseconds since the Unix epoch. Reading it does not move it. */
   now(): number {
-    return this.#current;
+    return this.#liveSinceMs === undefined
+      ? this.#current
+      : this.#current + (Date.now() - this.#liveSinceMs);
+  }
+
+  /**
+   * From now on time passes in real time, from where the recording left it, and waits take real
+   * time: a fork past its fork point talks to a live model, whose rate limits and backoff are
+   * real. Recorded answers still given (another agent's, before its cut) come at once.
+   */
+  goLive(): void {
+    this.#liveSinceMs ??= Date.now();
   }
 
   /** Moves time on to `timeMs`, when that is later (a recorded answer arrived then). */
@@ -28,10 +45,48 @@ export class ReplayClock implements Clock {
     if (Number.isFinite(timeMs) && timeMs > this.#current) this.#current = timeMs;
   }
 
+  /**
+   * At `atMs` the run is stopped from outside (`fire` aborts its signal): a wait that would end
+   * after then is cut by the stop instead, at that time.
+   */
+  stopAt(atMs: number, fire: () => void): void {
+    this.#stop = { atMs, fire };
+  }
+
+  /** Whether time limits run on real timers (live tools), or the recording decides them. */
+  #realLimits = false;
+
+  /**
+   * Time limits (a tool's `timeoutMs`) run on real timers from now on: the rerun runs the real
+   * tools, whose time is real. Until then a limit never runs out by itself: the recording holds
+   * whether the work it limited ran out of time (a recorded timeout is replayed as one).
+   */
+  limitsInRealTime(): void {
+    this.#realLimits = true;
+  }
+
+  /** A time limit: real when the work is real (live tools, past a fork point), else the recording's. */
+  timer(delayMs: number, onTimeout: () => void): () => void {
+    if (!this.#realLimits && this.#liveSinceMs === undefined) return () => undefined;
+    const timer = setTimeout(onTimeout, delayMs);
+    return () => clearTimeout(timer);
+  }
+
+  /**
+   * Waits until virtual time `timeMs` (a recorded answer arrived then), so that answers given in
+   * parallel arrive in the order they did; at once when that time has come.
+   */
+  until(timeMs: number): Promise<void> {
+    return this.#liveSinceMs === undefined && Number.isFinite(timeMs) && timeMs > this.#current
+      ? this.sleep(timeMs - this.#current, undefined)
+      : Promise.resolve();
+  }
+
   /** Waits `delayMs` of virtual time; rejects with a `RunAbortedError` when `signal` fires first. */
   sleep(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted === true)
       return Promise.reject(new RunAbortedError({ reason: signal.reason }));
+    if (this.#liveSinceMs !== undefined) return sleepOn(systemClock, delayMs, signal);
     return new Promise((resolve, reject) => {
       const timer = {
         atMs: this.#current + Math.max(0, delayMs),
@@ -63,6 +118,15 @@ export class ReplayClock implements Clock {
     this.#timers.sort((left, right) => left.atMs - right.atMs);
     const first = this.#timers[0];
     if (first === undefined) return;
+    const stop = this.#stop;
+    if (stop !== undefined && first.atMs > stop.atMs) {
+      // The stop comes first: its abort ends the waits it cuts, and the run goes on from there.
+      this.#stop = undefined;
+      this.advanceTo(stop.atMs);
+      stop.fire();
+      this.#schedule();
+      return;
+    }
     this.#current = Math.max(this.#current, first.atMs);
     while (this.#timers[0] !== undefined && this.#timers[0].atMs <= this.#current)
       this.#timers.shift()?.wake();

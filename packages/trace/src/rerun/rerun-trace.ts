@@ -127,15 +127,22 @@ export async function rerunTrace(
     ...(options.liveTools === true
       ? {}
       : {
-          tool: ({ toolName, modelArgs }) =>
-            Promise.resolve().then(() => recording.replayTool(toolName, modelArgs)),
+          tool: ({ toolName, modelArgs }) => recording.replayToolInTime(toolName, modelArgs),
         }),
   };
+  // A stop from outside (a signal, a stream's reader) fires where it did; the run's deadline is
+  // decided on the recording's clock, not on a real timer.
+  const { timeoutMs, signal: own, ...run } = options.run ?? {};
+  if (options.liveTools === true) recording.clock.limitsInRealTime();
+  recording.stop.arm(timeoutMs);
+  sinks.push(recording.stop.sink);
   const result = await runTargetAsRecorded(target, recording, {
     ...recordedLimits(recorded, options.run),
     // Recorded waits take no real time; a clock of the caller's own replaces the recording's.
     clock: recording.clock,
-    ...options.run,
+    ...run,
+    signal:
+      own === undefined ? recording.stop.signal : AbortSignal.any([own, recording.stop.signal]),
     trace: sinks,
     overrides,
   });

@@ -73,6 +73,8 @@ const RunStartEvent = z.object({
    * window): what a rerun starts from again. Absent when the run started afresh.
    */
   history: z.array(TraceMessage).optional(),
+  /** The run's deadline (its `timeoutMs`), when it has one: a rerun decides it again from this. */
+  timeout_ms: z.number().positive().optional(),
   /**
    * Set when the run goes on from a pause (`resume`): the seq of the `run_end` that paused it. The
    * run keeps its id and its seq runs on, so both parts read as one run.

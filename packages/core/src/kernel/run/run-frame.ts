@@ -73,7 +73,12 @@ export async function openRun<Options extends object>(
   }
   const { tracer } = state;
   const { input, ...more } = start;
-  const span = tracer.start('run_start', name, null, { input, ...resumedFields(resumed), ...more });
+  const span = tracer.start('run_start', name, null, {
+    input,
+    ...resumedFields(resumed),
+    ...more,
+    ...defined('timeout_ms', options.timeoutMs),
+  });
   return {
     state,
     span,
@@ -160,7 +165,7 @@ function runEndFields(
     tok_completion: state.totals.usage.completionTokens,
     output: outcome?.output ?? '',
     ...(outcome?.error === undefined ? {} : { error: toTraceError(outcome.error) }),
-    ...defined('limit', outcome?.limit),
+    ...defined('limit', outcome?.limit ?? deadlineLimit(outcome?.error)),
     ...defined('detail', outcome?.detail),
     ...(tracer.redactions === 0 ? {} : { redactions: tracer.redactions }),
     ...(health === undefined
@@ -182,6 +187,13 @@ function runEndFields(
       ? {}
       : { cost: costSummary(state.totals.cost) }),
   };
+}
+
+/** The limit a run stopped by its deadline passed: its `timeoutMs`, so a rerun knows it. */
+function deadlineLimit(error: unknown): { name: string; value: number } | undefined {
+  return error instanceof RunTimeoutError
+    ? { name: 'timeoutMs', value: error.timeoutMs }
+    : undefined;
 }
 
 function toSinks(trace: KernelOptions['trace']): readonly TraceSink[] {

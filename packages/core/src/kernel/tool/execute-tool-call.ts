@@ -4,7 +4,7 @@ import { ToolCallError } from '../errors/tool-call-error.js';
 import { ToolRefusal } from '../errors/tool-refusal.js';
 import type { ToolCallRequest } from '../protocol/message.js';
 import { raceAbort } from '../util/abort.js';
-import type { Clock } from '../util/clock.js';
+import { timerOn, type Clock } from '../util/clock.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { AnyTool } from './tool.js';
 
@@ -144,7 +144,7 @@ function runChecked(
       const execute = async (): Promise<unknown> => (await tool.execute(input, context)) as unknown;
       return runTool(input, execute);
     },
-    { abortSignal: options.abortSignal, timeoutMs: tool.timeoutMs, toolName: tool.name },
+    { abortSignal: options.abortSignal, timeoutMs: tool.timeoutMs, toolName: tool.name, clock },
   ).then(
     (result): ToolCallOutcome => {
       try {
@@ -233,6 +233,7 @@ function runWithLimits<T>(
     abortSignal: AbortSignal | undefined;
     timeoutMs: number | undefined;
     toolName: string;
+    clock: Clock;
   },
 ): Promise<T> {
   const { abortSignal, timeoutMs } = options;
@@ -245,17 +246,17 @@ function runWithLimits<T>(
       abortSignal,
     );
   }
-  return runWithTimeout(execute, abortSignal, timeoutMs, options.toolName);
+  return runWithTimeout(execute, abortSignal, timeoutMs, options);
 }
 
 async function runWithTimeout<T>(
   execute: (signal: AbortSignal) => T | Promise<T>,
   abortSignal: AbortSignal | undefined,
   timeoutMs: number,
-  toolName: string,
+  { toolName, clock }: { toolName: string; clock: Clock },
 ): Promise<T> {
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let clear: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<never>((_, reject) => {
     onAbort = () => {
@@ -263,7 +264,7 @@ async function runWithTimeout<T>(
       reject(new RunAbortedError({ reason: abortSignal?.reason }));
     };
     abortSignal?.addEventListener('abort', onAbort, { once: true });
-    timer = setTimeout(() => {
+    clear = timerOn(clock, timeoutMs, () => {
       const error = new ToolCallError({
         kind: 'timeout',
         toolName,
@@ -271,12 +272,12 @@ async function runWithTimeout<T>(
       });
       controller.abort(error);
       reject(error);
-    }, timeoutMs);
+    });
   });
   try {
     return await Promise.race([Promise.resolve().then(() => execute(controller.signal)), stopped]);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clear?.();
     if (onAbort !== undefined) abortSignal?.removeEventListener('abort', onAbort);
     stopped.catch(() => undefined);
   }

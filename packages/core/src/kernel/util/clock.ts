@@ -12,6 +12,20 @@ export interface Clock {
    * @defaultValue a real timer
    */
   sleep?(delayMs: number, signal: AbortSignal | undefined): Promise<void>;
+  /**
+   * Starts a time limit on work the run waits for (a tool's `timeoutMs`): `onTimeout` is called
+   * once `delayMs` has passed, unless the returned function clears it first. A rerun's clock keeps
+   * the limits of work whose outcome its recording holds (the recording says whether the time ran
+   * out). @defaultValue a real timer
+   */
+  timer?(delayMs: number, onTimeout: () => void): () => void;
+}
+
+/** A time limit on `clock`: its own timer, or a real one. Gives the function that clears it. */
+export function timerOn(clock: Clock, delayMs: number, onTimeout: () => void): () => void {
+  if (clock.timer !== undefined) return clock.timer(delayMs, onTimeout);
+  const timer = setTimeout(onTimeout, delayMs);
+  return () => clearTimeout(timer);
 }
 
 /** Waits on `clock`, or on a real timer when the clock cannot wait. */

@@ -1,0 +1,15 @@
+/**
+ * A generated program as a module `agent-trace rerun --agent` loads: the program is read from the
+ * JSON file `AGENT_TRACE_PROGRAM` names, built as today's code, with its run options.
+ */
+import { readFileSync } from 'node:fs';
+import { buildProgram, programRunOptions } from './build-program.js';
+import type { Program } from './program.js';
+
+const file = process.env.AGENT_TRACE_PROGRAM;
+if (file === undefined)
+  throw new Error('Set AGENT_TRACE_PROGRAM to the JSON file of a generated program.');
+const program = JSON.parse(readFileSync(file, 'utf8')) as Program;
+
+export const runOptions = programRunOptions(program);
+export default buildProgram(program);

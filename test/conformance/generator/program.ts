@@ -1,0 +1,261 @@
+/**
+ * The grammar of generated agent programs: what the generator composes, as plain data (so a
+ * program that fails shrinks, prints and is saved as a row of the conformance table). A program
+ * is built into agents by `build-program.ts` and checked by `check-program.ts`.
+ */
+import fc from 'fast-check';
+
+/** How a tool's zod input reads the model's arguments. */
+export type SchemaKind =
+  | 'plain'
+  | 'default'
+  | 'transform'
+  | 'optional'
+  | 'refine'
+  | 'preprocess'
+  | 'union'
+  | 'discriminated';
+
+/** What a tool's call gives, call by call (the last repeats). */
+export type Outcome =
+  | { readonly kind: 'value'; readonly value: ValueKind }
+  | { readonly kind: 'throw' }
+  | { readonly kind: 'throw-string' }
+  | { readonly kind: 'refuse' }
+  | { readonly kind: 'slow'; readonly ms: number };
+
+/** The shapes of values a tool returns. */
+export type ValueKind =
+  | 'text'
+  | 'object'
+  | 'number'
+  | 'date'
+  | 'unicode'
+  | 'undefined'
+  | 'null'
+  | 'big'
+  | 'bigint'
+  | 'nested';
+
+export interface ToolSpec {
+  readonly name: string;
+  readonly schema: SchemaKind;
+  readonly outcomes: readonly Outcome[];
+  /** The tool's own timeout, in milliseconds. */
+  readonly timeoutMs?: number;
+}
+
+/** One answer of an agent's scripted model. */
+export type StepSpec =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'calls'; readonly calls: readonly CallSpec[] }
+  | { readonly kind: 'fault'; readonly status: 429 | 500 | 503 | 400 }
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'empty' };
+
+/** A tool call the model asks for: a tool (by index into what the agent offers) and how. */
+export interface CallSpec {
+  /** Index into the agent's offered tools (its own, agents as tools, handoffs); past them: a tool that does not exist. */
+  readonly tool: number;
+  /** Which of the schema's argument forms the model sends (0: all fields; 1: the least; 2: a wrong one). */
+  readonly form: 0 | 1 | 2;
+  readonly seed: number;
+}
+
+export interface AgentSpec {
+  readonly name: string;
+  readonly instructions: string;
+  readonly tools: readonly ToolSpec[];
+  /** Later agents this one hands off to. */
+  readonly handoffs: readonly number[];
+  /** Later agents this one asks as tools. */
+  readonly asTools: readonly number[];
+  readonly script: readonly StepSpec[];
+  readonly modelAttempts: number;
+  readonly toolRetries: number;
+  /** The breakers' threshold, or off. */
+  readonly breaker: number | false;
+  readonly guardrail:
+    'none' | 'input-warn' | 'input-block' | 'output-warn' | 'tool-warn' | 'tool-block';
+  /** A fallback model that answers these when the agent's own fails for good. */
+  readonly fallback?: readonly StepSpec[];
+  readonly maxSteps: number;
+}
+
+/** A whole program: its agents (the first is the entry), its input and how it runs. */
+export interface Program {
+  readonly agents: readonly AgentSpec[];
+  readonly input: string;
+  readonly mode: 'run' | 'stream';
+  /** In stream mode: the reader stops after this many chunks. */
+  readonly stopReadingAfter?: number;
+  /** The caller aborts the run when the entry's model is asked for its n-th answer (from 1). */
+  readonly abortAtCall?: number;
+  /** The run's deadline, in milliseconds. */
+  readonly timeoutMs?: number;
+  /** The run goes on from an earlier run of the program (`history`): a second turn. */
+  readonly secondTurn?: string;
+}
+
+const names = ['desk', 'billing', 'advisor', 'planner'] as const;
+const words = ['Paris', 'refund', '注文', 'ok', 'Zürich 🚆', 'a "quoted" word', ''] as const;
+
+const outcome: fc.Arbitrary<Outcome> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('value' as const),
+      value: fc.constantFrom<ValueKind>(
+        'text',
+        'object',
+        'number',
+        'date',
+        'unicode',
+        'undefined',
+        'null',
+        'big',
+        'bigint',
+        'nested',
+      ),
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ kind: 'throw' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'throw-string' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'refuse' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('slow' as const),
+      ms: fc.integer({ min: 1, max: 25 }),
+    }),
+  },
+);
+
+const tool = (name: string): fc.Arbitrary<ToolSpec> =>
+  fc.record(
+    {
+      name: fc.constant(name),
+      schema: fc.constantFrom<SchemaKind>(
+        'plain',
+        'default',
+        'transform',
+        'optional',
+        'refine',
+        'preprocess',
+        'union',
+        'discriminated',
+      ),
+      outcomes: fc.array(outcome, { minLength: 1, maxLength: 3 }),
+      timeoutMs: fc.integer({ min: 5, max: 40 }),
+    },
+    { requiredKeys: ['name', 'schema', 'outcomes'] },
+  );
+
+const call: fc.Arbitrary<CallSpec> = fc.record({
+  tool: fc.integer({ min: 0, max: 5 }),
+  form: fc.constantFrom<0 | 1 | 2>(0, 0, 1, 1, 2),
+  seed: fc.integer({ min: 0, max: 9 }),
+});
+
+const step: fc.Arbitrary<StepSpec> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('text' as const), text: fc.constantFrom(...words) }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('calls' as const),
+      calls: fc.array(call, { minLength: 1, maxLength: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('fault' as const),
+      status: fc.constantFrom<429 | 500 | 503 | 400>(429, 500, 503, 400),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'malformed' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'empty' as const }) },
+);
+
+const script = fc.array(step, { minLength: 1, maxLength: 6 });
+
+const agentSpec = (index: number, count: number): fc.Arbitrary<AgentSpec> => {
+  const later = Array.from({ length: count - index - 1 }, (_, k) => index + 1 + k);
+  const subset = later.length === 0 ? fc.constant([]) : fc.subarray(later);
+  return fc
+    .record(
+      {
+        name: fc.constant(names[index] as string),
+        instructions: fc.constantFrom('Help.', 'Answer with the tools.', 'Be brief.'),
+        tools: fc
+          .integer({ min: 0, max: 3 })
+          .chain(n =>
+            fc.tuple(...Array.from({ length: n }, (_, k) => tool(`${names[index]}_t${k}`))),
+          ),
+        handoffs: subset,
+        asTools: subset,
+        script,
+        modelAttempts: fc.integer({ min: 1, max: 3 }),
+        toolRetries: fc.integer({ min: 0, max: 2 }),
+        breaker: fc.oneof(fc.constant(false as const), fc.integer({ min: 1, max: 4 })),
+        guardrail: fc.constantFrom(
+          'none',
+          'none',
+          'none',
+          'input-warn',
+          'input-block',
+          'output-warn',
+          'tool-warn',
+          'tool-block',
+        ),
+        fallback: script,
+        maxSteps: fc.integer({ min: 2, max: 8 }),
+      },
+      {
+        requiredKeys: [
+          'name',
+          'instructions',
+          'tools',
+          'handoffs',
+          'asTools',
+          'script',
+          'modelAttempts',
+          'toolRetries',
+          'breaker',
+          'guardrail',
+          'maxSteps',
+        ],
+      },
+    )
+    .map(spec => ({ ...spec, tools: [...spec.tools] }));
+};
+
+/** `arbitrary`'s value one time in `oneIn`, else absent. */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+
+/** Generated programs: one to four agents, each its tools, handoffs, agents as tools and script. */
+export const programArbitrary: fc.Arbitrary<Program> = fc
+  .integer({ min: 1, max: 4 })
+  .chain(count =>
+    fc.record({
+      agents: fc.tuple(...Array.from({ length: count }, (_, index) => agentSpec(index, count))),
+      input: fc.constantFrom('Help me with order 7', 'Weather in Paris?', 'こんにちは'),
+      mode: fc.constantFrom<'run' | 'stream'>('run', 'stream'),
+      stopReadingAfter: sometimes(fc.integer({ min: 1, max: 12 }), 4),
+      abortAtCall: sometimes(fc.integer({ min: 1, max: 4 }), 6),
+      timeoutMs: sometimes(fc.integer({ min: 15, max: 60 }), 6),
+      secondTurn: sometimes(fc.constantFrom('And then?', 'Thanks'), 4),
+    }),
+  )
+  .map(({ stopReadingAfter, abortAtCall, timeoutMs, secondTurn, ...program }) => ({
+    ...program,
+    agents: [...program.agents],
+    ...(program.mode === 'stream' && stopReadingAfter !== undefined ? { stopReadingAfter } : {}),
+    ...(abortAtCall === undefined ? {} : { abortAtCall }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(secondTurn === undefined ? {} : { secondTurn }),
+  }));

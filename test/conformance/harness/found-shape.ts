@@ -1,0 +1,39 @@
+/**
+ * A program the generator found failing, as a row of the conformance matrix: it records itself,
+ * builds today's code unchanged or with a change planted in its entry agent, and runs the same
+ * checks as every hand-written row.
+ */
+import { buildProgram, programRunOptions, type PlantedChange } from '../generator/build-program.js';
+import { recordProgram } from '../generator/check-program.js';
+import type { Program } from '../generator/program.js';
+import type { Change, Shape } from './shape.js';
+
+/** A found program as a row named `name`, whose module (`module`) exports it built. */
+export function foundShape(name: string, module: string, program: Program): Shape {
+  const entry = program.agents[0];
+  const tool = entry?.tools[0]?.name;
+  const planted = (change?: Change): PlantedChange | undefined =>
+    change === 'instructions' || change === 'tool description' || change === 'tool removed'
+      ? change
+      : undefined;
+  return {
+    name,
+    module,
+    record: file => recordProgram(program, file),
+    build: change => buildProgram(program, planted(change)),
+    changes:
+      entry === undefined
+        ? {}
+        : {
+            instructions: { agent: entry.name },
+            ...(tool === undefined
+              ? {}
+              : {
+                  'tool description': { agent: entry.name, tool },
+                  'tool removed': { agent: entry.name, tool },
+                }),
+          },
+    runOptions: programRunOptions(program),
+    runs: program.secondTurn === undefined ? 1 : 2,
+  };
+}

@@ -42,6 +42,22 @@ describe('agent-trace rerun with a module that holds the process', () => {
     // The socket and the child process are not the CLI's: it says so and ends; the MCP
     // connection it closed itself.
     expect(done.stderr).toMatch(/still holds open \(.*(TCPServerWrap|ProcessWrap)/);
+    expect(done.stderr).not.toContain('PipeWrap');
+    expect(done.ms).toBeLessThan(15_000);
+  });
+
+  it('with live tools, names the timer a timed-out tool left, not its own output pipes', async () => {
+    const file = join(folder, 'timer.jsonl');
+    const { default: desk } = await import('../fixtures/agents/timer-desk.js');
+    await recordRun(file, desk, 'Where is order 7?');
+    const done = await agentTraceProcess(
+      ['rerun', file, '--agent', 'test/fixtures/agents/timer-desk.ts', '--live-tools'],
+      20_000,
+    );
+    expect(done.killed, `killed after ${Math.round(done.ms)} ms`).toBe(false);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('✓ same behaviour');
+    expect(done.stderr).toContain('still holds open (a timer (Timeout))');
     expect(done.ms).toBeLessThan(15_000);
   });
 });

@@ -48,12 +48,14 @@ export const matrix = {
     ]),
   aiSdk: async () => {
     const { aiSdkShape } = await import('./shapes/ai-sdk-desk.js');
-    return [aiSdkShape('generate'), aiSdkShape('stream')];
+    const { shape: twice } = await import('./shapes/ai-sdk-twice.js');
+    return [aiSdkShape('generate'), aiSdkShape('stream'), twice];
   },
   bridges: async () => {
     const { agentsSdk, agentsSdkWithTrace, langgraphPrebuilt, langgraphParallel } =
       await import('./shapes/bridges.js');
-    return [agentsSdk, agentsSdkWithTrace, langgraphPrebuilt, langgraphParallel];
+    const { shape: agentsTwice } = await import('./shapes/openai-agents-twice.js');
+    return [agentsSdk, agentsSdkWithTrace, agentsTwice, langgraphPrebuilt, langgraphParallel];
   },
   imported: async () => [await one(import('./shapes/imported-otlp.js'))],
   found: async () => (await import('./found/index.js')).foundShapes(),

@@ -9,9 +9,11 @@ import {
   toolError,
   type AnyAgent,
   type AnyTool,
+  ToolCallError,
   type RunOptions,
 } from '@agent-trace/core';
 import type { Guardrail } from '@agent-trace/core/guardrail';
+import { standardFeatures, type Feature } from '@agent-trace/core/features';
 import { fakeLLM, type FakeScriptedStep } from '@agent-trace/testing';
 import { z } from 'zod';
 import type {
@@ -74,17 +76,18 @@ export function argumentsFor(kind: SchemaKind, { form, seed }: CallSpec): unknow
   return forms[kind][form];
 }
 
+/** Waits `ms` as a slow service does, giving up when `signal` aborts. */
 const wait = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 /** What a tool gives for `outcome`. */
@@ -131,9 +134,15 @@ function valueOf(kind: Extract<Outcome, { kind: 'value' }>['value'], name: strin
   }
 }
 
-function buildTool(spec: ToolSpec, change: PlantedChange | undefined, first: boolean): AnyTool {
+function buildTool(
+  spec: ToolSpec,
+  change: PlantedChange | undefined,
+  first: boolean,
+  needsApproval: boolean,
+): AnyTool {
   let calls = 0;
   return tool({
+    ...(needsApproval ? { needsApproval: true } : {}),
     name: spec.name,
     description:
       change === 'tool description' && first
@@ -227,7 +236,9 @@ export function buildProgram(
     const entry = index === 0;
     const planted = entry ? change : undefined;
     const tools = spec.tools
-      .map((each, position) => buildTool(each, planted, position === 0))
+      .map((each, position) =>
+        buildTool(each, planted, position === 0, position === 0 && spec.approval !== undefined),
+      )
       .filter((_, position) => !(planted === 'tool removed' && position === 0));
     const names = offered(program, index);
     const steps = spec.script.map(step => scriptedStep(step, names));
@@ -269,12 +280,58 @@ export function buildProgram(
       circuitBreaker:
         spec.breaker === false ? false : { failureThreshold: spec.breaker, scope: 'run' },
       guardrails: guardrailsOf(spec.guardrail),
+      ...(spec.structured === true ? { output: z.object({ answer: z.string() }) } : {}),
     });
   }
   return built[0] as AnyAgent;
 }
 
-/** The run options the program runs with (its deadline), as a module would export them. */
+/**
+ * A user's feature written on the public seam: each tool may be called `quota` times a run; a call
+ * past it is refused with a guardrail event and an error the model reads.
+ */
+export function toolQuota(quota: number): Feature {
+  return {
+    name: 'tool-quota',
+    forRun: () => {
+      const used = new Map<string, number>();
+      return {
+        beforeToolRound(_at, calls) {
+          const refused = new Map<string, ToolCallError>();
+          for (const { call, attempt, record } of calls) {
+            if (attempt > 1) continue;
+            const count = (used.get(call.toolName) ?? 0) + 1;
+            used.set(call.toolName, count);
+            if (count <= quota) continue;
+            const reason = `'${call.toolName}' was called more than ${quota} times`;
+            record('guardrail', {
+              guardrail: 'tool-quota',
+              stage: 'tool',
+              verdict: 'block',
+              reason,
+            });
+            refused.set(
+              call.callId,
+              new ToolCallError({
+                kind: 'guardrail_blocked',
+                toolName: call.toolName,
+                message: reason,
+              }),
+            );
+          }
+          return refused;
+        },
+      };
+    },
+  };
+}
+
+/** The run options the program runs with (its deadline, its own feature), as a module exports them. */
 export function programRunOptions(program: Program): Omit<RunOptions, 'trace' | 'overrides'> {
-  return program.timeoutMs === undefined ? {} : { timeoutMs: program.timeoutMs };
+  return {
+    ...(program.timeoutMs === undefined ? {} : { timeoutMs: program.timeoutMs }),
+    ...(program.quota === undefined
+      ? {}
+      : { features: [...standardFeatures, toolQuota(program.quota)] }),
+  };
 }

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  resume,
   run,
   steppingClock,
   stream,
@@ -16,6 +17,7 @@ import {
   type RunResult,
   type TraceEvent,
 } from '@agent-trace/core';
+import type { ApprovalDecision, PendingApproval } from '@agent-trace/core/approval';
 import { fakeLLM } from '@agent-trace/testing';
 import {
   forkTrace,
@@ -39,14 +41,33 @@ async function execute(
   input: string,
   options: RunOptions,
 ): Promise<RunResult<unknown>> {
-  if (program.mode === 'run') return run(entry, input, options);
-  const chunks = stream(entry, input, options);
-  let read = 0;
-  for await (const _chunk of chunks) {
-    read++;
-    if (program.stopReadingAfter !== undefined && read >= program.stopReadingAfter) break;
+  let result: RunResult<unknown>;
+  if (program.mode === 'run') result = await run(entry, input, options);
+  else {
+    const chunks = stream(entry, input, options);
+    let read = 0;
+    for await (const _chunk of chunks) {
+      read++;
+      if (program.stopReadingAfter !== undefined && read >= program.stopReadingAfter) break;
+    }
+    result = await chunks.result;
   }
-  return chunks.result;
+  // A pause for people's approval goes on, as decided, up to three times.
+  for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
+    result = await resume(entry, result.state, {
+      ...options,
+      decisions: result.interruptions.map(pending => decisionFor(program, pending)),
+    });
+  return result;
+}
+
+/** What the program's person decides on a call that waits: its agent's `approval`. */
+function decisionFor(program: Program, pending: PendingApproval): ApprovalDecision {
+  const said = program.agents.find(agent => agent.name === pending.agent)?.approval ?? 'approve';
+  const by = { callId: pending.callId, by: 'ana' };
+  if (said === 'reject') return { ...by, decision: 'reject', reason: 'not now' };
+  if (said === 'edit') return { ...by, decision: 'edit', args: pending.args };
+  return { ...by, decision: 'approve' };
 }
 
 /** Records `program` into the JSONL trace `file`: its first turn, and its second when it has one. */

@@ -80,6 +80,10 @@ export interface AgentSpec {
   /** A fallback model that answers these when the agent's own fails for good. */
   readonly fallback?: readonly StepSpec[];
   readonly maxSteps: number;
+  /** Its first tool needs a person's approval; the run pauses and is resumed with this decision. */
+  readonly approval?: 'approve' | 'reject' | 'edit';
+  /** It answers in a structured output (a zod object), decoded and retried. */
+  readonly structured?: boolean;
 }
 
 /** A whole program: its agents (the first is the entry), its input and how it runs. */
@@ -95,6 +99,8 @@ export interface Program {
   readonly timeoutMs?: number;
   /** The run goes on from an earlier run of the program (`history`): a second turn. */
   readonly secondTurn?: string;
+  /** A user's feature beside the standard ones: each tool may be called this many times a run. */
+  readonly quota?: number;
 }
 
 const names = ['desk', 'billing', 'advisor', 'planner'] as const;
@@ -182,6 +188,10 @@ const step: fc.Arbitrary<StepSpec> = fc.oneof(
 
 const script = fc.array(step, { minLength: 1, maxLength: 6 });
 
+/** `arbitrary`'s value one time in `oneIn`, else absent. */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+
 const agentSpec = (index: number, count: number): fc.Arbitrary<AgentSpec> => {
   const later = Array.from({ length: count - index - 1 }, (_, k) => index + 1 + k);
   const subset = later.length === 0 ? fc.constant([]) : fc.subarray(later);
@@ -230,12 +240,23 @@ const agentSpec = (index: number, count: number): fc.Arbitrary<AgentSpec> => {
         ],
       },
     )
-    .map(spec => ({ ...spec, tools: [...spec.tools] }));
+    .chain(spec =>
+      fc
+        .record({
+          approval: sometimes(
+            fc.constantFrom<'approve' | 'reject' | 'edit'>('approve', 'reject', 'edit'),
+            5,
+          ),
+          structured: sometimes(fc.constant(true), 6),
+        })
+        .map(({ approval, structured }) => ({
+          ...spec,
+          tools: [...spec.tools],
+          ...(approval === undefined || spec.tools.length === 0 ? {} : { approval }),
+          ...(structured === undefined ? {} : { structured }),
+        })),
+    );
 };
-
-/** `arbitrary`'s value one time in `oneIn`, else absent. */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | undefined> =>
-  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
 
 /** Generated programs: one to four agents, each its tools, handoffs, agents as tools and script. */
 export const programArbitrary: fc.Arbitrary<Program> = fc
@@ -249,13 +270,15 @@ export const programArbitrary: fc.Arbitrary<Program> = fc
       abortAtCall: sometimes(fc.integer({ min: 1, max: 4 }), 6),
       timeoutMs: sometimes(fc.integer({ min: 15, max: 60 }), 6),
       secondTurn: sometimes(fc.constantFrom('And then?', 'Thanks'), 4),
+      quota: sometimes(fc.integer({ min: 1, max: 3 }), 5),
     }),
   )
-  .map(({ stopReadingAfter, abortAtCall, timeoutMs, secondTurn, ...program }) => ({
+  .map(({ stopReadingAfter, abortAtCall, timeoutMs, secondTurn, quota, ...program }) => ({
     ...program,
     agents: [...program.agents],
     ...(program.mode === 'stream' && stopReadingAfter !== undefined ? { stopReadingAfter } : {}),
     ...(abortAtCall === undefined ? {} : { abortAtCall }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(secondTurn === undefined ? {} : { secondTurn }),
+    ...(quota === undefined ? {} : { quota }),
   }));

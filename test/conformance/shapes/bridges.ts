@@ -121,21 +121,35 @@ export const langgraphPrebuilt: Shape = {
 /** A StateGraph whose two nodes (each an agent) run at once, then a writer joins them. */
 export function parallelGraph({ model }: Pick<LanggraphRerun, 'model'>, change?: Change) {
   const node =
-    (name: string, said: string, delayMs: number) =>
+    (name: string, said: string, delayMs: () => number) =>
     async (state: typeof MessagesAnnotation.State) => {
-      await new Promise(resolve => setTimeout(resolve, delayMs));
+      await new Promise(resolve => setTimeout(resolve, delayMs()));
       return { messages: [await model(name).invoke([new SystemMessage(said), ...state.messages])] };
     };
-  return new StateGraph(MessagesAnnotation)
-    .addNode('prices', node('prices', 'Find the prices.', 30))
-    .addNode('reviews', node('reviews', instructions(change, 'Find the reviews.'), 1))
-    .addNode('writer', node('writer', 'Write the answer.', 0))
-    .addEdge(START, 'prices')
-    .addEdge(START, 'reviews')
-    .addEdge('prices', 'writer')
-    .addEdge('reviews', 'writer')
-    .addEdge('writer', END)
-    .compile({ name: 'shop' });
+  return (
+    new StateGraph(MessagesAnnotation)
+      // The two side by side take a random time on every run, as the real world's nodes do.
+      .addNode(
+        'prices',
+        node('prices', 'Find the prices.', () => Math.floor(Math.random() * 20)),
+      )
+      .addNode(
+        'reviews',
+        node('reviews', instructions(change, 'Find the reviews.'), () =>
+          Math.floor(Math.random() * 20),
+        ),
+      )
+      .addNode(
+        'writer',
+        node('writer', 'Write the answer.', () => 0),
+      )
+      .addEdge(START, 'prices')
+      .addEdge(START, 'reviews')
+      .addEdge('prices', 'writer')
+      .addEdge('reviews', 'writer')
+      .addEdge('writer', END)
+      .compile({ name: 'shop' })
+  );
 }
 
 export const parallelGraphScripts = () => ({
@@ -145,7 +159,7 @@ export const parallelGraphScripts = () => ({
 });
 
 export const langgraphParallel: Shape = {
-  name: 'LangGraph StateGraph with parallel nodes',
+  name: 'LangGraph StateGraph with parallel nodes (each taking a random time)',
   module: 'test/conformance/shapes/langgraph-parallel.ts',
   record: async file => {
     const sink = jsonlSink(file);

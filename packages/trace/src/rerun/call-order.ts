@@ -76,7 +76,52 @@ function inOrder(siblings: readonly SpanNode[]): SpanNode[] {
     unit.first = Math.min(unit.first, node.first);
     unit.nodes.push(node);
   }
-  return units.sort((a, b) => a.first - b.first).flatMap(unit => unit.nodes.sort(byCall));
+  units.sort((a, b) => a.first - b.first);
+  return sideBySide(units).flatMap(unit => unit.nodes.sort(byCall));
+}
+
+/** The agent a span is, when it is an agent's span (its first event is `agent_start`). */
+const agentOf = (node: SpanNode): string | undefined => {
+  const first = node.own[0];
+  return first?.event === 'agent_start' ? first.agent : undefined;
+};
+
+/** The seq of a span's last own event (its end, once it ended). */
+const lastOf = (node: SpanNode): number => node.own.at(-1)?.seq ?? node.first;
+
+/**
+ * Agents' spans that ran side by side under one parent (each began before another ended: a
+ * graph's parallel nodes) are read by agent name, not in the order they began, which timing
+ * decides; agents that ran one after another keep their order.
+ */
+function sideBySide<Unit extends { first: number; nodes: SpanNode[] }>(units: Unit[]): Unit[] {
+  const out: Unit[] = [];
+  let group: Unit[] = [];
+  let groupEnd = -1;
+  const flush = (): void => {
+    if (group.length > 1)
+      group.sort((a, b) => {
+        const left = agentOf(a.nodes[0] as SpanNode) ?? '';
+        const right = agentOf(b.nodes[0] as SpanNode) ?? '';
+        return left < right ? -1 : left > right ? 1 : a.first - b.first;
+      });
+    out.push(...group);
+    group = [];
+    groupEnd = -1;
+  };
+  for (const unit of units) {
+    const node = unit.nodes.length === 1 ? unit.nodes[0] : undefined;
+    if (node === undefined || node.call !== undefined || agentOf(node) === undefined) {
+      flush();
+      out.push(unit);
+      continue;
+    }
+    if (group.length > 0 && unit.first > groupEnd) flush();
+    group.push(unit);
+    groupEnd = Math.max(groupEnd, lastOf(node));
+  }
+  flush();
+  return out;
 }
 
 const byCall = (a: SpanNode, b: SpanNode): number =>

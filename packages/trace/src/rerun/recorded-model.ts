@@ -3,6 +3,7 @@ import {
   type FinishReason,
   type LanguageModel,
   type ModelCallErrorKind,
+  type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
 } from '@agent-trace/core';
@@ -52,21 +53,15 @@ export function recordedModel(
   model: Pick<LanguageModel, 'provider' | 'modelId' | 'settings'> = recording.identityOf(agent),
 ): LanguageModel {
   // The answer comes at the time it came in the recording, on the rerun's clock.
-  const take = async (): Promise<ModelResponse> => {
-    const recorded = recording.nextCall(agent);
-    if (recorded === undefined) {
-      const stopped = recording.stop.beyond();
+  const take = (request: ModelRequest): Promise<ModelResponse> => {
+    const recorded = recording.nextCall(agent, request);
+    if (recorded === undefined) return Promise.resolve().then(() => beyond(agent, recording));
+    const waiting = recording.inTime(recorded.end.span_id, recorded.end.time);
+    return (waiting ?? Promise.resolve()).then(() => {
+      const stopped = recording.stop.cut(recorded.end.error);
       if (stopped !== undefined) throw stopped;
-      throw new ModelCallError({
-        kind: 'script_exhausted',
-        isRetryable: false,
-        message: `Replay: agent '${agent}' made a model call the recording does not have.`,
-      });
-    }
-    await recording.clock.until(Date.parse(recorded.end.time));
-    const stopped = recording.stop.cut(recorded.end.error);
-    if (stopped !== undefined) throw stopped;
-    return answerOf(recorded);
+      return answerOf(recorded);
+    });
   };
   return {
     specificationVersion: 'v1',
@@ -74,12 +69,23 @@ export function recordedModel(
     modelId: model.modelId,
     ...defined('settings', model.settings),
     generate: take,
-    stream: () => stream(take),
+    stream: request => stream(() => take(request)),
   };
 }
 
+/** A call the recording does not have: a stop replayed there, or a failure (not retried). */
+function beyond(agent: string, recording: Recording): never {
+  const stopped = recording.stop.beyond();
+  if (stopped !== undefined) throw stopped;
+  throw new ModelCallError({
+    kind: 'script_exhausted',
+    isRetryable: false,
+    message: `Replay: agent '${agent}' made a model call the recording does not have.`,
+  });
+}
+
 async function* stream(
-  take: () => Promise<ModelResponse>,
+  answer: () => Promise<ModelResponse>,
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
-  yield* partsOfResponse(await take());
+  yield* partsOfResponse(await answer());
 }

@@ -1,6 +1,7 @@
 import {
   ToolCallError,
   type Message,
+  type ModelRequest,
   type ToolCallErrorKind,
   type TraceEvent,
   type TraceEventOf,
@@ -9,6 +10,8 @@ import type { ApprovalDecision } from '@agent-trace/core/approval';
 import { fromTraceMessage } from '@agent-trace/core/record';
 import { canonicalJson } from '@agent-trace/core/util';
 import { readTrace } from '../jsonl/read-trace.js';
+import { CallTurns } from './call-turns.js';
+import { concurrentAnswers } from './concurrent-answers.js';
 import { ReplayClock } from './replay-clock.js';
 import { ReplayedStop } from './replayed-stop.js';
 
@@ -40,6 +43,10 @@ export class Recording {
    */
   readonly stop: ReplayedStop;
   readonly #calls = new Map<string, RecordedCall[]>();
+  /** Which recorded turn each model call belongs to (an agent asked twice at once). */
+  readonly #turns = new CallTurns();
+  /** The answers that ran at the same time as another: they arrive in the order they came. */
+  readonly #concurrent: ReadonlySet<string>;
   readonly #tools = new Map<string, TraceEventOf<'tool_end'>[]>();
   /** The tools whose calls ran an agent (an agent's span under the tool's). */
   readonly #agentTools = new Set<string>();
@@ -66,11 +73,9 @@ export class Recording {
     this.history = (start.history ?? []).map(fromTraceMessage);
     this.runId = start.run;
     this.clock = new ReplayClock(Date.parse(start.time));
-    this.stop = new ReplayedStop(
-      events.filter(event => event.run === start.run),
-      Date.parse(start.time),
-      this.clock,
-    );
+    const own = events.filter(event => event.run === start.run);
+    this.stop = new ReplayedStop(own, Date.parse(start.time), this.clock);
+    this.#concurrent = concurrentAnswers(own);
     const workflow = events.find(
       event => event.run === start.run && event.event === 'workflow_start',
     );
@@ -94,9 +99,11 @@ export class Recording {
         const call = starts.get(event.span_id);
         // A breaker's refusal never reached the model: a rerun's breaker decides again.
         if (call === undefined || event.error?.type === 'circuit_open') continue;
+        const recorded = { start: call, end: event };
         const list = this.#calls.get(event.agent) ?? [];
-        list.push({ start: call, end: event });
+        list.push(recorded);
         this.#calls.set(event.agent, list);
+        this.#turns.add(recorded);
       } else if (event.event === 'tool_end') {
         // A refusal the loop or a feature decided never reached the tool: a rerun decides it again.
         if (event.error !== undefined && decidedKinds.has(event.error.type)) continue;
@@ -126,9 +133,13 @@ export class Recording {
     return first === undefined ? undefined : { provider: first.provider, model: first.model };
   }
 
-  /** The next recorded model call of `agent`, if any. */
-  nextCall(agent: string): RecordedCall | undefined {
-    return this.#calls.get(agent)?.shift();
+  /**
+   * The next recorded model call of `agent`, if any: of the agent's recorded turn that `request`
+   * goes on (the same first user message, as many answers given) when it has several, else the
+   * next in order.
+   */
+  nextCall(agent: string, request?: Pick<ModelRequest, 'messages'>): RecordedCall | undefined {
+    return this.#turns.take(agent, this.#calls.get(agent), request);
   }
 
   /**
@@ -163,15 +174,24 @@ export class Recording {
    * the order they got them, so what decides on that order (a breaker, the first to fail) decides
    * as it did.
    */
-  async answerToolInTime<Missing>(
-    tool: string,
-    args: unknown,
-    missing: () => Missing,
-  ): Promise<unknown> {
+  answerToolInTime<Missing>(tool: string, args: unknown, missing: () => Missing): Promise<unknown> {
+    // Not async itself: an answer that need not wait is one promise, not a chain of them.
     const recorded = this.nextToolResult(tool, args);
-    if (recorded === undefined) return this.#beyond(missing);
-    await this.clock.until(Date.parse(recorded.time));
-    return this.#answer(recorded);
+    if (recorded === undefined) return Promise.resolve().then(() => this.#beyond(missing));
+    const waiting = this.inTime(recorded.span_id, recorded.time);
+    return (waiting ?? Promise.resolve()).then(() => this.#answer(recorded));
+  }
+
+  /**
+   * Moves the rerun's clock to the time a recorded answer (of span `spanId`) came: an answer that
+   * ran at the same time as another waits for it on the clock, so the two arrive in the order they
+   * came (the promise to wait for); one that ran alone is given at once (undefined).
+   */
+  inTime(spanId: string, time: string): Promise<void> | undefined {
+    const at = Date.parse(time);
+    if (this.#concurrent.has(spanId)) return this.clock.until(at);
+    this.clock.advanceTo(at);
+    return undefined;
   }
 
   /** No recorded answer is left for a call: a run stopped from outside stops here, else `missing`. */

@@ -99,6 +99,19 @@ export class ReplayedStop {
       this.#clock.stopAt(this.#deadlineMs, () => this.#fire('deadline'));
   }
 
+  /** True when the recorded run was stopped from outside, so the rerun's trace must be watched. */
+  get watches(): boolean {
+    return this.#recorded !== undefined;
+  }
+
+  /**
+   * True when the rerun's run needs {@link ReplayedStop.signal}: a stop is replayed, or the rerun
+   * decides a deadline of its own. Otherwise the run is given no signal, and pays nothing for one.
+   */
+  get stops(): boolean {
+    return this.#recorded !== undefined || this.#deadlineMs !== undefined;
+  }
+
   /** The signal the rerun's run is given: it fires where the recorded run was stopped. */
   get signal(): AbortSignal {
     return this.#controller.signal;

@@ -135,14 +135,13 @@ export async function rerunTrace(
   const { timeoutMs, signal: own, ...run } = options.run ?? {};
   if (options.liveTools === true) recording.clock.limitsInRealTime();
   recording.stop.arm(timeoutMs);
-  sinks.push(recording.stop.sink);
+  if (recording.stop.watches) sinks.push(recording.stop.sink);
   const result = await runTargetAsRecorded(target, recording, {
     ...recordedLimits(recorded, options.run),
     // Recorded waits take no real time; a clock of the caller's own replaces the recording's.
     clock: recording.clock,
     ...run,
-    signal:
-      own === undefined ? recording.stop.signal : AbortSignal.any([own, recording.stop.signal]),
+    ...stopSignal(recording, own),
     trace: sinks,
     overrides,
   });
@@ -164,4 +163,11 @@ export function rerunReport<Result>(
     rerun,
     result,
   };
+}
+
+/** The signal of a rerun's run: the caller's, the replayed stop's, both, or none. */
+function stopSignal(recording: Recording, own: AbortSignal | undefined): { signal?: AbortSignal } {
+  if (!recording.stop.stops) return own === undefined ? {} : { signal: own };
+  const { signal } = recording.stop;
+  return { signal: own === undefined ? signal : AbortSignal.any([own, signal]) };
 }

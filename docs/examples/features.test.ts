@@ -195,3 +195,41 @@ it('reads a per-agent option it added to the agent, checked where the agent is d
     "allowedTools of agent 'desk' must be a list of tool names.",
   );
 });
+
+const scrubEmails = (replacement = '[email removed]'): Feature => ({
+  name: 'scrub-emails',
+  forRun: () => ({
+    toolResult: (_at, { content }) => content.replace(/[\w.]+@[\w.]+/g, replacement),
+  }),
+});
+
+it('rewrites what the model reads of a tool result, as the trace records it and a rerun compares it', async () => {
+  const customerDesk = () =>
+    agent({
+      name: 'desk',
+      model: fakeLLM(
+        [{ toolCalls: [{ name: 'customer', args: { id: 7 } }] }, { text: 'Found customer 7.' }],
+        { allowUnusedSteps: true },
+      ),
+      tools: [
+        tool({
+          name: 'customer',
+          description: 'A customer by id',
+          input: z.object({ id: z.number() }),
+          execute: ({ id }) => ({ id, email: 'ana@example.com' }),
+        }),
+      ],
+    });
+  const desk = customerDesk();
+  const trace = memorySink();
+  await run(desk, 'Who is customer 7?', { features: [...standardFeatures, scrubEmails()], trace });
+  const sent = JSON.stringify(trace.events.filter(event => event.event === 'llm_start').at(-1));
+  expect(sent).toContain('[email removed]');
+  expect(sent).not.toContain('ana@example.com');
+  const features = [...standardFeatures, scrubEmails()];
+  expect((await rerunTrace(trace.events, customerDesk(), { run: { features } })).same).toBe(true);
+  const hidden = [...standardFeatures, scrubEmails('<hidden>')];
+  expect((await rerunTrace(trace.events, customerDesk(), { run: { features: hidden } })).same).toBe(
+    false,
+  );
+});

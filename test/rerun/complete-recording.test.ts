@@ -13,6 +13,7 @@ import {
   type RunOptions,
   type TraceEvent,
 } from '@agent-trace/core';
+import { standardFeatures, type Feature } from '@agent-trace/core/features';
 import { fakeLLM } from '@agent-trace/testing';
 import { formatDivergence, memorySink, rerunTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
@@ -361,5 +362,51 @@ describe('stops from outside, replayed where they happened', () => {
     const report = await rerunTrace(sink.events, desk());
     expect(said(report)).toBe('');
     expect(report.result).toMatchObject({ stopReason: 'aborted' });
+  });
+});
+
+describe('what the model was sent is what the trace says', () => {
+  /** A user's feature: e-mail addresses in tool results are replaced before the model reads them. */
+  const scrub = (replacement: string): Feature => ({
+    name: 'scrub-emails',
+    forRun: () => ({
+      toolResult: (_at, { content }) => content.replace(/[\w.]+@[\w.]+/g, replacement),
+    }),
+  });
+  const desk = () =>
+    agent({
+      name: 'desk',
+      model: script([
+        { toolCalls: [{ name: 'customer', args: { id: 7 } }] },
+        { text: 'Found the customer.' },
+      ]),
+      tools: [
+        tool({
+          name: 'customer',
+          description: 'A customer',
+          input: z.object({ id: z.number() }),
+          execute: ({ id }) => ({ id, email: 'ana@example.com' }),
+        }),
+      ],
+    });
+
+  it("a feature's rewrite of a tool result is what llm_start records; the same reruns as the same, another diverges there", async () => {
+    const features = [...standardFeatures, scrub('[email removed]')];
+    const events = await record(desk(), 'Who is customer 7?', { features });
+    const sent = events.filter(event => event.event === 'llm_start').at(-1);
+    expect(JSON.stringify(sent)).toContain('[email removed]');
+    expect(JSON.stringify(sent)).not.toContain('ana@example.com');
+    // The tool's own result stays in its tool_end.
+    expect(events.find(event => event.event === 'tool_end')).toMatchObject({
+      result: { email: 'ana@example.com' },
+    });
+    expect(said(await rerunTrace(events, desk(), { run: { features } }))).toBe('');
+    const other = await rerunTrace(events, desk(), {
+      run: { features: [...standardFeatures, scrub('<hidden>')] },
+    });
+    expect(other.firstDivergence?.expected).toMatch(/^model call 2 of 'desk'/);
+    expect(other.firstDivergence?.explanation?.map(change => change.summary).join('\n')).toMatch(
+      /\[email removed\]|<hidden>/,
+    );
   });
 });

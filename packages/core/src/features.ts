@@ -22,6 +22,7 @@ export type {
   RoundCall,
   Stop,
   ToolAttemptHold,
+  ToolResultView,
   ToolCheck,
   ToolStep,
 } from './kernel/run/feature.js';

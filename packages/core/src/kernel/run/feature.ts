@@ -98,6 +98,15 @@ export interface DecidedStep {
   readonly refused: readonly { readonly call: ToolCallRequest; readonly message: string }[];
 }
 
+/** A tool call's result as the model is about to read it. */
+export interface ToolResultView {
+  readonly call: ToolCallRequest;
+  /** What the model reads: the result as text, or the error's message. */
+  readonly content: string;
+  /** True when the call failed and `content` is its error. */
+  readonly isError: boolean;
+}
+
 /** A call of a round of tool calls, as a feature sees it before the round runs. */
 export interface RoundCall {
   readonly call: ToolCallRequest;
@@ -175,6 +184,14 @@ export interface FeatureHooks {
     at: FeatureContext,
     calls: readonly RoundCall[],
   ): MaybePromise<ReadonlyMap<string, ToolCallError> | undefined>;
+  /**
+   * Rewrites what the model reads of a tool call's result, before the conversation takes it (a
+   * scrub of what a tool returned): the content the model reads instead, or undefined to leave it.
+   * Features rewrite in order, each given the content the one before gave. The call's `tool_end`
+   * keeps what the tool returned; the next `llm_start` records what the model was sent, so a
+   * rerun compares it and a changed rewrite shows.
+   */
+  toolResult?(at: FeatureContext, result: ToolResultView): string | undefined;
   /** Each attempt of an ordinary tool's call, before it runs, with its span open. */
   toolAttempt?(
     at: FeatureContext,

@@ -276,7 +276,7 @@ function closeInterruptedSpans(
 
 /** The results in the order asked: records and history, and the chunks (delegates', then `tool_response`). */
 function deliverResults(
-  { agent, conversation, resultMessage, state }: ToolPhase,
+  { agent, conversation, resultMessage, state, hooks, at }: ToolPhase,
   inOrder: readonly PendingCall[],
   finished: ReadonlyMap<PendingCall, SettledCall>,
 ): { records: ToolCallRecord[]; chunks: Chunk[] } {
@@ -298,7 +298,12 @@ function deliverResults(
     };
     records.push(record);
     state.toolCalls.push(record);
-    conversation.append(resultMessage(call, outcome.content, !outcome.ok));
+    // What the model reads: the features may rewrite it (the trace's next llm_start records it).
+    const content =
+      hooks.toolResults.length === 0
+        ? outcome.content
+        : hooks.toolResult(at, { call, content: outcome.content, isError: !outcome.ok });
+    conversation.append(resultMessage(call, content, !outcome.ok));
     if (state.chunks.wanted)
       chunks.push(
         state.chunks.make('tool_response', agent.name, {

@@ -16,6 +16,7 @@ import type {
   PausedStep,
   RoundCall,
   ToolAttemptHold,
+  ToolResultView,
 } from './feature.js';
 import type { Stop, ToolCheck } from './next-step.js';
 import { nativeToolCalling, type ToolCallingMode } from './tool-calling.js';
@@ -156,6 +157,7 @@ export class Hooks {
   readonly modelAttempts: readonly Hook<'modelAttempt'>[];
   readonly toolChecks: readonly Hook<'toolCheck'>[];
   readonly toolAttempts: readonly Hook<'toolAttempt'>[];
+  readonly toolResults: readonly Hook<'toolResult'>[];
   readonly #models: readonly Hook<'model'>[];
   readonly #price: Hook<'priceCall'> | undefined;
   readonly #pauses: readonly Hook<'pause'>[];
@@ -170,6 +172,7 @@ export class Hooks {
     this.modelAttempts = hooks(features, 'modelAttempt');
     this.toolChecks = hooks(features, 'toolCheck');
     this.toolAttempts = hooks(features, 'toolAttempt');
+    this.toolResults = hooks(features, 'toolResult');
     this.#models = hooks(features, 'model');
     this.#price = hooks(features, 'priceCall')[0];
     this.#pauses = hooks(features, 'pause');
@@ -188,6 +191,13 @@ export class Hooks {
     request: ModelCallRequest,
   ): Promise<Stop | undefined> {
     return firstStop(this.beforeModelCalls, at, model, request);
+  }
+
+  /** What the model reads of a tool call's result: the content, rewritten by each feature in order. */
+  toolResult(at: FeatureContext, result: ToolResultView): string {
+    let { content } = result;
+    for (const hook of this.toolResults) content = hook(at, { ...result, content }) ?? content;
+    return content;
   }
 
   /** After a model answered a turn's step: every feature is told. */

@@ -28,7 +28,13 @@ import type {
 
 /** A change the generator plants in a program, which a rerun must catch where it first shows. */
 export type PlantedChange =
-  'instructions' | 'tool description' | 'tool removed' | 'schema default' | 'model name';
+  | 'instructions'
+  | 'tool description'
+  | 'tool removed'
+  | 'schema default'
+  | 'model name'
+  | 'breaker threshold'
+  | 'guardrail action';
 
 const words = ['Paris', 'refund', '注文', 'ok', 'Zürich 🚆', 'a "quoted" word', ''];
 const word = (seed: number): string => words[seed % words.length] as string;
@@ -196,10 +202,11 @@ function scriptedStep(step: StepSpec, names: ReturnType<typeof offered>): FakeSc
   }
 }
 
-function guardrailsOf(kind: AgentSpec['guardrail']): Record<string, Guardrail[]> {
+function guardrailsOf(kind: AgentSpec['guardrail'], blocks = false): Record<string, Guardrail[]> {
   const warn: Guardrail = {
     name: 'careful',
-    check: () => ({ verdict: 'warn', reason: 'careful' }),
+    // Planted: the guardrail's action turned from warn to block.
+    check: () => ({ verdict: blocks ? 'block' : 'warn', reason: 'careful' }),
   };
   const block = (needle: string): Guardrail => ({
     name: 'no_' + needle.toLowerCase(),
@@ -278,8 +285,13 @@ export function buildProgram(
         baseDelayMs: 1000,
       },
       circuitBreaker:
-        spec.breaker === false ? false : { failureThreshold: spec.breaker, scope: 'run' },
-      guardrails: guardrailsOf(spec.guardrail),
+        spec.breaker === false
+          ? false
+          : {
+              failureThreshold: spec.breaker + (planted === 'breaker threshold' ? 10 : 0),
+              scope: 'run',
+            },
+      guardrails: guardrailsOf(spec.guardrail, planted === 'guardrail action'),
       ...(spec.structured === true ? { output: z.object({ answer: z.string() }) } : {}),
     });
   }

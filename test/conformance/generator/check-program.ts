@@ -27,6 +27,7 @@ import {
   recordedRuns,
   rerunTrace,
   validateTrace,
+  type Divergence,
 } from '@agent-trace/trace';
 import { buildProgram, programRunOptions, type PlantedChange } from './build-program.js';
 import type { Program } from './program.js';
@@ -98,6 +99,29 @@ export async function recordProgram(program: Program, file: string): Promise<voi
   }
 }
 
+/**
+ * Where a change to a decision first shows: the entry agent's first breaker refusal, or its
+ * guardrail's first warning. Undefined when the recorded run has none.
+ */
+function decisionAt(
+  change: PlantedChange,
+  entry: string,
+  events: readonly TraceEvent[],
+): TraceEvent | undefined {
+  if (change === 'breaker threshold')
+    return events.find(
+      event =>
+        event.agent === entry &&
+        (event.event === 'tool_end' || event.event === 'llm_end') &&
+        event.error?.type === 'circuit_open',
+    );
+  if (change === 'guardrail action')
+    return events.find(
+      event => event.agent === entry && event.event === 'guardrail' && event.verdict === 'warn',
+    );
+  return undefined;
+}
+
 /** The changes that show in `program`'s recorded run, and where: its entry's first model call. */
 function plantable(program: Program, events: readonly TraceEvent[]): PlantedChange[] {
   const entry = program.agents[0];
@@ -110,6 +134,8 @@ function plantable(program: Program, events: readonly TraceEvent[]): PlantedChan
   const first = entry.tools[0];
   if (first !== undefined) changes.push('tool description', 'tool removed');
   if (first?.schema === 'default') changes.push('schema default');
+  for (const decision of ['breaker threshold', 'guardrail action'] as const)
+    if (decisionAt(decision, entry.name, events) !== undefined) changes.push(decision);
   return changes;
 }
 
@@ -119,6 +145,8 @@ const words: Record<PlantedChange, RegExp> = {
   'tool description': /description/,
   'tool removed': /the tool list/,
   'schema default': /schema: .*default: 5 → 6/,
+  'breaker threshold': /fails: circuit_open/,
+  'guardrail action': /says block/,
 };
 
 /** P4: a planted change diverges at the entry's first model call, in words that name it. */
@@ -137,14 +165,26 @@ async function checkChange(
   const event = (first.kind === 'missing' ? report.recorded : report.rerun).find(
     each => each.seq === first.seq,
   );
-  const entry = program.agents[0]?.name;
-  const at = event?.event === 'llm_start' && event.agent === entry && event.step === 1;
+  const entry = program.agents[0]?.name ?? '';
+  const decision = decisionAt(change, entry, report.recorded);
+  const at =
+    decision === undefined
+      ? event?.event === 'llm_start' && event.agent === entry && event.step === 1
+      : atDecision(decision, first);
   const said = [first.expected, first.actual, ...(first.explanation ?? []).map(c => c.summary)];
   if (!at)
-    return `P4 (${change}): the first divergence is not the entry's first model call:\n${formatDivergence(first)}`;
+    return `P4 (${change}): the first divergence is not where the change first shows (${decision === undefined ? "the entry's first model call" : `seq ${decision.seq}`}):\n${formatDivergence(first)}`;
   if (!said.some(text => text !== undefined && words[change].test(text)))
     return `P4 (${change}): the words do not name the change:\n${formatDivergence(first)}`;
   return undefined;
+}
+
+/** True when the divergence is at the recorded decision `step` (the recording's side of it). */
+function atDecision(step: TraceEvent, first: Divergence): boolean {
+  if (first.kind === 'extra' || first.expected === undefined) return false;
+  if (step.event === 'guardrail')
+    return first.expected.startsWith(`guardrail '${step.guardrail}' (${step.stage})`);
+  return first.expected.includes('circuit_open');
 }
 
 /** P1 and P3 for each run of the recording, then P4 and P5 on its first. */

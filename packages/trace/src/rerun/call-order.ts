@@ -57,7 +57,8 @@ export function inCallOrder(events: readonly TraceEvent[]): TraceEvent[] {
 
 /**
  * Siblings in the order to read them: by start, except that the tool calls of one model answer
- * are read together, where the first of them started, in the order the answer asked for them.
+ * are read together, where the first of them started, in the order the answer asked for them
+ * (a handoff it asked for last: it happens once they ran).
  */
 function inOrder(siblings: readonly SpanNode[]): SpanNode[] {
   const units: { first: number; nodes: SpanNode[] }[] = [];
@@ -124,8 +125,11 @@ function sideBySide<Unit extends { first: number; nodes: SpanNode[] }>(units: Un
   return out;
 }
 
+/** A handoff an answer asked for happens after its tool calls (the loop runs them first). */
+const handsOff = (node: SpanNode): number => (node.own[0]?.event === 'handoff_start' ? 1 : 0);
+
 const byCall = (a: SpanNode, b: SpanNode): number =>
-  (a.call?.rank ?? 0) - (b.call?.rank ?? 0) || a.first - b.first;
+  handsOff(a) - handsOff(b) || (a.call?.rank ?? 0) - (b.call?.rank ?? 0) || a.first - b.first;
 
 /** Writes `node`'s events and its children's, each child's subtree whole, into `out`. */
 function walk(node: SpanNode, out: TraceEvent[]): void {

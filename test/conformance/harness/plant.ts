@@ -6,6 +6,10 @@ import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { Change, ForkCheck, Shape } from './shape.js';
 
+/** `value`, after `ms` milliseconds: a tool that takes its time, as real ones do. */
+export const after = <T>(ms: number, value: T): Promise<T> =>
+  new Promise<T>(resolve => setTimeout(() => resolve(value), ms));
+
 /** The instructions, changed when `change` is `instructions`. */
 export function instructions(change: Change | undefined, text: string): string {
   return change === 'instructions' ? `${text} Always answer in French.` : text;

@@ -7,11 +7,8 @@ import { agentTraceTelemetry, aiSdkAgent, aiSdkModel, type AiSdkRerun } from '@a
 import { jsonlSink } from '@agent-trace/trace';
 import { generateText, isStepCount, streamText, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { instructions, script, everyChange } from '../harness/plant.js';
+import { instructions, script, everyChange, after } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
-
-const after = <T>(ms: number, value: T) =>
-  new Promise<T>(resolve => setTimeout(() => resolve(value), ms));
 
 const scripts = () => ({
   writer: script([

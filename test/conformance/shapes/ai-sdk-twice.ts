@@ -9,11 +9,8 @@ import { jsonlSink } from '@agent-trace/trace';
 import { generateText, isStepCount, tool } from 'ai';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, script } from '../harness/plant.js';
+import { instructions, script, after } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
-
-const after = <T>(ms: number, value: T) =>
-  new Promise<T>(resolve => setTimeout(() => resolve(value), ms));
 
 const scripts = () => ({
   planner: script([

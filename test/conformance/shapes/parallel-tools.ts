@@ -10,11 +10,9 @@ import {
   script,
   everyChange,
   forkAnswering,
+  after,
 } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
-
-const after = <T>(ms: number, value: T) =>
-  new Promise<T>(resolve => setTimeout(() => resolve(value), ms));
 
 export function build(change?: Change) {
   const weather = plantedTool(change, {

@@ -257,15 +257,30 @@ describe('decisions made again: breakers', () => {
     expect(raised.firstDivergence?.expected).toBe('the model fails: circuit_open');
   });
 
-  it('a recorded outage with 4 s backoff reruns as the same in well under a second of real time', async () => {
-    const events = await record(outageDesk(10), 'Hello?', { clock: steppingClock() });
+  it('a recorded outage that waited 45 s (four 503s, 4 s base backoff) reruns as the same in under a second', async () => {
+    const fourOutages = () =>
+      agent({
+        name: 'desk',
+        model: script([
+          ...Array.from({ length: 4 }, () => () => {
+            throw outage();
+          }),
+          { text: 'Back.' },
+        ]),
+        retry: { modelAttempts: 5, baseDelayMs: 4000, maxDelayMs: 60_000 },
+        circuitBreaker: false,
+      });
+    const events = await record(fourOutages(), 'Hello?', {
+      clock: steppingClock(),
+      random: () => 0.5,
+    });
     const waited = events.reduce(
       (sum, event) => sum + (event.event === 'retry' ? event.delay_ms : 0),
       0,
     );
-    expect(waited).toBeGreaterThan(6000);
+    expect(waited).toBe(45_000);
     const started = performance.now();
-    const report = await rerunTrace(events, outageDesk(10));
+    const report = await rerunTrace(events, fourOutages());
     expect(performance.now() - started).toBeLessThan(1000);
     expect(said(report)).toBe('');
     expect(report.result).toMatchObject({ stopReason: 'completed', output: 'Back.' });

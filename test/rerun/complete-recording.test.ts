@@ -179,6 +179,18 @@ describe('a conversation continued with history', () => {
     }
   });
 
+  it('says so when a trace of two runs is rerun for its first alone', async () => {
+    const sink = memorySink();
+    const entry = assistant();
+    const first = await run(entry, 'Hi, I am Ana.', { trace: sink });
+    await run(entry, 'What is my name?', { trace: sink, history: first.messages });
+    const warned = new Promise<Error>(resolve => process.once('warning', resolve));
+    await rerunTrace(sink.events, assistant());
+    const warning = (await warned) as Error & { code?: string };
+    expect(warning.code).toBe('AGENT_TRACE_FIRST_RUN_ONLY');
+    expect(warning.message).toContain('The trace holds 2 runs; only its first');
+  });
+
   it('redacts the history as it redacts the rest of the trace', async () => {
     const sink = memorySink();
     await run(assistant(), 'Anything new?', {

@@ -69,6 +69,7 @@ export class Recording {
           : `The trace has no run '${run}'. Its runs are: ${recordedRuns(events).join(', ') || '(none)'}.`,
       );
     }
+    if (run === undefined) warnFirstRunOnly(events, start.run);
     this.input = start.input;
     this.history = (start.history ?? []).map(fromTraceMessage);
     this.runId = start.run;
@@ -271,6 +272,19 @@ function recordedToolFailure(
     });
   }
   return new Error(error.message.replace(/^Tool '[^']*' failed: /, ''));
+}
+
+/**
+ * Says so when a trace of several runs is read for its first alone (no run named): a rerun or a
+ * fork of it covers that run only, which a caller may not expect.
+ */
+function warnFirstRunOnly(events: readonly TraceEvent[], first: string): void {
+  const runs = recordedRuns(events);
+  if (runs.length < 2) return;
+  process.emitWarning(
+    `The trace holds ${runs.length} runs; only its first (${first}) is read. Name the run (runId; recordedRuns(events) lists them) to read another, or use 'agent-trace rerun', which reruns each.`,
+    { code: 'AGENT_TRACE_FIRST_RUN_ONLY' },
+  );
 }
 
 function noResult(tool: string): never {

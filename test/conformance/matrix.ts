@@ -55,7 +55,15 @@ export const matrix = {
     const { agentsSdk, agentsSdkWithTrace, langgraphPrebuilt, langgraphParallel } =
       await import('./shapes/bridges.js');
     const { shape: agentsTwice } = await import('./shapes/openai-agents-twice.js');
-    return [agentsSdk, agentsSdkWithTrace, agentsTwice, langgraphPrebuilt, langgraphParallel];
+    const { shape: langgraphTwice } = await import('./shapes/langgraph-twice.js');
+    return [
+      agentsSdk,
+      agentsSdkWithTrace,
+      agentsTwice,
+      langgraphPrebuilt,
+      langgraphTwice,
+      langgraphParallel,
+    ];
   },
   imported: async () => [await one(import('./shapes/imported-otlp.js'))],
   found: async () => (await import('./found/index.js')).foundShapes(),

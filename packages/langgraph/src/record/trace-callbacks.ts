@@ -5,7 +5,9 @@ import {
   type BridgeRecordingOptions,
   bridgedRunTally,
 } from '@agent-trace/core/record';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { Serialized } from '@langchain/core/load/serializable';
@@ -43,6 +45,10 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
   constructor(options: AgentTraceCallbacksOptions) {
     super();
     this.#recorded = new BridgedRuns(options);
+    // A graph invoked inside a tool or a node hands its runs to this handler only through
+    // LangChain's async-local storage, which `@langchain/langgraph`'s main entry sets up and
+    // `@langchain/langgraph/prebuilt` alone does not: without it, a sub-agent is not recorded.
+    AsyncLocalStorageProviderSingleton.initializeGlobalInstance(new AsyncLocalStorage());
   }
 
   /**

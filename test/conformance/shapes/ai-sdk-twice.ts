@@ -7,10 +7,10 @@
 import { agentTraceTelemetry, aiSdkAgent, aiSdkModel, type AiSdkRerun } from '@agent-trace/ai-sdk';
 import { jsonlSink } from '@agent-trace/trace';
 import { generateText, isStepCount, tool } from 'ai';
-import { expect } from 'vitest';
 import { z } from 'zod';
 import { instructions, script, after } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
+import { askedTwice, askedTwiceChanges } from './asked-twice.js';
 
 const scripts = () => ({
   planner: script([
@@ -91,14 +91,8 @@ export const shape: Shape = {
     await sink.close();
   },
   build: change => aiSdkAgent(planner(change)),
-  changes: {
-    instructions: { agent: 'advisor' },
-    'tool description': { agent: 'advisor', tool: 'snow' },
-    'tool removed': { agent: 'advisor', tool: 'snow' },
-    'tool output': { agent: 'advisor', tool: 'snow' },
-  },
-  holds: events =>
-    expect(events.filter(e => e.event === 'agent_start' && e.agent === 'advisor')).toHaveLength(2),
+  changes: askedTwiceChanges('advisor', 'snow'),
+  holds: askedTwice('advisor'),
 };
 
 export default aiSdkAgent(planner());

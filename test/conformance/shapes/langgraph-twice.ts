@@ -13,28 +13,12 @@ import {
 import { jsonlSink } from '@agent-trace/trace';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { expect } from 'vitest';
 import { z } from 'zod';
-import { after, instructions, script } from '../harness/plant.js';
+import { after, instructions } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
+import { askedTwice, askedTwiceChanges, askedTwiceScripts } from './asked-twice.js';
 
-const scripts = () => ({
-  forecaster: script([
-    {
-      toolCalls: [
-        { name: 'ask_researcher', args: { question: 'Oslo?' } },
-        { name: 'ask_researcher', args: { question: 'Rome?' } },
-      ],
-    },
-    { text: 'Oslo is cold, Rome is mild.' },
-  ]),
-  researcher: script([
-    { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
-    { toolCalls: [{ name: 'weather', args: { city: 'Rome' } }] },
-    { text: 'First back: cold.' },
-    { text: 'Second back: mild.' },
-  ]),
-});
+const scripts = () => askedTwiceScripts('ask_researcher', 'question');
 
 const textOf = (content: unknown): string =>
   typeof content === 'string' ? content : JSON.stringify(content ?? '');
@@ -107,16 +91,8 @@ export const shape: Shape = {
         { callbacks },
       ),
     ),
-  changes: {
-    instructions: { agent: 'researcher' },
-    'tool description': { agent: 'researcher', tool: 'weather' },
-    'tool removed': { agent: 'researcher', tool: 'weather' },
-    'tool output': { agent: 'researcher', tool: 'weather' },
-  },
-  holds: events =>
-    expect(events.filter(e => e.event === 'agent_start' && e.agent === 'researcher')).toHaveLength(
-      2,
-    ),
+  changes: askedTwiceChanges('researcher', 'weather'),
+  holds: askedTwice('researcher'),
 };
 
 export default shape.build();

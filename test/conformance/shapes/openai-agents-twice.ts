@@ -11,28 +11,12 @@ import {
 } from '@agent-trace/openai-agents';
 import { jsonlSink } from '@agent-trace/trace';
 import { Agent, run, tool } from '@openai/agents';
-import { expect } from 'vitest';
 import { z } from 'zod';
-import { instructions, script, after } from '../harness/plant.js';
+import { instructions, after } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
+import { askedTwice, askedTwiceChanges, askedTwiceScripts } from './asked-twice.js';
 
-const scripts = () => ({
-  forecaster: script([
-    {
-      toolCalls: [
-        { name: 'ask_researcher', args: { input: 'Oslo?' } },
-        { name: 'ask_researcher', args: { input: 'Rome?' } },
-      ],
-    },
-    { text: 'Oslo is cold, Rome is mild.' },
-  ]),
-  researcher: script([
-    { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
-    { toolCalls: [{ name: 'weather', args: { city: 'Rome' } }] },
-    { text: 'First back: cold.' },
-    { text: 'Second back: mild.' },
-  ]),
-});
+const scripts = () => askedTwiceScripts('ask_researcher', 'input');
 
 /** Today's agents with `change` planted. */
 export function forecaster(
@@ -85,16 +69,8 @@ export const shape: Shape = {
     await sink.close();
   },
   build: change => openaiAgentsAgent(rerun => run(forecaster(rerun, change), rerun.input)),
-  changes: {
-    instructions: { agent: 'researcher' },
-    'tool description': { agent: 'researcher', tool: 'weather' },
-    'tool removed': { agent: 'researcher', tool: 'weather' },
-    'tool output': { agent: 'researcher', tool: 'weather' },
-  },
-  holds: events =>
-    expect(events.filter(e => e.event === 'agent_start' && e.agent === 'researcher')).toHaveLength(
-      2,
-    ),
+  changes: askedTwiceChanges('researcher', 'weather'),
+  holds: askedTwice('researcher'),
 };
 
 export default openaiAgentsAgent(rerun => run(forecaster(rerun), rerun.input));

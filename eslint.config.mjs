@@ -85,7 +85,7 @@ export default tseslint.config(
               regex: '/(features|adapters|runner)/',
               allowTypeImports: true,
               message:
-                'The kernel does not load features or adapters: add a hook to the seam (kernel/run/feature.ts) and register the feature in runner/standard-features.ts.',
+                'The kernel does not load features or adapters: add a hook to the seam (kernel/run/seam/feature.ts) and register the feature in runner/standard-features.ts.',
             },
           ],
         },
@@ -101,9 +101,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/kernel/run/(?!feature\\.js$|run-options\\.js$)',
+              regex: '/kernel/run/(?!seam/feature\\.js$|frame/run-options\\.js$)',
               message:
-                'A feature meets the loop through the seam: import from kernel/run/feature.js (no turn, no run state).',
+                'A feature meets the loop through the seam: import from kernel/run/seam/feature.js (no turn, no run state).',
             },
             { regex: '/runner/', message: 'A feature does not know the runner that registers it.' },
           ],
@@ -122,9 +122,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/kernel/run/(?!(runner-api|feature)\\.js$)',
+              regex: '/kernel/run/(?!frame/runner-api\\.js$|seam/feature\\.js$)',
               message:
-                "A runner uses the kernel's runner API (kernel/run/runner-api.js) and the seam only.",
+                "A runner uses the kernel's runner API (kernel/run/frame/runner-api.js) and the seam only.",
             },
           ],
         },

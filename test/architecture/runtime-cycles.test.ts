@@ -91,7 +91,7 @@ describe('the files of core', () => {
 
   it('are read: every entry and the run loop are in the graph', () => {
     expect(graph.get('index.ts')?.length).toBeGreaterThan(10);
-    expect(graph.get('kernel/run/run-agent.ts')).toContain('kernel/run/run-tool-calls.ts');
+    expect(graph.get('kernel/run/turn/run-agent.ts')).toContain('kernel/run/tools/run-tool-calls.ts');
   });
 
   it('import each other at run time without a circle', () => {
@@ -105,12 +105,12 @@ describe('the files of core', () => {
 
   it('a circle is found when there is one', () => {
     const planted = new Map(graph);
-    planted.set('kernel/run/run-handoff.ts', [
-      ...(graph.get('kernel/run/run-handoff.ts') ?? []),
-      'kernel/run/run-agent.ts',
+    planted.set('kernel/run/handoffs/run-handoff.ts', [
+      ...(graph.get('kernel/run/handoffs/run-handoff.ts') ?? []),
+      'kernel/run/turn/run-agent.ts',
     ]);
     expect(circles(planted).flat()).toEqual(
-      expect.arrayContaining(['kernel/run/run-agent.ts', 'kernel/run/run-handoff.ts']),
+      expect.arrayContaining(['kernel/run/turn/run-agent.ts', 'kernel/run/handoffs/run-handoff.ts']),
     );
   });
 });

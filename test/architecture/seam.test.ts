@@ -22,18 +22,18 @@ function importsOf(file: string): string[] {
 }
 
 const loopInsides = [
-  'kernel/run/agent-turn.ts',
-  'kernel/run/run-state.ts',
-  'kernel/run/seam.ts',
-  'kernel/run/conversation.ts',
-  'kernel/run/call-model.ts',
-  'kernel/run/tool-phase.ts',
-  'kernel/run/agent-outcome.ts',
+  'kernel/run/turn/agent-turn.ts',
+  'kernel/run/frame/run-state.ts',
+  'kernel/run/seam/seam.ts',
+  'kernel/run/turn/conversation.ts',
+  'kernel/run/turn/call-model.ts',
+  'kernel/run/tools/tool-phase.ts',
+  'kernel/run/turn/agent-outcome.ts',
 ];
 
 describe('the feature seam', () => {
   it("imports none of the loop's insides", () => {
-    const imported = importsOf(resolve(src, 'kernel/run/feature.ts'));
+    const imported = importsOf(resolve(src, 'kernel/run/seam/feature.ts'));
     expect(imported.length).toBeGreaterThan(5);
     expect(imported.filter(file => loopInsides.includes(file))).toEqual([]);
   });
@@ -42,7 +42,7 @@ describe('the feature seam', () => {
     const reaching = sourceFiles(resolve(src, 'features')).flatMap(file =>
       importsOf(file)
         .filter(to => to.startsWith('kernel/run/'))
-        .filter(to => to !== 'kernel/run/feature.ts' && to !== 'kernel/run/run-options.ts')
+        .filter(to => to !== 'kernel/run/seam/feature.ts' && to !== 'kernel/run/frame/run-options.ts')
         .map(to => `${relative(src, file)} → ${to}`),
     );
     expect(reaching).toEqual([]);

@@ -16,5 +16,5 @@ export {
   type ResumeClaim,
   type ResumeLedger,
 } from './kernel/trace/resume-ledger.js';
-export { RUN_STATE_FORMAT, RUN_STATE_VERSION } from './kernel/run/run-snapshot.js';
-export type { RunStateSnapshot } from './kernel/run/run-snapshot.js';
+export { RUN_STATE_FORMAT, RUN_STATE_VERSION } from './kernel/run/pause/run-snapshot.js';
+export type { RunStateSnapshot } from './kernel/run/pause/run-snapshot.js';

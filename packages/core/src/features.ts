@@ -25,7 +25,7 @@ export type {
   ToolResultView,
   ToolCheck,
   ToolStep,
-} from './kernel/run/feature.js';
+} from './kernel/run/seam/feature.js';
 export { addAgentOptionCheck } from './kernel/agent/agent-option-checks.js';
 export type { AgentOptionCheck } from './kernel/agent/agent-option-checks.js';
 export type { AgentFeatureOptions } from './kernel/agent/agent-types.js';

@@ -11,6 +11,6 @@ export {
 } from './features/react/react-format.js';
 export type { ReActStep } from './features/react/react-format.js';
 export { ReActSplitter } from './features/react/react-splitter.js';
-export type { TextPiece, TextPieceLabel, TextSplitter } from './kernel/run/text-splitter.js';
+export type { TextPiece, TextPieceLabel, TextSplitter } from './kernel/run/turn/text-splitter.js';
 export { malformedAnswerProblems } from './kernel/protocol/malformed-answer.js';
 export type { MalformedAnswerProblem } from './kernel/protocol/malformed-answer.js';

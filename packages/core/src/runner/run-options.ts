@@ -3,8 +3,8 @@ import type { CostRunOptions } from '../features/cost/cost-options.js';
 import type { RateLimitRunOptions } from '../features/rate-limit/rate-limit-feature.js';
 import type { RedactionRunOptions } from '../features/redaction/redaction-feature.js';
 import type { ApprovalDecision } from '../kernel/protocol/approval.js';
-import type { KernelOptions, ResumeOnceOptions } from '../kernel/run/runner-api.js';
-import type { Feature } from '../kernel/run/feature.js';
+import type { KernelOptions, ResumeOnceOptions } from '../kernel/run/frame/runner-api.js';
+import type { Feature } from '../kernel/run/seam/feature.js';
 
 /**
  * Options of `run` and `stream`: the kernel's (trace, signal, timeout, history, clock, ids, …) and

@@ -6,7 +6,7 @@ import {
   runLoop,
   type RunResult,
   type RunStateSnapshot,
-} from '../kernel/run/runner-api.js';
+} from '../kernel/run/frame/runner-api.js';
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import { standardFeatures } from './standard-features.js';
 

@@ -6,7 +6,7 @@ import { rateLimitFeature } from '../features/rate-limit/rate-limit-feature.js';
 import { reactFeature } from '../features/react/react-feature.js';
 import { redactionFeature } from '../features/redaction/redaction-feature.js';
 import { breakerFeature } from '../features/resilience/breaker-feature.js';
-import type { Feature } from '../kernel/run/feature.js';
+import type { Feature } from '../kernel/run/seam/feature.js';
 import type { RunOptions } from './run-options.js';
 
 /**

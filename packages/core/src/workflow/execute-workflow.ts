@@ -6,7 +6,7 @@ import { StepLock } from './step-lock.js';
 import { stepGraph, tracedRuns, workflowOutput, type WorkflowStepRecord } from './step-record.js';
 import { StepSchedule } from './step-schedule.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
-import { type RunState, toTraceError, withTracer } from '../kernel/run/runner-api.js';
+import { type RunState, toTraceError, withTracer } from '../kernel/run/frame/runner-api.js';
 import { runWorkflowStep, type StepContext } from './run-workflow-step.js';
 import type { PausedAgentStep, PausedWorkflow } from './workflow-snapshot.js';
 import { defined } from '../kernel/util/defined.js';

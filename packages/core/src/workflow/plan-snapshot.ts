@@ -2,7 +2,7 @@ import type { AnyAgent } from '../kernel/agent/agent.js';
 import type { ApprovalDecision } from '../kernel/protocol/approval.js';
 import { ConfigurationError } from '../kernel/errors/configuration-error.js';
 import type { Message } from '../kernel/protocol/message.js';
-import { checkDecisions, openState, type PausedRun } from '../kernel/run/runner-api.js';
+import { checkDecisions, openState, type PausedRun } from '../kernel/run/frame/runner-api.js';
 import type { PausedWorkflow } from './workflow-snapshot.js';
 
 /** The format name and version a planned run's state carries; another version is refused. */

@@ -3,7 +3,7 @@ import type { ApprovalDecision } from '../kernel/protocol/approval.js';
 import type { PlanCatalog } from './plan-prompt.js';
 import type { Workflow } from './workflow.js';
 import type { PlanStateRecord, PlanStateSnapshot } from './plan-snapshot.js';
-import type { ResumeOnceOptions } from '../kernel/run/runner-api.js';
+import type { ResumeOnceOptions } from '../kernel/run/frame/runner-api.js';
 import type { RunOptions } from '../runner/run-options.js';
 import type { WorkflowResult, WorkflowRunOptions } from './run-workflow.js';
 

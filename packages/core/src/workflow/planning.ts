@@ -17,7 +17,7 @@ import {
   pausedRun,
   type RunEnding,
   type RunState,
-} from '../kernel/run/runner-api.js';
+} from '../kernel/run/frame/runner-api.js';
 import {
   executeWorkflow,
   type ExecuteWorkflowOptions,

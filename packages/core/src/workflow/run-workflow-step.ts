@@ -15,8 +15,8 @@ import {
 } from './step-record.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 import type { PausedAgentStep } from './workflow-snapshot.js';
-import { type RunState, toTraceError, withTracer } from '../kernel/run/runner-api.js';
-import type { RecordEvent } from '../kernel/run/feature.js';
+import { type RunState, toTraceError, withTracer } from '../kernel/run/frame/runner-api.js';
+import type { RecordEvent } from '../kernel/run/seam/feature.js';
 import {
   traceApprovalRequested,
   traceApprovalResolved,

@@ -12,7 +12,7 @@ import {
   type RunState,
   sealState,
   toTraceError,
-} from '../kernel/run/runner-api.js';
+} from '../kernel/run/frame/runner-api.js';
 import { executeWorkflow, type WorkflowOutcome, type WorkflowStatus } from './execute-workflow.js';
 import type { RunOptions } from '../runner/run-options.js';
 import type { Redaction } from '../kernel/trace/redaction.js';

@@ -8,7 +8,7 @@ import {
   type PausedTurn,
   resumedAgentStart,
   type RunState,
-} from '../kernel/run/runner-api.js';
+} from '../kernel/run/frame/runner-api.js';
 
 /** Why a step's attempt failed, as its record and trace say. */
 export type StepError = { readonly type: string; readonly message: string };

@@ -7,7 +7,7 @@ import {
   openState,
   type PausedRun,
   type PausedTurn,
-} from '../kernel/run/runner-api.js';
+} from '../kernel/run/frame/runner-api.js';
 
 /** The format name and version a workflow state carries; a state of another version is refused. */
 export const WORKFLOW_STATE_FORMAT = 'agent-trace/workflow-state' as const;

@@ -1,5 +1,5 @@
 import type { ApprovalDecision, PendingApproval } from '../../kernel/protocol/approval.js';
-import type { RecordEvent } from '../../kernel/run/feature.js';
+import type { RecordEvent } from '../../kernel/run/seam/feature.js';
 import { defined } from '../../kernel/util/defined.js';
 
 const resolved = { approve: 'approved', reject: 'rejected', edit: 'edited' } as const;

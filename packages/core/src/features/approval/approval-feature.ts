@@ -7,7 +7,7 @@ import type {
   FeatureHooks,
   PausedStep,
   ToolCheck,
-} from '../../kernel/run/feature.js';
+} from '../../kernel/run/seam/feature.js';
 import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
 import { approvalsNeeded, hasApprovalGates } from './approval-gates.js';
 

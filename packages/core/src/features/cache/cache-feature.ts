@@ -1,5 +1,5 @@
 import type { LanguageModel } from '../../kernel/model/language-model.js';
-import type { Feature } from '../../kernel/run/feature.js';
+import type { Feature } from '../../kernel/run/seam/feature.js';
 import { cachedModel, type RunCache } from './model-cache.js';
 
 /** The run option of the cache feature. */

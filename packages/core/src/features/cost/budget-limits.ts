@@ -1,7 +1,7 @@
 import type { CostRunOptions } from './cost-options.js';
 import type { AnyAgent } from '../../kernel/agent/agent.js';
 import type { LanguageModel } from '../../kernel/model/language-model.js';
-import type { ModelCallRequest, Stop, ToolCheck } from '../../kernel/run/feature.js';
+import type { ModelCallRequest, Stop, ToolCheck } from '../../kernel/run/seam/feature.js';
 import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
 import { formatUsd, roundDollars, type CostTally } from '../../kernel/protocol/cost-tally.js';
 import { estimateRequestTokens } from './estimate-tokens.js';

@@ -1,5 +1,5 @@
 import type { ModelResponse } from '../../kernel/model/language-model.js';
-import type { Feature, FeatureHooks, LlmIdentity } from '../../kernel/run/feature.js';
+import type { Feature, FeatureHooks, LlmIdentity } from '../../kernel/run/seam/feature.js';
 import type { CostBudget } from './budget.js';
 import {
   budgetsOf,

@@ -7,7 +7,7 @@ import type {
   FeatureHooks,
   RoundCall,
   Stop,
-} from '../../kernel/run/feature.js';
+} from '../../kernel/run/seam/feature.js';
 import type { Guardrail, GuardrailCheck } from '../../kernel/agent/guardrail.js';
 import { guardrailsOf } from './guardrail-options.js';
 import { runGuardrails } from './run-guardrails.js';

@@ -1,4 +1,4 @@
-import type { RecordEvent } from '../../kernel/run/feature.js';
+import type { RecordEvent } from '../../kernel/run/seam/feature.js';
 import type { Guardrail, GuardrailCheck, GuardrailFinding } from '../../kernel/agent/guardrail.js';
 import { defined } from '../../kernel/util/defined.js';
 

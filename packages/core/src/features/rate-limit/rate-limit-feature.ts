@@ -7,7 +7,7 @@ import type {
   FeatureContext,
   ModelAttemptHold,
   ModelCallRequest,
-} from '../../kernel/run/feature.js';
+} from '../../kernel/run/seam/feature.js';
 import type { RateLimits } from './rate-limits.js';
 
 /** The run option of the rate-limit feature. */

@@ -1,5 +1,5 @@
 import type { AnyAgent } from '../../kernel/agent/agent.js';
-import type { AnswerReading, Feature, ToolCallingMode } from '../../kernel/run/feature.js';
+import type { AnswerReading, Feature, ToolCallingMode } from '../../kernel/run/seam/feature.js';
 import { reactInstructions, reactObservation, reactStopSequences } from './react-format.js';
 import { ReActSplitter } from './react-splitter.js';
 import { asReActMessages } from './react-transcript.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseReActStep } from './react-format.js';
-import type { TextPiece } from '../../kernel/run/feature.js';
+import type { TextPiece } from '../../kernel/run/seam/feature.js';
 import { ReActSplitter } from './react-splitter.js';
 
 /** The pieces of `text` pushed in the given parts, neighbours of one label merged. */

@@ -1,4 +1,4 @@
-import type { TextPiece, TextPieceLabel, TextSplitter } from '../../kernel/run/feature.js';
+import type { TextPiece, TextPieceLabel, TextSplitter } from '../../kernel/run/seam/feature.js';
 
 const labelNames: Readonly<Record<string, TextPieceLabel>> = {
   thought: 'thought',

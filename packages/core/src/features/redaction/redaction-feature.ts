@@ -1,4 +1,4 @@
-import type { Feature } from '../../kernel/run/feature.js';
+import type { Feature } from '../../kernel/run/seam/feature.js';
 import { Redactor, type RedactionOptions } from './redactor.js';
 
 /** The run option of the redaction feature. */

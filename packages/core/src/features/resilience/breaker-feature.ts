@@ -5,7 +5,7 @@ import type { ToolCallOutcome } from '../../kernel/tool/execute-tool-call.js';
 import type { Clock } from '../../kernel/util/clock.js';
 import type { LanguageModel, ModelResponse } from '../../kernel/model/language-model.js';
 import type { AnyTool } from '../../kernel/tool/tool.js';
-import type { Feature, ModelAttemptHold, ToolAttemptHold } from '../../kernel/run/feature.js';
+import type { Feature, ModelAttemptHold, ToolAttemptHold } from '../../kernel/run/seam/feature.js';
 import { breakerSettingsOf } from './breaker-options.js';
 import { CircuitBreakers, type CircuitBreaker } from './circuit-breaker.js';
 

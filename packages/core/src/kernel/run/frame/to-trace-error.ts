@@ -1,0 +1,24 @@
+import { RunAbortedError } from '../../errors/abort-error.js';
+import { AgentTraceError } from '../../errors/agent-trace-error.js';
+import { ModelCallError } from '../../errors/model-call-error.js';
+import { RunTimeoutError } from '../../errors/run-timeout-error.js';
+import { ToolCallError } from '../../errors/tool-call-error.js';
+import type { TraceError } from '../../protocol/trace-event.js';
+
+/** An error as the trace and the `error` chunk record it: `type` is its kind, e.g. `rate_limit`. */
+export function toTraceError(error: unknown): TraceError {
+  if (error instanceof RunTimeoutError) return { type: 'timeout', message: error.message };
+  if (error instanceof RunAbortedError) {
+    if (error.cause instanceof RunTimeoutError)
+      return { type: 'timeout', message: error.cause.message };
+    return { type: 'aborted', message: error.message };
+  }
+  if (error instanceof ModelCallError)
+    return error.status === undefined
+      ? { type: error.kind, message: error.message }
+      : { type: error.kind, message: error.message, status: error.status };
+  if (error instanceof ToolCallError) return { type: error.kind, message: error.message };
+  if (AgentTraceError.isInstance(error)) return { type: error.name, message: error.message };
+  if (error instanceof Error) return { type: error.name, message: error.message };
+  return { type: 'unknown', message: String(error) };
+}

@@ -1,0 +1,89 @@
+import { ModelCallError } from '../../errors/model-call-error.js';
+import type { ModelResponse } from '../../model/language-model.js';
+import { backoffDelayMs } from '../../util/backoff.js';
+import { sleepOn } from '../../util/clock.js';
+import type { Chunk } from '../../protocol/chunk.js';
+import { settleHolds } from '../seam/seam.js';
+import type { RunState } from '../frame/run-state.js';
+import { toTraceError } from '../frame/to-trace-error.js';
+import type { ModelCallInput } from './model-call-input.js';
+import { ModelAttempt } from './model-attempt.js';
+
+/**
+ * Calls the agent's model for one step. Retryable failures (rate limits, timeouts, server errors,
+ * a cut stream) are retried with exponential backoff and jitter, honouring `retry-after`, up to
+ * `retry.modelAttempts`; then the fallback model, if any, gets the same. An open circuit breaker
+ * (a feature holding the attempt) refuses the call at once (and moves on to the fallback). Every attempt is an `llm_start` /
+ * `llm_end` pair, every retry and fallback a `retry` event.
+ */
+export async function* callModel(
+  input: ModelCallInput,
+  state: RunState,
+): AsyncGenerator<Chunk, ModelResponse, undefined> {
+  const { agent, agentSpan } = input;
+  const { resilience } = agent;
+  const own =
+    agent.fallbackModel === undefined ? [agent.model] : [agent.model, agent.fallbackModel];
+  const override = state.overrides.model;
+  const { hooks } = input;
+  const redirected = hooks.redirectsModels ? own.map(model => hooks.model(agent, model)) : own;
+  const candidates =
+    override === undefined ? redirected : redirected.map(model => override(agent, model));
+  let failure: ModelCallError | undefined;
+  for (const [index, model] of candidates.entries()) {
+    for (let attempt = 1; attempt <= resilience.modelAttempts; attempt++) {
+      // What the features hold over the attempt (a rate limit's place, a circuit breaker).
+      let holds =
+        hooks.modelAttempts.length === 0
+          ? undefined
+          : hooks.holdModelAttempt(input.at, model, input);
+      if (holds instanceof Promise) holds = await holds;
+      try {
+        // The attempt written out here, not as a generator of its own: each generator layer cost
+        // every model call four promises, streamed or not.
+        const call = new ModelAttempt(model, attempt, input, state);
+        let response: ModelResponse;
+        try {
+          const request = call.request(holds);
+          response = call.answered(
+            state.streaming ? yield* call.streamed(request) : await call.generated(request),
+          );
+        } catch (caught) {
+          call.failed(caught);
+          throw caught;
+        } finally {
+          call.close();
+        }
+        settleHolds(holds, { response });
+        return response;
+      } catch (caught) {
+        settleHolds(holds, { error: caught });
+        if (!(caught instanceof ModelCallError)) throw caught;
+        failure = caught;
+        if (!caught.isRetryable || attempt === resilience.modelAttempts) break;
+        const delayMs = backoffDelayMs(attempt, resilience, state.random, caught.retryAfterMs);
+        state.tracer.point('retry', agentSpan, {
+          target: 'model',
+          name: model.modelId,
+          attempt: attempt + 1,
+          delay_ms: delayMs,
+          error: toTraceError(caught),
+        });
+        await sleepOn(state.clock, delayMs, state.signal);
+      }
+    }
+    const fallback = candidates[index + 1];
+    const canFallBack =
+      failure !== undefined && (failure.isRetryable || failure.kind === 'circuit_open');
+    if (fallback === undefined || !canFallBack) break;
+    state.tracer.point('retry', agentSpan, {
+      target: 'model',
+      name: model.modelId,
+      attempt: 1,
+      delay_ms: 0,
+      error: toTraceError(failure),
+      fallback: fallback.modelId,
+    });
+  }
+  throw failure ?? new ModelCallError({ kind: 'unknown', message: 'Model call failed.' });
+}

@@ -1,0 +1,70 @@
+import type { Message } from '../../protocol/message.js';
+import type { Redaction } from '../../trace/redaction.js';
+import { toTraceMessage } from '../../protocol/trace-message.js';
+import type { TraceMessage } from '../../protocol/trace-event.js';
+import { hashString } from '../../util/hash.js';
+
+/**
+ * An agent's append-only message history. It keeps a rolling hash of the messages, folded in when
+ * a hash is asked for (a run with no trace never pays for it), so a request's fingerprint costs
+ * what is new, not the whole history; and it remembers how much the model has already seen, so
+ * `llm_start` records only what is new.
+ */
+export class Conversation {
+  readonly messages: Message[] = [];
+  #rollingHash = hashString('');
+  #hashedCount = 0;
+  #sentCount = 0;
+  readonly #redactor: Redaction | undefined;
+
+  /** @param redactor - hashes are taken over redacted text, so a redacted recording replays. */
+  constructor(redactor?: Redaction) {
+    this.#redactor = redactor;
+  }
+
+  /** Appends one message. */
+  append(message: Message): void {
+    this.messages.push(message);
+  }
+
+  /** A hash of every message so far, combined with `preambleHash` (instructions and tools). */
+  requestHash(preambleHash: string): string {
+    return hashString(`${preambleHash}\n${this.messagesHash()}`);
+  }
+
+  /** A hash of every message so far, alone. */
+  messagesHash(): string {
+    for (; this.#hashedCount < this.messages.length; this.#hashedCount++) {
+      const text = this.#hashable(JSON.stringify(this.messages[this.#hashedCount]));
+      this.#rollingHash = hashString(`${this.#rollingHash}\n${text}`);
+    }
+    return this.#rollingHash;
+  }
+
+  /** A hash of `messages` alone (a memory window: bounded, so hashed whole) with `preambleHash`. */
+  windowHash(preambleHash: string, messages: readonly Message[]): string {
+    return hashString(`${preambleHash}\n${this.#hashable(JSON.stringify(messages))}`);
+  }
+
+  /** A hash of the messages of a memory window, alone. */
+  windowMessagesHash(messages: readonly Message[]): string {
+    return hashString(this.#hashable(JSON.stringify(messages)));
+  }
+
+  /** Hashes are taken over redacted text, so a redacted recording replays with the same hashes. */
+  #hashable(text: string): string {
+    return this.#redactor === undefined ? text : this.#redactor.string(text);
+  }
+
+  /** Marks every message so far as sent, without building their trace form. */
+  markSent(): void {
+    this.#sentCount = this.messages.length;
+  }
+
+  /** The messages appended since the last call, as the trace records them; marks them sent. */
+  takeUnsent(): TraceMessage[] {
+    const unsent = this.messages.slice(this.#sentCount).map(toTraceMessage);
+    this.#sentCount = this.messages.length;
+    return unsent;
+  }
+}

@@ -1,0 +1,130 @@
+import type { LanguageModel, ModelRequest, ModelResponse } from '../../model/language-model.js';
+import { RunAbortedError } from '../../errors/abort-error.js';
+import type { Chunk } from '../../protocol/chunk.js';
+import { countCost } from '../../protocol/cost-tally.js';
+import { countedUsage } from '../../protocol/usage.js';
+import type { OpenSpan } from '../../trace/run-tracer.js';
+import { raceAbort } from '../../util/abort.js';
+import type { Writable } from '../../util/writable.js';
+import type { ModelCallInput } from './model-call-input.js';
+import type { ModelAttemptHold } from '../seam/feature.js';
+import {
+  llmEndFields,
+  llmFailedFields,
+  llmStartFields,
+  type LlmIdentity,
+} from './llm-event-fields.js';
+import { callLimits, type CallLimits } from './model-call-timers.js';
+import type { RunState } from '../frame/run-state.js';
+import { refusalOf, type Holds } from '../seam/seam.js';
+import { StreamTiming, streamModelResponse } from './stream-model-response.js';
+import { toTraceError } from '../frame/to-trace-error.js';
+
+/**
+ * One attempt of a model call: its `llm_start` / `llm_end` span and its time limits. The caller
+ * gets the answer (in one piece, or streamed chunk by chunk) between {@link ModelAttempt.request}
+ * and {@link ModelAttempt.answered} or {@link ModelAttempt.failed}, and always calls
+ * {@link ModelAttempt.close}: a span the attempt left open (the stream's consumer stopped reading)
+ * ends there.
+ */
+export class ModelAttempt {
+  readonly #identity: LlmIdentity;
+  readonly #span: OpenSpan<'llm_start'>;
+  readonly #timing: StreamTiming | undefined;
+  readonly #limits: CallLimits;
+
+  constructor(
+    private readonly model: LanguageModel,
+    attempt: number,
+    private readonly input: ModelCallInput,
+    private readonly state: RunState,
+  ) {
+    const { agent, step, conversation, agentSpan } = input;
+    const { tracer } = state;
+    this.#identity = {
+      model: model.modelId,
+      provider: model.provider,
+      step,
+      attempt: attempt > 1 || model.modelId !== agent.model.modelId ? attempt : undefined,
+    };
+    this.#span = tracer.start(
+      'llm_start',
+      agent.name,
+      agentSpan,
+      llmStartFields(this.#identity, {
+        messages: tracer.recording ? conversation.takeUnsent() : [],
+        messageCount: input.messages.length,
+        requestHash: input.requestHash,
+        requestParts: input.requestParts,
+        modelSettings: model.settings,
+        finalOutput: input.responseFormat !== undefined,
+        streamed: state.streaming,
+        server: model.server,
+      }),
+    );
+    this.#timing = state.streaming ? new StreamTiming(state.clock) : undefined;
+    this.#limits = callLimits(agent.limits, state.streaming, model.modelId, state.signal);
+  }
+
+  /** The request, as the model gets it; throws the refusal of a feature that holds the attempt. */
+  request(holds: Holds<ModelAttemptHold>): ModelRequest {
+    const refusal = refusalOf(holds);
+    if (refusal !== undefined) throw refusal;
+    const { input } = this;
+    const request: Writable<ModelRequest> = {
+      instructions: input.instructions,
+      messages: input.messages,
+      tools: input.tools,
+      agentName: input.agent.name,
+    };
+    if (this.#limits.signal !== undefined) request.abortSignal = this.#limits.signal;
+    if (input.responseFormat !== undefined) request.responseFormat = input.responseFormat;
+    if (input.stopSequences !== undefined) request.stopSequences = input.stopSequences;
+    return request;
+  }
+
+  /** The answer in one piece, within the call's time limit and the run's signal. */
+  generated(request: ModelRequest): Promise<ModelResponse> {
+    const { deadline } = this.#limits;
+    const answer = this.model.generate(request);
+    return raceAbort(
+      deadline === undefined ? answer : Promise.race([answer, deadline.expired]),
+      this.state.signal,
+    );
+  }
+
+  /** The answer streamed: a chunk for each piece of text, then the assembled response. */
+  streamed(request: ModelRequest): AsyncGenerator<Chunk, ModelResponse, undefined> {
+    const { deadline, idle } = this.#limits;
+    return streamModelResponse(this.model.stream(request), this.input.agent.name, this.state, {
+      splitter: this.input.splitter?.(),
+      deadline,
+      idle,
+      timing: this.#timing,
+    });
+  }
+
+  /** The attempt answered: its usage counted, its cost charged, its span ended. */
+  answered(answer: ModelResponse): ModelResponse {
+    const usage = countedUsage(answer.usage);
+    const response = usage === answer.usage ? answer : { ...answer, usage };
+    const identity = this.#identity;
+    const cost = this.input.hooks.price(identity, response);
+    const { input, state } = this;
+    countCost([input.cost, state.totals.cost], cost, `${identity.provider}/${identity.model}`);
+    state.tracer.end(this.#span, llmEndFields(identity, response, cost, this.#timing));
+    return response;
+  }
+
+  /** The attempt failed: its span ends with the error. */
+  failed(caught: unknown): void {
+    this.state.tracer.end(this.#span, llmFailedFields(this.#identity, toTraceError(caught)));
+  }
+
+  /** Clears the time limits; a span still open (the consumer stopped reading) ends as aborted. */
+  close(): void {
+    this.#limits.clear();
+    if (this.state.tracer.isOpen(this.#span))
+      this.failed(new RunAbortedError({ reason: 'the stream consumer stopped reading' }));
+  }
+}

@@ -1,0 +1,115 @@
+import { ModelCallError } from '../../errors/model-call-error.js';
+
+/** A time limit on one model call; when it is up it aborts the call's request. */
+export interface CallTimer {
+  /** Rejects with a retryable error when the time is up; never resolves. */
+  readonly expired: Promise<never>;
+  clear(): void;
+}
+
+/** The idle watch of a streamed model call: it fires when no part arrived for its time. */
+export interface IdleWatch extends CallTimer {
+  /** Something arrived: the silence starts again from now. */
+  touch(): void;
+}
+
+/**
+ * A model call's time limits and the one signal its request gets, which the run's signal, the
+ * deadline and the idle watch all abort: one controller a call, not one a limit joined with
+ * `AbortSignal.any`.
+ */
+export interface CallLimits {
+  readonly signal: AbortSignal | undefined;
+  readonly deadline: CallTimer | undefined;
+  readonly idle: IdleWatch | undefined;
+  /** Clears the timers and lets go of the run's signal. */
+  clear(): void;
+}
+
+/** The limits of one call of `modelId`: `modelTimeoutMs`, and `streamIdleTimeoutMs` when streamed. */
+export function callLimits(
+  limits: {
+    readonly modelTimeoutMs: number | undefined;
+    readonly streamIdleTimeoutMs: number | undefined;
+  },
+  streaming: boolean,
+  modelId: string,
+  run: AbortSignal | undefined,
+): CallLimits {
+  const idleMs = streaming ? limits.streamIdleTimeoutMs : undefined;
+  if (limits.modelTimeoutMs === undefined && idleMs === undefined)
+    return { signal: run, deadline: undefined, idle: undefined, clear: () => undefined };
+  const controller = new AbortController();
+  const deadline = createDeadline(limits.modelTimeoutMs, modelId, controller);
+  const idle = createIdleWatch(idleMs, modelId, controller);
+  const follow = () => controller.abort(run?.reason);
+  if (run?.aborted === true) follow();
+  else run?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    deadline,
+    idle,
+    clear: () => {
+      deadline?.clear();
+      idle?.clear();
+      run?.removeEventListener('abort', follow);
+    },
+  };
+}
+
+/** `limits.modelTimeoutMs`: the whole call must answer within `timeoutMs`. */
+function createDeadline(
+  timeoutMs: number | undefined,
+  modelId: string,
+  controller: AbortController,
+): CallTimer | undefined {
+  if (timeoutMs === undefined) return undefined;
+  return createTimer(
+    controller,
+    timeoutMs,
+    () =>
+      new ModelCallError({
+        kind: 'timeout',
+        message: `Model '${modelId}' did not answer within ${timeoutMs} ms (limits.modelTimeoutMs). The call is retried.`,
+      }),
+  );
+}
+
+/** `limits.streamIdleTimeoutMs`: a stream must send something at least every `idleMs`. */
+function createIdleWatch(
+  idleMs: number | undefined,
+  modelId: string,
+  controller: AbortController,
+): IdleWatch | undefined {
+  if (idleMs === undefined) return undefined;
+  return createTimer(
+    controller,
+    idleMs,
+    () =>
+      new ModelCallError({
+        kind: 'stream_interrupted',
+        message: `Model '${modelId}' sent nothing on its stream for ${idleMs} ms (limits.streamIdleTimeoutMs); the request was cancelled and is retried. Raise the limit for models that think long before answering.`,
+      }),
+  );
+}
+
+function createTimer(
+  controller: AbortController,
+  ms: number,
+  failure: () => ModelCallError,
+): IdleWatch {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = failure();
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  expired.catch(() => undefined);
+  return {
+    expired,
+    touch: () => timer?.refresh(),
+    clear: () => clearTimeout(timer),
+  };
+}

@@ -27,7 +27,11 @@ export type { AnyTool, Tool, ToolContext, ToolOptions } from './kernel/tool/tool
 export { resume, run, stream } from './runner/run.js';
 export type { RunStream } from './runner/run.js';
 export type { ResumeOptions, RunOptions } from './runner/run-options.js';
-export type { ResumeOnceOptions, RunOverrides, ToolCallContext } from './kernel/run/frame/run-options.js';
+export type {
+  ResumeOnceOptions,
+  RunOverrides,
+  ToolCallContext,
+} from './kernel/run/frame/run-options.js';
 export type { RunOutput, RunResult } from './kernel/run/frame/run-result.js';
 export type {
   HandoffRecord,

@@ -85,8 +85,7 @@ function recordedTools<Tools extends ToolSet>(tools: Tools, recording: Recording
       ? tool
       : {
           ...tool,
-          execute: (input: unknown) =>
-            Promise.resolve().then(() => recording.replayTool(name, input)),
+          execute: (input: unknown) => recording.replayTool(name, input),
         };
   return answering as Tools;
 }

@@ -5,7 +5,12 @@ import type { Workflow } from './workflow.js';
 import { openPlanState, type PlanStateSnapshot } from './plan-snapshot.js';
 import type { PlanAndRunOptions, PlanResult, ResumePlanOptions } from './plan-types.js';
 import { loadPlan, Planning, type PlanLimits } from './planning.js';
-import { forkedFromFields, openRun, type RunEnding, sealState } from '../kernel/run/frame/runner-api.js';
+import {
+  forkedFromFields,
+  openRun,
+  type RunEnding,
+  sealState,
+} from '../kernel/run/frame/runner-api.js';
 import { standardFeatures } from '../runner/standard-features.js';
 
 export type { PlanAndRunOptions, PlanRecord, PlanResult, ResumePlanOptions } from './plan-types.js';

@@ -89,8 +89,8 @@ function recordedTools<Tools extends readonly StructuredToolInterface[]>(
     recording.runsAgent(each.name)
       ? each
       : tool(
-          (args: unknown) => {
-            const result = recording.replayTool(each.name, args);
+          async (args: unknown) => {
+            const result = await recording.replayTool(each.name, args);
             return typeof result === 'string' ? result : JSON.stringify(result);
           },
           { name: each.name, description: each.description, schema: each.schema as never },

@@ -79,8 +79,7 @@ function recordedTools<Tools extends readonly Tool[]>(tools: Tools, recording: R
     const { name } = tool;
     return {
       ...tool,
-      invoke: (_context: unknown, input: string) =>
-        Promise.resolve().then(() => recording.replayTool(name, jsonOrText(input))),
+      invoke: (_context: unknown, input: string) => recording.replayTool(name, jsonOrText(input)),
     };
   }) as unknown as Tools;
 }

@@ -50,9 +50,5 @@ export async function rerunBridged(
   } catch (error) {
     result = error;
   }
-  return rerunReport(
-    all.filter(event => event.run === recording.runId),
-    sink.events,
-    result,
-  );
+  return rerunReport(recording.events, sink.events, result);
 }

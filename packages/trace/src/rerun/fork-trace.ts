@@ -129,7 +129,7 @@ export async function forkTrace(
 ): Promise<ForkReport<RunResult<unknown> | PlanResult>> {
   const all = await recordedEvents(trace);
   const recording = new Recording(all, options.runId);
-  const recorded = all.filter(event => event.run === recording.runId);
+  const recorded = recording.events;
   const answers = recorded.filter(event => event.event === 'llm_end' && event.error === undefined);
   if (
     !Number.isInteger(options.afterStep) ||
@@ -243,5 +243,5 @@ function recordedTools(
   point: ForkPoint,
 ): NonNullable<RunOptions['overrides']>['tool'] {
   return ({ agentName, toolName, modelArgs }, execute) =>
-    point.forked(agentName) ? execute() : recording.answerToolInTime(toolName, modelArgs, execute);
+    point.forked(agentName) ? execute() : recording.answerTool(toolName, modelArgs, execute);
 }

@@ -32,6 +32,8 @@ export class Recording {
   /** The input of the run's first workflow, as given (a workflow run's input need not be text). */
   readonly workflowInput: unknown;
   readonly runId: string;
+  /** The recorded run's own events, in the order written (a trace may hold several runs). */
+  readonly events: readonly TraceEvent[];
   /**
    * The rerun's clock: virtual time from the recorded run's start, moved on by each recorded
    * answer handed out to when it arrived (see {@link ReplayClock}).
@@ -75,17 +77,15 @@ export class Recording {
     this.runId = start.run;
     this.clock = new ReplayClock(Date.parse(start.time));
     const own = events.filter(event => event.run === start.run);
+    this.events = own;
     this.stop = new ReplayedStop(own, Date.parse(start.time), this.clock);
     this.#concurrent = concurrentAnswers(own);
-    const workflow = events.find(
-      event => event.run === start.run && event.event === 'workflow_start',
-    );
+    const workflow = own.find(event => event.event === 'workflow_start');
     this.workflowInput = workflow?.event === 'workflow_start' ? workflow.input : start.input;
     const starts = new Map<string, TraceEventOf<'llm_start'>>();
     const toolSpans = new Map<string, string>();
     const handoffSpans = new Map<string, string | null>();
-    for (const event of events) {
-      if (event.run !== start.run) continue;
+    for (const event of own) {
       if (event.event === 'tool_start') toolSpans.set(event.span_id, event.tool);
       else if (event.event === 'handoff_start')
         handoffSpans.set(event.span_id, event.parent_span_id);
@@ -159,23 +159,12 @@ export class Recording {
 
   /**
    * Answers a call of `tool` with `args` as the recording did: its next recorded result, or its
-   * recorded failure thrown again (see {@link recordedToolFailure}); `missing` answers when the
-   * recording has no such call.
+   * recorded failure thrown again (see {@link recordedToolFailure}), at the time it arrived on the
+   * rerun's clock, so calls made in parallel get their results in the order they got them (what
+   * decides on that order, a breaker or the first to fail, decides as it did); `missing` answers
+   * when the recording has no such call.
    */
-  answerTool<Missing>(tool: string, args: unknown, missing: () => Missing): unknown {
-    const recorded = this.nextToolResult(tool, args);
-    if (recorded === undefined) return this.#beyond(missing);
-    this.clock.advanceTo(Date.parse(recorded.time));
-    return this.#answer(recorded);
-  }
-
-  /**
-   * Answers a call of `tool` with `args` as {@link Recording.answerTool} does, at the time the
-   * recorded result arrived on the rerun's clock: calls made in parallel get their results in
-   * the order they got them, so what decides on that order (a breaker, the first to fail) decides
-   * as it did.
-   */
-  answerToolInTime<Missing>(tool: string, args: unknown, missing: () => Missing): Promise<unknown> {
+  answerTool<Missing>(tool: string, args: unknown, missing: () => Missing): Promise<unknown> {
     // Not async itself: an answer that need not wait is one promise, not a chain of them.
     const recorded = this.nextToolResult(tool, args);
     if (recorded === undefined) return Promise.resolve().then(() => this.#beyond(missing));
@@ -213,13 +202,8 @@ export class Recording {
    * Answers a call of `tool` with `args` as the recording did (see {@link Recording.answerTool});
    * a call the recording does not have fails, saying how to run the real tool instead.
    */
-  replayTool(tool: string, args: unknown): unknown {
+  replayTool(tool: string, args: unknown): Promise<unknown> {
     return this.answerTool(tool, args, () => noResult(tool));
-  }
-
-  /** {@link Recording.replayTool}, answered at the time the recorded result arrived (see {@link Recording.answerToolInTime}). */
-  replayToolInTime(tool: string, args: unknown): Promise<unknown> {
-    return this.answerToolInTime(tool, args, () => noResult(tool));
   }
 
   /** What the recording names `agent`'s model, to stand in for it: its provider and model id. */

@@ -101,7 +101,7 @@ export async function rerunTrace(
 ): Promise<RerunReport<TargetResult>> {
   const all = await recordedEvents(trace);
   const recording = new Recording(all, options.runId);
-  const recorded = all.filter(event => event.run === recording.runId);
+  const recorded = recording.events;
   const sink = memorySink();
   const extra = options.run?.trace;
   const sinks: TraceSink[] = [
@@ -127,7 +127,7 @@ export async function rerunTrace(
     ...(options.liveTools === true
       ? {}
       : {
-          tool: ({ toolName, modelArgs }) => recording.replayToolInTime(toolName, modelArgs),
+          tool: ({ toolName, modelArgs }) => recording.replayTool(toolName, modelArgs),
         }),
   };
   // A stop from outside (a signal, a stream's reader) fires where it did; the run's deadline is

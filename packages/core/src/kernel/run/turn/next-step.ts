@@ -6,7 +6,10 @@ import type { StepResult, ToolCallRecord } from '../../protocol/records.js';
 import type { StopLimit, StopReason } from '../../protocol/stop-reason.js';
 import type { Usage } from '../../protocol/usage.js';
 import type { StopCondition } from '../../termination/stop-condition.js';
-import type { TerminationContext, TerminationPolicy } from '../../termination/termination-policy.js';
+import type {
+  TerminationContext,
+  TerminationPolicy,
+} from '../../termination/termination-policy.js';
 import { decodeOutput } from './decode-output.js';
 
 /** A stop, with why: the reason, a sentence for people, and the limit that stopped it. */

@@ -27,9 +27,11 @@ function saveRow(program: Program, finding: string, seed: number): string {
   const slug = `found-${seed}-${Date.now().toString(36)}`;
   const file = join(folder, `${slug}.ts`);
   const first = finding.split('\n')[0] ?? finding;
+  // What it found, as the report said it: the property and the first divergence.
+  const said = finding.split('\n').slice(0, 4).join('\n * ');
   writeFileSync(
     file,
-    `/**\n * Found by the program generator (seed ${seed}): ${first.replaceAll('*/', '* /')}\n */\nimport { buildProgram, programRunOptions } from '../generator/build-program.js';\nimport type { Program } from '../generator/program.js';\nimport { foundShape } from '../harness/found-shape.js';\n\nconst program: Program = ${JSON.stringify(program, null, 2)};\n\nexport const shape = foundShape(${JSON.stringify(`generated (seed ${seed}): ${first.slice(0, 60)}`)}, '${file}', program);\nexport const runOptions = programRunOptions(program);\nexport default buildProgram(program);\n`,
+    `/**\n * Found by the program generator (seed ${seed}):\n * ${said.replaceAll('*/', '* /')}\n */\nimport { buildProgram } from '../generator/build-program.js';\nimport { programRunOptions } from '../generator/program-options.js';\nimport type { Program } from '../generator/program.js';\nimport { foundShape } from '../harness/found-shape.js';\n\nconst program: Program = ${JSON.stringify(program, null, 2)};\n\nexport const shape = foundShape(${JSON.stringify(`generated (seed ${seed}): ${first.slice(0, 60)}`)}, '${file}', program);\nexport const runOptions = programRunOptions(program);\nexport default buildProgram(program);\n`,
   );
   writeIndex();
   return file;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { tapeOf } from './generator/build-program.js';
 import { checkProgram, recordProgram } from './generator/check-program.js';
 import { programArbitrary } from './generator/program.js';
 import { agentTraceProcess } from './harness/cli-process.js';
@@ -42,7 +43,10 @@ describe('generated agent programs', () => {
         return agentTraceProcess(
           ['rerun', trace, '--agent', 'test/conformance/generator/program-module.ts'],
           45_000,
-          { AGENT_TRACE_PROGRAM: programFile },
+          {
+            AGENT_TRACE_PROGRAM: programFile,
+            ...(program.cassette === true ? { AGENT_TRACE_TAPE: tapeOf(trace) } : {}),
+          },
         );
       }),
     );

@@ -125,7 +125,8 @@ describe('a cost limit', () => {
     expect(second.stopReason).toBe('completed'); // its input is cheap: it is made, and spends past
     const third = await ask();
     expect(third.stopReason).toBe('budget_exceeded');
-    expect(third.limit).toEqual({ name: 'daily', value: 0.002 });
+    // What the budget's runs had spent: a rerun of the third alone starts from it.
+    expect(third.limit).toEqual({ name: 'daily', value: 0.002, spent: 0.0025 });
     expect(daily.spentUsd).toBe(0.0025);
   });
 

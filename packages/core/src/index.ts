@@ -104,7 +104,7 @@ export type { DefaultExport } from './kernel/trace/default-export.js';
 export type { Evaluation } from './kernel/protocol/evaluation.js';
 
 export { steppingClock, systemClock, virtualClock } from './kernel/util/clock.js';
-export type { Clock } from './kernel/util/clock.js';
+export type { Clock, TimedWork } from './kernel/util/clock.js';
 export { randomIds, sequentialIds } from './kernel/util/ids.js';
 export type { IdGenerator } from './kernel/util/ids.js';
 export { defaults } from './kernel/util/defaults.js';

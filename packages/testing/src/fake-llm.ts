@@ -45,6 +45,12 @@ export interface FakeLLMOptions {
   /** @defaultValue 'fake' */
   provider?: string;
   /**
+   * The model's settings (temperature, output token limit, …), as a provider's model carries
+   * them: recorded on `llm_start` as `model_settings`, so a test can change one and see a rerun
+   * name it. @defaultValue none
+   */
+  settings?: Readonly<Record<string, unknown>>;
+  /**
    * A call past the last step: `'error'` fails the run with an error that says so; `'warn'` emits a
    * process warning and answers with empty text; a function answers it.
    * @defaultValue 'error'
@@ -147,6 +153,7 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
     specificationVersion: 'v1',
     provider,
     modelId,
+    ...(options.settings === undefined ? {} : { settings: { ...options.settings } }),
     calls,
     get lastCall() {
       return calls.at(-1);

@@ -1,7 +1,8 @@
 /**
  * Found by the program generator. P1: the rerun handed out recorded results in call order, not in the order they came, so the breaker decided otherwise.
  */
-import { buildProgram, programRunOptions } from '../generator/build-program.js';
+import { buildProgram } from '../generator/build-program.js';
+import { programRunOptions } from '../generator/program-options.js';
 import type { Program } from '../generator/program.js';
 import { foundShape } from '../harness/found-shape.js';
 

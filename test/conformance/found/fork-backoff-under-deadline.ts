@@ -1,7 +1,8 @@
 /**
  * Found by the program generator. P5: the fork slept the recorded backoff in real time and its deadline stopped it.
  */
-import { buildProgram, programRunOptions } from '../generator/build-program.js';
+import { buildProgram } from '../generator/build-program.js';
+import { programRunOptions } from '../generator/program-options.js';
 import type { Program } from '../generator/program.js';
 import { foundShape } from '../harness/found-shape.js';
 

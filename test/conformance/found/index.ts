@@ -4,7 +4,15 @@ import type { Shape } from '../harness/shape.js';
 /** Every found program's row, in the order they were found. */
 export const foundShapes = async (): Promise<Shape[]> =>
   Promise.all([
-    import('./fork-backoff-under-deadline.js').then(module => module.shape),
     import('./breaker-parallel-order.js').then(module => module.shape),
+    import('./budget-between-parallel-answers.js').then(module => module.shape),
+    import('./cassette-hits-under-budget.js').then(module => module.shape),
+    import('./fork-backoff-under-deadline.js').then(module => module.shape),
+    import('./parallel-part-between-calls-at-stop.js').then(module => module.shape),
+    import('./shared-budget-second-turn.js').then(module => module.shape),
+    import('./step-limit-in-workflow.js').then(module => module.shape),
     import('./stream-reader-stops-in-handoff.js').then(module => module.shape),
+    import('./workflow-answer-before-outside-stop.js').then(module => module.shape),
+    import('./workflow-rate-limit-stepping-clock.js').then(module => module.shape),
+    import('./workflow-step-after-outside-stop.js').then(module => module.shape),
   ]);

@@ -1,7 +1,8 @@
 /**
  * Found by the program generator. P1: the reader stopping replayed as an error and the zod default missed the recording.
  */
-import { buildProgram, programRunOptions } from '../generator/build-program.js';
+import { buildProgram } from '../generator/build-program.js';
+import { programRunOptions } from '../generator/program-options.js';
 import type { Program } from '../generator/program.js';
 import { foundShape } from '../harness/found-shape.js';
 

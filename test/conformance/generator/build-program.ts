@@ -9,35 +9,41 @@ import {
   toolError,
   type AnyAgent,
   type AnyTool,
-  ToolCallError,
-  type RunOptions,
+  type LanguageModel,
 } from '@agent-trace/core';
+import { cachedModel } from '@agent-trace/core/cache';
 import type { Guardrail } from '@agent-trace/core/guardrail';
-import { standardFeatures, type Feature } from '@agent-trace/core/features';
-import { fakeLLM, type FakeScriptedStep } from '@agent-trace/testing';
+import { ruleRouter } from '@agent-trace/core/router';
+import type { Workflow } from '@agent-trace/core/workflow';
+import { cassette, fakeLLM } from '@agent-trace/testing';
 import { z } from 'zod';
-import type {
-  AgentSpec,
-  CallSpec,
-  Outcome,
-  Program,
-  SchemaKind,
-  StepSpec,
-  ToolSpec,
-} from './program.js';
+import { buildWorkflow } from './build-workflow.js';
+import type { AgentSpec, Outcome, Program, SchemaKind, ToolSpec } from './program.js';
+import { offered, scriptedStep } from './scripted-steps.js';
 
-/** A change the generator plants in a program, which a rerun must catch where it first shows. */
+/**
+ * A change the generator plants in a program's code, which a rerun must catch where it first
+ * shows. (A changed turn of the conversation is planted in the rerun's history instead.)
+ */
 export type PlantedChange =
   | 'instructions'
   | 'tool description'
   | 'tool removed'
   | 'schema default'
   | 'model name'
+  | 'model setting'
+  | 'step limit'
   | 'breaker threshold'
   | 'guardrail action';
 
-const words = ['Paris', 'refund', '注文', 'ok', 'Zürich 🚆', 'a "quoted" word', ''];
-const word = (seed: number): string => words[seed % words.length] as string;
+/** How a program is built: the change planted, a hook on the entry's model calls, its cassette. */
+export interface BuildOptions {
+  readonly change?: PlantedChange;
+  /** Called as the entry's model is asked for its n-th answer (from 1). */
+  readonly onEntryCall?: (call: number) => void;
+  /** The cassette the entry's model answers from (`cassette` programs). */
+  readonly tape?: { readonly path: string; readonly mode: 'record' | 'replay' };
+}
 
 /** The zod input of a tool of `kind`; `changed` moves its default. */
 function schemaOf(kind: SchemaKind, changed: boolean): z.ZodType {
@@ -66,22 +72,6 @@ function schemaOf(kind: SchemaKind, changed: boolean): z.ZodType {
   }
 }
 
-/** The arguments the model sends a tool of `kind`: all fields, the fewest, or wrong ones. */
-export function argumentsFor(kind: SchemaKind, { form, seed }: CallSpec): unknown {
-  const q = word(seed);
-  const forms: Record<SchemaKind, readonly [unknown, unknown, unknown]> = {
-    plain: [{ q }, { q }, {}],
-    default: [{ q, limit: 3 }, { q }, { limit: 'x' }],
-    transform: [{ q }, { q }, { q: 5 }],
-    optional: [{ q, page: 2 }, { q }, { page: 'x' }],
-    refine: [{ q }, { q }, { q: 'x'.repeat(50) }],
-    preprocess: [{ n: 3 }, { n: '4' }, { n: 'abc' }],
-    union: [{ id: q }, { id: seed }, { id: true }],
-    discriminated: [{ kind: 'city', name: q }, { kind: 'zip', code: '75' }, { kind: 'x' }],
-  };
-  return forms[kind][form];
-}
-
 /** Waits `ms` as a slow service does, giving up when `signal` aborts. */
 const wait = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -97,7 +87,7 @@ const wait = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /** What a tool gives for `outcome`. */
-async function give(outcome: Outcome, name: string, signal: AbortSignal): Promise<unknown> {
+export async function give(outcome: Outcome, name: string, signal: AbortSignal): Promise<unknown> {
   switch (outcome.kind) {
     case 'throw':
       throw new Error(`${name} is down`);
@@ -164,44 +154,6 @@ function buildTool(
   });
 }
 
-/** The names an agent offers the model, in order: its tools, the agents it asks, its handoffs. */
-export function offered(program: Program, index: number): { name: string; schema?: SchemaKind }[] {
-  const spec = program.agents[index] as AgentSpec;
-  return [
-    ...spec.tools.map(each => ({ name: each.name, schema: each.schema })),
-    ...spec.asTools.map(other => ({ name: (program.agents[other] as AgentSpec).name })),
-    ...spec.handoffs.map(other => ({
-      name: `transfer_to_${(program.agents[other] as AgentSpec).name}`,
-    })),
-  ];
-}
-
-/** A step of the script as FakeLLM takes it. */
-function scriptedStep(step: StepSpec, names: ReturnType<typeof offered>): FakeScriptedStep {
-  switch (step.kind) {
-    case 'text':
-      return { text: step.text };
-    case 'empty':
-      return { text: '' };
-    case 'fault':
-      return { error: { status: step.status, message: `HTTP ${step.status}` } };
-    case 'malformed':
-      return { toolCalls: [{ name: names[0]?.name ?? 'lookup', argumentsText: '{not json' }] };
-    case 'calls':
-      return {
-        toolCalls: step.calls.map(call => {
-          const target = names[call.tool];
-          if (target === undefined) return { name: 'no_such_tool', args: {} };
-          if (target.schema !== undefined)
-            return { name: target.name, args: argumentsFor(target.schema, call) };
-          return target.name.startsWith('transfer_to_')
-            ? { name: target.name }
-            : { name: target.name, args: { input: word(call.seed) } };
-        }),
-      };
-  }
-}
-
 function guardrailsOf(kind: AgentSpec['guardrail'], blocks = false): Record<string, Guardrail[]> {
   const warn: Guardrail = {
     name: 'careful',
@@ -231,119 +183,113 @@ function guardrailsOf(kind: AgentSpec['guardrail'], blocks = false): Record<stri
   }
 }
 
-/** Today's code of `program`, with `change` planted in its entry agent. */
-export function buildProgram(
+/** The model of agent `index`: its script, as the entry a cassette's answers when it has one. */
+function modelOf(program: Program, index: number, options: BuildOptions): LanguageModel {
+  const spec = program.agents[index] as AgentSpec;
+  const entry = index === 0;
+  const planted = entry ? options.change : undefined;
+  const names = offered(program, index);
+  const { onEntryCall } = options;
+  const steps = spec.script.map(step => scriptedStep(step, names, spec));
+  const temperature = planted === 'model setting' ? 0.95 : spec.temperature;
+  const model = fakeLLM(
+    steps.map((step, position) =>
+      entry && onEntryCall !== undefined
+        ? () => {
+            onEntryCall(position + 1);
+            return step;
+          }
+        : step,
+    ),
+    {
+      allowUnusedSteps: true,
+      ...(planted === 'model name' ? { modelId: 'fake-model-2' } : {}),
+      ...(temperature === undefined ? {} : { settings: { temperature } }),
+    },
+  );
+  const { tape } = options;
+  if (!entry || program.cassette !== true || tape === undefined) return model;
+  return cachedModel(model, { cache: cassette(tape.path, { mode: tape.mode }), mode: tape.mode });
+}
+
+/** Agent `index` as today's code, the ones it asks and hands off to already built. */
+function buildAgent(
   program: Program,
-  change?: PlantedChange,
-  onEntryCall?: (index: number) => void,
+  index: number,
+  built: readonly AnyAgent[],
+  options: BuildOptions,
 ): AnyAgent {
-  const built: AnyAgent[] = [];
-  for (let index = program.agents.length - 1; index >= 0; index--) {
-    const spec = program.agents[index] as AgentSpec;
-    const entry = index === 0;
-    const planted = entry ? change : undefined;
-    const tools = spec.tools
-      .map((each, position) =>
-        buildTool(each, planted, position === 0, position === 0 && spec.approval !== undefined),
-      )
-      .filter((_, position) => !(planted === 'tool removed' && position === 0));
-    const names = offered(program, index);
-    const steps = spec.script.map(step => scriptedStep(step, names));
-    const model = fakeLLM(
-      steps.map((step, position) =>
-        entry && onEntryCall !== undefined
-          ? () => {
-              onEntryCall(position + 1);
-              return step;
-            }
-          : step,
-      ),
-      { allowUnusedSteps: true, ...(planted === 'model name' ? { modelId: 'fake-model-2' } : {}) },
-    );
-    built[index] = agent({
-      name: spec.name,
-      description: `${spec.name} helps`,
-      instructions:
-        planted === 'instructions'
-          ? `${spec.instructions} Always answer in French.`
-          : spec.instructions,
-      model,
-      ...(spec.fallback === undefined
-        ? {}
+  const spec = program.agents[index] as AgentSpec;
+  const planted = index === 0 ? options.change : undefined;
+  const tools = spec.tools
+    .map((each, position) =>
+      buildTool(each, planted, position === 0, position === 0 && spec.approval !== undefined),
+    )
+    .filter((_, position) => !(planted === 'tool removed' && position === 0));
+  const names = offered(program, index);
+  return agent({
+    name: spec.name,
+    description: `${spec.name} helps`,
+    instructions:
+      planted === 'instructions'
+        ? `${spec.instructions} Always answer in French.`
+        : spec.instructions,
+    model: modelOf(program, index, options),
+    ...(spec.fallback === undefined
+      ? {}
+      : {
+          fallbackModel: fakeLLM(
+            spec.fallback.map(step => scriptedStep(step, names, spec)),
+            { allowUnusedSteps: true, modelId: 'fake-fallback' },
+          ),
+        }),
+    tools: [...tools, ...spec.asTools.map(other => (built[other] as AnyAgent).asTool())],
+    handoffs: spec.handoffs.map(other => built[other] as AnyAgent),
+    limits: { maxSteps: planted === 'step limit' ? 1 : spec.maxSteps },
+    retry: { modelAttempts: spec.modelAttempts, toolRetries: spec.toolRetries, baseDelayMs: 1000 },
+    circuitBreaker:
+      spec.breaker === false
+        ? false
         : {
-            fallbackModel: fakeLLM(
-              spec.fallback.map(step => scriptedStep(step, names)),
-              { allowUnusedSteps: true, modelId: 'fake-fallback' },
-            ),
-          }),
-      tools: [...tools, ...spec.asTools.map(other => (built[other] as AnyAgent).asTool())],
-      handoffs: spec.handoffs.map(other => built[other] as AnyAgent),
-      limits: { maxSteps: spec.maxSteps },
-      retry: {
-        modelAttempts: spec.modelAttempts,
-        toolRetries: spec.toolRetries,
-        baseDelayMs: 1000,
-      },
-      circuitBreaker:
-        spec.breaker === false
-          ? false
-          : {
-              failureThreshold: spec.breaker + (planted === 'breaker threshold' ? 10 : 0),
-              scope: 'run',
-            },
-      guardrails: guardrailsOf(spec.guardrail, planted === 'guardrail action'),
-      ...(spec.structured === true ? { output: z.object({ answer: z.string() }) } : {}),
-    });
-  }
-  return built[0] as AnyAgent;
+            failureThreshold: spec.breaker + (planted === 'breaker threshold' ? 10 : 0),
+            scope: 'run',
+          },
+    guardrails: guardrailsOf(spec.guardrail, planted === 'guardrail action'),
+    ...(spec.structured === true ? { output: z.object({ answer: z.string() }) } : {}),
+    ...(spec.react === true ? { toolCalling: 'react' as const } : {}),
+  });
+}
+
+/** The program's agents as today's code, in the program's order. */
+export function buildAgents(program: Program, options: BuildOptions = {}): AnyAgent[] {
+  const built: AnyAgent[] = [];
+  for (let index = program.agents.length - 1; index >= 0; index--)
+    built[index] = buildAgent(program, index, built, options);
+  return built;
 }
 
 /**
- * A user's feature written on the public seam: each tool may be called `quota` times a run; a call
- * past it is refused with a guardrail event and an error the model reads.
+ * Today's code of `program`, with `options.change` planted in its entry agent: the entry agent, a
+ * rule router over the agents, or a workflow of them.
  */
-export function toolQuota(quota: number): Feature {
-  return {
-    name: 'tool-quota',
-    forRun: () => {
-      const used = new Map<string, number>();
-      return {
-        beforeToolRound(_at, calls) {
-          const refused = new Map<string, ToolCallError>();
-          for (const { call, attempt, record } of calls) {
-            if (attempt > 1) continue;
-            const count = (used.get(call.toolName) ?? 0) + 1;
-            used.set(call.toolName, count);
-            if (count <= quota) continue;
-            const reason = `'${call.toolName}' was called more than ${quota} times`;
-            record('guardrail', {
-              guardrail: 'tool-quota',
-              stage: 'tool',
-              verdict: 'block',
-              reason,
-            });
-            refused.set(
-              call.callId,
-              new ToolCallError({
-                kind: 'guardrail_blocked',
-                toolName: call.toolName,
-                message: reason,
-              }),
-            );
-          }
-          return refused;
-        },
-      };
-    },
-  };
+export function buildProgram(program: Program, options: BuildOptions = {}): AnyAgent | Workflow {
+  const agents = buildAgents(program, options);
+  if (program.workflow !== undefined) return buildWorkflow(program.workflow, agents);
+  const [entry] = agents;
+  if (program.router !== true || entry === undefined) return entry as AnyAgent;
+  return ruleRouter([[/order|Paris/i, entry.name]], {
+    agents,
+    fallback: (agents.at(-1) as AnyAgent).name,
+  });
 }
 
-/** The run options the program runs with (its deadline, its own feature), as a module exports them. */
-export function programRunOptions(program: Program): Omit<RunOptions, 'trace' | 'overrides'> {
+/** The cassette a `cassette` program's entry answers from, beside its recording `file`. */
+export const tapeOf = (file: string): string => `${file}.tape.jsonl`;
+
+/** How the program's code is built to rerun its recording `file` (with `change`, when planted). */
+export function rerunBuild(program: Program, file: string, change?: PlantedChange): BuildOptions {
   return {
-    ...(program.timeoutMs === undefined ? {} : { timeoutMs: program.timeoutMs }),
-    ...(program.quota === undefined
-      ? {}
-      : { features: [...standardFeatures, toolQuota(program.quota)] }),
+    ...(change === undefined ? {} : { change }),
+    ...(program.cassette === true ? { tape: { path: tapeOf(file), mode: 'replay' as const } } : {}),
   };
 }

@@ -11,6 +11,7 @@ import {
   resume,
   run,
   steppingClock,
+  virtualClock,
   stream,
   type AnyAgent,
   type RunOptions,
@@ -18,6 +19,12 @@ import {
   type TraceEvent,
 } from '@agent-trace/core';
 import type { ApprovalDecision, PendingApproval } from '@agent-trace/core/approval';
+import {
+  resumeWorkflow,
+  runWorkflow,
+  type Workflow,
+  type WorkflowResult,
+} from '@agent-trace/core/workflow';
 import { fakeLLM } from '@agent-trace/testing';
 import {
   forkTrace,
@@ -27,25 +34,39 @@ import {
   recordedRuns,
   rerunTrace,
   validateTrace,
-  type Divergence,
 } from '@agent-trace/trace';
-import { buildProgram, programRunOptions, type PlantedChange } from './build-program.js';
+import { buildProgram, rerunBuild, tapeOf, type BuildOptions } from './build-program.js';
+import { checkChanges } from './check-change.js';
+import { programRunOptions } from './program-options.js';
 import type { Program } from './program.js';
 
 /** The longest a rerun may take, in real milliseconds, whatever the recorded run waited. */
 export const rerunWallBoundMs = 2500;
 
-/** Runs `entry` on `input` as the program says: to the end, or streamed until the reader stops. */
+/**
+ * Runs `target` on `input` as the program says: an agent to the end, or streamed until the reader
+ * stops; a workflow. A pause for people's approval goes on, as decided, up to three times.
+ */
 async function execute(
   program: Program,
-  entry: AnyAgent,
+  target: AnyAgent | Workflow,
   input: string,
   options: RunOptions,
-): Promise<RunResult<unknown>> {
+): Promise<RunResult<unknown> | WorkflowResult> {
+  if (!('toolRegistry' in target)) {
+    const { history: _none, ...workflowOptions } = options;
+    let result = await runWorkflow(target, input, workflowOptions);
+    for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
+      result = await resumeWorkflow(target, result.state, {
+        ...workflowOptions,
+        decisions: result.interruptions.map(pending => decisionFor(program, pending)),
+      });
+    return result;
+  }
   let result: RunResult<unknown>;
-  if (program.mode === 'run') result = await run(entry, input, options);
+  if (program.mode === 'run') result = await run(target, input, options);
   else {
-    const chunks = stream(entry, input, options);
+    const chunks = stream(target, input, options);
     let read = 0;
     for await (const _chunk of chunks) {
       read++;
@@ -53,9 +74,8 @@ async function execute(
     }
     result = await chunks.result;
   }
-  // A pause for people's approval goes on, as decided, up to three times.
   for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
-    result = await resume(entry, result.state, {
+    result = await resume(target, result.state, {
       ...options,
       decisions: result.interruptions.map(pending => decisionFor(program, pending)),
     });
@@ -71,120 +91,49 @@ function decisionFor(program: Program, pending: PendingApproval): ApprovalDecisi
   return { ...by, decision: 'approve' };
 }
 
-/** Records `program` into the JSONL trace `file`: its first turn, and its second when it has one. */
-export async function recordProgram(program: Program, file: string): Promise<void> {
+/** Runs `program`'s turns once, its code built with `build`, into `trace` (or nowhere). */
+async function perform(
+  program: Program,
+  build: BuildOptions,
+  trace: RunOptions['trace'],
+): Promise<void> {
   const caller = new AbortController();
-  const entry = buildProgram(program, undefined, call => {
-    if (call === program.abortAtCall) caller.abort('the caller gave up');
+  const target = buildProgram(program, {
+    ...build,
+    onEntryCall: call => {
+      if (call === program.abortAtCall) caller.abort('the caller gave up');
+    },
   });
-  const sink = jsonlSink(file);
   const options: RunOptions = {
-    trace: sink,
-    clock: steppingClock(),
+    ...(trace === undefined ? {} : { trace }),
+    clock: program.clock === 'virtual' ? virtualClock() : steppingClock(),
     ...programRunOptions(program),
   };
-  try {
-    if (program.secondTurn === undefined) {
-      await execute(program, entry, program.input, { ...options, signal: caller.signal });
-    } else {
-      const first = await run(entry, program.input, options);
-      await execute(program, entry, program.secondTurn, {
-        ...options,
-        history: first.messages,
-        signal: caller.signal,
-      });
-    }
-  } finally {
-    await sink.close();
+  if (program.secondTurn === undefined || !('toolRegistry' in target)) {
+    await execute(program, target, program.input, { ...options, signal: caller.signal });
+    return;
   }
+  const first = await run(target, program.input, options);
+  await execute(program, target, program.secondTurn, {
+    ...options,
+    history: first.messages,
+    signal: caller.signal,
+  });
 }
 
 /**
- * Where a change to a decision first shows: the entry agent's first breaker refusal, or its
- * guardrail's first warning. Undefined when the recorded run has none.
+ * Records `program` into the JSONL trace `file`: its first turn, and its second when it has one.
+ * A `cassette` program records its cassette first, untraced, then runs answered from it.
  */
-function decisionAt(
-  change: PlantedChange,
-  entry: string,
-  events: readonly TraceEvent[],
-): TraceEvent | undefined {
-  if (change === 'breaker threshold')
-    return events.find(
-      event =>
-        event.agent === entry &&
-        (event.event === 'tool_end' || event.event === 'llm_end') &&
-        event.error?.type === 'circuit_open',
-    );
-  if (change === 'guardrail action')
-    return events.find(
-      event => event.agent === entry && event.event === 'guardrail' && event.verdict === 'warn',
-    );
-  return undefined;
-}
-
-/** The changes that show in `program`'s recorded run, and where: its entry's first model call. */
-function plantable(program: Program, events: readonly TraceEvent[]): PlantedChange[] {
-  const entry = program.agents[0];
-  if (entry === undefined) return [];
-  const called = events.some(
-    event => event.event === 'llm_start' && event.agent === entry.name && event.step === 1,
-  );
-  if (!called) return [];
-  const changes: PlantedChange[] = ['instructions', 'model name'];
-  const first = entry.tools[0];
-  if (first !== undefined) changes.push('tool description', 'tool removed');
-  if (first?.schema === 'default') changes.push('schema default');
-  for (const decision of ['breaker threshold', 'guardrail action'] as const)
-    if (decisionAt(decision, entry.name, events) !== undefined) changes.push(decision);
-  return changes;
-}
-
-const words: Record<PlantedChange, RegExp> = {
-  instructions: /the instructions/,
-  'model name': /the model: .*fake-model-2|fake-model-2/,
-  'tool description': /description/,
-  'tool removed': /the tool list/,
-  'schema default': /schema: .*default: 5 → 6/,
-  'breaker threshold': /fails: circuit_open/,
-  'guardrail action': /says block/,
-};
-
-/** P4: a planted change diverges at the entry's first model call, in words that name it. */
-async function checkChange(
-  program: Program,
-  file: string,
-  runId: string,
-  change: PlantedChange,
-): Promise<string | undefined> {
-  const report = await rerunTrace(file, buildProgram(program, change), {
-    runId,
-    run: programRunOptions(program),
-  });
-  const first = report.firstDivergence;
-  if (first === undefined) return `P4 (${change}): the rerun says same`;
-  const event = (first.kind === 'missing' ? report.recorded : report.rerun).find(
-    each => each.seq === first.seq,
-  );
-  const entry = program.agents[0]?.name ?? '';
-  const decision = decisionAt(change, entry, report.recorded);
-  const at =
-    decision === undefined
-      ? event?.event === 'llm_start' && event.agent === entry && event.step === 1
-      : atDecision(decision, first);
-  const said = [first.expected, first.actual, ...(first.explanation ?? []).map(c => c.summary)];
-  if (!at)
-    return `P4 (${change}): the first divergence is not where the change first shows (${decision === undefined ? "the entry's first model call" : `seq ${decision.seq}`}):\n${formatDivergence(first)}`;
-  if (!said.some(text => text !== undefined && words[change].test(text)))
-    return `P4 (${change}): the words do not name the change:\n${formatDivergence(first)}`;
-  return undefined;
-}
-
-/** True when the divergence is at the recorded decision `step` (the recording's side of it). */
-function atDecision(step: TraceEvent, first: Divergence): boolean {
-  if (first.kind === 'extra' || first.expected === undefined) return false;
-  if (step.event === 'guardrail')
-    return first.expected.startsWith(`guardrail '${step.guardrail}' (${step.stage})`);
-  return first.expected.includes('circuit_open');
+export async function recordProgram(program: Program, file: string): Promise<void> {
+  if (program.cassette === true)
+    await perform(program, { tape: { path: tapeOf(file), mode: 'record' } }, undefined);
+  const sink = jsonlSink(file);
+  try {
+    await perform(program, rerunBuild(program, file), sink);
+  } finally {
+    await sink.close();
+  }
 }
 
 /** P1 and P3 for each run of the recording, then P4 and P5 on its first. */
@@ -197,7 +146,7 @@ async function checkRecording(
   const runs = recordedRuns(events);
   for (const runId of runs) {
     const started = performance.now();
-    const report = await rerunTrace(file, buildProgram(program), {
+    const report = await rerunTrace(file, buildProgram(program, rerunBuild(program, file)), {
       runId,
       run: programRunOptions(program),
     });
@@ -210,18 +159,21 @@ async function checkRecording(
   const [runId] = runs;
   if (runId === undefined) return 'P0: the recording has no run';
   const firstRun = events.filter(event => event.run === runId);
-  if (changes)
-    for (const change of plantable(program, firstRun)) {
-      const found = await checkChange(program, file, runId, change);
-      if (found !== undefined) return found;
-    }
+  if (changes) {
+    const found = await checkChanges(program, file, runs, events);
+    if (found !== undefined) return found;
+  }
   const answers = firstRun.filter(event => event.event === 'llm_end' && event.error === undefined);
-  if (fork && answers.length >= 1 && program.secondTurn === undefined) {
-    const report = await forkTrace(file, buildProgram(program), {
+  const target = buildProgram(program, rerunBuild(program, file));
+  // A fork goes on from an agent's step: a workflow is not forked.
+  if (fork && answers.length >= 1 && program.secondTurn === undefined && 'toolRegistry' in target) {
+    const report = await forkTrace(file, target, {
       afterStep: 1,
       model: fakeLLM([{ text: 'Forked.' }], { allowUnusedSteps: true }),
       runId,
-      run: programRunOptions(program),
+      // Past the fork point time is real, as a live model's is: a rate limit of one call a
+      // minute would wait a real minute.
+      run: { ...programRunOptions(program), rateLimits: undefined },
     });
     if (!report.reproduced)
       return `P5: a fork after step 1 does not reproduce it:\n${report.firstDivergence === undefined ? '' : formatDivergence(report.firstDivergence)}`;

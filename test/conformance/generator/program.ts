@@ -84,6 +84,16 @@ export interface AgentSpec {
   readonly approval?: 'approve' | 'reject' | 'edit';
   /** It answers in a structured output (a zod object), decoded and retried. */
   readonly structured?: boolean;
+  /** Its model asks for tools in ReAct text (Thought / Action / Action Input), not native calls. */
+  readonly react?: boolean;
+  /** Its model's temperature, a setting recorded on each call. */
+  readonly temperature?: number;
+}
+
+/** A cost limit: the run's own (`maxCostUsd`), or a budget its turns share (`costBudget`). */
+export interface BudgetSpec {
+  readonly kind: 'run' | 'shared';
+  readonly usd: number;
 }
 
 /** A whole program: its agents (the first is the entry), its input and how it runs. */
@@ -101,6 +111,29 @@ export interface Program {
   readonly secondTurn?: string;
   /** A user's feature beside the standard ones: each tool may be called this many times a run. */
   readonly quota?: number;
+  /** The entry is a rule router over the agents: an input about an order goes to the first. */
+  readonly router?: boolean;
+  /** The model provider's rate limit, in requests a minute, shared by the program's runs. */
+  readonly rateLimit?: number;
+  /** A cost limit, the models priced. */
+  readonly budget?: BudgetSpec;
+  /** The entry's model answers from a cassette recorded by a run before (cache hits). */
+  readonly cassette?: boolean;
+  /** The agents run as steps of a workflow instead of the first being asked. */
+  readonly workflow?: WorkflowSpec;
+  /** The clock it is recorded on: `steppingClock()` (the default) or `virtualClock()`. */
+  readonly clock?: 'virtual';
+}
+
+/**
+ * A workflow of the program's agents: a first step gives `items` numbers; each agent step runs an
+ * agent on the input (beside the first step) or on the items (after it); a `for_each` step runs a
+ * tool once per item, all at once.
+ */
+export interface WorkflowSpec {
+  readonly items: number;
+  readonly agentSteps: readonly { readonly agent: number; readonly after: boolean }[];
+  readonly forEach?: { readonly tool: ToolSpec; readonly retries: number };
 }
 
 const names = ['desk', 'billing', 'advisor', 'planner'] as const;
@@ -248,15 +281,53 @@ const agentSpec = (index: number, count: number): fc.Arbitrary<AgentSpec> => {
             5,
           ),
           structured: sometimes(fc.constant(true), 6),
+          react: sometimes(fc.constant(true), 6),
+          temperature: sometimes(fc.constantFrom(0, 0.2, 0.7), 3),
         })
-        .map(({ approval, structured }) => ({
+        .map(({ approval, structured, react, temperature }) => ({
           ...spec,
           tools: [...spec.tools],
           ...(approval === undefined || spec.tools.length === 0 ? {} : { approval }),
           ...(structured === undefined ? {} : { structured }),
+          ...(react === undefined ? {} : { react }),
+          ...(temperature === undefined ? {} : { temperature }),
         })),
     );
 };
+
+/** `record` without its undefined fields. */
+function definedOnly<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}
+
+const budget: fc.Arbitrary<BudgetSpec> = fc.record({
+  kind: fc.constantFrom<'run' | 'shared'>('run', 'shared'),
+  usd: fc.constantFrom(0.05, 0.2, 0.5, 2),
+});
+
+/** A workflow over `count` agents: each in at most one step. */
+const workflowOf = (count: number): fc.Arbitrary<WorkflowSpec> =>
+  fc
+    .record(
+      {
+        items: fc.integer({ min: 0, max: 3 }),
+        agentSteps: fc
+          .subarray(
+            Array.from({ length: count }, (_, index) => index),
+            { minLength: 1 },
+          )
+          .chain(agents =>
+            fc.tuple(
+              ...agents.map(agent => fc.record({ agent: fc.constant(agent), after: fc.boolean() })),
+            ),
+          ),
+        forEach: fc.record({ tool: tool('each_item'), retries: fc.integer({ min: 0, max: 2 }) }),
+      },
+      { requiredKeys: ['items', 'agentSteps'] },
+    )
+    .map(spec => ({ ...spec, agentSteps: [...spec.agentSteps] }));
 
 /** Generated programs: one to four agents, each its tools, handoffs, agents as tools and script. */
 export const programArbitrary: fc.Arbitrary<Program> = fc
@@ -271,14 +342,24 @@ export const programArbitrary: fc.Arbitrary<Program> = fc
       timeoutMs: sometimes(fc.integer({ min: 15, max: 60 }), 6),
       secondTurn: sometimes(fc.constantFrom('And then?', 'Thanks'), 4),
       quota: sometimes(fc.integer({ min: 1, max: 3 }), 5),
+      extras: fc.record({
+        router: sometimes(fc.constant(true), 6),
+        rateLimit: sometimes(fc.integer({ min: 1, max: 3 }), 5),
+        budget: sometimes(budget, 5),
+        cassette: sometimes(fc.constant(true), 8),
+        workflow: sometimes(workflowOf(count), 5),
+        clock: sometimes(fc.constant('virtual' as const), 4),
+      }),
     }),
   )
-  .map(({ stopReadingAfter, abortAtCall, timeoutMs, secondTurn, quota, ...program }) => ({
+  .map(({ stopReadingAfter, abortAtCall, timeoutMs, secondTurn, quota, extras, ...program }) => ({
     ...program,
     agents: [...program.agents],
     ...(program.mode === 'stream' && stopReadingAfter !== undefined ? { stopReadingAfter } : {}),
     ...(abortAtCall === undefined ? {} : { abortAtCall }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(secondTurn === undefined ? {} : { secondTurn }),
+    // A workflow runs once, from its input: a conversation's next turn is an agent's.
+    ...(secondTurn === undefined || extras.workflow !== undefined ? {} : { secondTurn }),
     ...(quota === undefined ? {} : { quota }),
+    ...definedOnly(extras),
   }));

@@ -3,7 +3,8 @@
  * builds today's code unchanged or with a change planted in its entry agent, and runs the same
  * checks as every hand-written row.
  */
-import { buildProgram, programRunOptions, type PlantedChange } from '../generator/build-program.js';
+import { buildProgram, type PlantedChange } from '../generator/build-program.js';
+import { programRunOptions } from '../generator/program-options.js';
 import { recordProgram } from '../generator/check-program.js';
 import type { Program } from '../generator/program.js';
 import type { Change, Shape } from './shape.js';
@@ -12,10 +13,10 @@ import type { Change, Shape } from './shape.js';
 export function foundShape(name: string, module: string, program: Program): Shape {
   const entry = program.agents[0];
   const tool = entry?.tools[0]?.name;
-  const planted = (change?: Change): PlantedChange | undefined =>
+  const planted = (change?: Change): { change?: PlantedChange } =>
     change === 'instructions' || change === 'tool description' || change === 'tool removed'
-      ? change
-      : undefined;
+      ? { change }
+      : {};
   return {
     name,
     module,

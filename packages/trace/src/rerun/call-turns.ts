@@ -39,21 +39,27 @@ export class CallTurns {
   }
 
   /**
-   * The next call of the recorded turn `request` goes on: the agent's turn that began with the
-   * same user message and has given as many answers as the request holds.
+   * The next call of the recorded turn `request` goes on: of the agent's turns that began with the
+   * same user message, the one whose next call was sent as many messages as the request holds (a
+   * turn handed the conversation so far, and one asked afresh, begin alike); else the one that has
+   * given as many answers as the request holds.
    */
   #inTurn(agent: string, request: Pick<ModelRequest, 'messages'>): RecordedCall | undefined {
     const turns = this.#turns.get(agent);
     if (turns === undefined || turns.size < 2) return undefined;
     const began = request.messages.find(message => message.role === 'user')?.content;
     const answered = request.messages.filter(message => message.role === 'assistant').length;
+    const candidates: { readonly call: RecordedCall; readonly given: number }[] = [];
     for (const turn of turns.values()) {
       if (turn.began !== began) continue;
       const given = turn.calls.filter(call => this.#taken.has(call)).length;
       const call = turn.calls[given];
-      if (given === answered && call !== undefined && !this.#taken.has(call)) return call;
+      if (call !== undefined && !this.#taken.has(call)) candidates.push({ call, given });
     }
-    return undefined;
+    return (
+      candidates.find(({ call }) => call.start.message_count === request.messages.length)?.call ??
+      candidates.find(({ given }) => given === answered)?.call
+    );
   }
 }
 

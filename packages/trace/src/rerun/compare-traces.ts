@@ -20,6 +20,11 @@ export interface Divergence {
    * instructions, a tool's definition, a message, …).
    */
   readonly explanation?: readonly RequestChange[];
+  /**
+   * For a step the rerun skipped (`missing`): what the rerun did next in its place, so the reason
+   * shows (`agent 'desk' stops: budget_exceeded …`); absent when the rerun did nothing more.
+   */
+  readonly instead?: string;
 }
 
 interface Line {
@@ -71,8 +76,14 @@ function describe(event: TraceEvent): string | undefined {
       return `${event.by === undefined ? 'a person' : `'${event.by}'`} ${event.decision} '${event.tool}' (${event.call_id})${event.reason === undefined ? '' : `: ${event.reason}`}${event.args === undefined ? '' : ` with ${cut(canonicalJson(event.args))}`}`;
     case 'guardrail':
       return `guardrail '${event.guardrail}' (${event.stage}) says ${event.verdict}`;
+    case 'agent_end':
+      // An agent a limit stopped says which: a lowered maxSteps stops it elsewhere.
+      return event.limit === undefined
+        ? undefined
+        : `agent '${event.agent}' stops: ${event.stop_reason} (${event.limit.name} ${event.limit.value})`;
     case 'run_end':
-      return `the run stops: ${event.stop_reason}`;
+      // The limit that stopped it is behaviour too: a lowered maxSteps stops elsewhere.
+      return `the run stops: ${event.stop_reason}${event.limit === undefined ? '' : ` (${event.limit.name} ${event.limit.value})`}`;
     case 'workflow_start':
       return `workflow '${event.workflow}' starts: steps ${event.steps.map(step => step.name).join(', ')}`;
     case 'workflow_step_start':
@@ -186,9 +197,17 @@ export function compareTraces(
   actual: readonly TraceEvent[],
   options: { window?: number } = {},
 ): Divergence[] {
-  return alignTraces(expected, actual, options).flatMap(step => {
+  const steps = alignTraces(expected, actual, options);
+  // What the rerun did next after each step: a skipped step's "instead".
+  const next: (string | undefined)[] = [];
+  for (let index = steps.length - 1, after: string | undefined; index >= 0; index--) {
+    next[index] = after;
+    after = steps[index]?.actual?.text ?? after;
+  }
+  return steps.flatMap((step, index) => {
     if (step.kind === 'same') return [];
     const where = (step.kind === 'missing' ? step.expected : step.actual) as StepLine;
+    const instead = step.kind === 'missing' ? next[index] : undefined;
     return [
       {
         kind: step.kind,
@@ -197,6 +216,7 @@ export function compareTraces(
         expected: step.expected?.text,
         actual: step.actual?.text,
         ...defined('explanation', step.explanation),
+        ...defined('instead', instead),
       },
     ];
   });
@@ -244,7 +264,7 @@ function evenFirst(distance: number): readonly number[] {
 export function formatDivergence(divergence: Divergence): string {
   const where = `seq ${divergence.seq}, agent '${divergence.agent}'`;
   if (divergence.kind === 'missing')
-    return `${where}: the recording has a step the rerun skipped\n  expected: ${divergence.expected}`;
+    return `${where}: the recording has a step the rerun skipped\n  expected: ${divergence.expected}${divergence.instead === undefined ? '' : `\n  instead:  ${divergence.instead}`}`;
   if (divergence.kind === 'extra')
     return `${where}: the rerun did something the recording does not have\n  actual:   ${divergence.actual}`;
   const why = (divergence.explanation ?? []).map(change => `\n  changed:  ${change.summary}`);

@@ -1,30 +1,48 @@
 import type { RunOptions, TraceEvent } from '@agent-trace/core';
-import { costBudget } from '@agent-trace/core/cost';
+import { costBudget, type CostBudget } from '@agent-trace/core/cost';
 
 /**
- * The cost limit that stopped a recorded run, as run options for its rerun, when the caller set
- * none: a run stopped by `maxCostUsd` reruns under the same limit; one stopped by a shared budget
- * (`costBudget`) under a budget of that name and limit, already spent as much as the recording
- * implies (so it stops where it stopped: past the limit after the answer that crossed it, or at
- * the limit for a call whose estimate would cross it), since the runs before it are not rerun. Prices come from the rerun's options (`prices`) or the known ones, as they did.
+ * The cost limits of a recorded run's rerun. A run stopped by `maxCostUsd` reruns under the same
+ * limit when the caller sets none. A shared budget (`costBudget`) is never the caller's object,
+ * which other runs (a regress of many) would spend: it is a budget of that name and limit (the
+ * caller's, or the recorded one), spent as much as the runs before this one had when the recording
+ * says so (it stopped the run), else nothing. Prices come from the rerun's options (`prices`) or
+ * the known ones, as they did.
  */
 export function recordedLimits(
   recorded: readonly TraceEvent[],
   given: Pick<RunOptions, 'maxCostUsd' | 'budget'> | undefined,
 ): Pick<RunOptions, 'maxCostUsd' | 'budget'> {
-  if (given?.maxCostUsd !== undefined || given?.budget !== undefined) return {};
   const end = recorded.findLast(event => event.event === 'run_end');
-  if (end?.event !== 'run_end' || end.stop_reason !== 'budget_exceeded' || end.limit === undefined)
-    return {};
-  const { name, value } = end.limit;
-  if (name === 'maxCostUsd') return { maxCostUsd: value };
-  const budget = costBudget({ name, limitUsd: value });
-  const spentByRun = end.cost?.usd ?? 0;
+  const limit =
+    end?.event === 'run_end' && end.stop_reason === 'budget_exceeded' ? end.limit : undefined;
+  const fresh = given?.budget === undefined ? {} : { budget: startedAt(given.budget, 0) };
+  if (limit === undefined) return fresh;
+  if (limit.name === 'maxCostUsd')
+    return given?.maxCostUsd === undefined && given?.budget === undefined
+      ? { maxCostUsd: limit.value }
+      : fresh;
+  if (
+    given?.maxCostUsd !== undefined ||
+    (given?.budget !== undefined && given.budget.name !== limit.name)
+  )
+    return fresh;
+  const spentByRun = end?.event === 'run_end' ? (end.cost?.usd ?? 0) : 0;
   // Stopped after an answer (its tools not run): the budget was past its limit then. Stopped
   // before a call (not made): the budget was within it, and the call's estimate went past.
   const pastLimit = stoppedAfterAnswer(recorded) ? 1e-9 : 0;
-  budget.spend(Math.max(0, value - spentByRun + pastLimit));
-  return { budget };
+  // What the runs before it had spent: recorded with the stop, or (older traces) as much as puts
+  // the budget where it stopped.
+  const before = (limit.spent ?? limit.value) - spentByRun;
+  const budget = given?.budget ?? { name: limit.name, limitUsd: limit.value };
+  return { budget: startedAt(budget, Math.max(0, before + pastLimit)) };
+}
+
+/** A budget of `budget`'s name and limit, `spentUsd` already spent. */
+function startedAt(budget: Pick<CostBudget, 'name' | 'limitUsd'>, spentUsd: number): CostBudget {
+  const started = costBudget({ name: budget.name, limitUsd: budget.limitUsd });
+  if (spentUsd > 0) started.spend(spentUsd);
+  return started;
 }
 
 /** True when the run's last answer asked for tools and none of them ran. */

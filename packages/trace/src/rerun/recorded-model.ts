@@ -36,7 +36,10 @@ function answerOf(recorded: RecordedCall): ModelResponse {
       completionTokens: end.tok_completion,
       ...defined('cacheReadTokens', end.tok_cache_read),
       ...defined('cacheWriteTokens', end.tok_cache_write),
+      ...defined('reasoningTokens', end.tok_reasoning),
     },
+    // An answer the recorded run took from a cache cost nothing then, and costs nothing now.
+    ...(end.cache_hit === true ? { cacheHit: true as const } : {}),
   };
 }
 
@@ -55,11 +58,11 @@ export function recordedModel(
   // The answer comes at the time it came in the recording, on the rerun's clock.
   const take = (request: ModelRequest): Promise<ModelResponse> => {
     const recorded = recording.nextCall(agent, request);
-    if (recorded === undefined) return Promise.resolve().then(() => beyond(agent, recording));
+    if (recorded === undefined) return beyond(agent, recording);
     const waiting = recording.inTime(recorded.end.span_id, recorded.end.time);
     return (waiting ?? Promise.resolve()).then(() => {
       const stopped = recording.stop.cut(recorded.end.error);
-      if (stopped !== undefined) throw stopped;
+      if (stopped !== undefined) return stopped.then(error => Promise.reject(error));
       return answerOf(recorded);
     });
   };
@@ -74,9 +77,9 @@ export function recordedModel(
 }
 
 /** A call the recording does not have: a stop replayed there, or a failure (not retried). */
-function beyond(agent: string, recording: Recording): never {
+async function beyond(agent: string, recording: Recording): Promise<never> {
   const stopped = recording.stop.beyond();
-  if (stopped !== undefined) throw stopped;
+  if (stopped !== undefined) throw await stopped;
   throw new ModelCallError({
     kind: 'script_exhausted',
     isRetryable: false,

@@ -167,7 +167,7 @@ export class Recording {
   answerTool<Missing>(tool: string, args: unknown, missing: () => Missing): Promise<unknown> {
     // Not async itself: an answer that need not wait is one promise, not a chain of them.
     const recorded = this.nextToolResult(tool, args);
-    if (recorded === undefined) return Promise.resolve().then(() => this.#beyond(missing));
+    if (recorded === undefined) return this.#beyond(missing);
     const waiting = this.inTime(recorded.span_id, recorded.time);
     return (waiting ?? Promise.resolve()).then(() => this.#answer(recorded));
   }
@@ -185,15 +185,15 @@ export class Recording {
   }
 
   /** No recorded answer is left for a call: a run stopped from outside stops here, else `missing`. */
-  #beyond<Missing>(missing: () => Missing): Missing {
+  async #beyond<Missing>(missing: () => Missing): Promise<Missing> {
     const stopped = this.stop.beyond();
-    if (stopped !== undefined) throw stopped;
+    if (stopped !== undefined) throw await stopped;
     return missing();
   }
 
   #answer(recorded: TraceEventOf<'tool_end'>): unknown {
     const cut = this.stop.cut(recorded.error);
-    if (cut !== undefined) throw cut;
+    if (cut !== undefined) return cut.then(error => Promise.reject(error));
     if (recorded.error !== undefined) throw recordedToolFailure(recorded.tool, recorded.error);
     return recorded.result;
   }

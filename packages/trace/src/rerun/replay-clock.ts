@@ -1,4 +1,4 @@
-import { RunAbortedError, systemClock, type Clock } from '@agent-trace/core';
+import { RunAbortedError, systemClock, type Clock, type TimedWork } from '@agent-trace/core';
 import { sleepOn } from '@agent-trace/core/util';
 
 /**
@@ -57,17 +57,22 @@ export class ReplayClock implements Clock {
   #realLimits = false;
 
   /**
-   * Time limits (a tool's `timeoutMs`) run on real timers from now on: the rerun runs the real
+   * Tools' time limits (their `timeoutMs`) run on real timers from now on: the rerun runs the real
    * tools, whose time is real. Until then a limit never runs out by itself: the recording holds
-   * whether the work it limited ran out of time (a recorded timeout is replayed as one).
+   * whether the work it limited ran out of time (a recorded timeout is replayed as one). Model
+   * calls stay recorded, so their limits stay the recording's until a fork goes live.
    */
   limitsInRealTime(): void {
     this.#realLimits = true;
   }
 
-  /** A time limit: real when the work is real (live tools, past a fork point), else the recording's. */
-  timer(delayMs: number, onTimeout: () => void): () => void {
-    if (!this.#realLimits && this.#liveSinceMs === undefined) return () => undefined;
+  /**
+   * A time limit: real when the work is real (a tool with live tools, anything past a fork point),
+   * else the recording's.
+   */
+  timer(delayMs: number, onTimeout: () => void, work: TimedWork): () => void {
+    const real = this.#liveSinceMs !== undefined || (work === 'tool' && this.#realLimits);
+    if (!real) return () => undefined;
     const timer = setTimeout(onTimeout, delayMs);
     return () => clearTimeout(timer);
   }
@@ -106,9 +111,26 @@ export class ReplayClock implements Clock {
     });
   }
 
+  /** Those waiting until nothing else can go on. */
+  readonly #idle: (() => void)[] = [];
+
+  /**
+   * Resolves once nothing else can go on: every other part of the run has ended or waits for
+   * something that only this wait ending can bring (time does not move for it). At once when the
+   * clock runs in real time. A call past the end of its recording waits so for a stop from outside
+   * that another part of the run is still to reach.
+   */
+  idle(): Promise<void> {
+    if (this.#liveSinceMs !== undefined) return Promise.resolve();
+    return new Promise(resolve => {
+      this.#idle.push(resolve);
+      this.#schedule();
+    });
+  }
+
   /** After everything that can go on has (I/O and promise jobs first), time moves on. */
   #schedule(): void {
-    if (this.#scheduled || this.#timers.length === 0) return;
+    if (this.#scheduled || (this.#timers.length === 0 && this.#idle.length === 0)) return;
     this.#scheduled = true;
     setImmediate(() => this.#advance());
   }
@@ -117,7 +139,10 @@ export class ReplayClock implements Clock {
     this.#scheduled = false;
     this.#timers.sort((left, right) => left.atMs - right.atMs);
     const first = this.#timers[0];
-    if (first === undefined) return;
+    if (first === undefined) {
+      for (const wake of this.#idle.splice(0)) wake();
+      return;
+    }
     const stop = this.#stop;
     if (stop !== undefined && first.atMs > stop.atMs) {
       // The stop comes first: its abort ends the waits it cuts, and the run goes on from there.

@@ -2,33 +2,17 @@ import {
   RunAbortedError,
   RunTimeoutError,
   type TraceEvent,
-  type TraceEventOf,
   type TraceSink,
 } from '@agent-trace/core';
+import { cutBy, eventKey, recordedStop, type RecordedStop } from './recorded-stop.js';
 import type { ReplayClock } from './replay-clock.js';
-
-/** How a recorded run was stopped from outside its code, as its `run_end` says. */
-interface RecordedStop {
-  /** `aborted`: its caller's signal, or a stream's reader that stopped; `timeout`: its deadline. */
-  readonly reason: 'aborted' | 'timeout';
-  /** The error the stop ended the run with: the calls it cut carry the same. */
-  readonly error: { readonly type: string; readonly message: string };
-  /** When the run ended, on the recording's clock. */
-  readonly atMs: number;
-  /** The deadline's `timeoutMs`, for a run stopped by it. */
-  readonly timeoutMs: number | undefined;
-  /**
-   * The last event the run wrote before the stop reached it (the n-th of its kind and agent): the
-   * rerun is stopped as it writes the same, so it is stopped at the same place.
-   */
-  readonly after: { readonly kind: string; readonly agent: string; readonly nth: number };
-}
 
 /**
  * A stop from outside a recorded run, replayed: the caller's `AbortSignal` (or a stream's reader
- * that stopped reading) fires again where it reached the recorded run (as the rerun writes the
- * event the recorded run wrote last before it: a call it cut, a wait it ended, a step not taken),
- * and so does the run's deadline when the rerun's `timeoutMs` is the recorded one. A rerun whose
+ * that stopped reading) fires again where it reached the recorded run: once the rerun has written
+ * what the recorded run wrote before it (in every part of the run), or nothing else can go on while
+ * a call it cut waits for it. A call it cut waits for it, as it did; an answer it did not cut is taken first.
+ * So does the run's deadline when the rerun's `timeoutMs` is the recorded one. A rerun whose
  * `timeoutMs` differs decides again on the recording's clock: its deadline passes when a recorded
  * answer (or a wait) goes past it, and a call the recorded deadline cut goes on, which the
  * recording cannot answer (a divergence, in words).
@@ -43,8 +27,10 @@ export class ReplayedStop {
   #timeoutMs: number | undefined;
   #armed = false;
 
-  /** How many events of each kind and agent the rerun has written, while the stop waits for one. */
+  /** How many events of each kind and agent the rerun has written, while the stop waits for them. */
   readonly #written = new Map<string, number>();
+  /** How many kinds of event the rerun has not yet written as many of as the recording before the stop. */
+  #unmet: number;
 
   /**
    * @param run - the recorded run's events
@@ -56,6 +42,7 @@ export class ReplayedStop {
 
   constructor(run: readonly TraceEvent[], startMs: number, clock: ReplayClock) {
     this.#recorded = recordedStop(run);
+    this.#unmet = this.#recorded?.before.size ?? 0;
     this.#clock = clock;
     this.#startMs = startMs;
     const start = run.find(event => event.event === 'run_start');
@@ -64,23 +51,35 @@ export class ReplayedStop {
   }
 
   /**
-   * A sink for the rerun's trace: it stops the rerun as it writes the event the recorded run wrote
-   * last before its stop (when the stop is replayed there, not decided again).
+   * A sink for the rerun's trace that follows its events as they are made (a workflow's steps are
+   * written later, in the workflow's order): it stops the rerun once it has made what the
+   * recorded run made before its stop (when the stop is replayed there, not decided again).
    */
   readonly sink: TraceSink = {
-    write: event => {
-      const after = this.#recorded?.after;
-      if (!this.#armed || after === undefined) return;
-      // A recorded deadline the rerun's own replaces is not replayed: it is decided again.
-      if (this.#recorded?.reason === 'timeout' && this.#deadlineMs !== undefined) return;
-      if (event.event !== after.kind || event.agent !== after.agent) return;
-      const key = `${event.event}\u0000${event.agent}`;
-      const count = (this.#written.get(key) ?? 0) + 1;
-      this.#written.set(key, count);
-      if (count === after.nth) this.#fire('recorded');
-    },
+    write: () => undefined,
     flush: () => Promise.resolve(),
+    writesEvents: false,
+    live: {
+      runStarting: () => ({ follow: true }),
+      spanStarted: event => this.#made(event),
+      spanEnded: event => this.#made(event),
+      pointEvent: event => this.#made(event),
+      within: (_span, work) => work(),
+    },
   };
+
+  /** Counts an event the rerun made; the stop fires once all the recorded ones before it are. */
+  #made(event: TraceEvent): void {
+    const before = this.#recorded?.before;
+    if (!this.#armed || before === undefined || this.#unmet === 0) return;
+    // A recorded deadline the rerun's own replaces is not replayed: it is decided again.
+    if (this.#recorded?.reason === 'timeout' && this.#deadlineMs !== undefined) return;
+    const key = eventKey(event);
+    const count = (this.#written.get(key) ?? 0) + 1;
+    this.#written.set(key, count);
+    if (count === before.get(key)) this.#unmet--;
+    if (this.#unmet === 0) this.#fire('recorded');
+  }
 
   /**
    * Makes the stop part of a rerun, whose run is given {@link ReplayedStop.signal}: from now on the
@@ -94,7 +93,9 @@ export class ReplayedStop {
     const ownDeadline =
       this.#timeoutMs !== undefined && this.#timeoutMs !== this.#recordedTimeoutMs;
     this.#deadlineMs = ownDeadline ? this.#startMs + (this.#timeoutMs as number) : undefined;
-    // A wait that would end after the rerun's own deadline is cut by it.
+    // A wait that would end after the rerun's own deadline is cut by it. (A recorded stop that cut
+    // a wait fires as the wait begins: everything before it is written by then, whatever the
+    // wait's length, which a backoff's jitter decides again.)
     if (this.#deadlineMs !== undefined)
       this.#clock.stopAt(this.#deadlineMs, () => this.#fire('deadline'));
   }
@@ -119,35 +120,61 @@ export class ReplayedStop {
 
   /**
    * Called as a recorded answer is handed out (the clock moved on to it): the error to fail that
-   * call with when the replayed stop cuts it (the recorded call was cut by it, or the rerun's own
-   * deadline passed before it), else undefined.
+   * call with when the replayed stop cuts it, else undefined. A call the recorded stop cut waits
+   * for the stop, as it did (see {@link ReplayedStop}); one the rerun's own deadline passed fails.
    */
-  cut(error: { readonly type: string; readonly message: string } | undefined): Error | undefined {
+  cut(
+    error: { readonly type: string; readonly message: string } | undefined,
+  ): Promise<Error> | undefined {
     if (!this.#armed) return undefined;
     const recorded = this.#recorded;
-    const wasCut =
-      recorded !== undefined &&
-      error !== undefined &&
-      error.type === recorded.error.type &&
-      error.message === recorded.error.message;
+    const wasCut = recorded !== undefined && cutBy(error, recorded.error);
     if (wasCut && (recorded.reason === 'aborted' || this.#deadlineMs === undefined))
-      return this.#fire('recorded');
+      return this.#stopped();
     if (this.#deadlineMs !== undefined && this.#clock.now() > this.#deadlineMs)
-      return this.#fire('deadline');
+      return Promise.resolve(this.#fire('deadline'));
     if (wasCut)
-      return new Error(
-        `Rerun: the recording has no answer for this call: the recorded run's deadline (timeoutMs ${this.#recordedTimeoutMs ?? '?'}) cut it, and today's timeoutMs (${this.#timeoutMs ?? 'none'}) lets it go on.`,
+      return Promise.resolve(
+        new Error(
+          `Rerun: the recording has no answer for this call: the recorded run's deadline (timeoutMs ${this.#recordedTimeoutMs ?? '?'}) cut it, and today's timeoutMs (${this.#timeoutMs ?? 'none'}) lets it go on.`,
+        ),
       );
     return undefined;
   }
 
   /**
    * Called when the rerun asks for an answer the recording does not have: a run the outside world
-   * stopped is stopped there (it asked for nothing more), else undefined.
+   * stopped is stopped there (the recorded run was stopped before it asked), else undefined. The
+   * call waits for the stop, so a part of the run that got ahead does not stop the others early.
    */
-  beyond(): Error | undefined {
-    return this.#armed && this.#recorded?.reason === 'aborted' ? this.#fire('recorded') : undefined;
+  beyond(): Promise<RunAbortedError> | undefined {
+    if (!this.#armed || this.#recorded?.reason !== 'aborted') return undefined;
+    return this.#stopped();
   }
+
+  /**
+   * The replayed stop, once it has fired: where the recording says (see {@link ReplayedStop}), or
+   * when nothing else can go on while this waits for it.
+   */
+  #stopped(): Promise<RunAbortedError> {
+    const { signal } = this.#controller;
+    if (signal.aborted) return Promise.resolve(new RunAbortedError({ reason: signal.reason }));
+    // One wait however many calls wait for the stop: one listener on the signal, one on the clock.
+    this.#waited ??= new Promise<RunAbortedError>(resolve => {
+      signal.addEventListener(
+        'abort',
+        () => resolve(new RunAbortedError({ reason: signal.reason })),
+        {
+          once: true,
+        },
+      );
+      void this.#clock.idle().then(() => this.#fire('recorded'));
+    });
+    return this.#waited;
+  }
+
+  /** The wait for the stop, shared by every call that waits for it. */
+  #waited: Promise<RunAbortedError> | undefined;
 
   /**
    * Fires the stop (once): the rerun's signal aborts as the recorded run's did (`recorded`), or
@@ -170,41 +197,4 @@ export class ReplayedStop {
       ? undefined
       : said;
   }
-}
-
-function recordedStop(run: readonly TraceEvent[]): RecordedStop | undefined {
-  const end = run.findLast((event): event is TraceEventOf<'run_end'> => event.event === 'run_end');
-  if (end?.error === undefined) return undefined;
-  if (end.stop_reason !== 'aborted' && end.stop_reason !== 'timeout') return undefined;
-  const { error } = end;
-  return {
-    reason: end.stop_reason,
-    error,
-    atMs: Date.parse(end.time),
-    // Recorded before run_end said its limit: the deadline's words say it.
-    timeoutMs:
-      end.limit?.name === 'timeoutMs'
-        ? end.limit.value
-        : Number(/^Run timed out after (\d+) ms/.exec(error.message)?.[1] ?? Number.NaN) ||
-          undefined,
-    after: lastBefore(run, end, error),
-  };
-}
-
-/** The last event of `run` before the stop `error` reached it: the last that does not carry it. */
-function lastBefore(
-  run: readonly TraceEvent[],
-  end: TraceEventOf<'run_end'>,
-  error: { readonly type: string; readonly message: string },
-): RecordedStop['after'] {
-  const carries = (event: TraceEvent): boolean => {
-    const said =
-      'error' in event ? (event.error as { type?: unknown; message?: unknown }) : undefined;
-    return said?.type === error.type && said.message === error.message;
-  };
-  const last = run.findLast(event => event !== end && !carries(event)) ?? end;
-  const nth = run.filter(
-    event => event.event === last.event && event.agent === last.agent && event.seq <= last.seq,
-  ).length;
-  return { kind: last.event, agent: last.agent, nth };
 }

@@ -33,19 +33,22 @@ export function isPlanTarget(target: RerunTarget): target is PlanTarget {
 
 /**
  * Runs `target` on the recording's input with `options` (overrides, sinks, where it forked from):
- * an agent with `run`, a workflow with `runWorkflow`, a planned run with `planAndRun`.
+ * an agent with `run`, a workflow with `runWorkflow`, a planned run with `planAndRun`. An agent
+ * starts from the conversation the recorded run started from, unless `options.history` gives
+ * another (what if the conversation had been this).
  */
 export async function runTarget(
   target: RerunTarget,
   recording: Recording,
-  options: Omit<RunOptions, 'history'>,
+  { history, ...options }: RunOptions,
 ): Promise<TargetResult> {
-  if ('toolRegistry' in target)
+  if ('toolRegistry' in target) {
+    const from = history ?? recording.history;
     return run(target, recording.input, {
       ...options,
-      // The conversation the recorded run started from: the rerun starts from it again.
-      ...(recording.history.length === 0 ? {} : { history: recording.history }),
+      ...(from.length === 0 ? {} : { history: from }),
     });
+  }
   // Loaded only for workflows and plans: it needs the optional peer `yaml`, which a project
   // that reruns agents alone need not install.
   const { planAndRun, runWorkflow } = await import('@agent-trace/core/workflow');
@@ -73,7 +76,7 @@ function pausedState(result: TargetResult): NonNullable<TargetResult['state']> |
 export async function runTargetAsRecorded(
   target: RerunTarget,
   recording: Recording,
-  options: Omit<RunOptions, 'history'>,
+  options: RunOptions,
   given: readonly ApprovalDecision[] = [],
 ): Promise<TargetResult> {
   let result = await runTarget(target, recording, options);
@@ -108,9 +111,10 @@ async function resumeTarget(
   target: RerunTarget,
   state: NonNullable<TargetResult['state']>,
   decisions: readonly ApprovalDecision[],
-  options: Omit<RunOptions, 'history'>,
+  options: RunOptions,
 ): Promise<TargetResult> {
-  const { forkedFrom: _unused, ...resumeOptions } = options;
+  // A paused run goes on from its state, which holds its conversation.
+  const { forkedFrom: _unused, history: _started, ...resumeOptions } = options;
   const given = { ...resumeOptions, decisions: [...decisions] };
   if ('toolRegistry' in target) return resume(target, state as never, given);
   const { resumePlan, resumeWorkflow } = await import('@agent-trace/core/workflow');

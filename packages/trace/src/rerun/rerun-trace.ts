@@ -19,6 +19,7 @@ import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedEvents, Recording } from './recording.js';
 import { recordedLimits } from './recorded-limits.js';
+import { withoutStopTiming } from './stop-timing.js';
 import { recordedModel } from './recorded-model.js';
 
 /** Options of {@link rerunTrace}. */
@@ -33,7 +34,9 @@ export interface RerunTraceOptions {
   /**
    * More run options for the rerun (sinks for the new trace, …). Its clock is the recording's
    * unless given: virtual time that recorded answers move on, so recorded waits (backoff, rate
-   * limits) take no real time.
+   * limits) take no real time. Its `history`, when given, is the conversation the rerun starts
+   * from instead of the recorded one (what if an earlier turn had gone otherwise): the first
+   * model call shows the change.
    */
   run?: Omit<RunOptions, 'overrides'>;
 }
@@ -137,10 +140,11 @@ export async function rerunTrace(
   recording.stop.arm(timeoutMs);
   if (recording.stop.watches) sinks.push(recording.stop.sink);
   const result = await runTargetAsRecorded(target, recording, {
-    ...recordedLimits(recorded, options.run),
     // Recorded waits take no real time; a clock of the caller's own replaces the recording's.
     clock: recording.clock,
     ...run,
+    // The cost limit that stopped the recorded run, as spent then (see recordedLimits).
+    ...recordedLimits(recorded, options.run),
     ...stopSignal(recording, own),
     trace: sinks,
     overrides,
@@ -154,7 +158,7 @@ export function rerunReport<Result>(
   rerun: readonly TraceEvent[],
   result: Result,
 ): RerunReport<Result> {
-  const differences = compareTraces(recorded, rerun);
+  const differences = withoutStopTiming(compareTraces(recorded, rerun), recorded, rerun);
   return {
     same: differences.length === 0,
     firstDivergence: differences[0],

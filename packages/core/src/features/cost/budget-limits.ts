@@ -2,6 +2,7 @@ import type { CostRunOptions } from './cost-options.js';
 import type { AnyAgent } from '../../kernel/agent/agent.js';
 import type { LanguageModel } from '../../kernel/model/language-model.js';
 import type { ModelCallRequest, Stop, ToolCheck } from '../../kernel/run/seam/feature.js';
+import type { StopLimit } from '../../kernel/protocol/stop-reason.js';
 import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
 import { formatUsd, roundDollars, type CostTally } from '../../kernel/protocol/cost-tally.js';
 import { estimateRequestTokens } from './estimate-tokens.js';
@@ -13,6 +14,8 @@ export interface BudgetLimit {
   readonly name: string;
   readonly limitUsd: number;
   spentUsd(): number;
+  /** A budget runs share (`costBudget`), whose spending is not the run's alone. */
+  readonly shared: boolean;
 }
 
 /** A cost limit and what has been spent against it, in US dollars. */
@@ -20,6 +23,7 @@ export interface BudgetState {
   readonly name: string;
   readonly limitUsd: number;
   readonly spentUsd: number;
+  readonly shared: boolean;
 }
 
 /** The cost limits a run keeps: its `maxCostUsd` (on the run's total) and a shared budget. */
@@ -35,10 +39,20 @@ export function budgetsOf(
         option: 'maxCostUsd',
         message: `Invalid maxCostUsd: expected US dollars, 0 or more (actual: ${String(maxCostUsd)}).`,
       });
-    budgets.push({ name: 'maxCostUsd', limitUsd: maxCostUsd, spentUsd: () => totals.cost.usd });
+    budgets.push({
+      name: 'maxCostUsd',
+      limitUsd: maxCostUsd,
+      spentUsd: () => totals.cost.usd,
+      shared: false,
+    });
   }
   if (budget !== undefined)
-    budgets.push({ name: budget.name, limitUsd: budget.limitUsd, spentUsd: () => budget.spentUsd });
+    budgets.push({
+      name: budget.name,
+      limitUsd: budget.limitUsd,
+      spentUsd: () => budget.spentUsd,
+      shared: true,
+    });
   return budgets;
 }
 
@@ -48,6 +62,7 @@ export function budgetStates(budgets: readonly BudgetLimit[]): BudgetState[] {
     name: budget.name,
     limitUsd: budget.limitUsd,
     spentUsd: roundDollars(budget.spentUsd()),
+    shared: budget.shared,
   }));
 }
 
@@ -64,7 +79,7 @@ export function overBudgetCheck(over: BudgetState): ToolCheck {
     check: () => ({
       kind: 'stop',
       reason: 'budget_exceeded',
-      limit: { name: over.name, value: over.limitUsd },
+      limit: limitOf(over),
       detail: `the run has spent ${formatUsd(over.spentUsd)} of ${over.name} ${formatUsd(over.limitUsd)} and asked for more tools`,
     }),
   };
@@ -83,7 +98,7 @@ export function budgetStop(
   return {
     kind: 'stop',
     reason: 'budget_exceeded',
-    limit: { name: over.name, value: over.limitUsd },
+    limit: limitOf(over),
     detail: `the next model call was not made: its ${estimate.tokens} input tokens (counted with ${estimate.counter}) would cost about ${formatUsd(estimate.usd)}, and ${formatUsd(over.spentUsd)} of ${over.name} ${formatUsd(over.limitUsd)} is spent`,
   };
 }
@@ -110,4 +125,11 @@ export async function estimatedBudgetStop(
   const { tokens, counter } = await estimateRequestTokens(model, request);
   const usd = roundDollars((tokens * priced.price.inputPerMillion) / 1_000_000);
   return budgetStop(budgetStates(budgets), { usd, tokens, counter });
+}
+
+/** The limit `over` stopped a run at: a shared budget says how much of it all its runs had spent. */
+function limitOf(over: BudgetState): StopLimit {
+  return over.shared
+    ? { name: over.name, value: over.limitUsd, spent: over.spentUsd }
+    : { name: over.name, value: over.limitUsd };
 }

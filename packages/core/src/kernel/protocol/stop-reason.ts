@@ -46,4 +46,9 @@ export const stopReasons: readonly StopReason[] = [
 export interface StopLimit {
   readonly name: string;
   readonly value: number;
+  /**
+   * How much of it was used when it stopped the run, where that is more than this run's own (a
+   * shared budget's dollars, every run's): a rerun of this run alone starts from it.
+   */
+  readonly spent?: number;
 }

@@ -57,7 +57,14 @@ const costSummary = z.object({
 
 /** The limit that stopped a run and what happened, on `agent_end` and `run_end`. */
 const stopExplanation = {
-  limit: z.object({ name: z.string(), value: z.number() }).optional(),
+  limit: z
+    .object({
+      name: z.string(),
+      value: z.number(),
+      /** How much of it was used then, where more than the run's own (a shared budget). */
+      spent: z.number().optional(),
+    })
+    .optional(),
   /** Why it stopped, for people, e.g. "the LLM asked for tool 'search' … a 3rd time". */
   detail: z.string().optional(),
   /** Tools declared unavailable after failing: the run went on degraded without them. */

@@ -272,7 +272,7 @@ async function runWithTimeout<T>(
       });
       controller.abort(error);
       reject(error);
-    });
+    }, 'tool');
   });
   try {
     return await Promise.race([Promise.resolve().then(() => execute(controller.signal)), stopped]);

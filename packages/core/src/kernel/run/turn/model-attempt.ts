@@ -63,7 +63,11 @@ export class ModelAttempt {
       }),
     );
     this.#timing = state.streaming ? new StreamTiming(state.clock) : undefined;
-    this.#limits = callLimits(agent.limits, state.streaming, model.modelId, state.signal);
+    this.#limits = callLimits(
+      agent.limits,
+      { streaming: state.streaming, modelId: model.modelId, clock: state.clock },
+      state.signal,
+    );
   }
 
   /** The request, as the model gets it; throws the refusal of a feature that holds the attempt. */

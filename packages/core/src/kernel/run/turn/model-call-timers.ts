@@ -1,4 +1,5 @@
 import { ModelCallError } from '../../errors/model-call-error.js';
+import { timerOn, type Clock } from '../../util/clock.js';
 
 /** A time limit on one model call; when it is up it aborts the call's request. */
 export interface CallTimer {
@@ -26,22 +27,24 @@ export interface CallLimits {
   clear(): void;
 }
 
-/** The limits of one call of `modelId`: `modelTimeoutMs`, and `streamIdleTimeoutMs` when streamed. */
+/**
+ * The limits of one call of `modelId`: `modelTimeoutMs`, and `streamIdleTimeoutMs` when streamed,
+ * on the run's clock (a rerun's recording says whether a recorded call ran out of time).
+ */
 export function callLimits(
   limits: {
     readonly modelTimeoutMs: number | undefined;
     readonly streamIdleTimeoutMs: number | undefined;
   },
-  streaming: boolean,
-  modelId: string,
+  { streaming, modelId, clock }: { streaming: boolean; modelId: string; clock: Clock },
   run: AbortSignal | undefined,
 ): CallLimits {
   const idleMs = streaming ? limits.streamIdleTimeoutMs : undefined;
   if (limits.modelTimeoutMs === undefined && idleMs === undefined)
     return { signal: run, deadline: undefined, idle: undefined, clear: () => undefined };
   const controller = new AbortController();
-  const deadline = createDeadline(limits.modelTimeoutMs, modelId, controller);
-  const idle = createIdleWatch(idleMs, modelId, controller);
+  const deadline = createDeadline(limits.modelTimeoutMs, modelId, controller, clock);
+  const idle = createIdleWatch(idleMs, modelId, controller, clock);
   const follow = () => controller.abort(run?.reason);
   if (run?.aborted === true) follow();
   else run?.addEventListener('abort', follow, { once: true });
@@ -62,10 +65,12 @@ function createDeadline(
   timeoutMs: number | undefined,
   modelId: string,
   controller: AbortController,
+  clock: Clock,
 ): CallTimer | undefined {
   if (timeoutMs === undefined) return undefined;
   return createTimer(
     controller,
+    clock,
     timeoutMs,
     () =>
       new ModelCallError({
@@ -80,10 +85,12 @@ function createIdleWatch(
   idleMs: number | undefined,
   modelId: string,
   controller: AbortController,
+  clock: Clock,
 ): IdleWatch | undefined {
   if (idleMs === undefined) return undefined;
   return createTimer(
     controller,
+    clock,
     idleMs,
     () =>
       new ModelCallError({
@@ -95,21 +102,31 @@ function createIdleWatch(
 
 function createTimer(
   controller: AbortController,
+  clock: Clock,
   ms: number,
   failure: () => ModelCallError,
 ): IdleWatch {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let restart: () => void = () => undefined;
+  let clear: () => void = () => undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    const fire = (): void => {
       const error = failure();
       controller.abort(error);
       reject(error);
-    }, ms);
+    };
+    if (clock.timer === undefined) {
+      // A real timer is refreshed in place as stream parts arrive.
+      const timer = setTimeout(fire, ms);
+      restart = () => timer.refresh();
+      clear = () => clearTimeout(timer);
+    } else {
+      clear = timerOn(clock, ms, fire, 'model');
+      restart = () => {
+        clear();
+        clear = timerOn(clock, ms, fire, 'model');
+      };
+    }
   });
   expired.catch(() => undefined);
-  return {
-    expired,
-    touch: () => timer?.refresh(),
-    clear: () => clearTimeout(timer),
-  };
+  return { expired, touch: () => restart(), clear: () => clear() };
 }

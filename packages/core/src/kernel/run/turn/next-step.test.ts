@@ -243,7 +243,7 @@ const table: [string, DecisionInput, NextStep][] = [
         pendingApprovalCheck([
           { callId: 'refund', toolName: 'refund', kind: 'tool', agent: 'desk', args: {} },
         ]),
-        overBudgetCheck({ name: 'maxCostUsd', limitUsd: 0.01, spentUsd: 0.02 }),
+        overBudgetCheck({ name: 'maxCostUsd', limitUsd: 0.01, spentUsd: 0.02, shared: false }),
       ],
     }),
     {

@@ -1,0 +1,104 @@
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+
+/** How a recorded run was stopped from outside its code, as its `run_end` says. */
+export interface RecordedStop {
+  /** `aborted`: its caller's signal, or a stream's reader that stopped; `timeout`: its deadline. */
+  readonly reason: 'aborted' | 'timeout';
+  /** The error the stop ended the run with: the calls it cut carry the same. */
+  readonly error: { readonly type: string; readonly message: string };
+  /** When the run ended, on the recording's clock. */
+  readonly atMs: number;
+  /** When the stop first cut something (the first event that carries it), on that clock. */
+  readonly cutMs: number;
+  /** The deadline's `timeoutMs`, for a run stopped by it. */
+  readonly timeoutMs: number | undefined;
+  /**
+   * What the run wrote before the stop reached it: how many events of each kind and agent that do
+   * not carry the stop's error. The rerun is stopped once it has written as many, so it is stopped
+   * at the same place, in every part of the run (a workflow's steps, parallel agents), and an
+   * answer the stop did not cut (one that came before it, though written after) is taken first.
+   */
+  readonly before: ReadonlyMap<string, number>;
+}
+
+/** The key an event is counted under: its kind and agent. */
+export const eventKey = (event: Pick<TraceEvent, 'event' | 'agent'>): string =>
+  `${event.event}\u0000${event.agent}`;
+
+/** How `run` was stopped from outside its code, if it was. */
+export function recordedStop(run: readonly TraceEvent[]): RecordedStop | undefined {
+  const end = run.findLast((event): event is TraceEventOf<'run_end'> => event.event === 'run_end');
+  if (end?.error === undefined) return undefined;
+  if (end.stop_reason !== 'aborted' && end.stop_reason !== 'timeout') return undefined;
+  const { error } = end;
+  const cutMs = firstCut(run, end, error);
+  return {
+    reason: end.stop_reason,
+    error,
+    atMs: Date.parse(end.time),
+    // Recorded before run_end said its limit: the deadline's words say it.
+    timeoutMs:
+      end.limit?.name === 'timeoutMs'
+        ? end.limit.value
+        : Number(/^Run timed out after (\d+) ms/.exec(error.message)?.[1] ?? Number.NaN) ||
+          undefined,
+    cutMs,
+    before: madeBefore(run, end, error, cutMs),
+  };
+}
+
+/** When the stop `error` first cut something in `run`: the time of the first event that carries it. */
+function firstCut(
+  run: readonly TraceEvent[],
+  end: TraceEventOf<'run_end'>,
+  error: { readonly type: string; readonly message: string },
+): number {
+  let cutMs = Number.POSITIVE_INFINITY;
+  for (const event of run)
+    if (event !== end && carries(event, error)) cutMs = Math.min(cutMs, Date.parse(event.time));
+  return cutMs;
+}
+
+/**
+ * The events of `run` before the stop reached it (at `cutMs`), counted: those that do not carry
+ * it, written no later than the first that does, and the answers it did not cut (they came before
+ * it, though written after). Another event written after the stop without its error (a step whose
+ * work had ended) need not be made for the stop to come.
+ */
+function madeBefore(
+  run: readonly TraceEvent[],
+  end: TraceEventOf<'run_end'>,
+  error: { readonly type: string; readonly message: string },
+  cutMs: number,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const event of run) {
+    if (event === end || carries(event, error)) continue;
+    // After the stop, only an answer it did not cut: one that came before it, written after.
+    const answer = event.event === 'llm_end' || event.event === 'tool_end';
+    if (Date.parse(event.time) > cutMs && !answer) continue;
+    const key = eventKey(event);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** True when `event` carries the stop's `error` (a call, a wait, a part of the run it cut). */
+export function carries(
+  event: TraceEvent,
+  error: { readonly type: string; readonly message: string },
+): boolean {
+  return 'error' in event && cutBy(event.error, error);
+}
+
+/**
+ * True when `said` (an event's error) is the stop's `error`, or work the stop cut in its own words
+ * (`aborted`: a workflow's step it stopped says so).
+ */
+export function cutBy(
+  said: { readonly type?: unknown; readonly message?: unknown } | undefined,
+  error: { readonly type: string; readonly message: string },
+): boolean {
+  if (said === undefined) return false;
+  return (said.type === error.type && said.message === error.message) || said.type === 'aborted';
+}

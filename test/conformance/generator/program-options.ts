@@ -1,0 +1,89 @@
+/**
+ * The run options a generated program runs with beyond its agents, as a module exports them: its
+ * deadline, its own feature (a tool quota on the public seam), its provider's rate limit, its cost
+ * limit and the prices of its models.
+ */
+import { ToolCallError, type RunOptions } from '@agent-trace/core';
+import { costBudget } from '@agent-trace/core/cost';
+import { standardFeatures, type Feature } from '@agent-trace/core/features';
+import { rateLimits } from '@agent-trace/core/rate-limit';
+import type { Program } from './program.js';
+
+/**
+ * A user's feature written on the public seam: each tool may be called `quota` times a run; a call
+ * past it is refused with a guardrail event and an error the model reads.
+ */
+export function toolQuota(quota: number): Feature {
+  return {
+    name: 'tool-quota',
+    forRun: () => {
+      const used = new Map<string, number>();
+      return {
+        beforeToolRound(_at, calls) {
+          const refused = new Map<string, ToolCallError>();
+          for (const { call, attempt, record } of calls) {
+            if (attempt > 1) continue;
+            const count = (used.get(call.toolName) ?? 0) + 1;
+            used.set(call.toolName, count);
+            if (count <= quota) continue;
+            const reason = `'${call.toolName}' was called more than ${quota} times`;
+            record('guardrail', {
+              guardrail: 'tool-quota',
+              stage: 'tool',
+              verdict: 'block',
+              reason,
+            });
+            refused.set(
+              call.callId,
+              new ToolCallError({
+                kind: 'guardrail_blocked',
+                toolName: call.toolName,
+                message: reason,
+              }),
+            );
+          }
+          return refused;
+        },
+      };
+    },
+  };
+}
+
+const price = {
+  inputPerMillion: 1_000,
+  outputPerMillion: 10_000,
+  source: 'the generator',
+  asOf: '2026-11-27',
+};
+
+/** What the generated programs' models cost: a dollar per thousand tokens in, ten out. */
+export const programPrices = {
+  'fake:fake-model': price,
+  'fake:fake-model-2': price,
+  'fake:fake-fallback': price,
+};
+
+/**
+ * The run options the program runs with. Each call gives a fresh rate limiter and budget, as a
+ * module loaded again would; the turns of one recording share the one they were given.
+ */
+export function programRunOptions(program: Program): Omit<RunOptions, 'trace' | 'overrides'> {
+  const { budget } = program;
+  return {
+    ...(program.timeoutMs === undefined ? {} : { timeoutMs: program.timeoutMs }),
+    ...(program.quota === undefined
+      ? {}
+      : { features: [...standardFeatures, toolQuota(program.quota)] }),
+    ...(program.rateLimit === undefined
+      ? {}
+      : { rateLimits: rateLimits({ fake: { requestsPerMinute: program.rateLimit } }) }),
+    ...(budget === undefined
+      ? {}
+      : {
+          prices: programPrices,
+          ...(budget.kind === 'run'
+            ? { maxCostUsd: budget.usd }
+            : { budget: costBudget({ name: 'team', limitUsd: budget.usd }) }),
+        }),
+  };
+}

@@ -64,13 +64,15 @@ it('reruns the agent against its recording', async () => {
   );
   await recorder.flush();
   const recorded = recording.events;
-  const report = await rerunLanggraphTrace(recorded, ({ input, model, tools, callbacks }) =>
-    createReactAgent({
-      llm: model('forecaster'),
-      tools: tools([weather]),
-      prompt: 'Use the weather tool.',
-      name: 'forecaster',
-    }).invoke({ messages: [{ role: 'user', content: input }] }, { callbacks }),
+  const report = await rerunLanggraphTrace(
+    recorded,
+    ({ input, history, model, tools, callbacks }) =>
+      createReactAgent({
+        llm: model('forecaster'),
+        tools: tools([weather]),
+        prompt: 'Use the weather tool.',
+        name: 'forecaster',
+      }).invoke({ messages: [...history, { role: 'user', content: input }] }, { callbacks }),
   );
   report.same; // true: or report.firstDivergence says where and what changed
 

@@ -1,11 +1,13 @@
 /**
  * The generator: fast-check writes agent programs from a grammar (agents with handoffs and agents
  * as tools, zod schemas with defaults, transforms and unions, tool outcomes of every kind, model
- * faults with backoff, breakers, guardrails, fallbacks, streams whose reader stops, aborts,
- * deadlines, second turns) and checks the promise on each: P0 the recording validates, P1 it
- * reruns unchanged as the same, P3 in little real time, P4 a planted change diverges where it
- * first shows, in words, P5 a fork after step 1 reproduces it; P2 through the CLI on a sample.
- * A fixed seed here; `pnpm conformance:fuzz` runs longer and saves what it finds as rows.
+ * faults with backoff, breakers, guardrails, fallbacks, ReAct agents, model settings, a cassette,
+ * a router, rate limits, cost limits, workflows, planned runs, streams whose reader stops, aborts,
+ * deadlines, second turns, stepping or virtual clocks) and checks the promise on each: P0 the
+ * recording validates, P1 it reruns unchanged as the same, P3 in little real time, P4 a planted
+ * change diverges where it first shows, in words, P5 a fork after step 1 reproduces it; P2
+ * through the CLI on a sample. A fixed seed here; `pnpm conformance:fuzz` runs longer and saves
+ * what it finds as rows.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

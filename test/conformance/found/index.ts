@@ -9,6 +9,7 @@ export const foundShapes = async (): Promise<Shape[]> =>
     import('./cassette-hits-under-budget.js').then(module => module.shape),
     import('./fork-backoff-under-deadline.js').then(module => module.shape),
     import('./parallel-part-between-calls-at-stop.js').then(module => module.shape),
+    import('./planned-run-cache-miss-breaker.js').then(module => module.shape),
     import('./shared-budget-second-turn.js').then(module => module.shape),
     import('./step-limit-in-workflow.js').then(module => module.shape),
     import('./stream-reader-stops-in-handoff.js').then(module => module.shape),

@@ -17,6 +17,8 @@ import { ruleRouter } from '@agent-trace/core/router';
 import type { Workflow } from '@agent-trace/core/workflow';
 import { cassette, fakeLLM } from '@agent-trace/testing';
 import { z } from 'zod';
+import type { PlanTarget } from '@agent-trace/trace';
+import { buildPlan } from './build-plan.js';
 import { buildWorkflow } from './build-workflow.js';
 import type { AgentSpec, Outcome, Program, SchemaKind, ToolSpec } from './program.js';
 import { offered, scriptedStep } from './scripted-steps.js';
@@ -34,7 +36,8 @@ export type PlantedChange =
   | 'model setting'
   | 'step limit'
   | 'breaker threshold'
-  | 'guardrail action';
+  | 'guardrail action'
+  | 'feature option';
 
 /** How a program is built: the change planted, a hook on the entry's model calls, its cassette. */
 export interface BuildOptions {
@@ -270,11 +273,15 @@ export function buildAgents(program: Program, options: BuildOptions = {}): AnyAg
 
 /**
  * Today's code of `program`, with `options.change` planted in its entry agent: the entry agent, a
- * rule router over the agents, or a workflow of them.
+ * rule router over the agents, a workflow of them, or a planner whose plans run them.
  */
-export function buildProgram(program: Program, options: BuildOptions = {}): AnyAgent | Workflow {
+export function buildProgram(
+  program: Program,
+  options: BuildOptions = {},
+): AnyAgent | Workflow | PlanTarget {
   const agents = buildAgents(program, options);
   if (program.workflow !== undefined) return buildWorkflow(program.workflow, agents);
+  if (program.plan !== undefined) return buildPlan(program.plan, agents);
   const [entry] = agents;
   if (program.router !== true || entry === undefined) return entry as AnyAgent;
   return ruleRouter([[/order|Paris/i, entry.name]], {

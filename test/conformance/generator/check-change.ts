@@ -30,6 +30,8 @@ function decisionAt(
     return events.find(
       event => event.agent === entry && event.event === 'guardrail' && event.verdict === 'warn',
     );
+  if (change === 'feature option')
+    return events.find(event => event.event === 'guardrail' && event.guardrail === 'tool-quota');
   if (change === 'step limit')
     return events.find(
       event => event.agent === entry && event.event === 'llm_start' && event.step === 2,
@@ -49,7 +51,12 @@ function plantable(program: Program, events: readonly TraceEvent[]): PlantedChan
   const first = entry.tools[0];
   if (first !== undefined) changes.push('tool description', 'tool removed');
   if (first?.schema === 'default') changes.push('schema default');
-  for (const decision of ['breaker threshold', 'guardrail action', 'step limit'] as const)
+  for (const decision of [
+    'breaker threshold',
+    'guardrail action',
+    'step limit',
+    'feature option',
+  ] as const)
     if (decisionAt(decision, entry.name, events) !== undefined) changes.push(decision);
   return changes;
 }
@@ -64,6 +71,7 @@ const words: Record<PlantedChange, RegExp> = {
   'step limit': /max_steps/,
   'breaker threshold': /fails: circuit_open/,
   'guardrail action': /says block/,
+  'feature option': /guardrail 'tool-quota' \(tool\) says block/,
 };
 
 /** True when the divergence is at the recorded decision `step` (the recording's side of it). */
@@ -75,7 +83,9 @@ function atDecision(step: TraceEvent, first: Divergence): boolean {
     );
   if (first.kind === 'extra' || first.expected === undefined) return false;
   if (step.event === 'guardrail')
-    return first.expected.startsWith(`guardrail '${step.guardrail}' (${step.stage})`);
+    return first.expected.startsWith(
+      `guardrail '${step.guardrail}' (${step.stage}) says ${step.verdict}`,
+    );
   if (step.event === 'llm_start')
     return first.expected.startsWith(`model call ${step.step} of '${step.agent}'`);
   return first.expected.includes('circuit_open');
@@ -96,9 +106,10 @@ async function checkChange(
   runId: string,
   change: PlantedChange,
 ): Promise<string | undefined> {
-  const report = await rerunTrace(file, buildProgram(program, rerunBuild(program, file, change)), {
+  const code = change === 'feature option' ? undefined : change;
+  const report = await rerunTrace(file, buildProgram(program, rerunBuild(program, file, code)), {
     runId,
-    run: programRunOptions(program),
+    run: programRunOptions(program, change === 'feature option' ? change : undefined),
   });
   const first = report.firstDivergence;
   if (first === undefined) return `P4 (${change}): the rerun says same`;

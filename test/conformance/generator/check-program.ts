@@ -20,8 +20,11 @@ import {
 } from '@agent-trace/core';
 import type { ApprovalDecision, PendingApproval } from '@agent-trace/core/approval';
 import {
+  planAndRun,
+  resumePlan,
   resumeWorkflow,
   runWorkflow,
+  type PlanResult,
   type Workflow,
   type WorkflowResult,
 } from '@agent-trace/core/workflow';
@@ -29,6 +32,8 @@ import { fakeLLM } from '@agent-trace/testing';
 import {
   forkTrace,
   formatDivergence,
+  isPlanTarget,
+  type PlanTarget,
   jsonlSink,
   recordedEvents,
   recordedRuns,
@@ -45,24 +50,17 @@ export const rerunWallBoundMs = 2500;
 
 /**
  * Runs `target` on `input` as the program says: an agent to the end, or streamed until the reader
- * stops; a workflow. A pause for people's approval goes on, as decided, up to three times.
+ * stops; a workflow; a planned run. A pause for people's approval goes on, as decided, up to
+ * three times.
  */
 async function execute(
   program: Program,
-  target: AnyAgent | Workflow,
+  target: AnyAgent | Workflow | PlanTarget,
   input: string,
   options: RunOptions,
-): Promise<RunResult<unknown> | WorkflowResult> {
-  if (!('toolRegistry' in target)) {
-    const { history: _none, ...workflowOptions } = options;
-    let result = await runWorkflow(target, input, workflowOptions);
-    for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
-      result = await resumeWorkflow(target, result.state, {
-        ...workflowOptions,
-        decisions: result.interruptions.map(pending => decisionFor(program, pending)),
-      });
-    return result;
-  }
+): Promise<unknown> {
+  if (isPlanTarget(target)) return executePlan(program, target, input, options);
+  if (!('toolRegistry' in target)) return executeWorkflow(program, target, input, options);
   let result: RunResult<unknown>;
   if (program.mode === 'run') result = await run(target, input, options);
   else {
@@ -77,6 +75,39 @@ async function execute(
   for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
     result = await resume(target, result.state, {
       ...options,
+      decisions: result.interruptions.map(pending => decisionFor(program, pending)),
+    });
+  return result;
+}
+
+async function executeWorkflow(
+  program: Program,
+  target: Workflow,
+  input: string,
+  options: RunOptions,
+): Promise<WorkflowResult> {
+  const { history: _none, ...workflowOptions } = options;
+  let result = await runWorkflow(target, input, workflowOptions);
+  for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
+    result = await resumeWorkflow(target, result.state, {
+      ...workflowOptions,
+      decisions: result.interruptions.map(pending => decisionFor(program, pending)),
+    });
+  return result;
+}
+
+async function executePlan(
+  program: Program,
+  { planner, ...catalog }: PlanTarget,
+  input: string,
+  options: RunOptions,
+): Promise<PlanResult> {
+  const { history: _none, ...planOptions } = options;
+  let result = await planAndRun(planner, input, { ...planOptions, ...catalog });
+  for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
+    result = await resumePlan(planner, result.state, {
+      ...planOptions,
+      ...catalog,
       decisions: result.interruptions.map(pending => decisionFor(program, pending)),
     });
   return result;
@@ -109,7 +140,7 @@ async function perform(
     clock: program.clock === 'virtual' ? virtualClock() : steppingClock(),
     ...programRunOptions(program),
   };
-  if (program.secondTurn === undefined || !('toolRegistry' in target)) {
+  if (program.secondTurn === undefined || isPlanTarget(target) || !('toolRegistry' in target)) {
     await execute(program, target, program.input, { ...options, signal: caller.signal });
     return;
   }
@@ -165,8 +196,9 @@ async function checkRecording(
   }
   const answers = firstRun.filter(event => event.event === 'llm_end' && event.error === undefined);
   const target = buildProgram(program, rerunBuild(program, file));
-  // A fork goes on from an agent's step: a workflow is not forked.
-  if (fork && answers.length >= 1 && program.secondTurn === undefined && 'toolRegistry' in target) {
+  // A fork goes on from an agent's step: a workflow and a planned run are not forked here.
+  const agentTarget = !isPlanTarget(target) && 'toolRegistry' in target;
+  if (fork && answers.length >= 1 && program.secondTurn === undefined && agentTarget) {
     const report = await forkTrace(file, target, {
       afterStep: 1,
       model: fakeLLM([{ text: 'Forked.' }], { allowUnusedSteps: true }),

@@ -61,19 +61,29 @@ export const programPrices = {
   'fake:fake-model': price,
   'fake:fake-model-2': price,
   'fake:fake-fallback': price,
+  'fake:fake-planner': price,
 };
 
 /**
  * The run options the program runs with. Each call gives a fresh rate limiter and budget, as a
  * module loaded again would; the turns of one recording share the one they were given.
  */
-export function programRunOptions(program: Program): Omit<RunOptions, 'trace' | 'overrides'> {
-  const { budget } = program;
+export function programRunOptions(
+  program: Program,
+  /** A feature option planted: the quota raised by 10. */
+  planted?: 'feature option',
+): Omit<RunOptions, 'trace' | 'overrides'> {
+  const { budget, quota } = program;
   return {
     ...(program.timeoutMs === undefined ? {} : { timeoutMs: program.timeoutMs }),
-    ...(program.quota === undefined
+    ...(quota === undefined
       ? {}
-      : { features: [...standardFeatures, toolQuota(program.quota)] }),
+      : {
+          features: [
+            ...standardFeatures,
+            toolQuota(quota + (planted === 'feature option' ? 10 : 0)),
+          ],
+        }),
     ...(program.rateLimit === undefined
       ? {}
       : { rateLimits: rateLimits({ fake: { requestsPerMinute: program.rateLimit } }) }),

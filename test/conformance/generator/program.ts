@@ -123,6 +123,18 @@ export interface Program {
   readonly workflow?: WorkflowSpec;
   /** The clock it is recorded on: `steppingClock()` (the default) or `virtualClock()`. */
   readonly clock?: 'virtual';
+  /** A planner plans the work instead: its plans run the program's agents and two tools. */
+  readonly plan?: PlanSpec;
+}
+
+/**
+ * A planned run: a planner (its own agent) writes a plan (refused first when `refusedFirst`: it
+ * names a tool that does not exist); the plan gathers items, then asks the program's first agent;
+ * when `failing`, its first step's tool fails and the planner plans again.
+ */
+export interface PlanSpec {
+  readonly refusedFirst: boolean;
+  readonly failing: boolean;
 }
 
 /**
@@ -349,6 +361,7 @@ export const programArbitrary: fc.Arbitrary<Program> = fc
         cassette: sometimes(fc.constant(true), 8),
         workflow: sometimes(workflowOf(count), 5),
         clock: sometimes(fc.constant('virtual' as const), 4),
+        plan: sometimes(fc.record({ refusedFirst: fc.boolean(), failing: fc.boolean() }), 8),
       }),
     }),
   )
@@ -358,8 +371,10 @@ export const programArbitrary: fc.Arbitrary<Program> = fc
     ...(program.mode === 'stream' && stopReadingAfter !== undefined ? { stopReadingAfter } : {}),
     ...(abortAtCall === undefined ? {} : { abortAtCall }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    // A workflow runs once, from its input: a conversation's next turn is an agent's.
-    ...(secondTurn === undefined || extras.workflow !== undefined ? {} : { secondTurn }),
+    // A workflow or a plan runs once, from its input: a conversation's next turn is an agent's.
+    ...(secondTurn === undefined || extras.workflow !== undefined || extras.plan !== undefined
+      ? {}
+      : { secondTurn }),
     ...(quota === undefined ? {} : { quota }),
-    ...definedOnly(extras),
+    ...definedOnly(extras.workflow === undefined ? extras : { ...extras, plan: undefined }),
   }));

@@ -7,6 +7,7 @@ import {
   type Recording,
   type RerunReport,
 } from '@agent-trace/trace';
+import type { BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { type AgentTraceChatModel, langchainModel } from '../langchain-model.js';
 import {
@@ -14,11 +15,19 @@ import {
   type AgentTraceCallbackHandler,
   type AgentTraceCallbacksOptions,
 } from '../record/trace-callbacks.js';
+import { threadHistory } from './thread-history.js';
 
 /** What a LangGraph graph is rerun with: the recorded input, models, tools and callbacks. */
 export interface LanggraphRerun {
   /** What the recorded run was asked (its last user message). */
   readonly input: string;
+  /**
+   * The messages the recorded run's thread held before its input (a checkpointer's earlier turns),
+   * read from its first model call; empty for a run that started afresh. Invoke with
+   * `{ messages: [...history, { role: 'user', content: input }] }`, so a thread's later turn
+   * reruns alone.
+   */
+  readonly history: readonly BaseMessage[];
   /**
    * The chat model of the agent named `agent` in the recording (a node's name, or the prebuilt
    * agent's graph name): it answers that agent's recorded model calls in order, and fails a call
@@ -64,6 +73,7 @@ export async function rerunLanggraphTrace(
       try {
         return await graph({
           input: recording.input,
+          history: threadHistory(recording),
           model: name => langchainModel(recordedModel(name, recording), { agent: name }),
           tools: tools => (options.liveTools === true ? tools : recordedTools(tools, recording)),
           callbacks: [callbacks],
@@ -104,9 +114,9 @@ function recordedTools<Tools extends readonly StructuredToolInterface[]>(
  *
  * @example
  * ```ts
- * export default langgraphAgent(({ input, model, tools, callbacks }) =>
+ * export default langgraphAgent(({ input, history, model, tools, callbacks }) =>
  *   createReactAgent({ llm: model('forecaster'), tools: tools([weather]), name: 'forecaster' })
- *     .invoke({ messages: [{ role: 'user', content: input }] }, { callbacks }),
+ *     .invoke({ messages: [...history, { role: 'user', content: input }] }, { callbacks }),
  * );
  * ```
  */

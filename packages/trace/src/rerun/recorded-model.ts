@@ -13,8 +13,28 @@ import type { RecordedCall, Recording } from './recording.js';
 
 const retryable = new Set(['rate_limit', 'timeout', 'server', 'stream_interrupted']);
 
+/** What a model call's failure is when the model says so (`ModelCallError`'s kinds). */
+const modelKinds: ReadonlySet<string> = new Set<ModelCallErrorKind>([
+  'rate_limit',
+  'timeout',
+  'server',
+  'bad_request',
+  'authentication',
+  'stream_interrupted',
+  'script_exhausted',
+  'circuit_open',
+  'unknown',
+]);
+
 function answerOf(recorded: RecordedCall): ModelResponse {
   const { end } = recorded;
+  if (end.error !== undefined && !modelKinds.has(end.error.type)) {
+    // Not a model's failure (a cache without the answer, a wrapper's own error): thrown again as
+    // what it was, so what decides on model failures (a breaker, a fallback) decides as it did.
+    const error = new Error(end.error.message);
+    error.name = end.error.type;
+    throw error;
+  }
   if (end.error !== undefined) {
     throw new ModelCallError({
       kind: end.error.type as ModelCallErrorKind,

@@ -51,13 +51,17 @@ function plantable(program: Program, events: readonly TraceEvent[]): PlantedChan
   const first = entry.tools[0];
   if (first !== undefined) changes.push('tool description', 'tool removed');
   if (first?.schema === 'default') changes.push('schema default');
-  for (const decision of [
-    'breaker threshold',
-    'guardrail action',
-    'step limit',
-    'feature option',
-  ] as const)
+  for (const decision of ['breaker threshold', 'guardrail action', 'step limit'] as const)
     if (decisionAt(decision, entry.name, events) !== undefined) changes.push(decision);
+  // A raised quota runs a call the recording refused. In a run stopped from outside, that call
+  // has no recorded answer and waits for the stop, which cuts the calls beside it: the change
+  // shows at that round of calls, not at the refusal itself.
+  const stopped =
+    program.abortAtCall !== undefined ||
+    program.stopReadingAfter !== undefined ||
+    program.timeoutMs !== undefined;
+  if (!stopped && decisionAt('feature option', entry.name, events) !== undefined)
+    changes.push('feature option');
   return changes;
 }
 

@@ -9,13 +9,14 @@ import type { ReplayClock } from './replay-clock.js';
 
 /**
  * A stop from outside a recorded run, replayed: the caller's `AbortSignal` (or a stream's reader
- * that stopped reading) fires again where it reached the recorded run: once the rerun has written
- * what the recorded run wrote before it (in every part of the run), or nothing else can go on while
- * a call it cut waits for it. A call it cut waits for it, as it did; an answer it did not cut is taken first.
- * So does the run's deadline when the rerun's `timeoutMs` is the recorded one. A rerun whose
- * `timeoutMs` differs decides again on the recording's clock: its deadline passes when a recorded
- * answer (or a wait) goes past it, and a call the recorded deadline cut goes on, which the
- * recording cannot answer (a divergence, in words).
+ * that stopped reading) fires again where it reached the recorded run: once the rerun has made
+ * what the recorded run made before it, in every part of the run (answers that came before the
+ * stop though written after it included), or once nothing else can go on while a call waits for
+ * it. A call it cut, or one past the end of the recording, waits for it, as it did. So does the
+ * run's deadline when the rerun's `timeoutMs` is the recorded one. A rerun whose `timeoutMs`
+ * differs decides again on the recording's clock: its deadline passes when a recorded answer (or
+ * a wait) goes past it, and a call the recorded deadline cut goes on, which the recording cannot
+ * answer (a divergence, in words).
  */
 export class ReplayedStop {
   readonly #controller = new AbortController();
@@ -27,19 +28,19 @@ export class ReplayedStop {
   #timeoutMs: number | undefined;
   #armed = false;
 
-  /** How many events of each kind and agent the rerun has written, while the stop waits for them. */
+  /** How many events of each kind and agent the rerun has made, while the stop waits for them. */
   readonly #written = new Map<string, number>();
-  /** How many kinds of event the rerun has not yet written as many of as the recording before the stop. */
+  /** How many kinds of event the rerun has not yet made as many of as the recording before the stop. */
   #unmet: number;
+
+  /** The recorded run's deadline, whether or not it stopped the run. */
+  readonly #recordedTimeoutMs: number | undefined;
 
   /**
    * @param run - the recorded run's events
    * @param startMs - when it started, on the recording's clock
    * @param clock - the rerun's clock
    */
-  /** The recorded run's deadline, whether or not it stopped the run. */
-  readonly #recordedTimeoutMs: number | undefined;
-
   constructor(run: readonly TraceEvent[], startMs: number, clock: ReplayClock) {
     this.#recorded = recordedStop(run);
     this.#unmet = this.#recorded?.before.size ?? 0;

@@ -70,14 +70,14 @@ export type { Usage } from './kernel/protocol/usage.js';
 export { AgentTraceError } from './kernel/errors/agent-trace-error.js';
 export type { AgentTraceErrorOptions } from './kernel/errors/agent-trace-error.js';
 export { ConfigurationError } from './kernel/errors/configuration-error.js';
-export { ModelCallError } from './kernel/errors/model-call-error.js';
+export { ModelCallError, modelCallErrorKinds } from './kernel/errors/model-call-error.js';
 export type {
   ModelCallErrorKind,
   ModelCallErrorOptions,
 } from './kernel/errors/model-call-error.js';
 export { RunAbortedError } from './kernel/errors/abort-error.js';
 export { RunTimeoutError } from './kernel/errors/run-timeout-error.js';
-export { ToolCallError } from './kernel/errors/tool-call-error.js';
+export { ToolCallError, toolCallErrorKinds } from './kernel/errors/tool-call-error.js';
 export { toolError, ToolRefusal } from './kernel/errors/tool-refusal.js';
 export type { ToolCallErrorKind } from './kernel/errors/tool-call-error.js';
 

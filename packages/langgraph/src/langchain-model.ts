@@ -10,7 +10,7 @@ import {
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
-import { conversationOf, toolDefinitionsOf } from './messages.js';
+import { conversationOf, langchainToolCalls, toolDefinitionsOf } from './messages.js';
 
 /** Options of {@link langchainModel}. */
 export interface LangchainModelOptions {
@@ -92,12 +92,7 @@ export class AgentTraceChatModel extends BaseChatModel {
     const { promptTokens, completionTokens } = answer.usage;
     const message = new AIMessage({
       content: answer.text,
-      tool_calls: answer.toolCalls.map(call => ({
-        id: call.callId,
-        name: call.toolName,
-        args: argsOf(call.argumentsText),
-        type: 'tool_call' as const,
-      })),
+      tool_calls: langchainToolCalls(answer.toolCalls),
       usage_metadata: {
         input_tokens: promptTokens,
         output_tokens: completionTokens,
@@ -123,14 +118,4 @@ export function langchainModel(
   options: LangchainModelOptions = {},
 ): AgentTraceChatModel {
   return new AgentTraceChatModel(model, options);
-}
-
-/** A tool call's arguments text as the object LangChain carries. */
-function argsOf(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

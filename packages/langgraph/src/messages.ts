@@ -1,5 +1,5 @@
-import type { Message, ToolDefinition } from '@agent-trace/core';
-import type { BaseMessage } from '@langchain/core/messages';
+import type { Message, ToolCallRequest, ToolDefinition } from '@agent-trace/core';
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 
 /** A LangChain message read by its fields: the kinds carried, the others ignored. */
 interface MessageFields {
@@ -81,4 +81,51 @@ export function textOf(content: unknown): string {
       return type === 'text' && typeof text === 'string' ? text : '';
     })
     .join('');
+}
+
+/** Tool calls as an AI message carries them. */
+export function langchainToolCalls(calls: readonly ToolCallRequest[]): {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  type: 'tool_call';
+}[] {
+  return calls.map(call => ({
+    id: call.callId,
+    name: call.toolName,
+    args: argsOf(call.argumentsText),
+    type: 'tool_call' as const,
+  }));
+}
+
+/** Agent-trace's conversation as LangChain messages: the way back of {@link conversationOf}. */
+export function langchainMessagesOf(messages: readonly Message[]): BaseMessage[] {
+  return messages.map(message => {
+    switch (message.role) {
+      case 'user':
+        return new HumanMessage(message.content);
+      case 'assistant':
+        return new AIMessage({
+          content: message.content,
+          tool_calls: langchainToolCalls(message.toolCalls),
+        });
+      case 'tool':
+        return new ToolMessage({
+          content: message.content,
+          tool_call_id: message.callId,
+          name: message.toolName,
+          ...(message.isError ? { status: 'error' as const } : {}),
+        });
+    }
+  });
+}
+
+/** A tool call's arguments text as the object LangChain carries (`{}` for text that is not one). */
+function argsOf(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }

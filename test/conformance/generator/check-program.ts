@@ -72,12 +72,9 @@ async function execute(
     }
     result = await chunks.result;
   }
-  for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
-    result = await resume(target, result.state, {
-      ...options,
-      decisions: result.interruptions.map(pending => decisionFor(program, pending)),
-    });
-  return result;
+  return goOn(program, result, (state, decisions) =>
+    resume(target, state, { ...options, decisions }),
+  );
 }
 
 async function executeWorkflow(
@@ -87,13 +84,9 @@ async function executeWorkflow(
   options: RunOptions,
 ): Promise<WorkflowResult> {
   const { history: _none, ...workflowOptions } = options;
-  let result = await runWorkflow(target, input, workflowOptions);
-  for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
-    result = await resumeWorkflow(target, result.state, {
-      ...workflowOptions,
-      decisions: result.interruptions.map(pending => decisionFor(program, pending)),
-    });
-  return result;
+  return goOn(program, await runWorkflow(target, input, workflowOptions), (state, decisions) =>
+    resumeWorkflow(target, state, { ...workflowOptions, decisions }),
+  );
 }
 
 async function executePlan(
@@ -103,14 +96,31 @@ async function executePlan(
   options: RunOptions,
 ): Promise<PlanResult> {
   const { history: _none, ...planOptions } = options;
-  let result = await planAndRun(planner, input, { ...planOptions, ...catalog });
-  for (let pause = 0; pause < 3 && result.state !== undefined; pause++)
-    result = await resumePlan(planner, result.state, {
-      ...planOptions,
-      ...catalog,
-      decisions: result.interruptions.map(pending => decisionFor(program, pending)),
-    });
-  return result;
+  const first = await planAndRun(planner, input, { ...planOptions, ...catalog });
+  return goOn(program, first, (state, decisions) =>
+    resumePlan(planner, state, { ...planOptions, ...catalog, decisions }),
+  );
+}
+
+/** Goes on from each pause of `result` (up to three), as the program's person decides. */
+async function goOn<Result extends Paused>(
+  program: Program,
+  result: Result,
+  resumed: (state: NonNullable<Result['state']>, decisions: ApprovalDecision[]) => Promise<Result>,
+): Promise<Result> {
+  let last = result;
+  for (let pause = 0; pause < 3 && last.state !== undefined; pause++)
+    last = await resumed(
+      last.state as NonNullable<Result['state']>,
+      last.interruptions.map(pending => decisionFor(program, pending)),
+    );
+  return last;
+}
+
+/** A run's result as far as a pause goes: the state it goes on from, and the calls that wait. */
+interface Paused {
+  readonly state: unknown;
+  readonly interruptions: readonly PendingApproval[];
 }
 
 /** What the program's person decides on a call that waits: its agent's `approval`. */

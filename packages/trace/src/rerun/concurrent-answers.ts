@@ -10,10 +10,11 @@ interface AnswerSpan {
 }
 
 /**
- * The spans of the recorded answers (model calls, and tool calls that ran no agent) that ran at
- * the same time as another, or while another part of the run went on (a parallel step deciding
- * on a budget, say): only those need to arrive in the order they came, on the rerun's clock. An
- * answer that ran alone is given at once, so a sequential run's rerun pays nothing for timing.
+ * The spans of the recorded answers (model calls, and tool calls that ran no agent) that must
+ * arrive at their recorded times on the rerun's clock: every one, when parts of the run went on
+ * side by side (two answers overlapped, or another part made an event while one was awaited), so
+ * that what each part decides between two answers (a shared budget, a breaker, a quota) sees what
+ * it saw; none in a run that went on one step at a time, whose rerun pays nothing for timing.
  */
 export function concurrentAnswers(run: readonly TraceEvent[]): ReadonlySet<string> {
   const spans = new Map<string, AnswerSpan>();
@@ -38,49 +39,35 @@ export function concurrentAnswers(run: readonly TraceEvent[]): ReadonlySet<strin
     }
     if (event.parent_span_id !== null && name.endsWith('_start')) parents.add(event.parent_span_id);
   }
-  // In the order they started (the map keeps it); leaves only: a tool call that ran an agent
-  // holds that agent's calls, it does not race them.
-  const concurrent = new Set<string>();
+  // Leaves only: a tool call that ran an agent holds that agent's calls, it does not race them.
+  const answers = [...spans.values()].filter(span => !parents.has(span.id));
+  return sideBySide(run, answers) ? new Set(answers.map(span => span.id)) : new Set();
+}
+
+/**
+ * True when answers overlapped in the trace (in the order they started, which the map keeps), or
+ * something happened while one was awaited (its own start and end are at its edges).
+ */
+function sideBySide(run: readonly TraceEvent[], answers: readonly AnswerSpan[]): boolean {
+  let latestEnd = -Infinity;
+  for (const span of answers) {
+    if (span.start < latestEnd) return true;
+    latestEnd = Math.max(latestEnd, span.end);
+  }
   const times = run.map(event => Date.parse(event.time)).sort((left, right) => left - right);
-  let open: AnswerSpan[] = [];
-  for (const span of spans.values()) {
-    if (parents.has(span.id)) continue;
-    // Something else happened while it waited (its own start and end are at its edges).
-    if (firstAfter(times, span.startMs) < firstAtOrAfter(times, span.endMs))
-      concurrent.add(span.id);
-    if (open.length > 0) open = open.filter(other => other.end > span.start);
-    if (open.length > 0) {
-      concurrent.add(span.id);
-      for (const other of open) concurrent.add(other.id);
-    }
-    open.push(span);
-  }
-  // Parts of the run went on side by side: every answer comes at its time, so what each part
-  // decides between two answers (a shared budget, a breaker, a quota) sees what it saw.
-  if (concurrent.size > 0)
-    for (const span of spans.values()) if (!parents.has(span.id)) concurrent.add(span.id);
-  return concurrent;
+  return answers.some(
+    span => firstAfter(times, span.startMs, false) < firstAfter(times, span.endMs, true),
+  );
 }
 
-/** The index of the first of the sorted `times` later than `atMs`. */
-function firstAfter(times: readonly number[], atMs: number): number {
+/** The index of the first of the sorted `times` later than `atMs` (or at it, with `atOrAfter`). */
+function firstAfter(times: readonly number[], atMs: number, atOrAfter: boolean): number {
   let low = 0;
   let high = times.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((times[middle] as number) <= atMs) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** The index of the first of the sorted `times` at or after `atMs`. */
-function firstAtOrAfter(times: readonly number[], atMs: number): number {
-  let low = 0;
-  let high = times.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((times[middle] as number) < atMs) low = middle + 1;
+    const value = times[middle] as number;
+    if (value < atMs || (!atOrAfter && value === atMs)) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -1,5 +1,6 @@
 import {
   ModelCallError,
+  modelCallErrorKinds,
   type FinishReason,
   type LanguageModel,
   type ModelCallErrorKind,
@@ -11,20 +12,8 @@ import { partsOfResponse } from '@agent-trace/core/record';
 import { defined } from '@agent-trace/core/util';
 import type { RecordedCall, Recording } from './recording.js';
 
-const retryable = new Set(['rate_limit', 'timeout', 'server', 'stream_interrupted']);
-
 /** What a model call's failure is when the model says so (`ModelCallError`'s kinds). */
-const modelKinds: ReadonlySet<string> = new Set<ModelCallErrorKind>([
-  'rate_limit',
-  'timeout',
-  'server',
-  'bad_request',
-  'authentication',
-  'stream_interrupted',
-  'script_exhausted',
-  'circuit_open',
-  'unknown',
-]);
+const modelKinds: ReadonlySet<string> = new Set(modelCallErrorKinds);
 
 function answerOf(recorded: RecordedCall): ModelResponse {
   const { end } = recorded;
@@ -37,8 +26,8 @@ function answerOf(recorded: RecordedCall): ModelResponse {
   }
   if (end.error !== undefined) {
     throw new ModelCallError({
+      // Retried, or not, as its kind says, as it was.
       kind: end.error.type as ModelCallErrorKind,
-      isRetryable: retryable.has(end.error.type),
       message: end.error.message,
       ...defined('status', end.error.status),
     });

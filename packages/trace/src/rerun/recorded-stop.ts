@@ -6,17 +6,12 @@ export interface RecordedStop {
   readonly reason: 'aborted' | 'timeout';
   /** The error the stop ended the run with: the calls it cut carry the same. */
   readonly error: { readonly type: string; readonly message: string };
-  /** When the run ended, on the recording's clock. */
-  readonly atMs: number;
-  /** When the stop first cut something (the first event that carries it), on that clock. */
-  readonly cutMs: number;
   /** The deadline's `timeoutMs`, for a run stopped by it. */
   readonly timeoutMs: number | undefined;
   /**
-   * What the run wrote before the stop reached it: how many events of each kind and agent that do
-   * not carry the stop's error. The rerun is stopped once it has written as many, so it is stopped
-   * at the same place, in every part of the run (a workflow's steps, parallel agents), and an
-   * answer the stop did not cut (one that came before it, though written after) is taken first.
+   * What the run made before the stop reached it: how many events of each kind and agent (see
+   * `madeBefore`). The rerun is stopped once it has made as many, so it is stopped at the same
+   * place in every part of the run (a workflow's steps, parallel agents).
    */
   readonly before: ReadonlyMap<string, number>;
 }
@@ -31,19 +26,16 @@ export function recordedStop(run: readonly TraceEvent[]): RecordedStop | undefin
   if (end?.error === undefined) return undefined;
   if (end.stop_reason !== 'aborted' && end.stop_reason !== 'timeout') return undefined;
   const { error } = end;
-  const cutMs = firstCut(run, end, error);
   return {
     reason: end.stop_reason,
     error,
-    atMs: Date.parse(end.time),
     // Recorded before run_end said its limit: the deadline's words say it.
     timeoutMs:
       end.limit?.name === 'timeoutMs'
         ? end.limit.value
         : Number(/^Run timed out after (\d+) ms/.exec(error.message)?.[1] ?? Number.NaN) ||
           undefined,
-    cutMs,
-    before: madeBefore(run, end, error, cutMs),
+    before: madeBefore(run, end, error, firstCut(run, end, error)),
   };
 }
 

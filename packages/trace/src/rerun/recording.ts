@@ -1,5 +1,6 @@
 import {
   ToolCallError,
+  toolCallErrorKinds,
   type Message,
   type ModelRequest,
   type ToolCallErrorKind,
@@ -228,14 +229,7 @@ const decidedKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
 ]);
 
 /** The failures a tool call can end with as a `ToolCallError` of that kind. */
-const toolErrorKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
-  ...(decidedKinds as ReadonlySet<ToolCallErrorKind>),
-  'tool_error',
-  'timeout',
-  'server_failed',
-  'execution_failed',
-  'delegate_failed',
-]);
+const toolErrorKinds: ReadonlySet<string> = new Set(toolCallErrorKinds);
 
 /**
  * A recorded tool failure, to throw again so the loop records and treats it as it did: a failure

@@ -1,5 +1,5 @@
-import { RunAbortedError, systemClock, type Clock, type TimedWork } from '@agent-trace/core';
-import { sleepOn } from '@agent-trace/core/util';
+import { systemClock, type Clock, type TimedWork } from '@agent-trace/core';
+import { sleepOn, VirtualTime } from '@agent-trace/core/util';
 
 /**
  * The clock of a rerun: virtual time that the recording moves. It starts at the recorded run's
@@ -10,15 +10,11 @@ import { sleepOn } from '@agent-trace/core/util';
  * earliest wake-up. A rerun's wall time is its work, whatever the recorded run waited for.
  */
 export class ReplayClock implements Clock {
-  #current: number;
-  readonly #timers: { atMs: number; wake: () => void }[] = [];
-  #scheduled = false;
-  /** A stop from outside at a time: a wait that would end after it is cut by it. */
-  #stop: { atMs: number; fire: () => void } | undefined;
+  readonly #time: VirtualTime;
 
   /** @param startMs - the first reading: the recorded run's start */
   constructor(startMs: number) {
-    this.#current = startMs;
+    this.#time = new VirtualTime(startMs);
   }
 
   /** Set once the clock runs in real time (a fork past its fork point): the real time it did. */
@@ -26,9 +22,8 @@ export class ReplayClock implements Clock {
 
   /** The virtual time, in milliseconds since the Unix epoch. Reading it does not move it. */
   now(): number {
-    return this.#liveSinceMs === undefined
-      ? this.#current
-      : this.#current + (Date.now() - this.#liveSinceMs);
+    const { nowMs } = this.#time;
+    return this.#liveSinceMs === undefined ? nowMs : nowMs + (Date.now() - this.#liveSinceMs);
   }
 
   /**
@@ -42,7 +37,7 @@ export class ReplayClock implements Clock {
 
   /** Moves time on to `timeMs`, when that is later (a recorded answer arrived then). */
   advanceTo(timeMs: number): void {
-    if (Number.isFinite(timeMs) && timeMs > this.#current) this.#current = timeMs;
+    this.#time.advanceTo(timeMs);
   }
 
   /**
@@ -50,7 +45,7 @@ export class ReplayClock implements Clock {
    * after then is cut by the stop instead, at that time.
    */
   stopAt(atMs: number, fire: () => void): void {
-    this.#stop = { atMs, fire };
+    this.#time.cutAt(atMs, fire);
   }
 
   /** Whether time limits run on real timers (live tools), or the recording decides them. */
@@ -82,37 +77,18 @@ export class ReplayClock implements Clock {
    * parallel arrive in the order they did; at once when that time has come.
    */
   until(timeMs: number): Promise<void> {
-    return this.#liveSinceMs === undefined && Number.isFinite(timeMs) && timeMs > this.#current
-      ? this.sleep(timeMs - this.#current, undefined)
+    const { nowMs } = this.#time;
+    return this.#liveSinceMs === undefined && Number.isFinite(timeMs) && timeMs > nowMs
+      ? this.#time.sleep(timeMs - nowMs, undefined)
       : Promise.resolve();
   }
 
   /** Waits `delayMs` of virtual time; rejects with a `RunAbortedError` when `signal` fires first. */
   sleep(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted === true)
-      return Promise.reject(new RunAbortedError({ reason: signal.reason }));
-    if (this.#liveSinceMs !== undefined) return sleepOn(systemClock, delayMs, signal);
-    return new Promise((resolve, reject) => {
-      const timer = {
-        atMs: this.#current + Math.max(0, delayMs),
-        wake: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = (): void => {
-        const index = this.#timers.indexOf(timer);
-        if (index >= 0) this.#timers.splice(index, 1);
-        reject(new RunAbortedError({ reason: signal?.reason }));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#timers.push(timer);
-      this.#schedule();
-    });
+    return this.#liveSinceMs === undefined
+      ? this.#time.sleep(delayMs, signal)
+      : sleepOn(systemClock, delayMs, signal);
   }
-
-  /** Those waiting until nothing else can go on. */
-  readonly #idle: (() => void)[] = [];
 
   /**
    * Resolves once nothing else can go on: every other part of the run has ended or waits for
@@ -121,40 +97,6 @@ export class ReplayClock implements Clock {
    * that another part of the run is still to reach.
    */
   idle(): Promise<void> {
-    if (this.#liveSinceMs !== undefined) return Promise.resolve();
-    return new Promise(resolve => {
-      this.#idle.push(resolve);
-      this.#schedule();
-    });
-  }
-
-  /** After everything that can go on has (I/O and promise jobs first), time moves on. */
-  #schedule(): void {
-    if (this.#scheduled || (this.#timers.length === 0 && this.#idle.length === 0)) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#advance());
-  }
-
-  #advance(): void {
-    this.#scheduled = false;
-    this.#timers.sort((left, right) => left.atMs - right.atMs);
-    const first = this.#timers[0];
-    if (first === undefined) {
-      for (const wake of this.#idle.splice(0)) wake();
-      return;
-    }
-    const stop = this.#stop;
-    if (stop !== undefined && first.atMs > stop.atMs) {
-      // The stop comes first: its abort ends the waits it cuts, and the run goes on from there.
-      this.#stop = undefined;
-      this.advanceTo(stop.atMs);
-      stop.fire();
-      this.#schedule();
-      return;
-    }
-    this.#current = Math.max(this.#current, first.atMs);
-    while (this.#timers[0] !== undefined && this.#timers[0].atMs <= this.#current)
-      this.#timers.shift()?.wake();
-    this.#schedule();
+    return this.#liveSinceMs === undefined ? this.#time.idle() : Promise.resolve();
   }
 }

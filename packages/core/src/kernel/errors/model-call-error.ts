@@ -12,6 +12,21 @@ export type ModelCallErrorKind =
   | 'circuit_open'
   | 'unknown';
 
+const kinds: Readonly<Record<ModelCallErrorKind, true>> = {
+  rate_limit: true,
+  timeout: true,
+  server: true,
+  bad_request: true,
+  authentication: true,
+  stream_interrupted: true,
+  script_exhausted: true,
+  circuit_open: true,
+  unknown: true,
+};
+
+/** Every kind of model-call failure (a trace's `error.type` for a model call that failed so). */
+export const modelCallErrorKinds = Object.keys(kinds) as readonly ModelCallErrorKind[];
+
 /** Constructor options of {@link ModelCallError}. */
 export interface ModelCallErrorOptions {
   message: string;

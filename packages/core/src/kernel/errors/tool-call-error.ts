@@ -20,6 +20,23 @@ export type ToolCallErrorKind =
   /** A delegated agent paused for a person's approval: the call goes on when the run resumes. */
   | 'awaiting_approval';
 
+const kinds: Readonly<Record<ToolCallErrorKind, true>> = {
+  unknown_tool: true,
+  invalid_arguments: true,
+  execution_failed: true,
+  timeout: true,
+  circuit_open: true,
+  unavailable: true,
+  guardrail_blocked: true,
+  delegate_failed: true,
+  tool_error: true,
+  server_failed: true,
+  awaiting_approval: true,
+};
+
+/** Every kind of tool-call failure (a trace's `error.type` for a tool call that failed so). */
+export const toolCallErrorKinds = Object.keys(kinds) as readonly ToolCallErrorKind[];
+
 /**
  * A tool call failed. This error never ends a run: its message goes back to the LLM as the
  * tool's result (marked as an error), so the LLM can correct itself.

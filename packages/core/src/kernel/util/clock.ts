@@ -1,4 +1,5 @@
 import { RunAbortedError } from '../errors/abort-error.js';
+import { VirtualTime } from './virtual-time.js';
 
 /**
  * Where a run reads the time from and how it waits (retry backoff). Pass `steppingClock()` in tests:
@@ -93,48 +94,12 @@ export function virtualClock({ startMs = Date.UTC(2026, 0, 1) }: { startMs?: num
 
 /** Virtual time from `startMs`, moved by `stepMs` a reading, whose sleeps wake in time order. */
 function scheduledClock(startMs: number, stepMs: number): Clock {
-  let current = startMs;
-  const timers: { atMs: number; wake: () => void }[] = [];
-  let scheduled = false;
-  const advance = (): void => {
-    scheduled = false;
-    timers.sort((left, right) => left.atMs - right.atMs);
-    const first = timers[0];
-    if (first === undefined) return;
-    current = Math.max(current, first.atMs);
-    while (timers[0] !== undefined && timers[0].atMs <= current) timers.shift()?.wake();
-    schedule();
-  };
-  // After every run that can go on has (I/O and promise jobs first), time moves on.
-  const schedule = (): void => {
-    if (scheduled || timers.length === 0) return;
-    scheduled = true;
-    setImmediate(advance);
-  };
+  const time = new VirtualTime(startMs);
   return {
     now: () => {
-      current += stepMs;
-      return current;
+      time.advanceTo(time.nowMs + stepMs);
+      return time.nowMs;
     },
-    sleep: (delayMs, signal) => {
-      if (signal?.aborted === true)
-        return Promise.reject(new RunAbortedError({ reason: signal.reason }));
-      return new Promise((resolve, reject) => {
-        const timer = {
-          atMs: current + Math.max(0, delayMs),
-          wake: () => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-          },
-        };
-        const onAbort = (): void => {
-          timers.splice(timers.indexOf(timer), 1);
-          reject(new RunAbortedError({ reason: signal?.reason }));
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        timers.push(timer);
-        schedule();
-      });
-    },
+    sleep: (delayMs, signal) => time.sleep(delayMs, signal),
   };
 }

@@ -35,7 +35,10 @@ export const weatherTool = tool({
   execute: ({ city }) => `${city}: 21°C`,
 });
 
-/** What differs by provider by design: names, prices, the answer's id and model, the server. */
+/**
+ * What differs by provider by design: names, prices, the answer's id and model, the server, and
+ * the order parts side by side were made in.
+ */
 const providerFields = [
   'model',
   'provider',
@@ -44,6 +47,9 @@ const providerFields = [
   'response_id',
   'response_model',
   'server',
+  // When parts side by side took their turns: a provider's answers arrive in their own time.
+  'made',
+  'decided_made',
 ] as const;
 /** And how a stream is cut into chunks, which is the provider's too. */
 const streamFields = ['stream', 'first_chunk_ms', 'chunks'] as const;

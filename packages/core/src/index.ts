@@ -30,6 +30,7 @@ export type { ResumeOptions, RunOptions } from './runner/run-options.js';
 export type {
   ResumeOnceOptions,
   RunOverrides,
+  PacedStep,
   ToolCallContext,
 } from './kernel/run/frame/run-options.js';
 export type { RunOutput, RunResult } from './kernel/run/frame/run-result.js';

@@ -4,12 +4,16 @@ import type { Shape } from '../harness/shape.js';
 /** Every found program's row, in the order they were found. */
 export const foundShapes = async (): Promise<Shape[]> =>
   Promise.all([
+    import('./answer-checks-after-other-answer.js').then(module => module.shape),
     import('./breaker-parallel-order.js').then(module => module.shape),
     import('./budget-between-parallel-answers.js').then(module => module.shape),
     import('./cassette-hits-under-budget.js').then(module => module.shape),
+    import('./for-each-item-cut-by-deadline.js').then(module => module.shape),
     import('./fork-backoff-under-deadline.js').then(module => module.shape),
+    import('./parallel-budget-on-virtual-clock.js').then(module => module.shape),
     import('./parallel-part-between-calls-at-stop.js').then(module => module.shape),
     import('./planned-run-cache-miss-breaker.js').then(module => module.shape),
+    import('./rate-limit-across-turns-stream-stop.js').then(module => module.shape),
     import('./shared-budget-second-turn.js').then(module => module.shape),
     import('./step-limit-in-workflow.js').then(module => module.shape),
     import('./stream-reader-stops-in-handoff.js').then(module => module.shape),

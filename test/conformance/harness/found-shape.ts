@@ -11,7 +11,10 @@ import type { Change, Shape } from './shape.js';
 
 /** A found program as a row named `name`, whose module (`module`) exports it built. */
 export function foundShape(name: string, module: string, program: Program): Shape {
-  const entry = program.agents[0];
+  // A workflow may run other agents than the first: a change there would show nowhere.
+  const runsFirst =
+    program.workflow === undefined || program.workflow.agentSteps.some(step => step.agent === 0);
+  const entry = runsFirst ? program.agents[0] : undefined;
   const tool = entry?.tools[0]?.name;
   const planted = (change?: Change): { change?: PlantedChange } =>
     change === 'instructions' || change === 'tool description' || change === 'tool removed'

@@ -244,7 +244,9 @@ async function runEach(
     return { ok: false, error: { type: 'invalid_input', message }, attempts: 0 };
   }
   const views = input.map(() => context.state.tracer.capture());
-  const results = await Promise.all(
+  // Every item settles before the views are written, a stop's cut items too: their events are
+  // part of the trace (a view written before its item ends would lose what came after).
+  const settled = await Promise.allSettled(
     input.map((item, index) =>
       runWithRetries(
         step,
@@ -257,6 +259,10 @@ async function runEach(
     ),
   );
   for (const view of views) view.commit();
+  const results = settled.map(outcome => {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  });
   const attempts = Math.max(0, ...results.map(result => result.attempts));
   const pausedAt = results.findIndex(result => !result.ok && result.paused !== undefined);
   const waiting = results[pausedAt];

@@ -1,6 +1,7 @@
 import type { TraceEvent } from '@agent-trace/core';
+import { madeOf } from './made-order.js';
 
-/** A recorded answer's span: where it started and ended in the trace (seq), and when. */
+/** A recorded answer's span: where the run made its start and end (see `madeOf`), and when. */
 interface AnswerSpan {
   readonly id: string;
   readonly start: number;
@@ -25,7 +26,7 @@ export function concurrentAnswers(run: readonly TraceEvent[]): ReadonlySet<strin
     if (name === 'llm_start' || name === 'tool_start')
       spans.set(event.span_id, {
         id: event.span_id,
-        start: event.seq,
+        start: madeOf(event),
         end: Infinity,
         startMs: atMs,
         endMs: Infinity,
@@ -33,19 +34,21 @@ export function concurrentAnswers(run: readonly TraceEvent[]): ReadonlySet<strin
     else if (name === 'llm_end' || name === 'tool_end') {
       const span = spans.get(event.span_id);
       if (span !== undefined) {
-        span.end = event.seq;
+        span.end = madeOf(event);
         span.endMs = atMs;
       }
     }
     if (event.parent_span_id !== null && name.endsWith('_start')) parents.add(event.parent_span_id);
   }
   // Leaves only: a tool call that ran an agent holds that agent's calls, it does not race them.
-  const answers = [...spans.values()].filter(span => !parents.has(span.id));
+  const answers = [...spans.values()]
+    .filter(span => !parents.has(span.id))
+    .sort((left, right) => left.start - right.start);
   return sideBySide(run, answers) ? new Set(answers.map(span => span.id)) : new Set();
 }
 
 /**
- * True when answers overlapped in the trace (in the order they started, which the map keeps), or
+ * True when answers overlapped (in the order they started), or
  * something happened while one was awaited (its own start and end are at its edges).
  */
 function sideBySide(run: readonly TraceEvent[], answers: readonly AnswerSpan[]): boolean {

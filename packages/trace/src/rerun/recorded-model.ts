@@ -68,7 +68,7 @@ export function recordedModel(
   const take = (request: ModelRequest): Promise<ModelResponse> => {
     const recorded = recording.nextCall(agent, request);
     if (recorded === undefined) return beyond(agent, recording);
-    const waiting = recording.inTime(recorded.end.span_id, recorded.end.time);
+    const waiting = recording.inTime(recorded.end);
     return (waiting ?? Promise.resolve()).then(() => {
       const stopped = recording.stop.cut(recorded.end.error);
       if (stopped !== undefined) return stopped.then(error => Promise.reject(error));

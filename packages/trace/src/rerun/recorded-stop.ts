@@ -54,7 +54,7 @@ function firstCut(
 /**
  * The events of `run` before the stop reached it (at `cutMs`), counted: those that do not carry
  * it, written no later than the first that does, and the answers it did not cut (they came before
- * it, though written after). Another event written after the stop without its error (a step whose
+ * it, though written after); not a rate limit's waits. Another event written after the stop without its error (a step whose
  * work had ended) need not be made for the stop to come.
  */
 function madeBefore(
@@ -66,6 +66,9 @@ function madeBefore(
   const counts = new Map<string, number>();
   for (const event of run) {
     if (event === end || carries(event, error)) continue;
+    // A rate limit's wait depends on other runs that shared the limiter (a conversation's
+    // earlier turn): a rerun of this run alone waits where its own calls make it.
+    if (event.event === 'rate_limit_wait') continue;
     // After the stop, only an answer it did not cut: one that came before it, written after.
     const answer = event.event === 'llm_end' || event.event === 'tool_end';
     if (Date.parse(event.time) > cutMs && !answer) continue;

@@ -15,6 +15,8 @@ import { CallTurns } from './call-turns.js';
 import { concurrentAnswers } from './concurrent-answers.js';
 import { ReplayClock } from './replay-clock.js';
 import { ReplayedStop } from './replayed-stop.js';
+import { StepPace } from './step-pace.js';
+import { madeOf } from './made-order.js';
 
 /** A recorded model call: the request's fingerprint and what came back. */
 export interface RecordedCall {
@@ -45,6 +47,11 @@ export class Recording {
    * deadline), replayed where it happened once a rerun arms it (see {@link ReplayedStop}).
    */
   readonly stop: ReplayedStop;
+  /**
+   * When the recorded run's parts went on side by side: the times its steps were made, which a
+   * rerun's steps wait for (see {@link StepPace}); undefined for a run that went one step at a time.
+   */
+  readonly pace: StepPace | undefined;
   readonly #calls = new Map<string, RecordedCall[]>();
   /** Which recorded turn each model call belongs to (an agent asked twice at once). */
   readonly #turns = new CallTurns();
@@ -81,6 +88,7 @@ export class Recording {
     this.events = own;
     this.stop = new ReplayedStop(own, Date.parse(start.time), this.clock);
     this.#concurrent = concurrentAnswers(own);
+    this.pace = this.#concurrent.size === 0 ? undefined : new StepPace(own, this.clock);
     const workflow = own.find(event => event.event === 'workflow_start');
     this.workflowInput = workflow?.event === 'workflow_start' ? workflow.input : start.input;
     const starts = new Map<string, TraceEventOf<'llm_start'>>();
@@ -169,18 +177,19 @@ export class Recording {
     // Not async itself: an answer that need not wait is one promise, not a chain of them.
     const recorded = this.nextToolResult(tool, args);
     if (recorded === undefined) return this.#beyond(missing);
-    const waiting = this.inTime(recorded.span_id, recorded.time);
+    const waiting = this.inTime(recorded);
     return (waiting ?? Promise.resolve()).then(() => this.#answer(recorded));
   }
 
   /**
-   * Moves the rerun's clock to the time a recorded answer (of span `spanId`) came: an answer that
+   * Moves the rerun's clock to the time a recorded answer came (its `end` event): an answer that
    * ran at the same time as another waits for it on the clock, so the two arrive in the order they
-   * came (the promise to wait for); one that ran alone is given at once (undefined).
+   * came, at one time in the order the run made them (the promise to wait for); one that ran alone
+   * is given at once (undefined).
    */
-  inTime(spanId: string, time: string): Promise<void> | undefined {
-    const at = Date.parse(time);
-    if (this.#concurrent.has(spanId)) return this.clock.until(at);
+  inTime(end: TraceEvent): Promise<void> | undefined {
+    const at = Date.parse(end.time);
+    if (this.#concurrent.has(end.span_id)) return this.clock.until(at, madeOf(end));
     this.clock.advanceTo(at);
     return undefined;
   }

@@ -74,13 +74,16 @@ export class ReplayClock implements Clock {
 
   /**
    * Waits until virtual time `timeMs` (a recorded answer arrived then), so that answers given in
-   * parallel arrive in the order they did; at once when that time has come.
+   * parallel arrive in the order they did; at once when that time has passed. With an `order`
+   * (where the recording made the event among its own), waits that end at the same time end one
+   * by one in that order, even at the time it is now.
    */
-  until(timeMs: number): Promise<void> {
+  until(timeMs: number, order?: number): Promise<void> {
     const { nowMs } = this.#time;
-    return this.#liveSinceMs === undefined && Number.isFinite(timeMs) && timeMs > nowMs
-      ? this.#time.sleep(timeMs - nowMs, undefined)
-      : Promise.resolve();
+    if (this.#liveSinceMs !== undefined || !Number.isFinite(timeMs)) return Promise.resolve();
+    if (timeMs > nowMs || (timeMs === nowMs && order !== undefined))
+      return this.#time.sleep(timeMs - nowMs, undefined, order);
+    return Promise.resolve();
   }
 
   /** Waits `delayMs` of virtual time; rejects with a `RunAbortedError` when `signal` fires first. */

@@ -127,6 +127,8 @@ export async function rerunTrace(
       }
       return answering;
     },
+    // Steps of parts that went on side by side wait for the times they were made.
+    ...(recording.pace === undefined ? {} : { pace: recording.pace.wait.bind(recording.pace) }),
     ...(options.liveTools === true
       ? {}
       : {

@@ -30,6 +30,21 @@ export const envelope = {
   v: z.literal(TRACE_SCHEMA_VERSION),
   /** 0-based, contiguous per run. */
   seq: z.number().int().nonnegative(),
+  /**
+   * The event's place in the order the run made its events (0-based, as `seq`), written only when
+   * it is not `seq`: parts of a run that went on side by side (agents asked as tools at once,
+   * parallel workflow steps) are written part by part, in call order, so that a trace does not
+   * depend on which finished first, and `made` keeps the order things happened in, which a rerun
+   * replays.
+   */
+  made: z.number().int().nonnegative().optional(),
+  /**
+   * On the first event of an agent's turn after it decided a step (the features' checks before a
+   * model call, of the model's answer, of a round of tool calls): how many events the run had made
+   * when it decided, written only when other parts' events came between (parts that went on side
+   * by side). A rerun decides there.
+   */
+  decided_made: z.number().int().nonnegative().optional(),
   /** ISO-8601. */
   time: z.iso.datetime(),
   /** The run id. */

@@ -1,3 +1,5 @@
+import { joinRun } from './join-run.js';
+import { MadeOrder, type MadeStamp } from './made-order.js';
 import type { Redaction } from './redaction.js';
 import type { Clock } from '../util/clock.js';
 import { IsoTimes } from '../util/iso-times.js';
@@ -57,7 +59,7 @@ export interface TraceCounts {
 }
 
 /** An event waiting for its seq: made, not yet delivered. */
-interface PendingEvent {
+interface PendingEvent extends MadeStamp {
   readonly name: TraceEventName;
   readonly spanId: string;
   readonly parentSpanId: string | null;
@@ -87,6 +89,8 @@ interface TracerCore {
   readonly sinkErrors: Error[];
   readonly counts: TraceCounts;
   seq: number;
+  /** The order the run makes its events in (see {@link MadeOrder}). */
+  readonly order: MadeOrder;
   /** The events' times as text. */
   readonly times: IsoTimes;
 }
@@ -160,6 +164,7 @@ export class RunTracer {
         }),
       },
       seq: options.continues?.seq ?? 0,
+      order: new MadeOrder(options.continues?.seq ?? 0),
       times: new IsoTimes(),
     };
     this.#held = undefined;
@@ -172,6 +177,7 @@ export class RunTracer {
    */
   capture(): RunTracer {
     if (!this.recording) return this;
+    this.#core.order.views(1);
     return new RunTracer(
       {
         sinks: [],
@@ -189,7 +195,23 @@ export class RunTracer {
     const held = this.#held;
     const parent = this.#parent;
     if (held === undefined || parent === undefined) return;
+    if (!this.#committed) {
+      this.#committed = true;
+      this.#core.order.views(-1);
+    }
     for (const pending of held.splice(0)) parent.#deliver(pending);
+  }
+
+  #committed = false;
+
+  /**
+   * True while parts of the run go on side by side, each writing to a view of its own: an answer
+   * from outside then goes on in a task of its own (see `nextTask`), so parts take turns at the
+   * answers, as they do with a provider's, and a rerun, which hands answers out one at a time,
+   * takes the same turns.
+   */
+  get sideBySide(): boolean {
+    return this.#core.order.sideBySide;
   }
 
   /** How many secrets were redacted so far. */
@@ -378,11 +400,22 @@ export class RunTracer {
 
   #emit(pending: PendingEvent): void {
     const core = this.#core;
+    core.order.stamp(pending);
     if (core.redaction !== undefined && (core.writers.length > 0 || core.live.length > 0))
       pending.fields = core.redaction.value(pending.fields);
     if (core.live.length > 0) this.#tellLive(pending);
     if (this.#held !== undefined) this.#held.push(pending);
     else this.#deliver(pending);
+  }
+
+  /**
+   * The turn of `agentSpan` decided a step (the features' checks before a model call, of its
+   * answer, of a round of tool calls returned): the turn's next event records how many events the
+   * run had made by then (`decided_made`) when others came between, so a rerun decides in the
+   * same place among the parts that went on side by side.
+   */
+  decided(agentSpan: OpenSpan): void {
+    if (this.recording) this.#core.order.decided(agentSpan.spanId);
   }
 
   /** Tells the live sinks of an event as it is made (its seq is not known yet: -1). */
@@ -415,7 +448,10 @@ export class RunTracer {
       agent: pending.agent,
       event: pending.name,
       ...pending.fields,
-    } as TraceEvent & { duration_ms?: number };
+    } as TraceEvent & { duration_ms?: number; made?: number; decided_made?: number };
+    // Parts that went on side by side are written part by part: the order they happened in.
+    if (pending.made !== undefined && pending.made !== seq && seq >= 0) event.made = pending.made;
+    if (pending.decidedMade !== undefined) event.decided_made = pending.decidedMade;
     if (pending.durationMs !== undefined) event.duration_ms = pending.durationMs; // last, as written
     return event;
   }
@@ -445,39 +481,4 @@ export class RunTracer {
     this.#core.failedSinks.add(sink);
     this.#core.sinkErrors.push(error instanceof Error ? error : new Error(String(error)));
   }
-}
-
-/**
- * How the live sinks take a new run: the trace id it joins (the first valid one), the sinks that
- * follow its spans, and the ones its tools run in the context of.
- */
-function joinRun(
-  sinks: readonly TraceSink[],
-  run: { readonly runId: string; readonly name: string },
-): {
-  traceId: string | undefined;
-  live: (readonly [TraceSink, LiveSpans])[];
-  contexts: (readonly [LiveSpans, LiveRun | undefined])[];
-} {
-  const joined = {
-    traceId: undefined as string | undefined,
-    live: [] as (readonly [TraceSink, LiveSpans])[],
-    contexts: [] as (readonly [LiveSpans, LiveRun | undefined])[],
-  };
-  for (const sink of sinks) {
-    const listener = sink.live;
-    if (listener === undefined) continue;
-    let taken: LiveRun | undefined;
-    try {
-      taken = listener.runStarting?.(run);
-    } catch {
-      continue; // a sink that cannot take the run is left out of it
-    }
-    const traceId = taken?.traceId;
-    if (joined.traceId === undefined && traceId !== undefined && /^[0-9a-f]{32}$/.test(traceId))
-      joined.traceId = traceId;
-    if (taken?.follow !== false) joined.live.push([sink, listener]);
-    joined.contexts.push([listener, taken]);
-  }
-  return joined;
 }

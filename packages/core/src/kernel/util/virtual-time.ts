@@ -1,14 +1,15 @@
 import { RunAbortedError } from '../errors/abort-error.js';
+import { tasksQueued } from './next-task.js';
 
 /**
  * Time that waits take none of: a wait ends once everything that can go on has (I/O and promise
  * jobs first) and no other wait ends earlier, and time then jumps to its end. Waits that overlap
- * end in the order of their ends. The one scheduler behind `virtualClock()`, `steppingClock()` and
- * a rerun's clock.
+ * end in the order of their ends (waits given an order that end at one time, one by one in that
+ * order). The one scheduler behind `virtualClock()`, `steppingClock()` and a rerun's clock.
  */
 export class VirtualTime {
   #current: number;
-  readonly #timers: { readonly atMs: number; readonly wake: () => void }[] = [];
+  readonly #timers: Timer[] = [];
   /** Those waiting until nothing else can go on. */
   readonly #idle: (() => void)[] = [];
   #scheduled = false;
@@ -30,13 +31,18 @@ export class VirtualTime {
     if (Number.isFinite(timeMs) && timeMs > this.#current) this.#current = timeMs;
   }
 
-  /** Waits `delayMs`; rejects with a `RunAbortedError` when `signal` fires first. */
-  sleep(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Waits `delayMs`; rejects with a `RunAbortedError` when `signal` fires first. Waits with an
+   * `order` that end at the same time end one at a time, lowest first, each after what the one
+   * before set going has gone as far as it can; before those without one.
+   */
+  sleep(delayMs: number, signal: AbortSignal | undefined, order?: number): Promise<void> {
     if (signal?.aborted === true)
       return Promise.reject(new RunAbortedError({ reason: signal.reason }));
     return new Promise((resolve, reject) => {
-      const timer = {
+      const timer: Timer = {
         atMs: this.#current + Math.max(0, delayMs),
+        order: order ?? Infinity,
         wake: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
@@ -81,7 +87,12 @@ export class VirtualTime {
 
   #advance(): void {
     this.#scheduled = false;
-    this.#timers.sort((left, right) => left.atMs - right.atMs);
+    // Work still to go on in a task of its own (an answer handed on) comes before time moves.
+    if (tasksQueued()) {
+      this.#schedule();
+      return;
+    }
+    this.#timers.sort(byEnd);
     const first = this.#timers[0];
     if (first === undefined) {
       for (const wake of this.#idle.splice(0)) wake();
@@ -97,8 +108,24 @@ export class VirtualTime {
       return;
     }
     this.#current = Math.max(this.#current, first.atMs);
-    while (this.#timers[0] !== undefined && this.#timers[0].atMs <= this.#current)
-      this.#timers.shift()?.wake();
+    if (first.order !== Infinity) this.#timers.shift()?.wake();
+    else
+      while (this.#timers[0] !== undefined && this.#timers[0].atMs <= this.#current)
+        this.#timers.shift()?.wake();
     this.#schedule();
   }
+}
+
+/** A wait: when it ends, its order among waits that end then, and what it wakes. */
+interface Timer {
+  readonly atMs: number;
+  readonly order: number;
+  readonly wake: () => void;
+}
+
+/** Earlier ends first; at one time, lower orders first (those without one last, as they came). */
+function byEnd(left: Timer, right: Timer): number {
+  if (left.atMs !== right.atMs) return left.atMs - right.atMs;
+  if (left.order === right.order) return 0;
+  return left.order < right.order ? -1 : 1;
 }

@@ -29,6 +29,27 @@ export interface RunOverrides {
   model?: (agent: AnyAgent, model: LanguageModel) => LanguageModel;
   /** Runs instead of a tool: returns its result or throws its failure; `execute` runs the real tool. */
   tool?: (call: ToolCallContext, execute: () => Promise<unknown>) => Promise<unknown>;
+  /**
+   * Waits before a step of an agent's turn: a model call (before the features' checks of it), the
+   * checks of the model's answer, or a round of tool calls (before their spans open). A rerun holds each until the time it came in
+   * the recording when parts of the run went on side by side, so that what they decide together
+   * (a cost limit, a breaker, a quota) sees what it saw. Undefined: go on at once.
+   */
+  pace?: (step: PacedStep) => Promise<void> | undefined;
+}
+
+/** A step of an agent's turn about to be made, as {@link RunOverrides.pace} sees it. */
+export interface PacedStep {
+  readonly agent: string;
+  /** The span of the agent's turn (its `agent_start`'s `span_id`). */
+  readonly agentSpanId: string;
+  /**
+   * A model call (the checks before it), the checks of its answer (a cost limit spent, calls
+   * awaiting approval), or a round of tool calls (retries a round of their own).
+   */
+  readonly kind: 'model_call' | 'checks' | 'tool_round';
+  /** The turn's step: the model call about to be made, or the one answered whose checks or tools these are. */
+  readonly step: number;
 }
 
 /**

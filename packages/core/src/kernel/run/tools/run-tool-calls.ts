@@ -1,3 +1,5 @@
+import { paceStep } from '../frame/pace-step.js';
+import { nextTask } from '../../util/next-task.js';
 import type { AgentRunner } from '../turn/agent-runner.js';
 import type { AnyAgent } from '../../agent/agent.js';
 import type { AnyTool } from '../../tool/tool.js';
@@ -136,6 +138,8 @@ async function runRound(
   finished: Map<PendingCall, SettledCall>,
 ): Promise<PendingCall[]> {
   const { agent, agentSpan, state } = phase;
+  const paced = paceStep(state, agentSpan, 'tool_round', phase.at.step);
+  if (paced !== undefined) await paced;
   for (const pending of round) {
     spans.set(
       pending,
@@ -146,6 +150,7 @@ async function runRound(
     phase.hooks.beforeToolRounds.length === 0
       ? noneBlocked
       : await refusedCalls(phase, round, spans);
+  state.tracer.decided(agentSpan);
   const settled = await executeRound(phase, round, spans, blocked);
   const next: PendingCall[] = [];
   for (const result of settled) {
@@ -431,8 +436,14 @@ function attemptTool(
           }),
     }),
   );
-  return executed.then(outcome => {
+  const settled = (outcome: ToolCallOutcome): Attempt => {
     settleHolds(holds, outcome);
     return { outcome, chunks: [] };
-  });
+  };
+  // Beside other parts, a result goes on in a task of its own, as a service's answer does.
+  if (!state.tracer.sideBySide) return executed.then(settled);
+  return executed.then(
+    outcome => nextTask().then(() => settled(outcome)),
+    (error: unknown) => nextTask().then(() => Promise.reject(error)),
+  );
 }

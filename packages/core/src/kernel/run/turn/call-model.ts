@@ -2,6 +2,7 @@ import { ModelCallError } from '../../errors/model-call-error.js';
 import type { ModelResponse } from '../../model/language-model.js';
 import { backoffDelayMs } from '../../util/backoff.js';
 import { sleepOn } from '../../util/clock.js';
+import { nextTask } from '../../util/next-task.js';
 import type { Chunk } from '../../protocol/chunk.js';
 import { settleHolds } from '../seam/seam.js';
 import type { RunState } from '../frame/run-state.js';
@@ -45,9 +46,12 @@ export async function* callModel(
         let response: ModelResponse;
         try {
           const request = call.request(holds);
-          response = call.answered(
-            state.streaming ? yield* call.streamed(request) : await call.generated(request),
-          );
+          const answer = state.streaming
+            ? yield* call.streamed(request)
+            : await call.generated(request);
+          // Beside other parts, an answer goes on in a task of its own, as a provider's does.
+          if (state.tracer.sideBySide) await nextTask();
+          response = call.answered(answer);
         } catch (caught) {
           call.failed(caught);
           throw caught;

@@ -1,3 +1,4 @@
+import { paceStep } from '../frame/pace-step.js';
 import type { AnyAgent } from '../../agent/agent.js';
 import { RunAbortedError } from '../../errors/abort-error.js';
 import { RunTimeoutError } from '../../errors/run-timeout-error.js';
@@ -65,11 +66,14 @@ export async function* runAgent(
       }
       throwIfAborted(state.signal);
       const call = modelCallFor(turn, turn.steps + 1);
+      const paced = paceStep(state, turn.agentSpan, 'model_call', call.step);
+      if (paced !== undefined) await paced;
       // A feature may stop the turn before the call (a cost limit it would pass).
       const refused =
         turn.hooks.beforeModelCalls.length === 0
           ? undefined
           : await turn.hooks.beforeModelCall(turn.at, calledModel(agent, state), call);
+      state.tracer.decided(turn.agentSpan);
       if (refused !== undefined) {
         turn.stop(refused);
         break;
@@ -81,11 +85,14 @@ export async function* runAgent(
       const step = recordResponse(turn, response, reading);
       if (state.chunks.wanted) yield state.chunks.make('usage', agent.name, response.usage);
       // The features' checks of the tools asked for (a cost limit spent, calls awaiting approval).
+      const checking = paceStep(state, turn.agentSpan, 'checks', turn.steps);
+      if (checking !== undefined) await checking;
       let checks =
         turn.hooks.toolChecks.length === 0
           ? undefined
           : turn.hooks.checks(turn.at, reading.response);
       if (checks instanceof Promise) checks = await checks;
+      state.tracer.decided(turn.agentSpan);
       const next = decideNextStep(decisionInput(turn, reading, checks));
       // Only running tools yields chunks: the other steps are carried out without a generator.
       if (next.kind === 'run_tools') yield* actOnTools(turn, next, step);

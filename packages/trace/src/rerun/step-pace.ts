@@ -1,0 +1,143 @@
+import type { PacedStep, TraceEvent } from '@agent-trace/core';
+import type { ReplayClock } from './replay-clock.js';
+import { madeOf } from './made-order.js';
+
+/** A place in the recorded run: a time, and where among the run's events (see `madeOf`). */
+interface Moment {
+  readonly atMs: number;
+  readonly made: number;
+}
+
+/** Where a recorded agent turn made its steps. */
+interface RecordedTurn {
+  /** Where each step's checks before its model call were decided, by step number. */
+  readonly calls: Map<number, Moment>;
+  /** Where each step's checks of the model's answer were decided, by step number. */
+  readonly checks: Map<number, Moment>;
+  /** The step whose answer came last, until the event after it (where its checks began). */
+  answered: number | undefined;
+  /** Where each of its rounds of tool calls was decided, in order. */
+  readonly rounds: Moment[];
+  /** Where the turn ended: the place of a step it never made (a limit stopped it first). */
+  end: Moment | undefined;
+  /** The step of its latest model call so far (while the turn is read). */
+  step: number;
+  /** The kind of its latest event so far (a round of tool calls begins after another kind). */
+  last: string;
+}
+
+/**
+ * Where the recorded run decided its steps, for a rerun of a run whose parts went on side by side:
+ * each agent turn waits, before the features decide its next step (the checks before a model
+ * call, of the model's answer, of a round of tool calls), until the time and place among the
+ * run's events where it decided it, so that what parts decide together between answers (a shared
+ * cost limit, a model breaker, a tool quota, a deadline) is decided where it was: after the
+ * answers that came before it, before those that came after. The place is that of the turn's
+ * first event after the decision, or the `decided_made` that event carries when other parts'
+ * events came between. A rerun's turn is the recorded turn of its agent that started in the same
+ * place (the first of that agent's turns to start is the first recorded, and so on).
+ */
+export class StepPace {
+  /** Each agent's recorded turns, in the order they started. */
+  readonly #turns = new Map<string, RecordedTurn[]>();
+  /** The recorded turn each of the rerun's turns is (by its span id), and its rounds so far. */
+  readonly #matched = new Map<string, { turn: RecordedTurn | undefined; rounds: number }>();
+
+  constructor(
+    run: readonly TraceEvent[],
+    private readonly clock: ReplayClock,
+  ) {
+    const timeOfMade = new Map<number, number>();
+    for (const event of run) timeOfMade.set(madeOf(event), Date.parse(event.time));
+    const placeOf = (event: TraceEvent): Moment =>
+      event.decided_made === undefined
+        ? { atMs: Date.parse(event.time), made: madeOf(event) }
+        : // Just after the last event made before the step began, at that event's time.
+          {
+            atMs: timeOfMade.get(event.decided_made - 1) ?? Date.parse(event.time),
+            made: event.decided_made - 0.5,
+          };
+    const byStart: { at: Moment; agent: string; turn: RecordedTurn }[] = [];
+    const bySpan = new Map<string, RecordedTurn>();
+    for (const event of run) {
+      if (event.event === 'agent_start') {
+        const turn: RecordedTurn = {
+          calls: new Map(),
+          checks: new Map(),
+          answered: undefined,
+          rounds: [],
+          end: undefined,
+          step: 0,
+          last: '',
+        };
+        bySpan.set(event.span_id, turn);
+        byStart.push({ at: placeOf(event), agent: event.agent, turn });
+        continue;
+      }
+      if (event.event === 'agent_end') {
+        const turn = bySpan.get(event.span_id);
+        if (turn !== undefined) turn.end = placeOf(event);
+        continue;
+      }
+      const turn = event.parent_span_id === null ? undefined : bySpan.get(event.parent_span_id);
+      if (turn !== undefined) readStep(turn, event, placeOf);
+    }
+    byStart.sort((left, right) => left.at.atMs - right.at.atMs || left.at.made - right.at.made);
+    for (const { agent, turn } of byStart) {
+      const list = this.#turns.get(agent) ?? [];
+      list.push(turn);
+      this.#turns.set(agent, list);
+    }
+  }
+
+  /** Waits until the time and place the recording decided `step` (at once past what it has). */
+  wait(step: PacedStep): Promise<void> | undefined {
+    let matched = this.#matched.get(step.agentSpanId);
+    if (matched === undefined) {
+      matched = { turn: this.#turns.get(step.agent)?.shift(), rounds: 0 };
+      this.#matched.set(step.agentSpanId, matched);
+    }
+    const { turn } = matched;
+    if (turn === undefined) return undefined;
+    const at =
+      step.kind === 'tool_round'
+        ? (turn.rounds[matched.rounds++] ?? turn.end)
+        : ((step.kind === 'model_call' ? turn.calls : turn.checks).get(step.step) ?? turn.end);
+    return at === undefined ? undefined : this.clock.until(at.atMs, at.made);
+  }
+}
+
+/**
+ * Reads an event of a recorded turn (under its span). A turn's next event after it decided a step
+ * is where it decided (or the `decided_made` that event carries): a model call's decision is
+ * followed by the call (or a rate limit's wait for it), an answer's checks by the first event
+ * after it that is not another attempt, a round's checks by the first event after its calls
+ * opened.
+ */
+function readStep(
+  turn: RecordedTurn,
+  event: TraceEvent,
+  placeOf: (event: TraceEvent) => Moment,
+): void {
+  const name = event.event;
+  if (turn.answered !== undefined && name !== 'retry' && name !== 'llm_start') {
+    // The first event after an answer (not another attempt): its checks were made by then.
+    if (!turn.checks.has(turn.answered)) turn.checks.set(turn.answered, placeOf(event));
+    turn.answered = undefined;
+  }
+  if (name === 'llm_end') turn.answered = event.step;
+  if (turn.last === 'tool_start' && name !== 'tool_start') {
+    // The first event after a round's calls opened: the features had decided the round by then.
+    turn.rounds.push(placeOf(event));
+  }
+  if (name === 'tool_start') {
+    // A round's calls: decided after they opened.
+  } else if (name === 'llm_start') {
+    if (!turn.calls.has(event.step)) turn.calls.set(event.step, placeOf(event));
+    turn.step = event.step;
+  } else if (name === 'rate_limit_wait') {
+    // A rate limit held the next model call: the call was decided before the wait.
+    if (!turn.calls.has(turn.step + 1)) turn.calls.set(turn.step + 1, placeOf(event));
+  }
+  turn.last = name;
+}

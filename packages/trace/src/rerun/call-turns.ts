@@ -24,16 +24,22 @@ export class CallTurns {
   }
 
   /**
-   * The next recorded call of `agent`: of the recorded turn `request` goes on when the agent has
-   * several, else the next of `all` (the agent's calls in order) not yet given.
+   * The next recorded call of `agent`: of its recorded turn `turn` (an agent span) when the rerun
+   * knows which it is, else of the recorded turn `request` goes on when the agent has several,
+   * else the next of `all` (the agent's calls in order) not yet given.
    */
   take(
     agent: string,
     all: RecordedCall[] | undefined,
     request?: Pick<ModelRequest, 'messages'>,
+    turn?: string,
   ): RecordedCall | undefined {
+    const own = turn === undefined ? undefined : this.#turns.get(agent)?.get(turn);
     const call =
-      (request === undefined ? undefined : this.#inTurn(agent, request)) ?? next(all, this.#taken);
+      own === undefined
+        ? ((request === undefined ? undefined : this.#inTurn(agent, request)) ??
+          next(all, this.#taken))
+        : own.calls.find(each => !this.#taken.has(each));
     if (call !== undefined) this.#taken.add(call);
     return call;
   }

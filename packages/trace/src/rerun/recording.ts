@@ -16,6 +16,7 @@ import { concurrentAnswers } from './concurrent-answers.js';
 import { ReplayClock } from './replay-clock.js';
 import { ReplayedStop } from './replayed-stop.js';
 import { StepPace } from './step-pace.js';
+import { TurnMatch } from './turn-match.js';
 import { madeOf } from './made-order.js';
 
 /** A recorded model call: the request's fingerprint and what came back. */
@@ -52,6 +53,8 @@ export class Recording {
    * rerun's steps wait for (see {@link StepPace}); undefined for a run that went one step at a time.
    */
   readonly pace: StepPace | undefined;
+  /** Which recorded turn each of the rerun's turns is, for agents asked more than once. */
+  readonly turns: TurnMatch;
   readonly #calls = new Map<string, RecordedCall[]>();
   /** Which recorded turn each model call belongs to (an agent asked twice at once). */
   readonly #turns = new CallTurns();
@@ -88,7 +91,8 @@ export class Recording {
     this.events = own;
     this.stop = new ReplayedStop(own, Date.parse(start.time), this.clock);
     this.#concurrent = concurrentAnswers(own);
-    this.pace = this.#concurrent.size === 0 ? undefined : new StepPace(own, this.clock);
+    this.turns = new TurnMatch(own);
+    this.pace = this.#concurrent.size === 0 ? undefined : new StepPace(own, this.clock, this.turns);
     const workflow = own.find(event => event.event === 'workflow_start');
     this.workflowInput = workflow?.event === 'workflow_start' ? workflow.input : start.input;
     const starts = new Map<string, TraceEventOf<'llm_start'>>();
@@ -144,12 +148,16 @@ export class Recording {
   }
 
   /**
-   * The next recorded model call of `agent`, if any: of the agent's recorded turn that `request`
-   * goes on (the same first user message, as many answers given) when it has several, else the
-   * next in order.
+   * The next recorded model call of `agent`, if any: of the recorded turn the calling turn is
+   * (`request.agentSpanId`, see {@link TurnMatch}), or that `request` goes on (the same first user
+   * message, as many answers given) when it has several, else the next in order.
    */
-  nextCall(agent: string, request?: Pick<ModelRequest, 'messages'>): RecordedCall | undefined {
-    return this.#turns.take(agent, this.#calls.get(agent), request);
+  nextCall(
+    agent: string,
+    request?: Pick<ModelRequest, 'messages' | 'agentSpanId'>,
+  ): RecordedCall | undefined {
+    const turn = this.turns.recordedTurn(request?.agentSpanId);
+    return this.#turns.take(agent, this.#calls.get(agent), request, turn);
   }
 
   /**

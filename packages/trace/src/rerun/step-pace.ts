@@ -1,6 +1,7 @@
 import type { PacedStep, TraceEvent } from '@agent-trace/core';
 import type { ReplayClock } from './replay-clock.js';
 import { madeOf } from './made-order.js';
+import type { TurnMatch } from './turn-match.js';
 
 /** A place in the recorded run: a time, and where among the run's events (see `madeOf`). */
 interface Moment {
@@ -43,9 +44,17 @@ export class StepPace {
   /** The recorded turn each of the rerun's turns is (by its span id), and its rounds so far. */
   readonly #matched = new Map<string, { turn: RecordedTurn | undefined; rounds: number }>();
 
+  /** Each recorded turn, by its agent span. */
+  readonly #bySpan = new Map<string, RecordedTurn>();
+
+  /**
+   * @param turns - which recorded turn each of the rerun's turns is, for agents asked more than
+   *   once; others are matched by the order their first step comes in
+   */
   constructor(
     run: readonly TraceEvent[],
     private readonly clock: ReplayClock,
+    private readonly turns: TurnMatch,
   ) {
     const timeOfMade = new Map<number, number>();
     for (const event of run) timeOfMade.set(madeOf(event), Date.parse(event.time));
@@ -58,7 +67,7 @@ export class StepPace {
             made: event.decided_made - 0.5,
           };
     const byStart: { at: Moment; agent: string; turn: RecordedTurn }[] = [];
-    const bySpan = new Map<string, RecordedTurn>();
+    const bySpan = this.#bySpan;
     for (const event of run) {
       if (event.event === 'agent_start') {
         const turn: RecordedTurn = {
@@ -94,7 +103,10 @@ export class StepPace {
   wait(step: PacedStep): Promise<void> | undefined {
     let matched = this.#matched.get(step.agentSpanId);
     if (matched === undefined) {
-      matched = { turn: this.#turns.get(step.agent)?.shift(), rounds: 0 };
+      const known = this.turns.recordedTurn(step.agentSpanId);
+      const turn =
+        known === undefined ? this.#turns.get(step.agent)?.shift() : this.#bySpan.get(known);
+      matched = { turn, rounds: 0 };
       this.#matched.set(step.agentSpanId, matched);
     }
     const { turn } = matched;
@@ -120,7 +132,8 @@ function readStep(
   placeOf: (event: TraceEvent) => Moment,
 ): void {
   const name = event.event;
-  if (turn.answered !== undefined && name !== 'retry' && name !== 'llm_start') {
+  const attempt = name === 'retry' || (name === 'llm_start' && event.step === turn.answered);
+  if (turn.answered !== undefined && !attempt) {
     // The first event after an answer (not another attempt): its checks were made by then.
     if (!turn.checks.has(turn.answered)) turn.checks.set(turn.answered, placeOf(event));
     turn.answered = undefined;

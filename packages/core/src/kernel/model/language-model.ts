@@ -23,6 +23,12 @@ export interface ModelRequest {
   /** The name of the agent making the call (for fakes and logs). */
   readonly agentName: string;
   /**
+   * The span of the agent's turn making the call (its `agent_start`'s `span_id`), when a traced
+   * run makes it: a rerun answers each turn of an agent asked twice at once from that turn's own
+   * recorded calls.
+   */
+  readonly agentSpanId?: string;
+  /**
    * Texts at which the model should stop writing (an agent in ReAct mode sends `\nObservation:`).
    * Sent to providers that take them; others ignore them.
    */

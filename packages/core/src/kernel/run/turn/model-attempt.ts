@@ -81,6 +81,7 @@ export class ModelAttempt {
       tools: input.tools,
       agentName: input.agent.name,
     };
+    if (this.state.tracer.recording) request.agentSpanId = input.agentSpan.spanId;
     if (this.#limits.signal !== undefined) request.abortSignal = this.#limits.signal;
     if (input.responseFormat !== undefined) request.responseFormat = input.responseFormat;
     if (input.stopSequences !== undefined) request.stopSequences = input.stopSequences;

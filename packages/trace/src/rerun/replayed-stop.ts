@@ -4,6 +4,7 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import { followingSink } from './following-sink.js';
 import { cutBy, eventKey, recordedStop, type RecordedStop } from './recorded-stop.js';
 import type { ReplayClock } from './replay-clock.js';
 
@@ -56,18 +57,7 @@ export class ReplayedStop {
    * written later, in the workflow's order): it stops the rerun once it has made what the
    * recorded run made before its stop (when the stop is replayed there, not decided again).
    */
-  readonly sink: TraceSink = {
-    write: () => undefined,
-    flush: () => Promise.resolve(),
-    writesEvents: false,
-    live: {
-      runStarting: () => ({ follow: true }),
-      spanStarted: event => this.#made(event),
-      spanEnded: event => this.#made(event),
-      pointEvent: event => this.#made(event),
-      within: (_span, work) => work(),
-    },
-  };
+  readonly sink: TraceSink = followingSink(event => this.#made(event));
 
   /** Counts an event the rerun made; the stop fires once all the recorded ones before it are. */
   #made(event: TraceEvent): void {

@@ -1,4 +1,5 @@
 import type { TraceEvent, TraceSink } from '@agent-trace/core';
+import { followingSink } from './following-sink.js';
 import { madeOf } from './made-order.js';
 
 /**
@@ -36,22 +37,11 @@ export class TurnMatch {
   }
 
   /** A sink that follows the rerun's turns as they start. */
-  readonly sink: TraceSink = {
-    write: () => undefined,
-    flush: () => Promise.resolve(),
-    writesEvents: false,
-    live: {
-      runStarting: () => ({ follow: true }),
-      spanStarted: event => {
-        if (event.event !== 'agent_start') return;
-        const spans = this.#recorded.get(event.agent);
-        if (spans !== undefined) this.#matched.set(event.span_id, spans.shift());
-      },
-      spanEnded: () => undefined,
-      pointEvent: () => undefined,
-      within: (_span, work) => work(),
-    },
-  };
+  readonly sink: TraceSink = followingSink(event => {
+    if (event.event !== 'agent_start') return;
+    const spans = this.#recorded.get(event.agent);
+    if (spans !== undefined) this.#matched.set(event.span_id, spans.shift());
+  });
 
   /** The recorded turn (agent span) the rerun's turn `agentSpanId` is, if known. */
   recordedTurn(agentSpanId: string | undefined): string | undefined {

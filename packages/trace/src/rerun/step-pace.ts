@@ -61,7 +61,7 @@ export class StepPace {
     const placeOf = (event: TraceEvent): Moment =>
       event.decided_made === undefined
         ? { atMs: Date.parse(event.time), made: madeOf(event) }
-        : // Just after the last event made before the step began, at that event's time.
+        : // Just after the last event made before the turn decided, at that event's time.
           {
             atMs: timeOfMade.get(event.decided_made - 1) ?? Date.parse(event.time),
             made: event.decided_made - 0.5,
@@ -143,9 +143,7 @@ function readStep(
     // The first event after a round's calls opened: the features had decided the round by then.
     turn.rounds.push(placeOf(event));
   }
-  if (name === 'tool_start') {
-    // A round's calls: decided after they opened.
-  } else if (name === 'llm_start') {
+  if (name === 'llm_start') {
     if (!turn.calls.has(event.step)) turn.calls.set(event.step, placeOf(event));
     turn.step = event.step;
   } else if (name === 'rate_limit_wait') {

@@ -4,7 +4,10 @@ export interface MadeStamp {
   readonly parentSpanId: string | null;
   /** Its place in the order the run made its events. */
   made?: number;
-  /** How many events the run had made when the turn it is the next event of decided, if others came between. */
+  /**
+   * How many events the run had made when the turn it is the next event of decided, if others
+   * came between.
+   */
   decidedMade?: number;
 }
 

@@ -31,9 +31,10 @@ export interface RunOverrides {
   tool?: (call: ToolCallContext, execute: () => Promise<unknown>) => Promise<unknown>;
   /**
    * Waits before a step of an agent's turn: a model call (before the features' checks of it), the
-   * checks of the model's answer, or a round of tool calls (before their spans open). A rerun holds each until the time it came in
-   * the recording when parts of the run went on side by side, so that what they decide together
-   * (a cost limit, a breaker, a quota) sees what it saw. Undefined: go on at once.
+   * checks of the model's answer, or a round of tool calls (before their spans open). A rerun
+   * holds each until the time and place it was decided in the recording when parts of the run
+   * went on side by side, so that what they decide together (a cost limit, a breaker, a quota)
+   * sees what it saw. Undefined: go on at once.
    */
   pace?: (step: PacedStep) => Promise<void> | undefined;
 }
@@ -48,7 +49,10 @@ export interface PacedStep {
    * awaiting approval), or a round of tool calls (retries a round of their own).
    */
   readonly kind: 'model_call' | 'checks' | 'tool_round';
-  /** The turn's step: the model call about to be made, or the one answered whose checks or tools these are. */
+  /**
+   * The turn's step: the model call about to be made, or the one answered whose checks or tools
+   * these are.
+   */
   readonly step: number;
 }
 

@@ -35,11 +35,10 @@ export class CallTurns {
     turn?: string,
   ): RecordedCall | undefined {
     const own = turn === undefined ? undefined : this.#turns.get(agent)?.get(turn);
-    const call =
-      own === undefined
-        ? ((request === undefined ? undefined : this.#inTurn(agent, request)) ??
-          next(all, this.#taken))
-        : own.calls.find(each => !this.#taken.has(each));
+    let call: RecordedCall | undefined;
+    if (own !== undefined) call = own.calls.find(each => !this.#taken.has(each));
+    else if (request !== undefined) call = this.#inTurn(agent, request) ?? next(all, this.#taken);
+    else call = next(all, this.#taken);
     if (call !== undefined) this.#taken.add(call);
     return call;
   }

@@ -54,8 +54,8 @@ function firstCut(
 /**
  * The events of `run` before the stop reached it (at `cutMs`), counted: those that do not carry
  * it, written no later than the first that does, and the answers it did not cut (they came before
- * it, though written after); not a rate limit's waits. Another event written after the stop without its error (a step whose
- * work had ended) need not be made for the stop to come.
+ * it, though written after); not a rate limit's waits. Another event written after the stop
+ * without its error (a step whose work had ended) need not be made for the stop to come.
  */
 function madeBefore(
   run: readonly TraceEvent[],

@@ -53,7 +53,7 @@ export class Recording {
    * rerun's steps wait for (see {@link StepPace}); undefined for a run that went one step at a time.
    */
   readonly pace: StepPace | undefined;
-  /** Which recorded turn each of the rerun's turns is, for agents asked more than once. */
+  /** Which recorded turn each of the rerun's turns is (see {@link TurnMatch}). */
   readonly turns: TurnMatch;
   readonly #calls = new Map<string, RecordedCall[]>();
   /** Which recorded turn each model call belongs to (an agent asked twice at once). */

@@ -141,7 +141,8 @@ export async function rerunTrace(
   if (options.liveTools === true) recording.clock.limitsInRealTime();
   recording.stop.arm(timeoutMs);
   if (recording.stop.watches) sinks.push(recording.stop.sink);
-  if (recording.turns.needed) sinks.push(recording.turns.sink);
+  // The rerun's turns, matched to the recorded ones as they start (model answers, paced steps).
+  if (recording.turns.askedAgain || recording.pace !== undefined) sinks.push(recording.turns.sink);
   const result = await runTargetAsRecorded(target, recording, {
     // Recorded waits take no real time; a clock of the caller's own replaces the recording's.
     clock: recording.clock,

@@ -35,22 +35,15 @@ interface RecordedTurn {
  * cost limit, a model breaker, a tool quota, a deadline) is decided where it was: after the
  * answers that came before it, before those that came after. The place is that of the turn's
  * first event after the decision, or the `decided_made` that event carries when other parts'
- * events came between. A rerun's turn is the recorded turn of its agent that started in the same
- * place (the first of that agent's turns to start is the first recorded, and so on).
+ * events came between. A rerun's turn is the recorded turn {@link TurnMatch} says it is.
  */
 export class StepPace {
-  /** Each agent's recorded turns, in the order they started. */
-  readonly #turns = new Map<string, RecordedTurn[]>();
-  /** The recorded turn each of the rerun's turns is (by its span id), and its rounds so far. */
-  readonly #matched = new Map<string, { turn: RecordedTurn | undefined; rounds: number }>();
-
   /** Each recorded turn, by its agent span. */
   readonly #bySpan = new Map<string, RecordedTurn>();
+  /** How many rounds of tool calls each of the rerun's turns (by its span) has paced. */
+  readonly #rounds = new Map<string, number>();
 
-  /**
-   * @param turns - which recorded turn each of the rerun's turns is, for agents asked more than
-   *   once; others are matched by the order their first step comes in
-   */
+  /** @param turns - which recorded turn each of the rerun's turns is (its sink follows the rerun) */
   constructor(
     run: readonly TraceEvent[],
     private readonly clock: ReplayClock,
@@ -66,11 +59,10 @@ export class StepPace {
             atMs: timeOfMade.get(event.decided_made - 1) ?? Date.parse(event.time),
             made: event.decided_made - 0.5,
           };
-    const byStart: { at: Moment; agent: string; turn: RecordedTurn }[] = [];
     const bySpan = this.#bySpan;
     for (const event of run) {
       if (event.event === 'agent_start') {
-        const turn: RecordedTurn = {
+        bySpan.set(event.span_id, {
           calls: new Map(),
           checks: new Map(),
           answered: undefined,
@@ -78,9 +70,7 @@ export class StepPace {
           end: undefined,
           step: 0,
           last: '',
-        };
-        bySpan.set(event.span_id, turn);
-        byStart.push({ at: placeOf(event), agent: event.agent, turn });
+        });
         continue;
       }
       if (event.event === 'agent_end') {
@@ -91,30 +81,20 @@ export class StepPace {
       const turn = event.parent_span_id === null ? undefined : bySpan.get(event.parent_span_id);
       if (turn !== undefined) readStep(turn, event, placeOf);
     }
-    byStart.sort((left, right) => left.at.atMs - right.at.atMs || left.at.made - right.at.made);
-    for (const { agent, turn } of byStart) {
-      const list = this.#turns.get(agent) ?? [];
-      list.push(turn);
-      this.#turns.set(agent, list);
-    }
   }
 
   /** Waits until the time and place the recording decided `step` (at once past what it has). */
   wait(step: PacedStep): Promise<void> | undefined {
-    let matched = this.#matched.get(step.agentSpanId);
-    if (matched === undefined) {
-      const known = this.turns.recordedTurn(step.agentSpanId);
-      const turn =
-        known === undefined ? this.#turns.get(step.agent)?.shift() : this.#bySpan.get(known);
-      matched = { turn, rounds: 0 };
-      this.#matched.set(step.agentSpanId, matched);
-    }
-    const { turn } = matched;
+    const recorded = this.turns.recordedTurn(step.agentSpanId);
+    const turn = recorded === undefined ? undefined : this.#bySpan.get(recorded);
     if (turn === undefined) return undefined;
-    const at =
-      step.kind === 'tool_round'
-        ? (turn.rounds[matched.rounds++] ?? turn.end)
-        : ((step.kind === 'model_call' ? turn.calls : turn.checks).get(step.step) ?? turn.end);
+    let at: Moment | undefined;
+    if (step.kind === 'tool_round') {
+      const rounds = this.#rounds.get(step.agentSpanId) ?? 0;
+      this.#rounds.set(step.agentSpanId, rounds + 1);
+      at = turn.rounds[rounds];
+    } else at = (step.kind === 'model_call' ? turn.calls : turn.checks).get(step.step);
+    at ??= turn.end;
     return at === undefined ? undefined : this.clock.until(at.atMs, at.made);
   }
 }

@@ -112,6 +112,8 @@ export class RunTracer {
   readonly #held: PendingEvent[] | undefined;
   /** Where a capturing view delivers when committed. */
   readonly #parent: RunTracer | undefined;
+  /** Set once a capturing view was committed (it no longer counts as a part side by side). */
+  #committed = false;
 
   constructor(
     options: {
@@ -201,8 +203,6 @@ export class RunTracer {
     }
     for (const pending of held.splice(0)) parent.#deliver(pending);
   }
-
-  #committed = false;
 
   /**
    * True while parts of the run go on side by side, each writing to a view of its own: an answer

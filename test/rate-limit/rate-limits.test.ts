@@ -204,7 +204,7 @@ describe('rate limits shared by concurrent runs', () => {
     writeFileSync(path, sink.events.map(event => `${JSON.stringify(event)}\n`).join(''));
     const { stdout } = await cli(['replay', path]);
     expect(stdout).toContain(
-      'rate limit: waited 60.00 s for fake (requests) before calling fake-model',
+      'rate limit: waited 60.00 s for fake (requests, behind other runs) before calling fake-model',
     );
   });
 

@@ -1,4 +1,5 @@
 import { agent, run, tool, type TraceEvent } from '@agent-trace/core';
+import { standardFeatures, type Feature } from '@agent-trace/core/features';
 import { fakeLLM, forkTrace } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';
@@ -121,5 +122,42 @@ describe('forkTrace (time travel)', () => {
     ).rejects.toThrow(
       /afterStep must be a whole number from 0 to 5 \(the recorded run has 5 model answers\); it is 9/,
     );
+  });
+
+  it("keeps the recording's deadline before the fork point, and runs what is left of it after", async () => {
+    const sink = memorySink();
+    await run(adder([step(1), step(2), step(3), step(4), { text: 'done: 5' }]), 'count', {
+      trace: sink,
+      timeoutMs: 60,
+    });
+    // Each model call of the fork waits 30 ms of real time first (a slow feature of today's code):
+    // the replay before the fork point takes longer than the deadline, which the recording's
+    // clock, not the replay's own time, decides there.
+    const slow: Feature = {
+      name: 'slow',
+      forRun: () => ({
+        beforeModelCall: () =>
+          new Promise<undefined>(resolve => setTimeout(() => resolve(undefined), 30)),
+      }),
+    };
+    const options = { timeoutMs: 60, features: [...standardFeatures, slow] };
+    const report = await forkTrace(sink.events, adder([]), {
+      afterStep: 3,
+      model: fakeLLM([{ text: 'what if' }], { allowUnusedSteps: true }),
+      run: options,
+    });
+    expect(report.reproduced).toBe(true);
+    expect(report.result).toMatchObject({ output: 'what if', stopReason: 'completed' });
+    // Past the fork point the deadline is real: a new answer slower than what is left stops it.
+    const late = await forkTrace(sink.events, adder([]), {
+      afterStep: 3,
+      model: fakeLLM(
+        [() => new Promise(resolve => setTimeout(() => resolve({ text: 'too late' }), 200))],
+        { allowUnusedSteps: true },
+      ),
+      run: { timeoutMs: 60 },
+    });
+    expect(late.reproduced).toBe(true);
+    expect(late.result).toMatchObject({ stopReason: 'timeout' });
   });
 });

@@ -4,5 +4,10 @@
  */
 export { rateLimits } from './features/rate-limit/rate-limits.js';
 export type { RateLimits } from './features/rate-limit/rate-limits.js';
-export type { RateLimit } from './features/rate-limit/rate-limiter.js';
+export type {
+  Placement,
+  ProviderLimiter,
+  RateLimit,
+  Reservation,
+} from './features/rate-limit/rate-limiter.js';
 export type { RateLimitRunOptions } from './features/rate-limit/rate-limit-feature.js';

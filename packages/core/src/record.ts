@@ -32,7 +32,11 @@ export type {
 export { RunTracer } from './kernel/trace/run-tracer.js';
 export type { OpenSpan, TraceEventFields } from './kernel/trace/run-tracer.js';
 export { knownTraceFields, TraceEventEnvelope } from './kernel/protocol/trace-event.js';
-export { fromTraceMessage, toTraceMessage } from './kernel/protocol/trace-message.js';
+export {
+  followConversation,
+  fromTraceMessage,
+  toTraceMessage,
+} from './kernel/protocol/trace-message.js';
 export { countedUsage } from './kernel/protocol/usage.js';
 export { appendToolCall } from './kernel/protocol/message.js';
 export { partsOfResponse } from './kernel/model/response-parts.js';

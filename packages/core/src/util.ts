@@ -11,5 +11,6 @@ export { defined } from './kernel/util/defined.js';
 export { ordinal } from './kernel/util/ordinal.js';
 export { sleepOn } from './kernel/util/clock.js';
 export { VirtualTime } from './kernel/util/virtual-time.js';
+export { nextTask } from './kernel/util/next-task.js';
 export { backoffDelayMs } from './kernel/util/backoff.js';
 export type { BackoffOptions } from './kernel/util/backoff.js';

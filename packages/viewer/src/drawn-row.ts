@@ -128,7 +128,7 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
     case 'approval_requested':
       return `${start.kind} · ${cut(compact(start.args), 100)}`;
     case 'rate_limit_wait':
-      return `waited ${Math.round(start.waited_ms)} ms (${start.reason}) before calling ${start.model}`;
+      return `waited ${Math.round(start.waited_ms)} ms (${start.reason}${start.by_others === true ? ', behind other runs' : ''}) before calling ${start.model}`;
     case 'approval_resolved':
       return [start.by === undefined ? '' : `by ${start.by}`, start.reason ?? '']
         .filter(part => part !== '')

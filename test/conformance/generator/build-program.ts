@@ -37,7 +37,8 @@ export type PlantedChange =
   | 'step limit'
   | 'breaker threshold'
   | 'guardrail action'
-  | 'feature option';
+  | 'feature option'
+  | 'request rewrite';
 
 /** How a program is built: the change planted, a hook on the entry's model calls, its cassette. */
 export interface BuildOptions {

@@ -6,7 +6,7 @@
 import type { TraceEvent } from '@agent-trace/core';
 import { formatDivergence, Recording, rerunTrace, type Divergence } from '@agent-trace/trace';
 import { buildProgram, rerunBuild, type PlantedChange } from './build-program.js';
-import { programRunOptions } from './program-options.js';
+import { programRunOptions, scrubMarks } from './program-options.js';
 import type { Program } from './program.js';
 
 /**
@@ -32,10 +32,28 @@ function decisionAt(
     );
   if (change === 'feature option')
     return events.find(event => event.event === 'guardrail' && event.guardrail === 'tool-quota');
-  if (change === 'step limit')
+  if (change === 'request rewrite')
+    // The first request the scrub changed: its new messages hold the scrub's mark.
     return events.find(
+      event =>
+        event.event === 'llm_start' &&
+        event.messages.some(
+          message => message.role === 'tool' && message.content.includes(scrubMarks.recorded),
+        ),
+    );
+  if (change === 'step limit') {
+    const second = events.find(
       event => event.agent === entry && event.event === 'llm_start' && event.step === 2,
     );
+    // A call the breaker refused sent no request: its refusal is what the comparison sees.
+    const refused = events.find(
+      event =>
+        event.event === 'llm_end' &&
+        event.span_id === second?.span_id &&
+        event.error?.type === 'circuit_open',
+    );
+    return refused ?? second;
+  }
   return undefined;
 }
 
@@ -51,7 +69,8 @@ function plantable(program: Program, events: readonly TraceEvent[]): PlantedChan
   const first = entry.tools[0];
   if (first !== undefined) changes.push('tool description', 'tool removed');
   if (first?.schema === 'default') changes.push('schema default');
-  for (const decision of ['breaker threshold', 'guardrail action', 'step limit'] as const)
+  const decisions = ['breaker threshold', 'guardrail action', 'step limit', 'request rewrite'];
+  for (const decision of decisions as readonly PlantedChange[])
     if (decisionAt(decision, entry.name, events) !== undefined) changes.push(decision);
   // A raised quota runs a call the recording refused. In a run stopped from outside, that call
   // has no recorded answer and waits for the stop, which cuts the calls beside it: the change
@@ -76,6 +95,7 @@ const words: Record<PlantedChange, RegExp> = {
   'breaker threshold': /fails: circuit_open/,
   'guardrail action': /says block/,
   'feature option': /guardrail 'tool-quota' \(tool\) says block/,
+  'request rewrite': new RegExp(scrubMarks.planted),
 };
 
 /** True when the divergence is at the recorded decision `step` (the recording's side of it). */
@@ -110,10 +130,11 @@ async function checkChange(
   runId: string,
   change: PlantedChange,
 ): Promise<string | undefined> {
-  const code = change === 'feature option' ? undefined : change;
+  const option = change === 'feature option' || change === 'request rewrite' ? change : undefined;
+  const code = option === undefined ? change : undefined;
   const report = await rerunTrace(file, buildProgram(program, rerunBuild(program, file, code)), {
     runId,
-    run: programRunOptions(program, change === 'feature option' ? change : undefined),
+    run: programRunOptions(program, option),
   });
   const first = report.firstDivergence;
   if (first === undefined) return `P4 (${change}): the rerun says same`;

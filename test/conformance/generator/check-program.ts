@@ -206,11 +206,15 @@ async function checkRecording(
   }
   const answers = firstRun.filter(event => event.event === 'llm_end' && event.error === undefined);
   const target = buildProgram(program, rerunBuild(program, file));
-  // A fork goes on from an agent's step: a workflow and a planned run are not forked here.
+  // A fork goes on from an agent's step: a workflow and a planned run are not forked here. Nor is
+  // a run that waited for its rate limit: the fork runs without one (past the fork point a wait
+  // would be real), so what the waits decided (a breaker cooling down) would go otherwise.
   const agentTarget = !isPlanTarget(target) && 'toolRegistry' in target;
-  if (fork && answers.length >= 1 && program.secondTurn === undefined && agentTarget) {
+  const waited = firstRun.some(event => event.event === 'rate_limit_wait');
+  if (fork && answers.length >= 1 && program.secondTurn === undefined && agentTarget && !waited) {
+    const afterStep = Math.min(program.forkAfter ?? 1, answers.length);
     const report = await forkTrace(file, target, {
-      afterStep: 1,
+      afterStep,
       model: fakeLLM([{ text: 'Forked.' }], { allowUnusedSteps: true }),
       runId,
       // Past the fork point time is real, as a live model's is: a rate limit of one call a
@@ -218,7 +222,7 @@ async function checkRecording(
       run: { ...programRunOptions(program), rateLimits: undefined },
     });
     if (!report.reproduced)
-      return `P5: a fork after step 1 does not reproduce it:\n${report.firstDivergence === undefined ? '' : formatDivergence(report.firstDivergence)}`;
+      return `P5: a fork after step ${afterStep} does not reproduce it:\n${report.firstDivergence === undefined ? '' : formatDivergence(report.firstDivergence)}`;
   }
   return undefined;
 }

@@ -1,9 +1,14 @@
 /**
  * The run options a generated program runs with beyond its agents, as a module exports them: its
- * deadline, its own feature (a tool quota on the public seam), its provider's rate limit, its cost
- * limit and the prices of its models.
+ * deadline, its own features (a tool quota and a scrub of the requests, on the public seam), its
+ * provider's rate limit, its cost limit and the prices of its models.
  */
-import { ToolCallError, type RunOptions } from '@agent-trace/core';
+import {
+  ToolCallError,
+  type LanguageModel,
+  type ModelRequest,
+  type RunOptions,
+} from '@agent-trace/core';
 import { costBudget } from '@agent-trace/core/cost';
 import { standardFeatures, type Feature } from '@agent-trace/core/features';
 import { rateLimits } from '@agent-trace/core/rate-limit';
@@ -49,6 +54,34 @@ export function toolQuota(quota: number): Feature {
   };
 }
 
+/**
+ * A user's feature written on the public seam that changes what every model is sent: it wraps the
+ * models in the `model` hook and replaces the digits of tool messages with `mark`.
+ */
+export function digitScrub(mark: string): Feature {
+  const scrub = (request: ModelRequest): ModelRequest => ({
+    ...request,
+    messages: request.messages.map(message =>
+      message.role === 'tool'
+        ? { ...message, content: message.content.replace(/\d/g, mark) }
+        : message,
+    ),
+  });
+  return {
+    name: 'digit-scrub',
+    forRun: () => ({
+      model: (_agent, model): LanguageModel => ({
+        ...model,
+        generate: request => model.generate(scrub(request)),
+        stream: request => model.stream(scrub(request)),
+      }),
+    }),
+  };
+}
+
+/** The mark the digit scrub writes, and the one a planted change writes instead. */
+export const scrubMarks = { recorded: '#', planted: '§' } as const;
+
 const price = {
   inputPerMillion: 1_000,
   outputPerMillion: 10_000,
@@ -70,20 +103,19 @@ export const programPrices = {
  */
 export function programRunOptions(
   program: Program,
-  /** A feature option planted: the quota raised by 10. */
-  planted?: 'feature option',
+  /** A feature option planted: the quota raised by 10, or the scrub's other mark. */
+  planted?: 'feature option' | 'request rewrite',
 ): Omit<RunOptions, 'trace' | 'overrides'> {
-  const { budget, quota } = program;
+  const { budget, quota, scrub } = program;
+  const own = [
+    ...(quota === undefined ? [] : [toolQuota(quota + (planted === 'feature option' ? 10 : 0))]),
+    ...(scrub === true
+      ? [digitScrub(planted === 'request rewrite' ? scrubMarks.planted : scrubMarks.recorded)]
+      : []),
+  ];
   return {
     ...(program.timeoutMs === undefined ? {} : { timeoutMs: program.timeoutMs }),
-    ...(quota === undefined
-      ? {}
-      : {
-          features: [
-            ...standardFeatures,
-            toolQuota(quota + (planted === 'feature option' ? 10 : 0)),
-          ],
-        }),
+    ...(own.length === 0 ? {} : { features: [...standardFeatures, ...own] }),
     ...(program.rateLimit === undefined
       ? {}
       : { rateLimits: rateLimits({ fake: { requestsPerMinute: program.rateLimit } }) }),

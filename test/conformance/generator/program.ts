@@ -111,6 +111,8 @@ export interface Program {
   readonly secondTurn?: string;
   /** A user's feature beside the standard ones: each tool may be called this many times a run. */
   readonly quota?: number;
+  /** A user's feature that wraps the models and scrubs the digits of tool messages they are sent. */
+  readonly scrub?: boolean;
   /** The entry is a rule router over the agents: an input about an order goes to the first. */
   readonly router?: boolean;
   /** The model provider's rate limit, in requests a minute, shared by the program's runs. */
@@ -125,6 +127,8 @@ export interface Program {
   readonly clock?: 'virtual';
   /** A planner plans the work instead: its plans run the program's agents and two tools. */
   readonly plan?: PlanSpec;
+  /** P5 forks after this many model answers (at most as many as the recording has). */
+  readonly forkAfter?: number;
 }
 
 /**
@@ -357,11 +361,13 @@ export const programArbitrary: fc.Arbitrary<Program> = fc
       extras: fc.record({
         router: sometimes(fc.constant(true), 6),
         rateLimit: sometimes(fc.integer({ min: 1, max: 3 }), 5),
+        scrub: sometimes(fc.constant(true), 4),
         budget: sometimes(budget, 5),
         cassette: sometimes(fc.constant(true), 8),
         workflow: sometimes(workflowOf(count), 5),
         clock: sometimes(fc.constant('virtual' as const), 4),
         plan: sometimes(fc.record({ refusedFirst: fc.boolean(), failing: fc.boolean() }), 8),
+        forkAfter: sometimes(fc.integer({ min: 2, max: 8 }), 2),
       }),
     }),
   )

@@ -16,6 +16,10 @@ export function foundShape(name: string, module: string, program: Program): Shap
     program.workflow === undefined || program.workflow.agentSteps.some(step => step.agent === 0);
   const entry = runsFirst ? program.agents[0] : undefined;
   const tool = entry?.tools[0]?.name;
+  // Near a cost limit, a longer request (instructions, a tool's description) can cost past it:
+  // the rerun then stops for the budget before the changed call (as the generator's P4 allows),
+  // so a priced program plants only what shortens the request.
+  const grows = program.budget === undefined;
   const planted = (change?: Change): { change?: PlantedChange } =>
     change === 'instructions' || change === 'tool description' || change === 'tool removed'
       ? { change }
@@ -29,11 +33,11 @@ export function foundShape(name: string, module: string, program: Program): Shap
       entry === undefined
         ? {}
         : {
-            instructions: { agent: entry.name },
+            ...(grows ? { instructions: { agent: entry.name } } : {}),
             ...(tool === undefined
               ? {}
               : {
-                  'tool description': { agent: entry.name, tool },
+                  ...(grows ? { 'tool description': { agent: entry.name, tool } } : {}),
                   'tool removed': { agent: entry.name, tool },
                 }),
           },

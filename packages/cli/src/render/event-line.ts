@@ -17,7 +17,7 @@ function summary(event: TraceEvent, style: Style): string {
     case 'agent_start':
       return `agent ${style.cyan(event.agent)} starts (${event.provider}/${event.model})`;
     case 'llm_start':
-      return `${style.magenta('llm')} #${event.step} → ${event.model} (${event.message_count} messages)`;
+      return `${style.magenta('llm')} #${event.step} → ${event.model} (${event.message_count} messages${event.kept === undefined ? '' : `, rewritten by a feature after the first ${event.kept}`})`;
     case 'llm_end':
       return event.error !== undefined
         ? style.red(`llm #${event.step} ✗ ${event.error.type}`)
@@ -48,7 +48,7 @@ function summary(event: TraceEvent, style: Style): string {
       return `approval ${event.decision}: ${event.tool} (${event.call_id})${event.by === undefined ? '' : ` by ${event.by}`}${event.reason === undefined ? '' : `: ${cut(event.reason)}`}`;
     case 'rate_limit_wait':
       return style.yellow(
-        `waits ${Math.round(event.waited_ms)} ms for ${event.provider}'s rate limit (${event.reason})`,
+        `waits ${Math.round(event.waited_ms)} ms for ${event.provider}'s rate limit (${event.reason}${event.by_others === true ? ', behind other runs' : ''})`,
       );
     case 'workflow_start':
       return `${style.bold('workflow')} ${style.cyan(event.workflow)} starts: ${event.steps.length} steps${event.plan_revision === undefined ? '' : ` (plan ${event.plan_revision})`}`;

@@ -116,6 +116,8 @@ class TreeRenderer {
   #llm(start: TraceEventOf<'llm_start'>, end: TraceEventOf<'llm_end'> | undefined): string {
     const s = this.#style;
     const parts = [`${s.magenta('llm')} #${start.step}`, s.dim(start.model)];
+    if (start.kept !== undefined)
+      parts.push(s.dim(`request rewritten by a feature after message ${start.kept}`));
     if (end === undefined) return [...parts, this.#unended()].join('  ');
     parts.push(`${end.tok_prompt}→${end.tok_completion} tok`);
     if (end.cost_usd !== undefined) parts.push(formatUsd(end.cost_usd));
@@ -246,7 +248,8 @@ class TreeRenderer {
       return `approval ${decision}${by}: ${s.bold(event.tool)}${edited}  ${s.dim(event.call_id)}${why}`;
     }
     if (event.event === 'rate_limit_wait') {
-      return `${s.yellow('rate limit')}: waited ${this.#ms(event.waited_ms)} for ${event.provider} (${event.reason}) before calling ${event.model}`;
+      const others = event.by_others === true ? ', behind other runs' : '';
+      return `${s.yellow('rate limit')}: waited ${this.#ms(event.waited_ms)} for ${event.provider} (${event.reason}${others}) before calling ${event.model}`;
     }
     if (event.event === 'malformed_answer') {
       return `${s.yellow('malformed answer')} ${event.count} (${event.problem}) of llm #${event.step}: ${this.#cut(event.message)}`;

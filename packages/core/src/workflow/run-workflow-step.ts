@@ -64,6 +64,27 @@ export function runWorkflowStep(
   step: WorkflowStep,
   context: StepContext,
 ): Promise<WorkflowStepRecord | undefined> {
+  // A rerun holds a step until the place the recorded workflow started it (see RunOverrides.pace).
+  const { pace } = context.state.overrides;
+  const paced =
+    pace === undefined
+      ? undefined
+      : pace({
+          agent: context.workflow.name,
+          agentSpanId: context.workflowSpan.spanId,
+          kind: 'workflow_step',
+          step: context.workflow.steps.indexOf(step),
+        });
+  return paced === undefined
+    ? decidedStep(step, context)
+    : paced.then(() => decidedStep(step, context));
+}
+
+/** Runs a step the workflow decided to start, unless the run was stopped meanwhile. */
+function decidedStep(
+  step: WorkflowStep,
+  context: StepContext,
+): Promise<WorkflowStepRecord | undefined> {
   // Not async itself: each layer of promises costs a step more than deciding it.
   if (context.state.signal?.aborted === true) return Promise.resolve(undefined); // start nothing
   const verdict = stepVerdict(step, context.records, context.input);

@@ -1,4 +1,5 @@
 import type { TraceEventOf } from '@agent-trace/core';
+import { followConversation } from '@agent-trace/core/record';
 import { hashString } from '@agent-trace/core/util';
 import { semconv, type SpanAttributes } from './semconv.js';
 
@@ -91,12 +92,8 @@ export class AgentMemory {
    */
   sent(start: TraceEventOf<'llm_start'>): readonly TraceMessage[] {
     const key = start.parent_span_id ?? start.agent;
-    let conversation = this.#conversations.get(key);
-    if (conversation === undefined) {
-      conversation = [];
-      this.#conversations.set(key, conversation);
-    }
-    for (const message of start.messages) conversation.push(message);
+    const conversation = followConversation(this.#conversations.get(key) ?? [], start);
+    this.#conversations.set(key, conversation);
     const count = start.message_count;
     return count < conversation.length
       ? conversation.slice(conversation.length - count)

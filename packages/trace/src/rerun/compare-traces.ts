@@ -101,7 +101,12 @@ function describe(event: TraceEvent): string | undefined {
 
 function lines(events: readonly TraceEvent[]): Line[] {
   const requests = requestContexts(events);
+  const unsent = refusedAttempts(events);
   return inCallOrder(events).flatMap(event => {
+    // An attempt refused before it was sent (an open breaker) sent no request: its refusal, on its
+    // llm_end, is what it did. The request it would have sent is not known (a feature's wrapper
+    // shapes it as it is sent), so comparing it would put a difference before the refusal.
+    if (event.event === 'llm_start' && unsent.has(event.span_id)) return [];
     const text = describe(event);
     if (text === undefined) return [];
     const request = event.event === 'llm_start' ? requests.get(event) : undefined;
@@ -111,6 +116,15 @@ function lines(events: readonly TraceEvent[]): Line[] {
         : { seq: event.seq, agent: event.agent, text, request },
     ];
   });
+}
+
+/** The spans of model attempts refused before they were sent: their llm_end fails circuit_open. */
+function refusedAttempts(events: readonly TraceEvent[]): ReadonlySet<string> {
+  const refused = new Set<string>();
+  for (const event of events)
+    if (event.event === 'llm_end' && event.error?.type === 'circuit_open')
+      refused.add(event.span_id);
+  return refused;
 }
 
 /** One side of an {@link AlignedStep}: an event of a run, as the comparison words it. */

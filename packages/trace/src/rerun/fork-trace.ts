@@ -16,6 +16,7 @@ import { recordedModel } from './recorded-model.js';
 import { recordedEvents, Recording } from './recording.js';
 import { runTargetAsRecorded, type PlanTarget } from './rerun-target.js';
 import { defined } from '@agent-trace/core/util';
+import { ForkDeadline } from './fork-deadline.js';
 
 /** Options of {@link forkTrace}. */
 export interface ForkTraceOptions {
@@ -148,6 +149,14 @@ export async function forkTrace(
     ...(extra === undefined ? [] : isTraceSink(extra) ? [extra] : extra),
   ];
   const forkSeq = answers[options.afterStep - 1]?.seq;
+  // The run's deadline is the recording's before the fork point, and real after it.
+  const { timeoutMs, signal: own, ...run } = options.run ?? {};
+  const deadline = new ForkDeadline(timeoutMs, recording.clock, recording.startMs);
+  const signals = [own, deadline.signal].filter(signal => signal !== undefined);
+  const live = (): void => {
+    recording.clock.goLive();
+    deadline.live();
+  };
   // An agent or a planned run: a workflow is not taken here, so no workflow result comes back.
   const result = (await runTargetAsRecorded(
     agent,
@@ -155,7 +164,8 @@ export async function forkTrace(
     {
       // Recorded waits before the fork point take no real time; past it the clock runs for real.
       clock: recording.clock,
-      ...options.run,
+      ...run,
+      ...(signals.length === 0 ? {} : { signal: AbortSignal.any(signals) }),
       trace: sinks,
       forkedFrom: {
         run: recording.runId,
@@ -163,12 +173,12 @@ export async function forkTrace(
         ...defined('seq', forkSeq),
       },
       overrides: {
-        model: forkedModels(recording, point, options.model),
+        model: forkedModels(recording, point, options.model, live),
         ...(options.liveTools === true ? {} : { tool: recordedTools(recording, point) }),
       },
     },
     options.decisions,
-  )) as RunResult<unknown> | PlanResult;
+  ).finally(() => deadline.clear())) as RunResult<unknown> | PlanResult;
   const differences = compareTraces(recorded, sink.events);
   const firstDivergence = differences[0];
   const answeredInFork = sink.events.filter(
@@ -194,6 +204,8 @@ function forkedModels(
   recording: Recording,
   point: ForkPoint,
   after: ForkTraceOptions['model'],
+  /** The fork goes live: time, and the run's deadline, run for real from now on. */
+  live: () => void,
 ): NonNullable<RunOptions['overrides']>['model'] {
   const recorded = new Map<string, LanguageModel>();
   const next = new Map<string, LanguageModel>();
@@ -201,7 +213,7 @@ function forkedModels(
     const name = owner.name;
     if (!point.recorded(name)) {
       point.fork(name);
-      recording.clock.goLive();
+      live();
       let model = next.get(name);
       if (model === undefined) {
         model = typeof after === 'function' ? after(owner) : after;

@@ -28,12 +28,15 @@ export function recordedLimits(
   )
     return fresh;
   const spentByRun = end?.event === 'run_end' ? (end.cost?.usd ?? 0) : 0;
-  // Stopped after an answer (its tools not run): the budget was past its limit then. Stopped
-  // before a call (not made): the budget was within it, and the call's estimate went past.
-  const pastLimit = stoppedAfterAnswer(recorded) ? 1e-9 : 0;
+  // Stopped after an answer (its tools not run): the budget was past its limit then, which the
+  // recorded spend says unless it rounds to the limit itself (then a hair more puts it past; more
+  // than that would refuse a call whose estimate just fit). Stopped before a call (not made): the
+  // budget was within it, and the call's estimate went past.
+  const spentAtStop = limit.spent ?? limit.value;
+  const pastLimit = stoppedAfterAnswer(recorded) && spentAtStop <= limit.value ? 1e-9 : 0;
   // What the runs before it had spent: recorded with the stop, or (older traces) as much as puts
   // the budget where it stopped.
-  const before = (limit.spent ?? limit.value) - spentByRun;
+  const before = spentAtStop - spentByRun;
   const budget = given?.budget ?? { name: limit.name, limitUsd: limit.value };
   return { budget: startedAt(budget, Math.max(0, before + pastLimit)) };
 }

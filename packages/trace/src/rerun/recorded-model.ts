@@ -70,7 +70,7 @@ export function recordedModel(
     if (recorded === undefined) return beyond(agent, recording);
     const waiting = recording.inTime(recorded.end);
     return (waiting ?? Promise.resolve()).then(() => {
-      const stopped = recording.stop.cut(recorded.end.error);
+      const stopped = recording.stop.cut(recorded.end);
       if (stopped !== undefined) return stopped.then(error => Promise.reject(error));
       return answerOf(recorded);
     });

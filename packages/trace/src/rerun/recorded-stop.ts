@@ -1,4 +1,7 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { concurrentAnswers } from './concurrent-answers.js';
+import { decidedKinds } from './decided-kinds.js';
+import { madeOf } from './made-order.js';
 
 /** How a recorded run was stopped from outside its code, as its `run_end` says. */
 export interface RecordedStop {
@@ -14,6 +17,17 @@ export interface RecordedStop {
    * place in every part of the run (a workflow's steps, parallel agents).
    */
   readonly before: ReadonlyMap<string, number>;
+  /**
+   * Where the stop reached the recorded run, among the events it made (`run_end.stopped_made`);
+   * undefined in traces recorded before it was kept.
+   */
+  readonly madeAt: number | undefined;
+  /**
+   * The answers (by span) the stop did not cut though they were written after it: they came
+   * before it, and parts going on side by side wrote them in a task of their own. A rerun hands
+   * them out before it stops.
+   */
+  readonly cameBefore: ReadonlySet<string>;
 }
 
 /** The key an event is counted under: its kind and agent. */
@@ -35,8 +49,59 @@ export function recordedStop(run: readonly TraceEvent[]): RecordedStop | undefin
         ? end.limit.value
         : Number(/^Run timed out after (\d+) ms/.exec(error.message)?.[1] ?? Number.NaN) ||
           undefined,
-    before: madeBefore(run, end, error, firstCut(run, end, error)),
+    ...(end.stopped_made === undefined
+      ? {
+          before: madeBefore(run, end, error, firstCut(run, end, error)),
+          madeAt: undefined,
+          cameBefore: new Set<string>(),
+        }
+      : { ...placedBefore(run, end, error, end.stopped_made), madeAt: end.stopped_made }),
   };
+}
+
+/**
+ * True when a rerun hands `event` out from the recording as the outside world's answer (a model's
+ * answer, a tool's result or crash), not decided again; a tool that ran an agent is run again.
+ */
+function handedOut(event: TraceEvent, agentTools: ReadonlySet<string>): boolean {
+  if (event.event === 'llm_end') return event.error === undefined;
+  if (event.event !== 'tool_end' || agentTools.has(event.span_id)) return false;
+  return event.error === undefined || !decidedKinds.has(event.error.type);
+}
+
+/**
+ * What the run made before the stop reached it, where the recording says (`stopped_made`): the
+ * events made before that place, counted by kind and agent, not a rate limit's waits; and the
+ * answers from outside made after it that it did not cut (they came before it).
+ */
+function placedBefore(
+  run: readonly TraceEvent[],
+  end: TraceEventOf<'run_end'>,
+  error: { readonly type: string; readonly message: string },
+  stoppedMade: number,
+): { before: Map<string, number>; cameBefore: Set<string> } {
+  const before = new Map<string, number>();
+  const cameBefore = new Set<string>();
+  const agentTools = new Set<string>();
+  for (const event of run)
+    if (event.event === 'agent_start' && event.parent_span_id !== null)
+      agentTools.add(event.parent_span_id);
+  const sideBySide = concurrentAnswers(run);
+  const count = (event: TraceEvent): void => {
+    const key = eventKey(event);
+    before.set(key, (before.get(key) ?? 0) + 1);
+  };
+  for (const event of run) {
+    if (event === end || carries(event, error) || event.event === 'rate_limit_wait') continue;
+    if (madeOf(event) < stoppedMade) count(event);
+    else if (handedOut(event, agentTools))
+      // Beside other parts, an answer that came before the stop was written in a task of its own,
+      // after it; in a run one step at a time, it came as the stop did (a stream's reader stopped
+      // while it streamed) and was written before anything noticed.
+      if (sideBySide.has(event.span_id)) cameBefore.add(event.span_id);
+      else count(event);
+  }
+  return { before, cameBefore };
 }
 
 /** When the stop `error` first cut something in `run`: the time of the first event that carries it. */

@@ -14,10 +14,10 @@ import { readTrace } from '../jsonl/read-trace.js';
 import { CallTurns } from './call-turns.js';
 import { concurrentAnswers } from './concurrent-answers.js';
 import { ReplayClock } from './replay-clock.js';
+import { decidedKinds } from './decided-kinds.js';
 import { ReplayedStop } from './replayed-stop.js';
 import { StepPace } from './step-pace.js';
 import { TurnMatch } from './turn-match.js';
-import { madeOf } from './made-order.js';
 
 /** A recorded model call: the request's fingerprint and what came back. */
 export interface RecordedCall {
@@ -43,6 +43,8 @@ export class Recording {
    * answer handed out to when it arrived (see {@link ReplayClock}).
    */
   readonly clock: ReplayClock;
+  /** When the recorded run started, on the recording's clock. */
+  readonly startMs: number;
   /**
    * How the recorded run was stopped from outside (its caller's signal, a stream's reader, its
    * deadline), replayed where it happened once a rerun arms it (see {@link ReplayedStop}).
@@ -86,13 +88,17 @@ export class Recording {
     this.input = start.input;
     this.history = (start.history ?? []).map(fromTraceMessage);
     this.runId = start.run;
-    this.clock = new ReplayClock(Date.parse(start.time));
+    this.startMs = Date.parse(start.time);
+    this.clock = new ReplayClock(this.startMs);
     const own = events.filter(event => event.run === start.run);
     this.events = own;
-    this.stop = new ReplayedStop(own, Date.parse(start.time), this.clock);
+    this.stop = new ReplayedStop(own, this.startMs, this.clock);
     this.#concurrent = concurrentAnswers(own);
     this.turns = new TurnMatch(own);
-    this.pace = this.#concurrent.size === 0 ? undefined : new StepPace(own, this.clock, this.turns);
+    this.pace =
+      this.#concurrent.size === 0
+        ? undefined
+        : new StepPace(own, this.clock, this.turns, this.stop);
     const workflow = own.find(event => event.event === 'workflow_start');
     this.workflowInput = workflow?.event === 'workflow_start' ? workflow.input : start.input;
     const starts = new Map<string, TraceEventOf<'llm_start'>>();
@@ -197,7 +203,7 @@ export class Recording {
    */
   inTime(end: TraceEvent): Promise<void> | undefined {
     const at = Date.parse(end.time);
-    if (this.#concurrent.has(end.span_id)) return this.clock.until(at, madeOf(end));
+    if (this.#concurrent.has(end.span_id)) return this.clock.until(at, this.stop.handOrder(end));
     this.clock.advanceTo(at);
     return undefined;
   }
@@ -210,7 +216,7 @@ export class Recording {
   }
 
   #answer(recorded: TraceEventOf<'tool_end'>): unknown {
-    const cut = this.stop.cut(recorded.error);
+    const cut = this.stop.cut(recorded);
     if (cut !== undefined) return cut.then(error => Promise.reject(error));
     if (recorded.error !== undefined) throw recordedToolFailure(recorded.tool, recorded.error);
     return recorded.result;
@@ -230,20 +236,6 @@ export class Recording {
     return { provider: recorded?.provider ?? 'recording', modelId: recorded?.model ?? agent };
   }
 }
-
-/**
- * The failures the loop or a feature decides without running the tool (a breaker's refusal, a
- * guardrail's block, arguments its schema refuses, a tool declared unavailable): not the outside
- * world, so a rerun does not answer with them but decides again.
- */
-const decidedKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
-  'circuit_open',
-  'unavailable',
-  'guardrail_blocked',
-  'unknown_tool',
-  'invalid_arguments',
-  'awaiting_approval',
-]);
 
 /** The failures a tool call can end with as a `ToolCallError` of that kind. */
 const toolErrorKinds: ReadonlySet<string> = new Set(toolCallErrorKinds);

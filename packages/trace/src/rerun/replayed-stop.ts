@@ -4,8 +4,10 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import { nextTask } from '@agent-trace/core/util';
 import { followingSink } from './following-sink.js';
-import { cutBy, eventKey, recordedStop, type RecordedStop } from './recorded-stop.js';
+import { madeOf } from './made-order.js';
+import { carries, cutBy, eventKey, recordedStop, type RecordedStop } from './recorded-stop.js';
 import type { ReplayClock } from './replay-clock.js';
 
 /**
@@ -31,8 +33,13 @@ export class ReplayedStop {
 
   /** How many events of each kind and agent the rerun has made, while the stop waits for them. */
   readonly #written = new Map<string, number>();
-  /** How many kinds of event the rerun has not yet made as many of as the recording before the stop. */
+  /**
+   * How many kinds of event the rerun has not yet made as many of as the recording before the stop,
+   * and answers that came before it it has not yet handed out.
+   */
   #unmet: number;
+  /** The answers (by span) that came before the stop though written after it, still to hand out. */
+  readonly #toHand: Set<string>;
 
   /** The recorded run's deadline, whether or not it stopped the run. */
   readonly #recordedTimeoutMs: number | undefined;
@@ -44,7 +51,8 @@ export class ReplayedStop {
    */
   constructor(run: readonly TraceEvent[], startMs: number, clock: ReplayClock) {
     this.#recorded = recordedStop(run);
-    this.#unmet = this.#recorded?.before.size ?? 0;
+    this.#unmet = (this.#recorded?.before.size ?? 0) + (this.#recorded?.cameBefore.size ?? 0);
+    this.#toHand = new Set(this.#recorded?.cameBefore);
     this.#clock = clock;
     this.#startMs = startMs;
     const start = run.find(event => event.event === 'run_start');
@@ -114,10 +122,10 @@ export class ReplayedStop {
    * call with when the replayed stop cuts it, else undefined. A call the recorded stop cut waits
    * for the stop, as it did (see {@link ReplayedStop}); one the rerun's own deadline passed fails.
    */
-  cut(
-    error: { readonly type: string; readonly message: string } | undefined,
-  ): Promise<Error> | undefined {
+  cut(end: TraceEvent): Promise<Error> | undefined {
     if (!this.#armed) return undefined;
+    this.#handed(end);
+    const error = 'error' in end ? end.error : undefined;
     const recorded = this.#recorded;
     const wasCut = recorded !== undefined && cutBy(error, recorded.error);
     if (wasCut && (recorded.reason === 'aborted' || this.#deadlineMs === undefined))
@@ -131,6 +139,48 @@ export class ReplayedStop {
         ),
       );
     return undefined;
+  }
+
+  /**
+   * Where among the recorded run's events an answer is handed out (see `Recording.inTime`): where
+   * it was made, or, for one that came before the stop though written after it, just before the
+   * stop's place, in the order they were made.
+   */
+  handOrder(end: TraceEvent): number {
+    const made = madeOf(end);
+    const at = this.#recorded?.madeAt;
+    if (at === undefined || !this.#recorded?.cameBefore.has(end.span_id)) return made;
+    return at - 0.5 + 0.4 * (1 - 1 / (made - at + 1));
+  }
+
+  /**
+   * A recorded answer was handed out. One that came before the stop though written after it is
+   * among what the stop waits for; the last of these fires it once the answer has reached its
+   * call, in a task of its own (as the recorded answer had when the stop came).
+   */
+  #handed(end: TraceEvent): void {
+    if (!this.#toHand.delete(end.span_id)) return;
+    if (this.#recorded?.reason === 'timeout' && this.#deadlineMs !== undefined) return;
+    this.#unmet--;
+    if (this.#unmet === 0) void nextTask().then(() => this.#fire('recorded'));
+  }
+
+  /**
+   * True when the recorded run's stop ended `event`'s part (it carries the stop's error) and the
+   * rerun replays that stop where it came (not a deadline of its own, decided again).
+   */
+  ended(event: TraceEvent): boolean {
+    const recorded = this.#recorded;
+    if (!this.#armed || recorded === undefined || !carries(event, recorded.error)) return false;
+    return recorded.reason === 'aborted' || this.#deadlineMs === undefined;
+  }
+
+  /**
+   * Waits for the replayed stop: a step the recorded run's stop kept a part from deciding waits
+   * for it (see {@link ReplayedStop.ended}), so the part stops where it did.
+   */
+  stopped(): Promise<RunAbortedError> {
+    return this.#stopped();
   }
 
   /**

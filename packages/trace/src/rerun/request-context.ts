@@ -1,4 +1,5 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { followConversation } from '@agent-trace/core/record';
 
 /** A tool definition as `agent_start` records it. */
 export type RecordedToolDefinition = NonNullable<
@@ -40,12 +41,9 @@ export function requestContexts(
     }
     if (event.event !== 'llm_start') continue;
     const parent = event.parent_span_id ?? '';
-    let conversation = conversations.get(parent);
-    if (conversation === undefined) {
-      conversation = [];
-      conversations.set(parent, conversation);
-    }
-    conversation.push(...event.messages);
+    // A rewritten request starts a new array: earlier calls' contexts keep theirs.
+    const conversation = followConversation(conversations.get(parent) ?? [], event);
+    conversations.set(parent, conversation);
     const shared = conversation;
     const length = conversation.length;
     contexts.set(event, {

@@ -19,6 +19,7 @@ import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedEvents, Recording } from './recording.js';
 import { recordedLimits } from './recorded-limits.js';
+import { recordedRateLimits } from './recorded-rate-limits.js';
 import { withoutStopTiming } from './stop-timing.js';
 import { recordedModel } from './recorded-model.js';
 
@@ -149,6 +150,8 @@ export async function rerunTrace(
     ...run,
     // The cost limit that stopped the recorded run, as spent then (see recordedLimits).
     ...recordedLimits(recorded, options.run),
+    // The part of a rate-limit wait other runs' calls made is replayed (see recordedRateLimits).
+    ...recordedRateLimits(recorded, options.run?.rateLimits),
     ...stopSignal(recording, own),
     trace: sinks,
     overrides,

@@ -1,6 +1,7 @@
 import type { PacedStep, TraceEvent } from '@agent-trace/core';
 import type { ReplayClock } from './replay-clock.js';
 import { madeOf } from './made-order.js';
+import type { ReplayedStop } from './replayed-stop.js';
 import type { TurnMatch } from './turn-match.js';
 
 /** A place in the recorded run: a time, and where among the run's events (see `madeOf`). */
@@ -21,6 +22,8 @@ interface RecordedTurn {
   readonly rounds: Moment[];
   /** Where the turn ended: the place of a step it never made (a limit stopped it first). */
   end: Moment | undefined;
+  /** The turn's `agent_end`: a stop from outside may have ended it (see `ReplayedStop.ended`). */
+  stoppedBy: TraceEvent | undefined;
   /** The step of its latest model call so far (while the turn is read). */
   step: number;
   /** The kind of its latest event so far (a round of tool calls begins after another kind). */
@@ -42,12 +45,15 @@ export class StepPace {
   readonly #bySpan = new Map<string, RecordedTurn>();
   /** How many rounds of tool calls each of the rerun's turns (by its span) has paced. */
   readonly #rounds = new Map<string, number>();
+  /** Each recorded workflow, by its name (the first of that name). */
+  readonly #workflows = new Map<string, RecordedWorkflow>();
 
   /** @param turns - which recorded turn each of the rerun's turns is (its sink follows the rerun) */
   constructor(
     run: readonly TraceEvent[],
     private readonly clock: ReplayClock,
     private readonly turns: TurnMatch,
+    private readonly stop: ReplayedStop,
   ) {
     const timeOfMade = new Map<number, number>();
     for (const event of run) timeOfMade.set(madeOf(event), Date.parse(event.time));
@@ -60,6 +66,7 @@ export class StepPace {
             made: event.decided_made - 0.5,
           };
     const bySpan = this.#bySpan;
+    readWorkflows(run, placeOf, this.#workflows);
     for (const event of run) {
       if (event.event === 'agent_start') {
         bySpan.set(event.span_id, {
@@ -68,6 +75,7 @@ export class StepPace {
           answered: undefined,
           rounds: [],
           end: undefined,
+          stoppedBy: undefined,
           step: 0,
           last: '',
         });
@@ -75,7 +83,10 @@ export class StepPace {
       }
       if (event.event === 'agent_end') {
         const turn = bySpan.get(event.span_id);
-        if (turn !== undefined) turn.end = placeOf(event);
+        if (turn !== undefined) {
+          turn.end = placeOf(event);
+          turn.stoppedBy = event;
+        }
         continue;
       }
       const turn = event.parent_span_id === null ? undefined : bySpan.get(event.parent_span_id);
@@ -85,6 +96,7 @@ export class StepPace {
 
   /** Waits until the time and place the recording decided `step` (at once past what it has). */
   wait(step: PacedStep): Promise<void> | undefined {
+    if (step.kind === 'workflow_step') return this.#workflowStep(step);
     const recorded = this.turns.recordedTurn(step.agentSpanId);
     const turn = recorded === undefined ? undefined : this.#bySpan.get(recorded);
     if (turn === undefined) return undefined;
@@ -94,8 +106,62 @@ export class StepPace {
       this.#rounds.set(step.agentSpanId, rounds + 1);
       at = turn.rounds[rounds];
     } else at = (step.kind === 'model_call' ? turn.calls : turn.checks).get(step.step);
+    // A step the recorded turn never decided because the stop from outside ended it first: it
+    // waits for the replayed stop, which may come after other parts' answers made later.
+    if (at === undefined && turn.stoppedBy !== undefined && this.stop.ended(turn.stoppedBy))
+      return this.stop.stopped().then(stopped => Promise.reject(stopped));
     at ??= turn.end;
     return at === undefined ? undefined : this.clock.until(at.atMs, at.made);
+  }
+
+  /**
+   * A workflow's step waits until the place the recorded workflow started it; one it never
+   * started because the stop from outside ended it first waits for the replayed stop.
+   */
+  #workflowStep(step: PacedStep): Promise<void> | undefined {
+    const workflow = this.#workflows.get(step.agent);
+    const name = workflow?.steps[step.step];
+    if (workflow === undefined || name === undefined) return undefined;
+    const at = workflow.starts.get(name);
+    if (at !== undefined) return this.clock.until(at.atMs, at.made);
+    const { stoppedBy } = workflow;
+    // The step then sees the stop as it starts, and starts nothing.
+    if (stoppedBy !== undefined && this.stop.ended(stoppedBy))
+      return this.stop.stopped().then(() => undefined);
+    return undefined;
+  }
+}
+
+/** Where a recorded workflow started its steps, and its end. */
+interface RecordedWorkflow {
+  readonly steps: readonly string[];
+  readonly starts: Map<string, Moment>;
+  /** Its `workflow_end`: a stop from outside may have ended it (see `ReplayedStop.ended`). */
+  stoppedBy: TraceEvent | undefined;
+}
+
+/** Reads the recorded workflows: where each started its steps, and how each ended. */
+function readWorkflows(
+  run: readonly TraceEvent[],
+  placeOf: (event: TraceEvent) => Moment,
+  into: Map<string, RecordedWorkflow>,
+): void {
+  const bySpan = new Map<string, RecordedWorkflow>();
+  for (const event of run) {
+    if (event.event === 'workflow_start' && !into.has(event.workflow)) {
+      const workflow = {
+        steps: event.steps.map(step => step.name),
+        starts: new Map(),
+        stoppedBy: undefined,
+      };
+      into.set(event.workflow, workflow);
+      bySpan.set(event.span_id, workflow);
+    } else if (event.event === 'workflow_step_start' && event.parent_span_id !== null)
+      bySpan.get(event.parent_span_id)?.starts.set(event.name, placeOf(event));
+    else if (event.event === 'workflow_end') {
+      const workflow = bySpan.get(event.span_id);
+      if (workflow !== undefined) workflow.stoppedBy = event;
+    }
   }
 }
 

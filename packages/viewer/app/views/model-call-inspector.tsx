@@ -83,7 +83,7 @@ export function ModelCall({
       {start.model_settings === undefined ? null : (
         <Field name="settings">{JSON.stringify(start.model_settings)}</Field>
       )}
-      <Section title={`Request: ${start.messages.length} new of ${start.message_count} messages`}>
+      <Section title={requestTitle(start)}>
         <div class="messages" data-testid="request-messages">
           {start.messages.map(message => (
             <MessageView message={message} />
@@ -102,4 +102,12 @@ export function ModelCall({
       </Section>
     </>
   );
+}
+
+/** What a request's section says: how many messages are new, and whether a feature rewrote it. */
+function requestTitle(start: TraceEventOf<'llm_start'>): string {
+  const counts = `Request: ${start.messages.length} new of ${start.message_count} messages`;
+  return start.kept === undefined
+    ? counts
+    : `${counts}; a feature rewrote the messages after the first ${start.kept}`;
 }

@@ -42,7 +42,7 @@ async function waitForRoom(
   if (limiter === undefined) return undefined;
   const tokens = limiter.countsTokens ? (await estimateRequestTokens(model, request)).tokens : 0;
   const now = at.clock.now();
-  const { reservation, reason } = limiter.reserve(now, tokens);
+  const { reservation, reason, byOthers } = limiter.reserve(now, tokens, at.runId);
   const waitMs = reservation.atMs - now;
   if (waitMs > 0) {
     at.record('rate_limit_wait', {
@@ -50,6 +50,7 @@ async function waitForRoom(
       model: model.modelId,
       waited_ms: waitMs,
       reason: reason ?? 'requests',
+      ...(byOthers ? { by_others: true as const } : {}),
     });
     await at.wait(waitMs);
   }
@@ -66,7 +67,7 @@ async function waitForRoom(
         error.kind === 'rate_limit' &&
         error.retryAfterMs !== undefined
       )
-        limiter.pauseUntil(at.clock.now() + error.retryAfterMs);
+        limiter.pauseUntil(at.clock.now() + error.retryAfterMs, at.runId);
     },
   };
 }

@@ -14,7 +14,27 @@ export interface Reservation {
   tokens: number;
   /** Why it waits, when it does. */
   readonly reason: 'requests' | 'tokens' | 'retry_after' | undefined;
+  /** The run that asked, when it said. */
+  readonly owner?: string | undefined;
 }
+
+/** A call's place, as {@link RateLimiter.reserve} gives it. */
+export interface Placement {
+  readonly reservation: Reservation;
+  readonly reason: 'requests' | 'tokens' | 'retry_after' | undefined;
+  /**
+   * True when calls of other runs than `owner` (or another run's `retry-after`) made the wait
+   * longer than the run's own calls alone would have: a part of the wait a rerun cannot decide
+   * again from the run's own calls.
+   */
+  readonly byOthers: boolean;
+}
+
+/** What a run's features ask of a provider's limiter (a {@link RateLimiter}, or a rerun's). */
+export type ProviderLimiter = Pick<
+  RateLimiter,
+  'reserve' | 'countsTokens' | 'settle' | 'pauseUntil'
+>;
 
 /**
  * The calls of one provider, kept within its limits over every sliding minute: a call may start
@@ -27,6 +47,8 @@ export class RateLimiter {
   /** Reservations of the last minute (and later ones), by start time. */
   #window: Reservation[] = [];
   #pausedUntilMs = 0;
+  /** The run whose call the provider paused, when it said. */
+  #pausedBy: string | undefined;
 
   constructor(limit: RateLimit) {
     this.#limit = limit;
@@ -34,27 +56,49 @@ export class RateLimiter {
 
   /**
    * Reserves a start time for a call of `tokens` (estimated) at or after `nowMs`: the time it
-   * must wait for, and why (`requests`, `tokens`, or the provider's `retry_after`).
+   * must wait for, and why (`requests`, `tokens`, or the provider's `retry_after`). `owner` (a
+   * run id) lets it say whether other runs' calls made the wait longer.
    */
-  reserve(
+  reserve(nowMs: number, tokens: number, owner?: string): Placement {
+    this.#window = this.#window.filter(kept => kept.atMs > nowMs - minuteMs);
+    const { atMs, reason } = this.#place(nowMs, tokens, this.#window, this.#pausedUntilMs);
+    const byOthers =
+      owner !== undefined &&
+      atMs > nowMs &&
+      this.#place(
+        nowMs,
+        tokens,
+        this.#window.filter(kept => kept.owner === owner),
+        this.#pausedBy === owner ? this.#pausedUntilMs : 0,
+      ).atMs < atMs;
+    const reservation: Reservation = {
+      atMs,
+      tokens,
+      reason: atMs > nowMs ? reason : undefined,
+      ...(owner === undefined ? {} : { owner }),
+    };
+    this.#window.push(reservation);
+    return { reservation, reason: reservation.reason, byOthers };
+  }
+
+  /** Where a call of `tokens` asking at `nowMs` goes, behind the calls of `window`. */
+  #place(
     nowMs: number,
     tokens: number,
-  ): {
-    readonly reservation: Reservation;
-    readonly reason: 'requests' | 'tokens' | 'retry_after' | undefined;
-  } {
-    this.#window = this.#window.filter(kept => kept.atMs > nowMs - minuteMs);
-    const last = this.#window.at(-1);
-    let atMs = Math.max(nowMs, this.#pausedUntilMs, last?.atMs ?? nowMs);
+    window: readonly Reservation[],
+    pausedUntilMs: number,
+  ): { atMs: number; reason: Reservation['reason'] } {
+    const last = window.at(-1);
+    let atMs = Math.max(nowMs, pausedUntilMs, last?.atMs ?? nowMs);
     // Queued behind an earlier call that waits: it waits for the same reason.
     let reason: Reservation['reason'] =
-      this.#pausedUntilMs > nowMs
+      pausedUntilMs > nowMs
         ? 'retry_after'
         : last !== undefined && last.atMs > nowMs
           ? last.reason
           : undefined;
     for (;;) {
-      const inMinute = this.#window.filter(kept => kept.atMs > atMs - minuteMs);
+      const inMinute = window.filter(kept => kept.atMs > atMs - minuteMs);
       const byRequests = this.#requestsFreeAt(inMinute);
       const byTokens = this.#tokensFreeAt(inMinute, tokens);
       const next = Math.max(byRequests, byTokens);
@@ -62,9 +106,7 @@ export class RateLimiter {
       reason = byRequests >= byTokens ? 'requests' : 'tokens';
       atMs = next;
     }
-    const reservation = { atMs, tokens, reason: atMs > nowMs ? reason : undefined };
-    this.#window.push(reservation);
-    return { reservation, reason: reservation.reason };
+    return { atMs, reason };
   }
 
   /** True when the limit counts tokens: calls then need their estimated size. */
@@ -77,9 +119,11 @@ export class RateLimiter {
     reservation.tokens = tokens;
   }
 
-  /** The provider said to wait (`retry-after`): no call starts before `untilMs`. */
-  pauseUntil(untilMs: number): void {
-    this.#pausedUntilMs = Math.max(this.#pausedUntilMs, untilMs);
+  /** The provider said to wait (`retry-after`), to `owner`'s call: no call starts before `untilMs`. */
+  pauseUntil(untilMs: number, owner?: string): void {
+    if (untilMs <= this.#pausedUntilMs) return;
+    this.#pausedUntilMs = untilMs;
+    this.#pausedBy = owner;
   }
 
   /** When a call may start so that the minute before it holds fewer calls than the limit. */

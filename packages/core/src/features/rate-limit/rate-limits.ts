@@ -1,11 +1,11 @@
 import { ConfigurationError } from '../../kernel/errors/configuration-error.js';
 import { priceProvider } from '../cost/prices.js';
-import { RateLimiter, type RateLimit } from './rate-limiter.js';
+import { RateLimiter, type ProviderLimiter, type RateLimit } from './rate-limiter.js';
 
 /** The rate limits of a process, by provider: made with {@link rateLimits}, shared by runs. */
 export interface RateLimits {
   /** The limiter of the provider serving `provider` models (`openai.chat` → `openai`), if limited. */
-  limiterFor(provider: string): RateLimiter | undefined;
+  limiterFor(provider: string): ProviderLimiter | undefined;
 }
 
 /**

@@ -161,6 +161,12 @@ const LlmStartEvent = z.object({
   step: z.number().int().positive(),
   /** What is new in the request since this agent's previous model call. */
   messages: z.array(TraceMessage),
+  /**
+   * Set when a feature rewrote what the model was sent (a `model` hook's wrapper) so that earlier
+   * messages differ: the request keeps this many of the messages the trace held for the agent's
+   * conversation, and `messages` follow them.
+   */
+  kept: z.number().int().nonnegative().optional(),
   /** How many messages the whole request holds. */
   message_count: z.number().int().nonnegative(),
   /** A hash of the whole request: instructions, tool definitions and every message. */
@@ -314,6 +320,11 @@ const RateLimitWaitEvent = z.object({
   waited_ms: z.number().nonnegative(),
   /** What was full: the minute's requests, its tokens, or the provider's `retry-after`. */
   reason: z.enum(['requests', 'tokens', 'retry_after']),
+  /**
+   * Set when other runs' calls (or another run's `retry-after`) made the wait longer than the
+   * run's own calls would have: a rerun waits at least as long, on its clock.
+   */
+  by_others: z.literal(true).optional(),
 });
 
 /** A call the run stops for until a person decides on it; the pause ends the run `interrupted`. */
@@ -406,6 +417,12 @@ const RunEndEvent = z.object({
     .optional(),
   /** How many secrets redaction replaced in this run's events and chunks. */
   redactions: z.number().int().positive().optional(),
+  /**
+   * For a run stopped from outside (its caller's signal, a stream's reader, its deadline): how
+   * many events it had made when the stop reached it (events with a lower `made`, or `seq`, came
+   * before it). A rerun stops at the same place.
+   */
+  stopped_made: z.number().int().nonnegative().optional(),
   /** What the run's model calls cost (a resumed run: both parts). */
   cost: costSummary.optional(),
 });

@@ -52,3 +52,17 @@ export function fromTraceMessage(message: TraceMessage): Message {
       };
   }
 }
+
+/**
+ * An agent's conversation as a reader of its trace holds it, followed through one `llm_start`:
+ * its messages appended to `conversation` (which is returned), or, when a feature rewrote earlier
+ * messages (`kept`), the `kept` first messages and then its messages, in a new array.
+ */
+export function followConversation(
+  conversation: TraceMessage[],
+  start: { readonly messages: readonly TraceMessage[]; readonly kept?: number | undefined },
+): TraceMessage[] {
+  if (start.kept !== undefined) return [...conversation.slice(0, start.kept), ...start.messages];
+  for (const message of start.messages) conversation.push(message);
+  return conversation;
+}

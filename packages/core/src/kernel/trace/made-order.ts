@@ -30,6 +30,11 @@ export class MadeOrder {
     this.#made = start;
   }
 
+  /** How many events the run has made: the place its next event takes. */
+  get count(): number {
+    return this.#made;
+  }
+
   /** True while parts of the run go on side by side, each writing to a view of its own. */
   get sideBySide(): boolean {
     return this.#views > 0;

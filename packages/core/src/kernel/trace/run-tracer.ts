@@ -214,6 +214,11 @@ export class RunTracer {
     return this.#core.order.sideBySide;
   }
 
+  /** How many events the run has made so far, held ones included: its next event's place. */
+  get made(): number {
+    return this.#core.order.count;
+  }
+
   /** How many secrets were redacted so far. */
   get redactions(): number {
     return this.#core.redaction?.count ?? 0;

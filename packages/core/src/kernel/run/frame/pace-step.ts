@@ -1,13 +1,13 @@
 import type { OpenSpan } from '../../trace/run-tracer.js';
-import { throwIfAborted } from '../../util/abort.js';
 import type { PacedStep } from './run-options.js';
 import type { RunState } from './run-state.js';
 
 /**
  * What the run's `pace` override has a step of `agentSpan`'s turn wait for before the features
  * decide it (a rerun holds a step of parts that went on side by side until the place it was
- * decided in the recording); undefined, at no cost, without one. A stop from outside that came
- * meanwhile rejects it, as it would have stopped the step.
+ * decided in the recording); undefined, at no cost, without one. The step goes on as it would
+ * have without the wait, noticing a stop where the loop looks for one; a pace that knows the step
+ * was never made (a stop from outside ended the turn first) rejects with that stop.
  */
 export function paceStep(
   state: RunState,
@@ -17,7 +17,5 @@ export function paceStep(
 ): Promise<void> | undefined {
   const { pace } = state.overrides;
   if (pace === undefined) return undefined;
-  const paced = pace({ agent: agentSpan.agent, agentSpanId: agentSpan.spanId, kind, step });
-  // A stop that came while the step waited stops it before the features decide.
-  return paced?.then(() => throwIfAborted(state.signal));
+  return pace({ agent: agentSpan.agent, agentSpanId: agentSpan.spanId, kind, step });
 }

@@ -4,7 +4,7 @@ import { costSummary } from '../../protocol/cost-tally.js';
 import type { Message } from '../../protocol/message.js';
 import { toTraceMessage } from '../../protocol/trace-message.js';
 import { defaultExportSinks } from '../../trace/default-export.js';
-import type { OpenSpan, TraceEventFields } from '../../trace/run-tracer.js';
+import type { OpenSpan, RunTracer, TraceEventFields } from '../../trace/run-tracer.js';
 import { isTraceSink, type SinkHealth, type TraceSink } from '../../trace/trace-sink.js';
 import type { AgentOutcome } from '../turn/agent-outcome.js';
 import type { Feature } from '../seam/feature.js';
@@ -79,13 +79,43 @@ export async function openRun<Options extends object>(
     ...more,
     ...defined('timeout_ms', options.timeoutMs),
   });
+  const stop = stopPlace(limit.signal, tracer);
   return {
     state,
     span,
     close: async ending => {
-      tracer.end(span, runEndFields(state, ending, await tracer.sinkHealth()));
+      const fields = runEndFields(state, ending, await tracer.sinkHealth());
+      const stoppedMade = stop.made();
+      const outside = fields.stop_reason === 'aborted' || fields.stop_reason === 'timeout';
+      tracer.end(
+        span,
+        outside && stoppedMade !== undefined ? { ...fields, stopped_made: stoppedMade } : fields,
+      );
       limit.clear();
       await tracer.flush();
+    },
+  };
+}
+
+/**
+ * Where a stop from outside (the caller's signal, a stream's reader, the deadline) reached the
+ * run: how many events it had made then, which a rerun stops at. Read once the run ends.
+ */
+function stopPlace(
+  signal: AbortSignal | undefined,
+  tracer: RunTracer,
+): { made(): number | undefined } {
+  if (signal === undefined || !tracer.recording) return { made: () => undefined };
+  let made: number | undefined;
+  const note = (): void => {
+    made ??= tracer.made;
+  };
+  if (signal.aborted) note();
+  else signal.addEventListener('abort', note, { once: true });
+  return {
+    made: () => {
+      signal.removeEventListener('abort', note);
+      return made;
     },
   };
 }

@@ -25,33 +25,42 @@ export interface ToolCallContext {
  * and agent tools refer to each other): what `rerunTrace` uses to answer from a recording.
  */
 export interface RunOverrides {
-  /** The model a call of `agent` goes to, given the one it would use (main or fallback). */
+  /**
+   * The model a call of `agent` goes to, given its own (main or fallback). The features' `model`
+   * wrappers wrap the model returned, so they run over it as they ran over the agent's own.
+   */
   model?: (agent: AnyAgent, model: LanguageModel) => LanguageModel;
   /** Runs instead of a tool: returns its result or throws its failure; `execute` runs the real tool. */
   tool?: (call: ToolCallContext, execute: () => Promise<unknown>) => Promise<unknown>;
   /**
    * Waits before a step of an agent's turn: a model call (before the features' checks of it), the
-   * checks of the model's answer, or a round of tool calls (before their spans open). A rerun
-   * holds each until the time and place it was decided in the recording when parts of the run
-   * went on side by side, so that what they decide together (a cost limit, a breaker, a quota)
-   * sees what it saw. Undefined: go on at once.
+   * checks of the model's answer, or a round of tool calls (before their spans open); and before
+   * a workflow starts a step. A rerun holds each until the time and place it was decided in the
+   * recording when parts of the run went on side by side, so that what they decide together (a
+   * cost limit, a breaker, a quota) sees what it saw. Undefined: go on at once. A rejection (a
+   * stop from outside the step never got past) ends the turn with it.
    */
   pace?: (step: PacedStep) => Promise<void> | undefined;
 }
 
-/** A step of an agent's turn about to be made, as {@link RunOverrides.pace} sees it. */
+/**
+ * A step of an agent's turn about to be made, or a workflow's step about to start, as
+ * {@link RunOverrides.pace} sees it.
+ */
 export interface PacedStep {
+  /** The agent (for a workflow's step: the workflow). */
   readonly agent: string;
-  /** The span of the agent's turn (its `agent_start`'s `span_id`). */
+  /** The span of the agent's turn (its `agent_start`'s `span_id`; a workflow's `workflow_start`'s). */
   readonly agentSpanId: string;
   /**
    * A model call (the checks before it), the checks of its answer (a cost limit spent, calls
-   * awaiting approval), or a round of tool calls (retries a round of their own).
+   * awaiting approval), a round of tool calls (retries a round of their own), or a workflow's
+   * step whose dependencies have ended.
    */
-  readonly kind: 'model_call' | 'checks' | 'tool_round';
+  readonly kind: 'model_call' | 'checks' | 'tool_round' | 'workflow_step';
   /**
    * The turn's step: the model call about to be made, or the one answered whose checks or tools
-   * these are.
+   * these are; for a workflow's step, its place in the workflow's steps (from 0).
    */
   readonly step: number;
 }

@@ -1,5 +1,5 @@
 import { ModelCallError } from '../../errors/model-call-error.js';
-import type { ModelResponse } from '../../model/language-model.js';
+import type { LanguageModel, ModelResponse } from '../../model/language-model.js';
 import { backoffDelayMs } from '../../util/backoff.js';
 import { sleepOn } from '../../util/clock.js';
 import { nextTask } from '../../util/next-task.js';
@@ -9,6 +9,7 @@ import type { RunState } from '../frame/run-state.js';
 import { toTraceError } from '../frame/to-trace-error.js';
 import type { ModelCallInput } from './model-call-input.js';
 import { ModelAttempt } from './model-attempt.js';
+import { SentProbe } from './sent-probe.js';
 
 /**
  * Calls the agent's model for one step. Retryable failures (rate limits, timeouts, server errors,
@@ -25,11 +26,9 @@ export async function* callModel(
   const { resilience } = agent;
   const own =
     agent.fallbackModel === undefined ? [agent.model] : [agent.model, agent.fallbackModel];
-  const override = state.overrides.model;
   const { hooks } = input;
-  const redirected = hooks.redirectsModels ? own.map(model => hooks.model(agent, model)) : own;
-  const candidates =
-    override === undefined ? redirected : redirected.map(model => override(agent, model));
+  const probe = hooks.redirectsModels && state.tracer.recording ? new SentProbe() : undefined;
+  const candidates = own.map(model => calledThrough(model, input, state, probe));
   let failure: ModelCallError | undefined;
   for (const [index, model] of candidates.entries()) {
     for (let attempt = 1; attempt <= resilience.modelAttempts; attempt++) {
@@ -42,7 +41,8 @@ export async function* callModel(
       try {
         // The attempt written out here, not as a generator of its own: each generator layer cost
         // every model call four promises, streamed or not.
-        const call = new ModelAttempt(model, attempt, input, state);
+        const call = new ModelAttempt(model, attempt, input, state, probe !== undefined);
+        probe?.listen(call);
         let response: ModelResponse;
         try {
           const request = call.request(holds);
@@ -56,6 +56,7 @@ export async function* callModel(
           call.failed(caught);
           throw caught;
         } finally {
+          probe?.listen(undefined);
           call.close();
         }
         settleHolds(holds, { response });
@@ -90,4 +91,21 @@ export async function* callModel(
     });
   }
   throw failure ?? new ModelCallError({ kind: 'unknown', message: 'Model call failed.' });
+}
+
+/**
+ * The model a call goes to: the run's override's (a rerun's recorded answers) in place of the
+ * agent's, then through the features that wrap models, so that a rerun runs today's wrappers
+ * again over the recorded answers; with a probe under the wrappers when the run is traced.
+ */
+function calledThrough(
+  own: LanguageModel,
+  { agent, hooks }: ModelCallInput,
+  state: RunState,
+  probe: SentProbe | undefined,
+): LanguageModel {
+  const override = state.overrides.model;
+  const model = override === undefined ? own : override(agent, own);
+  if (!hooks.redirectsModels) return model;
+  return hooks.model(agent, probe === undefined ? model : probe.wrap(model));
 }

@@ -15,6 +15,8 @@ export class Conversation {
   #rollingHash = hashString('');
   #hashedCount = 0;
   #sentCount = 0;
+  /** The messages as the trace holds them, once a feature rewrote what the model was sent. */
+  #traced: TraceMessage[] | undefined;
   readonly #redactor: Redaction | undefined;
 
   /** @param redactor - hashes are taken over redacted text, so a redacted recording replays. */
@@ -66,5 +68,28 @@ export class Conversation {
     const unsent = this.messages.slice(this.#sentCount).map(toTraceMessage);
     this.#sentCount = this.messages.length;
     return unsent;
+  }
+
+  /** True once a feature rewrote what the model was sent: the trace holds its messages since. */
+  get rewritten(): boolean {
+    return this.#traced !== undefined;
+  }
+
+  /**
+   * The messages of a request a feature rewrote, as the trace records them: how many of the
+   * messages the trace holds so far it keeps (undefined: all), and those that follow.
+   */
+  takeSent(sent: TraceMessage[]): { messages: TraceMessage[]; kept: number | undefined } {
+    const before = this.#traced ?? this.messages.slice(0, this.#sentCount).map(toTraceMessage);
+    let kept = 0;
+    while (
+      kept < before.length &&
+      kept < sent.length &&
+      JSON.stringify(before[kept]) === JSON.stringify(sent[kept])
+    )
+      kept++;
+    this.#traced = sent;
+    this.#sentCount = this.messages.length;
+    return { messages: sent.slice(kept), kept: kept === before.length ? undefined : kept };
   }
 }

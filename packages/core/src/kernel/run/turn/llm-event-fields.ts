@@ -44,6 +44,8 @@ export function llmStartFields(
   identity: LlmIdentity,
   request: {
     messages: TraceEventFields<'llm_start'>['messages'];
+    /** Set when a feature rewrote messages the trace held: how many of them the request keeps. */
+    kept?: number;
     messageCount: number;
     requestHash: string;
     requestParts: RequestParts | undefined;
@@ -59,6 +61,7 @@ export function llmStartFields(
     TraceEventFields<'llm_start'>
   >;
   fields.messages = request.messages;
+  if (request.kept !== undefined) fields.kept = request.kept;
   fields.message_count = request.messageCount;
   fields.request_hash = request.requestHash;
   if (request.requestParts !== undefined) fields.request_parts = request.requestParts;

@@ -8,6 +8,8 @@ import { raceAbort } from '../../util/abort.js';
 import type { Writable } from '../../util/writable.js';
 import type { ModelCallInput } from './model-call-input.js';
 import type { ModelAttemptHold } from '../seam/feature.js';
+import type { SentRequestListener } from './sent-probe.js';
+import { sentRequest } from './sent-request.js';
 import {
   llmEndFields,
   llmFailedFields,
@@ -27,47 +29,71 @@ import { toTraceError } from '../frame/to-trace-error.js';
  * {@link ModelAttempt.close}: a span the attempt left open (the stream's consumer stopped reading)
  * ends there.
  */
-export class ModelAttempt {
+export class ModelAttempt implements SentRequestListener {
   readonly #identity: LlmIdentity;
-  readonly #span: OpenSpan<'llm_start'>;
+  #span: OpenSpan<'llm_start'> | undefined;
   readonly #timing: StreamTiming | undefined;
   readonly #limits: CallLimits;
 
+  /**
+   * @param probed - a feature wraps the model and a probe under it tells what the model was sent:
+   *   `llm_start` is written then (or when the attempt ends without it), not now.
+   */
   constructor(
     private readonly model: LanguageModel,
     attempt: number,
     private readonly input: ModelCallInput,
     private readonly state: RunState,
+    probed = false,
   ) {
-    const { agent, step, conversation, agentSpan } = input;
-    const { tracer } = state;
+    const { agent, step } = input;
     this.#identity = {
       model: model.modelId,
       provider: model.provider,
       step,
       attempt: attempt > 1 || model.modelId !== agent.model.modelId ? attempt : undefined,
     };
-    this.#span = tracer.start(
-      'llm_start',
-      agent.name,
-      agentSpan,
-      llmStartFields(this.#identity, {
-        messages: tracer.recording ? conversation.takeUnsent() : [],
-        messageCount: input.messages.length,
-        requestHash: input.requestHash,
-        requestParts: input.requestParts,
-        modelSettings: model.settings,
-        finalOutput: input.responseFormat !== undefined,
-        streamed: state.streaming,
-        server: model.server,
-      }),
-    );
+    if (!probed) this.#start(undefined);
     this.#timing = state.streaming ? new StreamTiming(state.clock) : undefined;
     this.#limits = callLimits(
       agent.limits,
       { streaming: state.streaming, modelId: model.modelId, clock: state.clock },
       state.signal,
     );
+  }
+
+  /** The model under the features' wrappers was sent `request`: `llm_start` records it. */
+  sent(request: ModelRequest): void {
+    if (this.#span === undefined) this.#start(request);
+  }
+
+  /** Writes `llm_start`: of the request the model was sent, or the one the loop made. */
+  #start(sent: ModelRequest | undefined): OpenSpan<'llm_start'> {
+    const { input, state } = this;
+    const { tracer } = state;
+    const request = sentRequest(input, tracer.recording, sent);
+    this.#span = tracer.start(
+      'llm_start',
+      input.agent.name,
+      input.agentSpan,
+      llmStartFields(this.#identity, {
+        messages: request.messages,
+        kept: request.kept,
+        messageCount: request.messageCount,
+        requestHash: request.requestHash,
+        requestParts: request.requestParts,
+        modelSettings: this.model.settings,
+        finalOutput: input.responseFormat !== undefined,
+        streamed: state.streaming,
+        server: this.model.server,
+      }),
+    );
+    return this.#span;
+  }
+
+  /** The attempt's span, started with the loop's request if the model was never sent one. */
+  get #started(): OpenSpan<'llm_start'> {
+    return this.#span ?? this.#start(undefined);
   }
 
   /** The request, as the model gets it; throws the refusal of a feature that holds the attempt. */
@@ -117,19 +143,19 @@ export class ModelAttempt {
     const cost = this.input.hooks.price(identity, response);
     const { input, state } = this;
     countCost([input.cost, state.totals.cost], cost, `${identity.provider}/${identity.model}`);
-    state.tracer.end(this.#span, llmEndFields(identity, response, cost, this.#timing));
+    state.tracer.end(this.#started, llmEndFields(identity, response, cost, this.#timing));
     return response;
   }
 
   /** The attempt failed: its span ends with the error. */
   failed(caught: unknown): void {
-    this.state.tracer.end(this.#span, llmFailedFields(this.#identity, toTraceError(caught)));
+    this.state.tracer.end(this.#started, llmFailedFields(this.#identity, toTraceError(caught)));
   }
 
   /** Clears the time limits; a span still open (the consumer stopped reading) ends as aborted. */
   close(): void {
     this.#limits.clear();
-    if (this.state.tracer.isOpen(this.#span))
+    if (this.#span === undefined || this.state.tracer.isOpen(this.#span))
       this.failed(new RunAbortedError({ reason: 'the stream consumer stopped reading' }));
   }
 }

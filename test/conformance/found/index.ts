@@ -22,6 +22,7 @@ export const foundShapes = async (): Promise<Shape[]> =>
     import('./planned-run-cache-miss-breaker.js').then(module => module.shape),
     import('./rate-limit-across-turns-stream-stop.js').then(module => module.shape),
     import('./rate-limit-shared-by-turns-breaker.js').then(module => module.shape),
+    import('./rate-limit-wait-cut-by-deadline-in-workflow.js').then(module => module.shape),
     import('./scrubbed-request-retry-refused-by-breaker.js').then(module => module.shape),
     import('./shared-budget-estimate-exactly-at-limit.js').then(module => module.shape),
     import('./shared-budget-second-turn.js').then(module => module.shape),

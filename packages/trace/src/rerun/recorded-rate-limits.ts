@@ -1,7 +1,7 @@
 import type { TraceEvent } from '@agent-trace/core';
 import type { ProviderLimiter, RateLimits } from '@agent-trace/core/rate-limit';
 import { madeOf } from './made-order.js';
-import { carries, recordedStop } from './recorded-stop.js';
+import type { Recording } from './recording.js';
 
 /** What the recording says of one wait for a provider's limit. */
 interface RecordedWait {
@@ -23,11 +23,11 @@ const untilTheStopMs = 1e12;
  * limiter's n-th reservation is the recording's n-th (a wait, or a call that did not wait).
  */
 export function recordedRateLimits(
-  recorded: readonly TraceEvent[],
+  recording: Pick<Recording, 'events' | 'stop'>,
   given: RateLimits | undefined,
 ): { rateLimits?: RateLimits } {
   if (given === undefined) return {};
-  const waits = recordedWaits(recorded, given);
+  const waits = recordedWaits(recording, given);
   if (waits.size === 0) return { rateLimits: given };
   const replayed = new Map<ProviderLimiter, ProviderLimiter>();
   return {
@@ -52,11 +52,10 @@ export function recordedRateLimits(
  * calls, or cut by the stop), by the index of their reservation among the limiter's.
  */
 function recordedWaits(
-  recorded: readonly TraceEvent[],
+  { events, stop }: Pick<Recording, 'events' | 'stop'>,
   given: RateLimits,
 ): Map<ProviderLimiter, Map<number, RecordedWait>> {
-  const stop = recordedStop(recorded);
-  const inOrder = [...recorded].sort((a, b) => madeOf(a) - madeOf(b));
+  const inOrder = [...events].sort((a, b) => madeOf(a) - madeOf(b));
   const waits = new Map<ProviderLimiter, Map<number, RecordedWait>>();
   const reserved = new Map<ProviderLimiter, number>();
   // Each turn's wait still to be followed by its call (which then made no reservation of its own).
@@ -73,7 +72,8 @@ function recordedWaits(
     if (waiting !== undefined && event.event !== 'rate_limit_wait') {
       pending.delete(turn);
       const wait = waiting.event.event === 'rate_limit_wait' ? waiting.event : undefined;
-      const cut = event.event !== 'llm_start' && stop !== undefined && carries(event, stop.error);
+      // The stop the rerun replays ended the turn there, not a call.
+      const cut = event.event !== 'llm_start' && stop.ended(event);
       if (wait !== undefined && (wait.by_others === true || cut)) {
         const byIndex = waits.get(waiting.limiter) ?? new Map<number, RecordedWait>();
         byIndex.set(waiting.index, {

@@ -1,5 +1,4 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { concurrentAnswers } from './concurrent-answers.js';
 import { decidedKinds } from './decided-kinds.js';
 import { madeOf } from './made-order.js';
 
@@ -35,7 +34,11 @@ export const eventKey = (event: Pick<TraceEvent, 'event' | 'agent'>): string =>
   `${event.event}\u0000${event.agent}`;
 
 /** How `run` was stopped from outside its code, if it was. */
-export function recordedStop(run: readonly TraceEvent[]): RecordedStop | undefined {
+export function recordedStop(
+  run: readonly TraceEvent[],
+  /** The answers that came side by side (see `concurrentAnswers`); none when not given. */
+  sideBySide: ReadonlySet<string> = new Set(),
+): RecordedStop | undefined {
   const end = run.findLast((event): event is TraceEventOf<'run_end'> => event.event === 'run_end');
   if (end?.error === undefined) return undefined;
   if (end.stop_reason !== 'aborted' && end.stop_reason !== 'timeout') return undefined;
@@ -55,7 +58,10 @@ export function recordedStop(run: readonly TraceEvent[]): RecordedStop | undefin
           madeAt: undefined,
           cameBefore: new Set<string>(),
         }
-      : { ...placedBefore(run, end, error, end.stopped_made), madeAt: end.stopped_made }),
+      : {
+          ...placedBefore(run, end, error, end.stopped_made, sideBySide),
+          madeAt: end.stopped_made,
+        }),
   };
 }
 
@@ -79,6 +85,7 @@ function placedBefore(
   end: TraceEventOf<'run_end'>,
   error: { readonly type: string; readonly message: string },
   stoppedMade: number,
+  sideBySide: ReadonlySet<string>,
 ): { before: Map<string, number>; cameBefore: Set<string> } {
   const before = new Map<string, number>();
   const cameBefore = new Set<string>();
@@ -86,7 +93,6 @@ function placedBefore(
   for (const event of run)
     if (event.event === 'agent_start' && event.parent_span_id !== null)
       agentTools.add(event.parent_span_id);
-  const sideBySide = concurrentAnswers(run);
   const count = (event: TraceEvent): void => {
     const key = eventKey(event);
     before.set(key, (before.get(key) ?? 0) + 1);

@@ -92,8 +92,8 @@ export class Recording {
     this.clock = new ReplayClock(this.startMs);
     const own = events.filter(event => event.run === start.run);
     this.events = own;
-    this.stop = new ReplayedStop(own, this.startMs, this.clock);
     this.#concurrent = concurrentAnswers(own);
+    this.stop = new ReplayedStop(own, this.startMs, this.clock, this.#concurrent);
     this.turns = new TurnMatch(own);
     this.pace =
       this.#concurrent.size === 0

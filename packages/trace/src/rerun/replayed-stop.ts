@@ -48,9 +48,15 @@ export class ReplayedStop {
    * @param run - the recorded run's events
    * @param startMs - when it started, on the recording's clock
    * @param clock - the rerun's clock
+   * @param sideBySide - the recorded answers that came side by side (see `concurrentAnswers`)
    */
-  constructor(run: readonly TraceEvent[], startMs: number, clock: ReplayClock) {
-    this.#recorded = recordedStop(run);
+  constructor(
+    run: readonly TraceEvent[],
+    startMs: number,
+    clock: ReplayClock,
+    sideBySide: ReadonlySet<string>,
+  ) {
+    this.#recorded = recordedStop(run, sideBySide);
     this.#unmet = (this.#recorded?.before.size ?? 0) + (this.#recorded?.cameBefore.size ?? 0);
     this.#toHand = new Set(this.#recorded?.cameBefore);
     this.#clock = clock;
@@ -129,7 +135,7 @@ export class ReplayedStop {
     const recorded = this.#recorded;
     const wasCut = recorded !== undefined && cutBy(error, recorded.error);
     if (wasCut && (recorded.reason === 'aborted' || this.#deadlineMs === undefined))
-      return this.#stopped();
+      return this.stopped();
     if (this.#deadlineMs !== undefined && this.#clock.now() > this.#deadlineMs)
       return Promise.resolve(this.#fire('deadline'));
     if (wasCut)
@@ -176,28 +182,22 @@ export class ReplayedStop {
   }
 
   /**
-   * Waits for the replayed stop: a step the recorded run's stop kept a part from deciding waits
-   * for it (see {@link ReplayedStop.ended}), so the part stops where it did.
-   */
-  stopped(): Promise<RunAbortedError> {
-    return this.#stopped();
-  }
-
-  /**
    * Called when the rerun asks for an answer the recording does not have: a run the outside world
    * stopped is stopped there (the recorded run was stopped before it asked), else undefined. The
    * call waits for the stop, so a part of the run that got ahead does not stop the others early.
    */
   beyond(): Promise<RunAbortedError> | undefined {
     if (!this.#armed || this.#recorded?.reason !== 'aborted') return undefined;
-    return this.#stopped();
+    return this.stopped();
   }
 
   /**
    * The replayed stop, once it has fired: where the recording says (see {@link ReplayedStop}), or
-   * when nothing else can go on while this waits for it.
+   * when nothing else can go on while this waits for it. A step the recorded run's stop kept a
+   * part from deciding waits for it (see {@link ReplayedStop.ended}), so the part stops where it
+   * did.
    */
-  #stopped(): Promise<RunAbortedError> {
+  stopped(): Promise<RunAbortedError> {
     const { signal } = this.#controller;
     if (signal.aborted) return Promise.resolve(new RunAbortedError({ reason: signal.reason }));
     // One wait however many calls wait for the stop: one listener on the signal, one on the clock.

@@ -151,7 +151,7 @@ export async function rerunTrace(
     // The cost limit that stopped the recorded run, as spent then (see recordedLimits).
     ...recordedLimits(recorded, options.run),
     // The part of a rate-limit wait other runs' calls made is replayed (see recordedRateLimits).
-    ...recordedRateLimits(recorded, options.run?.rateLimits),
+    ...recordedRateLimits(recording, options.run?.rateLimits),
     ...stopSignal(recording, own),
     trace: sinks,
     overrides,

@@ -36,7 +36,7 @@ describe('regress --live-tools', () => {
   it('with recorded tools, a change of a tool’s code reruns as the same', async () => {
     const { code, printed } = await regressCli('--agent', changed);
     expect(code).toBe(0);
-    expect(printed).toContain('1 runs: 1 same, 0 diverged');
+    expect(printed).toContain('1 run: 1 same, 0 diverged');
     expect(printed).not.toContain('live tools');
   });
 

@@ -188,6 +188,9 @@ describe('the index, updated', () => {
         indexedBytes: Buffer.byteLength(lines) + 28,
         skippedLines: 2,
         firstSkippedOffset: Buffer.byteLength(lines),
+        skippedReason: 'not a trace event (no run or event)',
+        notUtf8Offset: undefined,
+        problem: `2 lines are not trace events and were skipped (the first at byte ${Buffer.byteLength(lines)}: not a trace event (no run or event))`,
       },
     ]);
   });

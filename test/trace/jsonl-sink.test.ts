@@ -66,7 +66,7 @@ describe('jsonlSink', () => {
     const locked = join(directory, 'locked');
     mkdirSync(locked);
     expect(() => jsonlSink(locked)).toThrow(
-      /^Cannot open trace file '.*locked': EISDIR.*The path is a directory; give a file name such as traces\/run\.jsonl\.$/,
+      /^Cannot open for writing trace file '.*locked': EISDIR.*The path is a directory; give a file name such as traces\/run\.jsonl\.$/,
     );
     if (process.getuid?.() !== 0) {
       chmodSync(locked, 0o500);

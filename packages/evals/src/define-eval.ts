@@ -1,4 +1,5 @@
 import type { AnyAgent, RunOptions, RunResult } from '@agent-trace/core';
+import type { EvalThreshold } from './eval-gate.js';
 import type { EvalCase, Scorer } from './scorer.js';
 
 /** What a task is given besides the input: the options its runs take, so the case's trace is kept. */
@@ -51,6 +52,12 @@ export interface EvalDefinition<Input = unknown, Expected = unknown, Output = un
    * into its `configHash`. @defaultValue the agent's own configuration, or a function task's source
    */
   readonly config?: unknown;
+  /**
+   * The mean score each scorer must reach (0 to 1): one for all, or by scorer name. Under it,
+   * `agent-trace eval` names the cases under it and exits 1, and `describeEval` fails that
+   * scorer's test. @defaultValue none for `agent-trace eval`; 1 for `describeEval`
+   */
+  readonly threshold?: EvalThreshold;
 }
 
 /**
@@ -89,5 +96,20 @@ function problemOf(definition: EvalDefinition): string | undefined {
   ] as const)
     if (value !== undefined && !(Number.isInteger(value) && value >= 1))
       return `eval '${definition.name}': ${option} must be a whole number, 1 or more (actual: ${String(value)}).`;
+  return thresholdProblem(definition);
+}
+
+function thresholdProblem({ name, threshold, scorers }: EvalDefinition): string | undefined {
+  if (threshold === undefined) return undefined;
+  const entries =
+    typeof threshold === 'number'
+      ? [['every scorer', threshold] as const]
+      : Object.entries(threshold);
+  for (const [scorer, value] of entries) {
+    if (!(typeof value === 'number' && value >= 0 && value <= 1))
+      return `eval '${name}': the threshold of ${scorer === 'every scorer' ? scorer : `'${scorer}'`} must be a number from 0 to 1 (actual: ${String(value)}).`;
+    if (scorer !== 'every scorer' && !scorers.some(each => each.name === scorer))
+      return `eval '${name}' has a threshold for '${scorer}', which is none of its scorers (${scorers.map(each => each.name).join(', ')}).`;
+  }
   return undefined;
 }

@@ -32,10 +32,13 @@ export {
   stopReasonIs,
   tokensAtMost,
 } from './scorers/run-facts.js';
+export { belowThreshold, evalGate, thresholdFor } from './eval-gate.js';
+export type { EvalGate, EvalThreshold } from './eval-gate.js';
 export { byCase, compareEvals } from './compare/compare-evals.js';
 export type {
   CaseChange,
   EvalComparison,
+  FailedRun,
   FlakyCase,
   ScorerComparison,
 } from './compare/compare-evals.js';

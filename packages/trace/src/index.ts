@@ -8,8 +8,12 @@ export type { NewerContent } from './jsonl/newer-content.js';
 export { parseTraceLine, readTraceLine } from './jsonl/parse-trace-line.js';
 export { readTrace } from './jsonl/read-trace.js';
 export type { ReadTraceOptions } from './jsonl/read-trace.js';
-export { describeTornTail, readTraceLines } from './jsonl/read-trace-lines.js';
-export type { TornTail, TraceLine } from './jsonl/read-trace-lines.js';
+export {
+  describeReplacedBytes,
+  describeTornTail,
+  readTraceLines,
+} from './jsonl/read-trace-lines.js';
+export type { ReplacedBytes, TornTail, TraceLine } from './jsonl/read-trace-lines.js';
 export { tailTrace } from './jsonl/tail-trace.js';
 export type { TailBatch, TailTraceOptions } from './jsonl/tail-trace.js';
 export { repairTornTail } from './jsonl/repair-torn-tail.js';

@@ -3,6 +3,7 @@ import type { TraceEvent } from '@agent-trace/core';
 import {
   alignTraces,
   describeNewerContent,
+  describeReplacedBytes,
   describeTornTail,
   groupRuns,
   readTrace,
@@ -18,6 +19,7 @@ export async function readTraceFile(file: string): Promise<TraceFileData> {
   const stream = readTrace(file, {
     onTornTail: tail => warnings.push(describeTornTail(tail)),
     onNewerContent: content => warnings.push(describeNewerContent(content)),
+    onReplacedBytes: at => warnings.push(describeReplacedBytes(at)),
   });
   for await (const event of stream) events.push(event);
   return { name: file, events, warnings };

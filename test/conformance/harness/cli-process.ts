@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 
 /** How a CLI process ended: its code (null when it had to be killed), what it printed, how long it took. */
 export interface CliProcess {
@@ -18,6 +19,8 @@ export function agentTraceProcess(
   args: readonly string[],
   limitMs = 30_000,
   env: Readonly<Record<string, string>> = {},
+  /** Another user to run as (the test runs as root): its ids; its home is the temporary folder. */
+  user?: { readonly uid: number; readonly gid: number },
 ): Promise<CliProcess> {
   const started = performance.now();
   const child = spawn(
@@ -25,7 +28,14 @@ export function agentTraceProcess(
     ['--import', 'tsx', 'packages/cli/src/bin/agent-trace.ts', ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env, CI: 'true', NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        ...env,
+        ...(user === undefined ? {} : { HOME: tmpdir() }),
+        CI: 'true',
+        NO_COLOR: '1',
+      },
+      ...user,
     },
   );
   let stdout = '';

@@ -1,3 +1,4 @@
+import { plural } from '../render/plural.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
   compareEvals,
@@ -64,12 +65,12 @@ export async function evalCompareCommand(
   const compared = pairs.map(([before, after]) => comparedEval(before, after, tolerance));
   if (options.junit !== undefined) writeFileSync(options.junit, comparisonJUnit(compared));
   if (options.markdown !== undefined) writeFileSync(options.markdown, comparisonMarkdown(compared));
-  const regressed = compared.some(each => each.comparison.regressed);
+  const passed = compared.every(each => each.comparison.passed);
   const stdout = options.json
     ? JSON.stringify(compared, null, 2)
     : compared.map(describeComparison).join('\n\n');
   return {
-    exitCode: options.failOnRegression !== undefined && regressed ? exitCodes.failed : exitCodes.ok,
+    exitCode: options.failOnRegression !== undefined && !passed ? exitCodes.failed : exitCodes.ok,
     stdout,
     stderr: '',
   };
@@ -157,7 +158,9 @@ function comparedEval(before: Side, after: Side, tolerance: number): ComparedEva
     notes.push('The datasets differ: only the cases both have are compared.');
   for (const side of [before, after])
     if (side.experiment !== undefined && side.experiment.status !== 'completed')
-      notes.push(`${side.name} is ${side.experiment.status}: it has ${side.experiment.runs} runs.`);
+      notes.push(
+        `${side.name} is ${side.experiment.status}: it has ${plural(side.experiment.runs, 'run')}.`,
+      );
   return {
     eval: after.result.name,
     baseline: before.name,
@@ -194,6 +197,15 @@ function describeComparison(compared: ComparedEval): string {
       lines.push(
         `  improved ${change.id}: ${shortScore(change.baseline)} → ${shortScore(change.candidate)}`,
       );
+  }
+  for (const which of ['candidate', 'baseline'] as const) {
+    const failed = comparison.failed[which];
+    if (failed.length === 0) continue;
+    lines.push(
+      `failed in the ${which}: ${plural(failed.length, 'run')} whose task threw${which === 'candidate' ? ' (never a pass)' : ' (its scores say nothing)'}`,
+      ...failed.slice(0, 10).map(each => `  ${each.id}#${each.trial}: ${each.error}`),
+      ...(failed.length > 10 ? [`  … and ${failed.length - 10} more`] : []),
+    );
   }
   for (const flaky of comparison.flaky)
     lines.push(`flaky ${flaky.id} (${flaky.scorer}): trials scored ${flaky.scores.join(', ')}`);

@@ -1,4 +1,11 @@
-import { fileNameOf, type EvalDefinition, type RunEvalOptions } from '@agent-trace/evals';
+import { plural } from '../render/plural.js';
+import {
+  evalGate,
+  fileNameOf,
+  type EvalDefinition,
+  type EvalThreshold,
+  type RunEvalOptions,
+} from '@agent-trace/evals';
 import {
   ExperimentStore,
   runExperiment,
@@ -29,6 +36,10 @@ export interface EvalCommandOptions {
   readonly store: string;
   /** Print each experiment's result (every case and score) as JSON. */
   readonly json: boolean;
+  /** The mean each scorer must reach, over each definition's `threshold`. */
+  readonly threshold?: EvalThreshold;
+  /** Exit 0 even when a task threw (the failed runs are still named). */
+  readonly allowFailed?: boolean;
   readonly env: NodeJS.ProcessEnv;
   /** Stops the run (Ctrl-C): finished cases are kept, running ones sealed as aborted. */
   readonly signal?: AbortSignal;
@@ -38,8 +49,9 @@ export interface EvalCommandOptions {
 
 /**
  * Runs the evals that modules export by default (`defineEval(...)`) as experiments kept in the
- * store, and prints each one's means, cost and folder. Exit 0 when all ran, 2 when one could not,
- * 130 when stopped.
+ * store, and prints each one's means, cost and folder. Exit 0 when all ran and passed; 1 when a
+ * task threw (unless `allowFailed`) or a scorer's mean is under its threshold, naming the cases;
+ * 2 when an eval could not be loaded or run; 130 when stopped.
  */
 export async function evalCommand(
   files: readonly string[],
@@ -50,6 +62,8 @@ export async function evalCommand(
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: shard };
   const printed: string[] = [];
   const results: ExperimentRun['result'][] = [];
+  const problems: string[] = [];
+  const warnings: string[] = [];
   for (const file of files) {
     const definition = await loadEval(file);
     if (typeof definition === 'string') return failed(printed, definition);
@@ -82,6 +96,10 @@ export async function evalCommand(
     options.progress?.(undefined);
     results.push(ran.result);
     printed.push(summary(ran.experiment));
+    const gate = evalGate(ran.result, options.threshold ?? definition.threshold);
+    if (gate.failed !== undefined)
+      (options.allowFailed === true ? warnings : problems).push(gate.failed);
+    problems.push(...gate.below);
     if (ran.result.interrupted === true)
       return {
         exitCode: interruptedExitCode,
@@ -89,7 +107,14 @@ export async function evalCommand(
         stderr: `Stopped: the finished cases of '${definition.name}' are kept, the running ones sealed as aborted.`,
       };
   }
-  return { exitCode: exitCodes.ok, stdout: output(printed, results, options.json), stderr: '' };
+  return {
+    exitCode: problems.length === 0 ? exitCodes.ok : exitCodes.failed,
+    stdout: output(printed, results, options.json),
+    stderr: [
+      ...warnings.map(warning => `warning: ${warning}`),
+      ...problems.map(problem => `✗ ${problem}`),
+    ].join('\n'),
+  };
 }
 
 /** `agent-trace eval list`: the experiments kept, newest first. */
@@ -171,7 +196,7 @@ function summary(experiment: ExperimentSummary): string {
   const tokens = (experiment.tokensIn + experiment.tokensOut).toLocaleString('en-US');
   const models = experiment.models.length === 0 ? '' : ` · ${experiment.models.join(', ')}`;
   return [
-    `eval ${experiment.eval}: ${experiment.runs} runs${failedRuns} · experiment ${experiment.id} (${experiment.status})`,
+    `eval ${experiment.eval}: ${plural(experiment.runs, 'run')}${failedRuns} · experiment ${experiment.id} (${experiment.status})`,
     `  ${scorers}`,
     `  cost ${costText(experiment)} · ${tokens} tokens${models}`,
     `  ${experiment.folder}`,
@@ -184,5 +209,5 @@ function listLine(experiment: ExperimentSummary): string {
   const scorers = Object.entries(experiment.means)
     .map(([name, mean]) => `${name} ${mean.toFixed(3)}`)
     .join(' ');
-  return `${experiment.id}  ${experiment.eval}  ${experiment.status}  ${code}  ${experiment.runs} runs  ${scorers}  ${costText(experiment)}`;
+  return `${experiment.id}  ${experiment.eval}  ${experiment.status}  ${code}  ${plural(experiment.runs, 'run')}  ${scorers}  ${costText(experiment)}`;
 }

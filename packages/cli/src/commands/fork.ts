@@ -75,7 +75,10 @@ export async function forkCommand(
   } finally {
     await module.release();
   }
-  return { ...describeFork(report, file, options), stderr: loaded.warnings };
+  return {
+    ...describeFork(report, file, options),
+    stderr: [loaded.warnings, ...module.warnings].filter(line => line !== '').join('\n'),
+  };
 }
 
 function describeFork(

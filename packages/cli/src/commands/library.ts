@@ -29,16 +29,10 @@ export async function indexCommand(options: LibraryOptions): Promise<CommandResu
   const library = new TraceLibrary(options.dir);
   return withLibraryErrors(async () => {
     const update = await updated(library, options);
-    const files = await library.files();
-    const warnings = files
-      .filter(file => file.skippedLines > 0)
-      .map(
-        file =>
-          `${file.path}: ${file.skippedLines} line${file.skippedLines === 1 ? ' is' : 's are'} not trace events (the first at byte ${file.firstSkippedOffset ?? 0})`,
-      );
+    const warnings = await library.problems();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     return {
-      exitCode: exitCodes.ok,
+      exitCode: warnings.length === 0 ? exitCodes.ok : exitCodes.failed,
       stdout: `${describeUpdate(update)} in ${seconds} s; the index is ${library.indexFile}\n`,
       stderr: warnings.map(line => `${options.style.yellow('warning')} ${line}\n`).join(''),
     };
@@ -52,7 +46,7 @@ export async function queryCommand(
 ): Promise<CommandResult> {
   const library = new TraceLibrary(options.dir);
   return withLibraryErrors(async () => {
-    await updated(library, options);
+    const warned = await updateAndWarn(library, options);
     let result: QueryResult;
     try {
       result = await library.query(sql);
@@ -63,7 +57,7 @@ export async function queryCommand(
         stderr: `The query failed: ${(error as Error).message}\nThe views: ${views} (docs/guide/library.md lists their columns).\n`,
       };
     }
-    return { exitCode: exitCodes.ok, stdout: formatRows(result, options.format), stderr: '' };
+    return { exitCode: exitCodes.ok, stdout: formatRows(result, options.format), stderr: warned };
   });
 }
 
@@ -74,10 +68,14 @@ export async function runsCommand(
 ): Promise<CommandResult> {
   const library = new TraceLibrary(options.dir);
   return withLibraryErrors(async () => {
-    await updated(library, options);
+    const warned = await updateAndWarn(library, options);
     const result = await library.runs(filter);
     if (options.format !== 'table')
-      return { exitCode: exitCodes.ok, stdout: formatRows(result, options.format), stderr: '' };
+      return {
+        exitCode: exitCodes.ok,
+        stdout: formatRows(result, options.format),
+        stderr: warned,
+      };
     const columns = [
       'run',
       'started_at',
@@ -97,7 +95,7 @@ export async function runsCommand(
     return {
       exitCode: exitCodes.ok,
       stdout: `${table}${result.rows.length} run${result.rows.length === 1 ? '' : 's'}\n`,
-      stderr: '',
+      stderr: warned,
     };
   });
 }
@@ -111,6 +109,15 @@ async function updated(library: TraceLibrary, options: LibraryOptions): Promise<
   });
   options.progress?.(undefined);
   return update;
+}
+
+/** Brings the index up to date; one warning line saying how many files it could not read whole, or nothing. */
+async function updateAndWarn(library: TraceLibrary, options: LibraryOptions): Promise<string> {
+  await updated(library, options);
+  const problems = await library.problems();
+  if (problems.length === 0) return '';
+  const files = problems.length === 1 ? '1 trace file' : `${problems.length} trace files`;
+  return `${options.style.yellow('warning')} ${files} of ${library.folder} could not be read whole (${problems[0]}${problems.length > 1 ? ', …' : ''}); \`agent-trace index\` names them all.\n`;
 }
 
 function describeUpdate(update: LibraryUpdate): string {

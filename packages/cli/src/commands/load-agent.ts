@@ -9,6 +9,7 @@ import {
 } from '@agent-trace/core';
 import type { Workflow } from '@agent-trace/core/workflow';
 import { isBridgedAgent, type BridgedAgent, type PlanTarget } from '@agent-trace/trace';
+import { nearestName } from './nearest-name.js';
 
 /**
  * The entry agent a module exports, and how to release what the module holds; or why it could not
@@ -22,6 +23,11 @@ export type LoadedAgent<Target = AnyAgent> =
       readonly runOptions: Omit<RunOptions, 'trace' | 'overrides'>;
       /** The model a regress goes on with from a divergence (its `continueWith` export). */
       readonly continueWith?: LanguageModel;
+      /**
+       * What looks wrong with the module's exports, a line each: a misspelt name (with the one
+       * meant), a `runOptions` or `continueWith` of the wrong kind. The command prints them.
+       */
+      readonly warnings: readonly string[];
       readonly release: () => Promise<void>;
     }
   | { readonly ok: false; readonly message: string };
@@ -134,6 +140,7 @@ export async function loadAgent(
   const loaded = {
     runOptions,
     release,
+    warnings: exportWarnings(modulePath, module),
     ...(isLanguageModel(module.continueWith) ? { continueWith: module.continueWith } : {}),
   };
   if (accept.workflows === true && isWorkflow(exported))
@@ -146,6 +153,34 @@ export async function loadAgent(
     return { ok: false, message: noAgent(modulePath, accept) };
   }
   return { ok: true, agent: exported, ...loaded };
+}
+
+/** The exports an agent module may have that the commands read. */
+const knownExports = ['default', 'runOptions', 'continueWith', 'dispose'];
+
+/** What looks wrong with a module's exports, a line each. */
+function exportWarnings(modulePath: string, module: AgentModule): string[] {
+  const warnings: string[] = [];
+  for (const name of Object.keys(module)) {
+    if (knownExports.includes(name)) continue;
+    const meant = nearestName(name, knownExports);
+    if (meant !== undefined)
+      warnings.push(
+        `warning: agent module '${modulePath}' exports '${name}', which agent-trace does not read: did you mean '${meant}'?`,
+      );
+  }
+  if (
+    'runOptions' in module &&
+    (typeof module.runOptions !== 'object' || module.runOptions === null)
+  )
+    warnings.push(
+      `warning: agent module '${modulePath}' exports runOptions that is not an object of run options; it is not used.`,
+    );
+  if ('continueWith' in module && !isLanguageModel(module.continueWith))
+    warnings.push(
+      `warning: agent module '${modulePath}' exports continueWith that is not a model (a LanguageModel, e.g. model('openai:gpt-4o-mini')); it is not used.`,
+    );
+  return warnings;
 }
 
 /** What a module lacking an agent should export instead: each kind `accept` takes, with how. */

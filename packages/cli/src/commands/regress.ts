@@ -10,6 +10,7 @@ import {
   type RegressResult,
   type Scorer,
 } from '@agent-trace/evals';
+import { plural } from '../render/plural.js';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadEval } from './eval.js';
@@ -36,6 +37,8 @@ export interface RegressCommandOptions {
   /** Keep the regress as two experiments of the store under this root. */
   readonly store?: string;
   readonly failOnRegression: boolean;
+  /** Exit 1 when any run diverged (continued or not). */
+  readonly failOnDivergence?: boolean;
   /** Run the real tools instead of answering with the recorded results. */
   readonly liveTools?: boolean;
   /** Write the recorded runs against today's as JUnit (a failing test per worse case) here. */
@@ -51,8 +54,10 @@ export interface RegressCommandOptions {
  * `agent-trace regress <library> --agent <module>`: the library's recorded runs, rerun against
  * today's code. Same runs pass with no model call; diverged ones are named with where and why, and
  * continued with `--continue-with` (or the module's `continueWith`), both scored. Exit 0; 1 with
- * `--fail-on-regression` when a case got worse; 2 when the module, eval or library cannot be read;
- * 130 when stopped (what finished is kept).
+ * `--fail-on-regression` when a case got worse, with `--fail-on-divergence` when a run diverged;
+ * 2 when the module or eval cannot be read, a trace of the library cannot be read whole, or a run
+ * could not be regressed (a corrupted recording never passes); 130 when stopped (what finished is
+ * kept).
  */
 export async function regressCommand(
   folder: string,
@@ -93,11 +98,7 @@ export async function regressCommand(
       if (options.markdown !== undefined)
         writeFileSync(options.markdown, comparisonMarkdown(compared));
     }
-    const exitCode = result.interrupted
-      ? interruptedExit
-      : options.failOnRegression && result.regressed.length > 0
-        ? exitCodes.failed
-        : exitCodes.ok;
+    const exitCode = regressExit(result, options);
     const stdout = options.json
       ? JSON.stringify(result, null, 2)
       : [
@@ -108,7 +109,8 @@ export async function regressCommand(
             : []),
           describe(result, options.style, options.store ?? ''),
         ].join('\n');
-    return { exitCode, stdout, stderr: '' };
+    const stderr = [...module.warnings, ...problems(result, options)].join('\n');
+    return { exitCode, stdout, stderr };
   } catch (error) {
     return unreadable(
       `Cannot regress ${folder}: ${error instanceof Error ? error.message : String(error)}`,
@@ -116,6 +118,38 @@ export async function regressCommand(
   } finally {
     await module.release();
   }
+}
+
+/** The exit code: stopped, then what could not be read or regressed, then the gates asked for. */
+function regressExit(result: RegressResult, options: RegressCommandOptions): number {
+  if (result.interrupted) return interruptedExit;
+  if (result.unreadable.length > 0 || result.counts.failed > 0) return exitCodes.unreadable;
+  const diverged = result.counts.diverged + result.counts.continued;
+  if (options.failOnDivergence === true && diverged > 0) return exitCodes.failed;
+  if (options.failOnRegression && result.regressed.length > 0) return exitCodes.failed;
+  return exitCodes.ok;
+}
+
+/** For stderr: what the library could not read, runs that failed, diverged runs nobody judged. */
+function problems(result: RegressResult, options: RegressCommandOptions): string[] {
+  const lines = result.unreadable.map(line => `error: ${line}`);
+  if (lines.length > 0)
+    lines.push(
+      `error: ${plural(result.unreadable.length, 'trace file')} of the library could not be read whole: runs in ${result.unreadable.length === 1 ? 'it' : 'them'} may be missing from this regress, so it does not pass. Run 'agent-trace validate <file>' on ${result.unreadable.length === 1 ? 'it' : 'each'} for every problem.`,
+    );
+  if (result.counts.failed > 0)
+    lines.push(
+      `error: ${plural(result.counts.failed, 'run')} could not be regressed, so the regress does not pass:`,
+      ...result.cases
+        .filter(found => found.status === 'failed')
+        .map(found => `  ${found.run}: ${found.divergence ?? 'failed'}`),
+    );
+  const unjudged = result.counts.diverged;
+  if (options.failOnRegression && options.failOnDivergence !== true && unjudged > 0)
+    lines.push(
+      `warning: ${plural(unjudged, 'diverged run')} ${unjudged === 1 ? 'was' : 'were'} not judged: with no continuation model (--continue-with, or the module's continueWith) nothing is scored, so --fail-on-regression cannot fail on ${unjudged === 1 ? 'it' : 'them'}. Add --fail-on-divergence to fail on any divergence.`,
+    );
+  return lines;
 }
 
 const unreadable = (stderr: string): CommandResult => ({
@@ -149,7 +183,7 @@ function describe(result: RegressResult, style: Style, store: string): string {
         ];
   return [
     ...lines,
-    `${result.cases.length} runs: ${same} same, ${diverged} diverged, ${continued} continued, ${failed} failed · ${result.improved.length} improved, ${result.regressed.length} regressed · ${result.modelCalls} model calls, $${result.costUsd.toFixed(4)}${result.interrupted ? ' · stopped early' : ''}`,
+    `${plural(result.cases.length, 'run')}: ${same} same, ${diverged} diverged, ${continued} continued, ${failed} failed · ${result.improved.length} improved, ${result.regressed.length} regressed · ${result.modelCalls} model calls, $${result.costUsd.toFixed(4)}${result.interrupted ? ' · stopped early' : ''}`,
     ...(result.regressed.length === 0 ? [] : [`regressed: ${result.regressed.join(', ')}`]),
     ...kept,
   ].join('\n');

@@ -1,3 +1,4 @@
+import { plural } from '../render/plural.js';
 import { formatDivergence, type RerunReport } from '@agent-trace/trace';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -39,7 +40,7 @@ export function describeReruns(
   if (reruns.length === 1 && reruns[0] !== undefined)
     return { exitCode, stdout: describeOne(reruns[0].report, file, options).join('\n') };
   const lines = [
-    `Reran ${file} (${reruns.length} runs) against ${options.agentModule}${options.liveTools ? ' with live tools' : ''}`,
+    `Reran ${file} (${plural(reruns.length, 'run')}) against ${options.agentModule}${options.liveTools ? ' with live tools' : ''}`,
   ];
   reruns.forEach(({ run, report }, index) => {
     lines.push(
@@ -52,8 +53,8 @@ export function describeReruns(
   lines.push(
     '',
     diverged === 0
-      ? `${options.style.green('✓')} all ${reruns.length} runs: same behaviour`
-      : `${options.style.red('✗')} ${diverged} of ${reruns.length} runs diverged, ${reruns.length - diverged} same`,
+      ? `${options.style.green('✓')} ${reruns.length === 1 ? 'the run' : `all ${reruns.length} runs`}: same behaviour`
+      : `${options.style.red('✗')} ${diverged} of ${plural(reruns.length, 'run')} diverged, ${reruns.length - diverged} same`,
   );
   return { exitCode, stdout: lines.join('\n') };
 }

@@ -73,7 +73,9 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
   } finally {
     await module.release();
   }
-  const stderr = [loaded.warnings, ...notes].filter(line => line !== '').join('\n');
+  const stderr = [loaded.warnings, ...module.warnings, ...notes]
+    .filter(line => line !== '')
+    .join('\n');
   const page = await writePage(reruns, file, options.html);
   if (page !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: page };
   const result = describeReruns(reruns, file, options);

@@ -42,6 +42,8 @@ export async function serveCommand(
             ...(options.host === undefined ? {} : { host: options.host }),
             onProgress: ({ filesRead, filesToRead }) =>
               options.write(`indexing ${served.folder}: ${filesRead} of ${filesToRead} files`),
+            onProblems: problems =>
+              options.write(problems.map(line => `warning: ${line}`).join('\n')),
           })
         : await serveFiles(served.files, {
             port,

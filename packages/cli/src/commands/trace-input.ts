@@ -1,6 +1,7 @@
 import { AgentTraceError, type TraceEvent } from '@agent-trace/core';
 import {
   describeNewerContent,
+  describeReplacedBytes,
   describeTornTail,
   groupRuns,
   readTrace,
@@ -27,6 +28,7 @@ export class TraceInput {
         this.warnings.push(`warning: ${describeTornTail(tail)}`);
       },
       onNewerContent: content => this.warnings.push(`warning: ${describeNewerContent(content)}`),
+      onReplacedBytes: at => this.warnings.push(`warning: ${describeReplacedBytes(at)}`),
     });
   }
 

@@ -88,7 +88,8 @@ export async function writePage(
   try {
     html = viewerHtml(data);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+    // Only a string past the engine's length is a page too big; any other RangeError is a bug.
+    if (!(error instanceof RangeError && /Invalid string length/.test(error.message))) throw error;
     return { exitCode: exitCodes.unreadable, stdout: '', stderr: tooBig() };
   }
   try {

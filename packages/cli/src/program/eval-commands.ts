@@ -1,6 +1,7 @@
 /** The commands of evals: run them, list their experiments, compare two, see them. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { defined } from '@agent-trace/core/util';
+import type { EvalThreshold } from '@agent-trace/evals';
 import { whole } from './option-parsers.js';
 import type { AddCommand, CommandContext } from './command-context.js';
 import { commandModules as load } from './command-modules.js';
@@ -33,10 +34,16 @@ function addRun(command: Command, { io, onResult }: CommandContext) {
     .option('--shard <i/n>', 'only shard i of n (shards run anywhere add up to the whole)')
     .option('--experiment <id>', "the experiment's id: shards given one id write one experiment")
     .option(...storeOption)
+    .option(
+      '--threshold <[scorer=]mean>',
+      "the mean a scorer must reach (0 to 1): one for every scorer, or scorer=mean (repeat it); over defineEval's threshold",
+      thresholdOption,
+    )
+    .option('--allow-failed', 'exit 0 even when a task threw (the failed runs are still named)')
     .option('--json', "print each experiment's result (every case and score) as JSON")
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace eval evals/refunds.eval.ts\n  agent-trace eval evals/*.eval.ts --trials 3 --shard 1/2 --experiment "$CI_RUN_ID"\n  agent-trace eval compare --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"\n\nExit codes: 0 ran, 2 an eval could not be loaded or run, 130 stopped by Ctrl-C (finished cases kept).',
+      '\nExamples:\n  agent-trace eval evals/refunds.eval.ts\n  agent-trace eval evals/*.eval.ts --trials 3 --shard 1/2 --experiment "$CI_RUN_ID"\n  agent-trace eval evals/refunds.eval.ts --threshold 0.9 --threshold judge=0.7\n  agent-trace eval compare --fail-on-regression --markdown "$GITHUB_STEP_SUMMARY"\n\nExit codes: 0 ran and passed, 1 a task threw (without --allow-failed) or a scorer\'s mean is under its threshold (the cases named), 2 an eval could not be loaded or run, 130 stopped by Ctrl-C (finished cases kept).',
     )
     .action(
       async (
@@ -48,6 +55,8 @@ function addRun(command: Command, { io, onResult }: CommandContext) {
           shard?: string;
           experiment?: string;
           store: string;
+          threshold?: EvalThreshold;
+          allowFailed?: boolean;
           json?: boolean;
         },
       ) => {
@@ -58,6 +67,7 @@ function addRun(command: Command, { io, onResult }: CommandContext) {
             await evalCommand(files, {
               ...options,
               json: options.json === true,
+              allowFailed: options.allowFailed === true,
               env: io.env,
               ...defined('signal', stop?.signal),
               ...defined('progress', io.progress),
@@ -68,6 +78,19 @@ function addRun(command: Command, { io, onResult }: CommandContext) {
         }
       },
     );
+}
+
+/** `--threshold 0.8` (every scorer) or `--threshold judge=0.8` (one; repeatable). */
+function thresholdOption(value: string, previous: EvalThreshold | undefined): EvalThreshold {
+  const match = /^(?:([^=]+)=)?(\d*\.?\d+)$/.exec(value.trim());
+  const mean = Number(match?.[2]);
+  if (match === null || !(mean >= 0 && mean <= 1))
+    throw new InvalidArgumentError(
+      `expected a mean from 0 to 1, for every scorer (--threshold 0.8) or one (--threshold judge=0.8).`,
+    );
+  const scorer = match[1];
+  if (scorer === undefined) return mean;
+  return { ...(typeof previous === 'object' ? previous : {}), [scorer.trim()]: mean };
 }
 
 function addList(command: Command, { onResult }: CommandContext) {

@@ -26,6 +26,7 @@ interface Flags {
   concurrency?: number;
   store: string | false;
   failOnRegression?: boolean;
+  failOnDivergence?: boolean;
   liveTools?: boolean;
   junit?: string;
   markdown?: string;
@@ -68,6 +69,10 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
     .option('--no-store', 'keep no experiments')
     .option('--fail-on-regression', 'exit 1 when a continued run scores worse than its recording')
     .option(
+      '--fail-on-divergence',
+      'exit 1 when any run diverged from its recording (continued or not)',
+    )
+    .option(
       '--live-tools',
       'run the real tools instead of answering with the recorded results (their side effects happen again): finds the runs a change of a tool changes',
     )
@@ -79,7 +84,7 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace regress traces/ --agent ./src/desk.ts\n  agent-trace regress traces/ --agent ./src/desk.ts --where "input ILIKE \'%refund%\'" --continue-with openai:gpt-4o-mini --fail-on-regression\n\nExit codes: 0 ran, 1 a regression (with --fail-on-regression), 2 unreadable, 130 stopped by Ctrl-C (finished runs kept).',
+      '\nExamples:\n  agent-trace regress traces/ --agent ./src/desk.ts\n  agent-trace regress traces/ --agent ./src/desk.ts --where "input ILIKE \'%refund%\'" --continue-with openai:gpt-4o-mini --fail-on-regression\n\nExit codes: 0 ran, 1 a regression (with --fail-on-regression) or a divergence (with --fail-on-divergence), 2 a trace of the folder or the module could not be read, or a run could not be regressed, 130 stopped by Ctrl-C (finished runs kept).',
     )
     .action(async (folder: string, flags: Flags) => {
       const [{ regressCommand }, { shardOf }] = await Promise.all([load.regress(), load.eval()]);
@@ -109,6 +114,7 @@ function commandOptions(
     agentModule: flags.agent,
     runs: flags.run,
     failOnRegression: flags.failOnRegression === true,
+    failOnDivergence: flags.failOnDivergence === true,
     liveTools: flags.liveTools === true,
     json: flags.json === true,
     ...defined('where', flags.where),

@@ -39,14 +39,31 @@ export interface FlakyCase {
   readonly scores: readonly number[];
 }
 
+/** A case's trial whose task threw: every score of it is 0, and says nothing of the agent. */
+export interface FailedRun {
+  readonly id: string;
+  readonly trial: number;
+  readonly error: string;
+}
+
 /** Two runs of an eval, compared scorer by scorer and case by case. */
 export interface EvalComparison {
   readonly scorers: readonly ScorerComparison[];
   readonly flaky: readonly FlakyCase[];
   /** Cases only one of the runs has. */
   readonly unpaired: readonly string[];
-  /** True when a case regressed past the tolerance on some scorer: what fails a CI gate. */
+  /** True when a case regressed past the tolerance on some scorer. */
   readonly regressed: boolean;
+  /** The trials whose task threw, in each run. */
+  readonly failed: {
+    readonly baseline: readonly FailedRun[];
+    readonly candidate: readonly FailedRun[];
+  };
+  /**
+   * What a CI gate reads: no case regressed past the tolerance, and no task of the candidate
+   * threw (a comparison of failed runs is never a pass, whatever their scores).
+   */
+  readonly passed: boolean;
 }
 
 /**
@@ -78,12 +95,23 @@ export function compareEvals(
     }
     return compareScorer(scorer, paired, before, after, { tolerance, seed, flaky: flakyHere });
   });
+  const regressed = scorers.some(comparison => comparison.regressed.length > 0);
+  const failed = { baseline: failedRuns(baseline.cases), candidate: failedRuns(candidate.cases) };
   return {
     scorers,
     flaky,
     unpaired,
-    regressed: scorers.some(comparison => comparison.regressed.length > 0),
+    regressed,
+    failed,
+    passed: !regressed && failed.candidate.length === 0,
   };
+}
+
+/** The trials whose task threw. */
+function failedRuns(results: readonly CaseResult[]): FailedRun[] {
+  return results.flatMap(({ id, trial, error }) =>
+    error === undefined ? [] : [{ id, trial, error }],
+  );
 }
 
 function compareScorer(

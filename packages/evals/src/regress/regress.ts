@@ -68,6 +68,12 @@ export interface RegressResult {
   readonly costUsd: number;
   /** Set when `signal` stopped the regress before every selected run was done. */
   readonly interrupted: boolean;
+  /**
+   * What the library could not read, a line per file (files it could not open, lines that are not
+   * events, bytes that are not UTF-8): runs in them may be missing from `cases`. A gate should
+   * not pass while this has any.
+   */
+  readonly unreadable: readonly string[];
   /** The experiments kept, with `store`. */
   readonly experiments?: RegressExperimentIds;
 }
@@ -80,7 +86,10 @@ export interface RegressResult {
  * compared case by case. Memory is bounded by `concurrency`, not by the number of runs.
  */
 export async function regress(options: RegressOptions): Promise<RegressResult> {
-  const selected = await selectRecorded(options.library, options);
+  let unreadable: readonly string[] = [];
+  const selected = await selectRecorded(options.library, options, problems => {
+    unreadable = problems;
+  });
   const scorers = options.scorers ?? regressScorers();
   const at = new Date();
   const kept =
@@ -126,7 +135,7 @@ export async function regress(options: RegressOptions): Promise<RegressResult> {
   const done = cases.filter((found): found is RegressCase => found !== undefined);
   const interrupted = done.length < selected.length;
   kept?.end(interrupted ? 'interrupted' : 'completed', new Date());
-  return summary(done, interrupted, kept?.ids);
+  return { ...summary(done, interrupted, kept?.ids), unreadable };
 }
 
 /** A run whose regress threw (a scorer, the continuation): failed, with why. */
@@ -152,7 +161,7 @@ function summary(
   cases: readonly RegressCase[],
   interrupted: boolean,
   experiments: RegressExperimentIds | undefined,
-): RegressResult {
+): Omit<RegressResult, 'unreadable'> {
   const counts: Record<RegressStatus, number> = { same: 0, diverged: 0, continued: 0, failed: 0 };
   for (const found of cases) counts[found.status]++;
   return {

@@ -36,11 +36,13 @@ export interface RecordedRun {
 /**
  * The sealed runs of the library at `folder` that `selection` picks, the earliest first: the index
  * is brought up to the folder first. A run that never ended (no `run_end`) cannot be rerun and is
- * left out.
+ * left out. What the library could not read (files it could not open, lines that are not events,
+ * bytes that are not UTF-8) is told to `onProblems`, a line per file, when there is any.
  */
 export async function selectRecorded(
   folder: string,
   selection: RegressSelection = {},
+  onProblems?: (problems: readonly string[]) => void,
 ): Promise<RecordedRun[]> {
   const { shard } = selection;
   if (shard !== undefined && !(shard.index >= 1 && shard.index <= shard.count))
@@ -48,6 +50,8 @@ export async function selectRecorded(
   const library = new TraceLibrary(folder);
   try {
     await library.update();
+    const problems = await library.problems();
+    if (problems.length > 0) onProblems?.(problems);
     const ids = selection.runs ?? [];
     const { rows } = await library.query(
       `SELECT run, file, input FROM runs WHERE stop_reason IS NOT NULL AND (${selection.where ?? 'true'})${

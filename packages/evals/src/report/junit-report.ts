@@ -22,12 +22,14 @@ function xml(text: string): string {
 /**
  * A comparison as JUnit XML, which CI systems show as tests: a test suite per eval and scorer, a
  * test case per paired case, failing when the case regressed past the tolerance; a flaky case
- * passes with its trials' scores in its output.
+ * passes with its trials' scores in its output. The candidate's trials whose task threw fail in
+ * a suite of their own.
  */
 export function comparisonJUnit(compared: readonly ComparedEval[]): string {
-  const suites = compared.flatMap(each =>
-    each.comparison.scorers.map(scorer => suite(each, scorer)),
-  );
+  const suites = compared.flatMap(each => [
+    ...(each.comparison.failed.candidate.length === 0 ? [] : [failedSuite(each)]),
+    ...each.comparison.scorers.map(scorer => suite(each, scorer)),
+  ]);
   const tests = suites.reduce((sum, each) => sum + each.tests, 0);
   const failures = suites.reduce((sum, each) => sum + each.failures, 0);
   return [
@@ -37,6 +39,24 @@ export function comparisonJUnit(compared: readonly ComparedEval[]): string {
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** The candidate's trials whose task threw, each a failing test case. */
+function failedSuite(compared: ComparedEval): { xml: string; tests: number; failures: number } {
+  const name = `${compared.eval} · tasks`;
+  const failed = compared.comparison.failed.candidate;
+  return {
+    tests: failed.length,
+    failures: failed.length,
+    xml: [
+      `  <testsuite name="${xml(name)}" tests="${failed.length}" failures="${failed.length}">`,
+      ...failed.map(
+        each =>
+          `    <testcase classname="${xml(name)}" name="${xml(`${each.id}#${each.trial}`)}">\n      <failure message="the task threw">${xml(each.error)}</failure>\n    </testcase>`,
+      ),
+      '  </testsuite>',
+    ].join('\n'),
+  };
 }
 
 function suite(

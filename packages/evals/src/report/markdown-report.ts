@@ -10,7 +10,13 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
  */
 export function comparisonMarkdown(compared: readonly ComparedEval[]): string {
   const regressed = compared.some(each => each.comparison.regressed);
-  const lines = [`## ${regressed ? '❌ Evals regressed' : '✅ No eval regressed'}`, ''];
+  const failed = compared.some(each => each.comparison.failed.candidate.length > 0);
+  const verdict = regressed
+    ? `❌ Evals regressed${failed ? ', and tasks failed' : ''}`
+    : failed
+      ? '❌ Tasks failed'
+      : '✅ No eval regressed';
+  const lines = [`## ${verdict}`, ''];
   for (const each of compared) lines.push(...evalSection(each), '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
@@ -54,7 +60,14 @@ function evalSection({
     each =>
       `- ⚠️ flaky ${cell(each.id)} (${cell(each.scorer)}): trials scored ${each.scores.join(', ')}`,
   );
-  if (changes.length + flaky.length > 0) lines.push('', ...changes, ...flaky);
+  const failed = (['candidate', 'baseline'] as const).flatMap(which =>
+    comparison.failed[which].map(
+      each =>
+        `- ❌ **${cell(each.id)}#${each.trial}** failed in the ${which}: the task threw: ${cell(each.error)}`,
+    ),
+  );
+  if (changes.length + flaky.length + failed.length > 0)
+    lines.push('', ...failed, ...changes, ...flaky);
   if (comparison.unpaired.length > 0)
     lines.push('', `Only in one experiment: ${comparison.unpaired.map(cell).join(', ')}`);
   return lines;

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvalDefinition } from '../define-eval.js';
 import { runEval, type EvalResult, type RunEvalOptions } from '../run-eval.js';
-import { belowThreshold } from './below-threshold.js';
+import { belowThreshold, thresholdFor, type EvalThreshold } from '../eval-gate.js';
 
 /** How `describeEval` runs an eval and what it holds it to. */
 export interface DescribeEvalOptions extends RunEvalOptions {
   /**
    * The mean score each scorer must reach: one for all, or by scorer name (a scorer not named
-   * must reach 0). @defaultValue 1
+   * must reach 0). @defaultValue the definition's `threshold`, else 1
    */
-  readonly threshold?: number | Readonly<Record<string, number>>;
+  readonly threshold?: EvalThreshold;
 }
 
 /**
@@ -32,10 +32,8 @@ export function describeEval<Input, Expected, Output>(
       result = await runEval(definition, options);
     });
     for (const { name } of definition.scorers) {
-      const threshold =
-        typeof options.threshold === 'number'
-          ? options.threshold
-          : (options.threshold?.[name] ?? (options.threshold === undefined ? 1 : 0));
+      const given = options.threshold ?? definition.threshold;
+      const threshold = given === undefined ? 1 : (thresholdFor(given, name) ?? 0);
       it(`${name}: mean at least ${threshold}`, () => {
         const problem = belowThreshold(result as EvalResult, name, threshold);
         // The reasons once: as the failure's message, not again as the value it expected undefined.

@@ -94,7 +94,7 @@ class JsonlFileSink implements JsonlSink {
       if (removedBytes > 0) onRepair?.({ file: path, removedBytes });
       this.#fd = openSync(path, 'a');
     } catch (error) {
-      throw new TraceFileError({ file: path, action: 'open', cause: error });
+      throw new TraceFileError({ file: path, action: 'open for writing', cause: error });
     }
     registerForShutdown(this);
   }

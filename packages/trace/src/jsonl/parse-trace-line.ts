@@ -7,6 +7,7 @@ import {
 } from '@agent-trace/core';
 import { knownTraceFields, TraceEventEnvelope } from '@agent-trace/core/record';
 import { NewerEvent, type NewerContentLog } from './newer-content.js';
+import { maxNestingDepth, nestsDeeperThan } from './nesting-depth.js';
 import { TraceParseError } from './trace-parse-error.js';
 
 /**
@@ -71,8 +72,9 @@ function withNewerStopReason(
 }
 
 function parseJson(text: string, file: string, line: number): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw new TraceParseError({
       file,
@@ -81,6 +83,13 @@ function parseJson(text: string, file: string, line: number): unknown {
       reason: `not valid JSON (${error instanceof Error ? error.message : String(error)}). Each line of a trace must be one JSON event; was the file edited by hand or written by another tool?`,
     });
   }
+  if (nestsDeeperThan(text))
+    throw new TraceParseError({
+      file,
+      line,
+      reason: `arrays and objects nested more than ${maxNestingDepth} levels deep: agent-trace reads, compares and renders values up to ${maxNestingDepth} levels. Was a value (tool arguments, a result) built by a loop that nests it?`,
+    });
+  return value;
 }
 
 function checkTraceValue(value: unknown, file: string, line: number): TraceEventType {

@@ -6,7 +6,13 @@ import {
   type NewerContent,
 } from './newer-content.js';
 import { readTraceLine } from './parse-trace-line.js';
-import { readTraceLineBatches, type TornTail, type TraceLineBatch } from './read-trace-lines.js';
+import {
+  describeReplacedBytes,
+  readTraceLineBatches,
+  type ReplacedBytes,
+  type TornTail,
+  type TraceLineBatch,
+} from './read-trace-lines.js';
 
 /** Options of {@link readTrace}. */
 export interface ReadTraceOptions {
@@ -21,6 +27,11 @@ export interface ReadTraceOptions {
    * @defaultValue a process warning
    */
   onNewerContent?: (content: NewerContent) => void;
+  /**
+   * Called once when the file holds bytes that are not UTF-8 (they are read as U+FFFD), with the
+   * line of the first. @defaultValue a process warning
+   */
+  onReplacedBytes?: (at: ReplacedBytes) => void;
 }
 
 /**
@@ -28,7 +39,8 @@ export interface ReadTraceOptions {
  * against the event schema; a bad line throws a `TraceParseError` with its file and line number,
  * except a torn last line, which is reported and skipped. What a newer minor version of the
  * schema wrote (an unknown event kind or field) is skipped and reported once; a newer major
- * version is an error. A UTF-8 byte order mark at the start is accepted.
+ * version is an error. A UTF-8 byte order mark at the start is accepted; bytes that are not UTF-8
+ * are read as U+FFFD and reported once.
  *
  * @example
  * ```ts
@@ -41,7 +53,11 @@ export function readTrace(
 ): AsyncIterableIterator<TraceEvent> {
   return new TraceEventStream(
     file,
-    readTraceLineBatches(file, options.onTornTail ?? warnTornTail),
+    readTraceLineBatches(
+      file,
+      options.onTornTail ?? warnTornTail,
+      options.onReplacedBytes ?? warnReplacedBytes,
+    ),
     new NewerContentLog(options.onNewerContent ?? warnNewerContent),
   );
 }
@@ -103,6 +119,10 @@ class TraceEventStream implements AsyncIterableIterator<TraceEvent> {
   [Symbol.asyncIterator](): AsyncIterableIterator<TraceEvent> {
     return this;
   }
+}
+
+function warnReplacedBytes(at: ReplacedBytes): void {
+  process.emitWarning(describeReplacedBytes(at), { code: 'AGENT_TRACE_NOT_UTF8' });
 }
 
 function warnTornTail(tail: TornTail): void {

@@ -10,7 +10,7 @@ export class TraceFileError extends AgentTraceError {
     const code = (options.cause as { code?: unknown } | undefined)?.code;
     const text = typeof code === 'string' ? code : undefined;
     super({
-      message: `Cannot ${options.action} trace file '${options.file}': ${describe(options.cause)}. ${advice(text)}`,
+      message: `Cannot ${options.action} trace file '${options.file}': ${describe(options.cause)}. ${advice(text, options.action)}`,
       cause: options.cause,
     });
     this.name = 'TraceFileError';
@@ -23,13 +23,16 @@ function describe(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-function advice(code: string | undefined): string {
+function advice(code: string | undefined, action: string): string {
+  const writing = action.includes('writ');
   switch (code) {
     case 'ENOENT':
       return 'Check the path; the file does not exist.';
     case 'EACCES':
     case 'EPERM':
-      return 'Choose a path you may write to, or fix its permissions.';
+      return writing
+        ? 'Choose a path you may write to, or fix its permissions.'
+        : 'Fix its permissions so this user may read it (or run as a user who may).';
     case 'EISDIR':
       return 'The path is a directory; give a file name such as traces/run.jsonl.';
     case 'ENOSPC':

@@ -24,7 +24,7 @@ export {
   headBytes,
   readRange,
 } from './trace-files.js';
-export type { FoundFile } from './trace-files.js';
+export type { FoundFile, UnreadableFile } from './trace-files.js';
 export {
   duckDbIdle,
   inTransaction,

@@ -5,11 +5,16 @@
  * `events`, each row with its run id, file and byte offset.
  */
 
+import { SUPPORTED_TRACE_SCHEMA_VERSIONS } from '@agent-trace/core';
+
 /** The tables, made on every opening for writing. */
 export const librarySchema = `
 CREATE TABLE IF NOT EXISTS trace_files (
   file_id INTEGER PRIMARY KEY, path VARCHAR NOT NULL UNIQUE, indexed_bytes BIGINT NOT NULL,
-  head BLOB NOT NULL, skipped_lines BIGINT NOT NULL, first_skipped BIGINT);
+  head BLOB NOT NULL, skipped_lines BIGINT NOT NULL, first_skipped BIGINT, skipped_why VARCHAR,
+  not_utf8_at BIGINT);
+ALTER TABLE trace_files ADD COLUMN IF NOT EXISTS skipped_why VARCHAR;
+ALTER TABLE trace_files ADD COLUMN IF NOT EXISTS not_utf8_at BIGINT;
 CREATE TABLE IF NOT EXISTS trace_events (
   file_id INTEGER NOT NULL, "offset" BIGINT NOT NULL, length INTEGER NOT NULL,
   run VARCHAR NOT NULL, session VARCHAR, seq INTEGER, event VARCHAR NOT NULL, time TIMESTAMP,
@@ -23,7 +28,7 @@ CREATE TABLE IF NOT EXISTS trace_events (
 CREATE TABLE IF NOT EXISTS library_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS staged_lines (file_id INTEGER, "offset" DOUBLE, line VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS staged_files (
-  file_id INTEGER, path VARCHAR, indexed_bytes DOUBLE, head VARCHAR);
+  file_id INTEGER, path VARCHAR, indexed_bytes DOUBLE, head VARCHAR, not_utf8_at DOUBLE);
 `;
 
 /** The shape `json_transform` reads each line into: one parse a line, every field at once. */
@@ -84,10 +89,24 @@ SELECT file_id, "offset"::BIGINT AS "offset", strlen(line) AS length,
   try(json_transform(line, '${lineShape}')) AS j
 FROM staged_lines`;
 
-/** The parsed lines that are not trace events, per file: how many, and the first's offset. */
+/** The schema versions the index reads, as an SQL list. */
+const versions = SUPPORTED_TRACE_SCHEMA_VERSIONS.join(', ');
+
+/** A parsed line that is not an event this agent-trace reads. */
+const notAnEvent = `j IS NULL OR j.run IS NULL OR j.event IS NULL OR j.v IS NULL OR j.v NOT IN (${versions})`;
+
+/** Why a parsed line is not an event, in words. */
+const whyNotAnEvent = `CASE WHEN j IS NULL THEN 'not JSON, or a field of the wrong type'
+  WHEN j.run IS NULL OR j.event IS NULL THEN 'not a trace event (no run or event)'
+  ELSE 'trace schema version ' || coalesce(j.v::VARCHAR, '(none)') || ' (this agent-trace reads ${versions}; a newer one wrote it)' END`;
+
+/**
+ * The parsed lines that are not trace events this agent-trace reads, per file: how many, the
+ * first's offset and why.
+ */
 export const skippedParsedLines = `
-SELECT file_id, count(*) AS n, min("offset") AS first FROM parsed_lines
-WHERE j IS NULL OR j.run IS NULL OR j.event IS NULL GROUP BY file_id`;
+SELECT file_id, count(*) AS n, min("offset") AS first, arg_min(${whyNotAnEvent}, "offset") AS why
+FROM parsed_lines WHERE ${notAnEvent} GROUP BY file_id`;
 
 /**
  * Records how far the staged files are read, with their lines that were not events: one
@@ -95,11 +114,15 @@ WHERE j IS NULL OR j.run IS NULL OR j.event IS NULL GROUP BY file_id`;
  */
 export const recordStagedFiles = `
 INSERT INTO trace_files
-SELECT f.file_id, f.path, f.indexed_bytes::BIGINT, f.head, coalesce(s.n, 0), s.first
+  (file_id, path, indexed_bytes, head, skipped_lines, first_skipped, skipped_why, not_utf8_at)
+SELECT f.file_id, f.path, f.indexed_bytes::BIGINT, f.head, coalesce(s.n, 0), s.first, s.why,
+  f.not_utf8_at::BIGINT
 FROM staged_files f LEFT JOIN (${skippedParsedLines.trim()}) s USING (file_id)
 ON CONFLICT (file_id) DO UPDATE SET indexed_bytes = excluded.indexed_bytes, head = excluded.head,
   skipped_lines = trace_files.skipped_lines + excluded.skipped_lines,
-  first_skipped = coalesce(trace_files.first_skipped, excluded.first_skipped)`;
+  first_skipped = coalesce(trace_files.first_skipped, excluded.first_skipped),
+  skipped_why = coalesce(trace_files.skipped_why, excluded.skipped_why),
+  not_utf8_at = coalesce(trace_files.not_utf8_at, excluded.not_utf8_at)`;
 
 /** Moves the parsed events into `trace_events`, with the fields the views read. */
 export const insertParsedEvents = `
@@ -126,7 +149,7 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
        WHEN j.event = 'llm_end' THEN j.text
        WHEN j.output IS NOT NULL THEN ${asText('j.output')} END
 FROM parsed_lines
-WHERE j.run IS NOT NULL AND j.event IS NOT NULL`;
+WHERE NOT (${notAnEvent})`;
 
 /** The views users query. `file` is the path under the library's folder. */
 export const libraryViews = `

@@ -14,22 +14,54 @@ export interface FoundFile {
 /** Folders never searched: dependencies, version control, and hidden folders (the index's own). */
 const skipped = (name: string) => name === 'node_modules' || name.startsWith('.');
 
-/** Every `.jsonl` file under `folder`, in path order. */
-export function findTraceFiles(folder: string): FoundFile[] {
+/** A trace file (or a folder of them) the library could not read, and why. */
+export interface UnreadableFile {
+  /** Its path under the folder, with `/` separators. */
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** Why a file or folder cannot be read, in words: the system's code and message. */
+export function unreadableReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const advice =
+    code === 'EACCES' || code === 'EPERM' ? ': this user may not read it; fix its permissions' : '';
+  return `${message}${advice}`;
+}
+
+/**
+ * Every `.jsonl` file under `folder` (a link to a file counts), in path order. A file or folder
+ * under it that cannot be read is told to `onUnreadable` and left out; the folder itself must be
+ * readable.
+ */
+export function findTraceFiles(
+  folder: string,
+  onUnreadable: (file: UnreadableFile) => void = () => {},
+): FoundFile[] {
   const found: FoundFile[] = [];
+  const path = (absolute: string) => relative(folder, absolute).split(sep).join('/');
   const visit = (directory: string): void => {
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    let entries;
+    try {
+      entries = readdirSync(directory, { withFileTypes: true });
+    } catch (error) {
+      if (directory === folder) throw error;
+      onUnreadable({ path: `${path(directory)}/`, reason: unreadableReason(error) });
+      return;
+    }
+    for (const entry of entries) {
       const absolute = join(directory, entry.name);
       if (entry.isDirectory()) {
         if (!skipped(entry.name)) visit(absolute);
-      } else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
-        const { size, mtimeMs } = statSync(absolute);
-        found.push({
-          path: relative(folder, absolute).split(sep).join('/'),
-          absolute,
-          size,
-          modified: mtimeMs,
-        });
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.jsonl')) {
+        try {
+          const stats = statSync(absolute);
+          if (!stats.isFile()) continue;
+          found.push({ path: path(absolute), absolute, size: stats.size, modified: stats.mtimeMs });
+        } catch (error) {
+          onUnreadable({ path: path(absolute), reason: unreadableReason(error) });
+        }
       }
     }
   };

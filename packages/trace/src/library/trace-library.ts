@@ -12,7 +12,7 @@ import {
 import type { DuckDBValue } from '@duckdb/node-api';
 import { runQuery, type RunFilter } from './run-filter.js';
 import { librarySchema, libraryViews } from './schema.js';
-import { findTraceFiles } from './trace-files.js';
+import { findTraceFiles, type UnreadableFile } from './trace-files.js';
 import { updateLibrary, type LibraryUpdate, type UpdateOptions } from './update-library.js';
 
 /** Options of {@link TraceLibrary}. */
@@ -37,6 +37,15 @@ export interface IndexedFile {
   /** Lines that are not trace events, and the byte offset of the first. */
   readonly skippedLines: number;
   readonly firstSkippedOffset: number | undefined;
+  /** Why the first skipped line is not an event (not JSON, another schema version, …). */
+  readonly skippedReason: string | undefined;
+  /** Where the first line with bytes that are not UTF-8 starts (read as U+FFFD). */
+  readonly notUtf8Offset: number | undefined;
+  /**
+   * What is wrong with the file, in words, when something is: lines that are not events (how
+   * many, where the first is, why), bytes that are not UTF-8. Undefined for a file read whole.
+   */
+  readonly problem: string | undefined;
 }
 
 /** The index is held by another process for longer than the wait allowed. */
@@ -63,6 +72,8 @@ export class TraceLibrary {
   readonly #lockTimeoutMs: number;
   /** The folder's files (path, size, last write) when this library last brought the index up to them. */
   #indexedFiles: string | undefined;
+  /** What that update could not read. */
+  #unreadable: readonly UnreadableFile[] = [];
 
   constructor(folder: string, options: TraceLibraryOptions = {}) {
     this.folder = resolve(folder);
@@ -76,7 +87,8 @@ export class TraceLibrary {
       throw new Error(
         `No folder ${this.folder}: the library indexes the traces in a folder that exists.`,
       );
-    const found = findTraceFiles(this.folder);
+    const unreadable: UnreadableFile[] = [];
+    const found = findTraceFiles(this.folder, file => unreadable.push(file));
     const files = found
       .map(file => `${file.path}\u0000${file.size}\u0000${file.modified}`)
       .join('\n');
@@ -91,12 +103,14 @@ export class TraceLibrary {
         bytes: 0,
         events: 0,
         skippedLines: 0,
+        unreadable: this.#unreadable,
       };
     const update = await this.#open(false, async connection => {
       await ensureViews(connection);
-      return updateLibrary(connection, this.folder, options, found);
+      return updateLibrary(connection, this.folder, options, found, unreadable);
     });
     this.#indexedFiles = files;
+    this.#unreadable = update.unreadable;
     return update;
   }
 
@@ -132,14 +146,52 @@ export class TraceLibrary {
   /** The files the index has read, and how far. */
   async files(): Promise<IndexedFile[]> {
     const { rows } = await this.query(
-      'SELECT path, indexed_bytes, skipped_lines, first_skipped FROM trace_files ORDER BY path',
+      'SELECT path, indexed_bytes, skipped_lines, first_skipped, skipped_why, not_utf8_at FROM trace_files ORDER BY path',
     );
-    return rows.map(row => ({
-      path: text(row.path),
-      indexedBytes: Number(row.indexed_bytes),
-      skippedLines: Number(row.skipped_lines),
-      firstSkippedOffset: row.first_skipped === null ? undefined : Number(row.first_skipped),
-    }));
+    const number = (value: DuckJson | undefined) =>
+      value === null || value === undefined ? undefined : Number(value);
+    return rows.map(row => {
+      const skippedLines = Number(row.skipped_lines);
+      const firstSkippedOffset = number(row.first_skipped);
+      const skippedReason = row.skipped_why == null ? undefined : text(row.skipped_why);
+      const notUtf8Offset = number(row.not_utf8_at);
+      const problems = [
+        ...(skippedLines === 0
+          ? []
+          : [
+              `${skippedLines === 1 ? '1 line is not a trace event and was' : `${skippedLines} lines are not trace events and were`} skipped (the first at byte ${firstSkippedOffset ?? 0}: ${skippedReason ?? 'not an event'})`,
+            ]),
+        ...(notUtf8Offset === undefined
+          ? []
+          : [
+              `bytes that are not UTF-8 (the first on the line at byte ${notUtf8Offset}), read as U+FFFD`,
+            ]),
+      ];
+      return {
+        path: text(row.path),
+        indexedBytes: Number(row.indexed_bytes),
+        skippedLines,
+        firstSkippedOffset,
+        skippedReason,
+        notUtf8Offset,
+        problem: problems.length === 0 ? undefined : problems.join('; '),
+      };
+    });
+  }
+
+  /**
+   * What the index could not read, a line per file (its path first): files the last update could
+   * not open, lines that are not events, bytes that are not UTF-8. Empty when every file was read
+   * whole.
+   */
+  async problems(): Promise<string[]> {
+    const files = existsSync(this.indexFile) ? await this.files() : [];
+    return [
+      ...this.#unreadable.map(file => `${file.path}: cannot be read, left out: ${file.reason}`),
+      ...files.flatMap(file =>
+        file.problem === undefined ? [] : [`${file.path}: ${file.problem}`],
+      ),
+    ];
   }
 
   /**

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { inTransaction, rowsOf, text, type DuckConnection } from './duckdb.js';
 import {
@@ -11,7 +12,9 @@ import {
   findTraceFiles,
   headBytes,
   readRange,
+  unreadableReason,
   type FoundFile,
+  type UnreadableFile,
 } from './trace-files.js';
 
 /** What one update of the index did. */
@@ -27,8 +30,13 @@ export interface LibraryUpdate {
   readonly bytes: number;
   /** Events added. */
   readonly events: number;
-  /** Lines read that are not trace events (not JSON, or no run or event). */
+  /** Lines read that are not trace events (not JSON, no run or event, another schema version). */
   readonly skippedLines: number;
+  /**
+   * Files (and folders) that could not be read at all, with why: left out of the index (what it
+   * held of them before is kept), the rest indexed all the same.
+   */
+  readonly unreadable: readonly UnreadableFile[];
 }
 
 /** How far an update has got, told after each batch it commits. */
@@ -63,7 +71,15 @@ interface Batch {
   bytes: number;
   readonly files: Map<
     number,
-    { path: string; start: number; end: number; lines: number; head: string }
+    {
+      path: string;
+      start: number;
+      end: number;
+      lines: number;
+      head: string;
+      /** Where the first line with bytes that are not UTF-8 starts. */
+      notUtf8At?: number;
+    }
   >;
 }
 
@@ -72,13 +88,15 @@ interface Batch {
  * index stopped, a rewritten one (shorter, or different first bytes) again from its start, and a
  * removed one is forgotten. Only complete lines are read: a torn last line waits until it is
  * complete. Lines are committed in batches, each with how far its files were read, so a process
- * killed in the middle leaves a consistent index that the next update completes.
+ * killed in the middle leaves a consistent index that the next update completes. A file that
+ * cannot be read is named in `unreadable` and the others are indexed.
  */
 export async function updateLibrary(
   connection: DuckConnection,
   folder: string,
   options: UpdateOptions = {},
   found: readonly FoundFile[] = findTraceFiles(folder),
+  unreadable: UnreadableFile[] = [],
 ): Promise<LibraryUpdate> {
   // DuckDB's default is most of the machine's memory; an index needs far less.
   await connection.run(`SET memory_limit = '512MB'`);
@@ -92,7 +110,7 @@ export async function updateLibrary(
   );
   const present = new Set(found.map(file => file.path));
   const gone = [...known].filter(([path]) => !present.has(path)).map(([, file]) => file.id);
-  const { work, rewritten } = plan(found, known);
+  const { work, rewritten } = plan(found, known, unreadable);
   await forget(connection, [...gone, ...rewritten]);
   const totals = { bytes: 0, events: 0, skipped: 0 };
   const batchBytes = options.batchBytes ?? 64 * 1024 * 1024;
@@ -108,11 +126,17 @@ export async function updateLibrary(
     appender = await connection.createAppender('staged_lines', 'main', 'temp');
     options.onProgress?.({ filesRead, filesToRead: work.length, bytes: totals.bytes });
   };
+  const unreadableBefore = unreadable.length;
   for (const item of work) {
-    for (const chunk of completeChunks(item.file.absolute, item.from, item.file.size)) {
-      stage(appender, batch, item, chunk);
-      totals.bytes += chunk.buffer.length;
-      if (batch.bytes >= batchBytes) await commit();
+    try {
+      for (const chunk of completeChunks(item.file.absolute, item.from, item.file.size)) {
+        stage(appender, batch, item, chunk);
+        totals.bytes += chunk.buffer.length;
+        if (batch.bytes >= batchBytes) await commit();
+      }
+    } catch (error) {
+      if (typeof (error as { code?: unknown }).code !== 'string') throw error;
+      unreadable.push({ path: item.file.path, reason: unreadableReason(error) });
     }
     filesRead++;
   }
@@ -122,12 +146,13 @@ export async function updateLibrary(
   if (totals.bytes > 0 || gone.length > 0) await connection.run('CHECKPOINT');
   return {
     files: found.length,
-    read: work.length,
+    read: work.length - (unreadable.length - unreadableBefore),
     rewritten: rewritten.length,
     removed: gone.length,
     bytes: totals.bytes,
     events: totals.events,
     skippedLines: totals.skipped,
+    unreadable,
   };
 }
 
@@ -135,6 +160,7 @@ export async function updateLibrary(
 function plan(
   found: readonly FoundFile[],
   known: ReadonlyMap<string, KnownFile>,
+  unreadable: UnreadableFile[],
 ): { work: Work[]; rewritten: number[] } {
   let nextId = [...known.values()].reduce((most, file) => Math.max(most, file.id), 0) + 1;
   const work: Work[] = [];
@@ -145,7 +171,13 @@ function plan(
       if (file.size > 0) work.push({ file, id: nextId++, from: 0 });
       continue;
     }
-    const head = readRange(file.absolute, 0, before.head.length / 2).toString('hex');
+    let head: string;
+    try {
+      head = readRange(file.absolute, 0, before.head.length / 2).toString('hex');
+    } catch (error) {
+      unreadable.push({ path: file.path, reason: unreadableReason(error) });
+      continue;
+    }
     if (file.size < before.indexed || head !== before.head) {
       rewritten.push(before.id);
       work.push({ file, id: before.id, from: 0 });
@@ -164,7 +196,13 @@ async function forget(connection: DuckConnection, ids: readonly number[]): Promi
   });
 }
 
-/** Stages a chunk's lines, each with its file and byte offset. */
+/** A UTF-8 byte order mark. */
+const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * Stages a chunk's lines, each with its file and byte offset. A byte order mark at the file's
+ * start is not part of its first line; the first line with bytes that are not UTF-8 is noted.
+ */
 function stage(
   appender: DuckDBAppender,
   batch: Batch,
@@ -184,9 +222,12 @@ function stage(
     };
     batch.files.set(item.id, entry);
   }
-  let start = 0;
+  let start = position === 0 && buffer.subarray(0, 3).equals(byteOrderMark) ? 3 : 0;
+  const utf8 = isUtf8(buffer);
   while (start < buffer.length) {
     const newline = buffer.indexOf(0x0a, start);
+    if (!utf8 && entry.notUtf8At === undefined && !isUtf8(buffer.subarray(start, newline)))
+      entry.notUtf8At = position + start;
     if (newline > start) {
       appender.appendInteger(item.id);
       appender.appendDouble(position + start);
@@ -223,6 +264,8 @@ async function commitBatch(
       files.appendVarchar(file.path);
       files.appendDouble(file.end);
       files.appendVarchar(file.head);
+      if (file.notUtf8At === undefined) files.appendNull();
+      else files.appendDouble(file.notUtf8At);
       files.endRow();
     }
     files.closeSync();

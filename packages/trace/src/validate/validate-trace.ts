@@ -10,6 +10,7 @@ import { TraceParseError } from '../jsonl/trace-parse-error.js';
 export type TraceProblemKind =
   | 'invalid_line'
   | 'torn_tail'
+  | 'not_utf8'
   | 'seq_gap'
   | 'seq_duplicate'
   | 'missing_run_start'
@@ -322,12 +323,20 @@ export async function validateTraceFile(file: string): Promise<TraceValidationRe
       message: describeNewerContent(content),
     }),
   );
-  const batches = readTraceLineBatches(file, tail =>
-    validator.report({
-      kind: 'torn_tail',
-      line: tail.line,
-      message: `the last line has no newline (${tail.length} characters): a write was cut short, probably by a crash.`,
-    }),
+  const batches = readTraceLineBatches(
+    file,
+    tail =>
+      validator.report({
+        kind: 'torn_tail',
+        line: tail.line,
+        message: `the last line has no newline (${tail.length} characters): a write was cut short, probably by a crash.`,
+      }),
+    at =>
+      validator.report({
+        kind: 'not_utf8',
+        line: at.line,
+        message: `bytes that are not UTF-8 (the first on this line): the file was damaged, or written in another encoding. Readers take them as U+FFFD.`,
+      }),
   );
   for await (const { firstLine, texts } of batches) {
     texts.forEach((text, index) => {

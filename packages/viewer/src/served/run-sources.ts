@@ -113,6 +113,11 @@ function summaryOf(row: Readonly<Record<string, DuckJson>>): RunSummary {
 export interface LibrarySourceOptions {
   /** Told after each batch of the first index update. */
   readonly onProgress?: (progress: LibraryProgress) => void;
+  /**
+   * Told after the first index update what it could not read, a line per file (files that
+   * cannot be opened, lines that are not events); not called when every file was read whole.
+   */
+  readonly onProblems?: (problems: readonly string[]) => void;
 }
 
 /**
@@ -126,6 +131,8 @@ export async function librarySource(
   const root = await servedFolder(folder);
   const library = new TraceLibrary(root);
   await library.update(options.onProgress === undefined ? {} : { onProgress: options.onProgress });
+  const problems = await library.problems();
+  if (problems.length > 0) options.onProblems?.(problems);
   return {
     title: folder,
     kind: 'library',

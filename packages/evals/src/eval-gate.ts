@@ -1,0 +1,69 @@
+import type { EvalResult } from './run-eval.js';
+
+/**
+ * The mean score each scorer of an eval must reach: one for all, or by scorer name (a scorer not
+ * named has none).
+ */
+export type EvalThreshold = number | Readonly<Record<string, number>>;
+
+/** The mean `scorer` must reach under `threshold`; undefined when it has none. */
+export function thresholdFor(
+  threshold: EvalThreshold | undefined,
+  scorer: string,
+): number | undefined {
+  return typeof threshold === 'number' ? threshold : threshold?.[scorer];
+}
+
+/**
+ * Why a scorer's mean is under its threshold, naming the cases that scored under it (the lowest
+ * first, at most ten) with their reasons; undefined when it is not.
+ */
+export function belowThreshold(
+  result: EvalResult,
+  scorer: string,
+  threshold: number,
+): string | undefined {
+  const mean = result.means[scorer] ?? 0;
+  if (mean >= threshold) return undefined;
+  const under = [...result.cases]
+    .filter(each => (each.scores[scorer]?.score ?? 0) < threshold)
+    .sort((a, b) => (a.scores[scorer]?.score ?? 0) - (b.scores[scorer]?.score ?? 0));
+  const named = under
+    .slice(0, 10)
+    .map(
+      each =>
+        `  ${each.id}#${each.trial}: ${each.scores[scorer]?.score ?? 0} (${each.error === undefined ? (each.scores[scorer]?.reason ?? 'no score') : `the task threw: ${each.error}`})`,
+    );
+  const more = under.length > 10 ? [`  … and ${under.length - 10} more`] : [];
+  return `scorer '${scorer}' of eval '${result.name}': mean ${mean}, under ${threshold}. Cases under it:\n${[...named, ...more].join('\n')}`;
+}
+
+/** What fails an eval run as a gate, in words. */
+export interface EvalGate {
+  /** The trials whose task threw, each with why (a failed task is an error, not a score of 0). */
+  readonly failed: string | undefined;
+  /** Each scorer whose mean is under its threshold, with the cases under it. */
+  readonly below: readonly string[];
+}
+
+/** What fails an eval run as a gate: the trials whose task threw, the scorers under their threshold. */
+export function evalGate(result: EvalResult, threshold?: EvalThreshold): EvalGate {
+  const failed = result.cases.filter(each => each.error !== undefined);
+  const below: string[] = [];
+  for (const scorer of Object.keys(result.means)) {
+    const mean = thresholdFor(threshold, scorer);
+    const problem = mean === undefined ? undefined : belowThreshold(result, scorer, mean);
+    if (problem !== undefined) below.push(problem);
+  }
+  return {
+    failed:
+      failed.length === 0
+        ? undefined
+        : [
+            `eval '${result.name}': ${failed.length} of ${result.cases.length} runs failed: the task threw (a failed task is an error, not a score of 0).`,
+            ...failed.slice(0, 10).map(each => `  ${each.id}#${each.trial}: ${each.error ?? ''}`),
+            ...(failed.length > 10 ? [`  … and ${failed.length - 10} more`] : []),
+          ].join('\n'),
+    below,
+  };
+}

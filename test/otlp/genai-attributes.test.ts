@@ -94,6 +94,46 @@ describe('GenAI attributes', () => {
     });
   });
 
+  it('names the model that answered, and describes the tools that delegate and transfer', async () => {
+    const collector = await receiver();
+    const memory = memorySink();
+    const style = agent({
+      name: 'style',
+      description: 'Rewrites text in house style.',
+      model: fakeLLM([{ text: 'Polished.' }]),
+    });
+    const billing = agent({ name: 'billing', model: fakeLLM([{ text: 'Refunded.' }]) });
+    const triage = agent({
+      name: 'triage',
+      model: fakeLLM([
+        { toolCalls: [{ name: 'ask_style', args: { input: 'fix this' } }] },
+        { toolCalls: [{ name: 'transfer_to_billing' }] },
+      ]),
+      tools: [style.asTool({ description: 'Ask the style desk' })],
+      handoffs: [billing],
+    });
+    await run(triage, 'Refund order 7', {
+      trace: [memory, otlpSink({ endpoint: collector.url })],
+    });
+    await collector.waitForSpans(
+      memory.events.filter(event => event.event.endsWith('_start')).length,
+    );
+    const chat = collector.spans.find(span => span.name.startsWith('chat '))!;
+    expect(chat.attributes['gen_ai.response.model']).toBe('fake-model');
+    const delegation = collector.spans.filter(span =>
+      span.name.startsWith('execute_tool ask_style'),
+    );
+    expect(delegation.length).toBeGreaterThan(0);
+    for (const span of delegation)
+      expect(span.attributes['gen_ai.tool.description'], span.name).toMatch(/Ask the style desk/);
+    const transfer = collector.spans.find(span =>
+      span.name.startsWith('execute_tool transfer_to_billing'),
+    )!;
+    expect(transfer.attributes['gen_ai.tool.description']).toBe(
+      "Hand the conversation over to agent 'billing'.",
+    );
+  });
+
   it("a failed call's error.type is the HTTP status the provider answered with", async () => {
     const collector = await receiver();
     const memory = memorySink();

@@ -26,6 +26,23 @@ const shapes: Record<string, { text: string; secret: string }> = {
     secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   },
   'AWS access key id': { text: 'id AKIAIOSFODNN7EXAMPLE ok', secret: 'AKIAIOSFODNN7EXAMPLE' },
+  // The next ones start a line: in a tool result written as JSON text, right after `\n`.
+  'AWS secret access key as an environment variable': {
+    text: 'HOME=/root\nAWS_SECRET_ACCESS_KEY=Zx9kLmQ2rT7vW4yB8nC1pD5fG3hJ6kS0aE2uI9oP\nPATH=/bin',
+    secret: 'Zx9kLmQ2rT7vW4yB8nC1pD5fG3hJ6kS0aE2uI9oP',
+  },
+  'AWS credentials in an ini file': {
+    text: '[default]\naws_access_key_id = ASIAQWERTYUIOPASDFGH\naws_secret_access_key = Qw3eRt5yUi7oPa9sDf1gHj2kLz4xCv6bNm8qWe0r\n',
+    secret: 'Qw3eRt5yUi7oPa9sDf1gHj2kLz4xCv6bNm8qWe0r',
+  },
+  'AWS secret access key assigned to a variable of its own': {
+    text: 'export MY_APP_AWS_SECRET_ACCESS_KEY="Pl0kMn9jIu8hYg7tFr6dEs5wAq4zXc3vBn2mLk1j"',
+    secret: 'Pl0kMn9jIu8hYg7tFr6dEs5wAq4zXc3vBn2mLk1j',
+  },
+  'GitHub token at the start of a line': {
+    text: `tokens:\nghp_${alnum(36, 17)}\n`,
+    secret: `ghp_${alnum(36, 17)}`,
+  },
   'Google API key': {
     text: `key=AIza${alnum(35)}`,
     secret: `AIza${alnum(35)}`,

@@ -1,3 +1,4 @@
+import { MissingPackageError } from './program/optional-package.js';
 import { Command, CommanderError } from 'commander';
 import type { CommandResult } from './commands/command-result.js';
 import { createStyle, shouldColor } from './render/style.js';
@@ -69,6 +70,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof MissingPackageError) {
+      io.stderr(error.message);
+      return 2;
+    }
     throw error;
   }
   if (result === undefined) {

@@ -21,6 +21,12 @@ export interface FakeAnswerStep {
   /** @defaultValue `tool_calls` when there are tool calls, else `stop` */
   finishReason?: FinishReason;
   /**
+   * The model the answer says answered (`gen_ai.response.model`), as a provider's does; another
+   * than the one asked for shows a provider serving a different version. @defaultValue the
+   * FakeLLM's own model id
+   */
+  responseModel?: string;
+  /**
    * How the text is split when streamed: the pieces themselves (they must join to `text`), or
    * pieces of this many characters. @defaultValue word by word
    */

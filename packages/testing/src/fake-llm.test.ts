@@ -26,6 +26,7 @@ describe('fakeLLM', () => {
       toolCalls: [],
       finishReason: 'stop',
       usage: { promptTokens: 7, completionTokens: 3 },
+      responseModel: 'fake-model',
     });
     const parts = await collect(model.stream(request()));
     const assembler = new StreamAssembler();
@@ -33,6 +34,7 @@ describe('fakeLLM', () => {
     expect(assembler.finish()).toMatchObject({
       toolCalls: [{ callId: 'call_2_1', toolName: 'add', argumentsText: '{"a":1,"b":2}' }],
       finishReason: 'tool_calls',
+      responseModel: 'fake-model',
     });
     expect(parts.filter(part => part.type === 'tool-call-delta')).toHaveLength(2);
   });

@@ -121,7 +121,7 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
   function settled(played: PlayedStep, call: FakeLLMCall, request: ModelRequest): Answer {
     switch (played.kind) {
       case 'answer':
-        return played;
+        return answeredBy(played, modelId);
       case 'throw':
         throw played.error;
       case 'error':
@@ -235,6 +235,12 @@ function untilCancelled(signal: AbortSignal | undefined): Promise<unknown> {
   });
 }
 
+/** An answer that says which model answered, as a provider's does (`gen_ai.response.model`). */
+function answeredBy(played: Answer, modelId: string): Answer {
+  const responseModel = played.step.responseModel ?? modelId;
+  return { ...played, response: { ...played.response, responseModel } };
+}
+
 async function* streamAnswer(
   answering: Promise<Answer>,
   request: ModelRequest,
@@ -242,7 +248,7 @@ async function* streamAnswer(
   calls: readonly FakeLLMCall[],
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const { response, step } = await answering;
-  const { text, toolCalls, finishReason, usage } = response;
+  const { text, toolCalls, finishReason, usage, responseModel } = response;
   const pieces = splitText(text, step.deltas);
   for (const [index, piece] of pieces.entries()) {
     if (step.cutAfterDeltas !== undefined && index === step.cutAfterDeltas) {
@@ -265,5 +271,10 @@ async function* streamAnswer(
     }
     yield { type: 'tool-call-end', callId: call.callId };
   }
-  yield { type: 'finish', finishReason, usage };
+  yield {
+    type: 'finish',
+    finishReason,
+    usage,
+    ...(responseModel === undefined ? {} : { responseModel }),
+  };
 }

@@ -15,7 +15,7 @@ import {
 import { defined } from '@agent-trace/core/util';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { progressLine } from './eval-progress.js';
-import { importModule } from './load-agent.js';
+import { importModule, loadErrorText } from './load-agent.js';
 
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells give it. */
 export const interruptedExitCode = 130;
@@ -169,7 +169,7 @@ export async function loadEval(file: string): Promise<EvalDefinition | string> {
       return exported as EvalDefinition;
     return `Eval module '${file}' has no default export that is an eval. Export one: export default defineEval({ name, data, task, scorers }).`;
   } catch (error) {
-    return `Cannot load eval module '${file}': ${messageOf(error)}.`;
+    return `Cannot load eval module '${file}': ${loadErrorText(error)}. Check the path and that the module runs on its own.`;
   }
 }
 

@@ -1,3 +1,4 @@
+import { loadOptional } from '../program/optional-package.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { validateTrace } from '@agent-trace/trace';
 import type { Evaluation, TraceEvent } from '@agent-trace/core';
@@ -161,7 +162,10 @@ async function experimentLines(
     return [
       `no evaluation events (gen_ai.evaluation.result) in ${options.file}: no experiment kept`,
     ];
-  const { importExperiment } = await import('@agent-trace/evals/experiments');
+  const { importExperiment } = await loadOptional(
+    'import --store',
+    () => import('@agent-trace/evals/experiments'),
+  );
   const kept = importExperiment(events, evaluations, {
     root: options.store,
     eval: options.eval ?? 'imported',

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   closeOpenConnections,
@@ -127,7 +127,7 @@ export async function loadAgent(
     await closeOpenConnections();
     return {
       ok: false,
-      message: `Cannot load agent module '${modulePath}': ${error instanceof Error ? error.message : String(error)}. Check the path and that the module runs on its own.`,
+      message: `Cannot load agent module '${modulePath}': ${loadErrorText(error)}. Check the path and that the module runs on its own.`,
     };
   }
   const release = () => releaseModule(module);
@@ -153,6 +153,22 @@ export async function loadAgent(
     return { ok: false, message: noAgent(modulePath, accept) };
   }
   return { ok: true, agent: exported, ...loaded };
+}
+
+/**
+ * Why a module could not be loaded, for people: paths under the working folder made relative,
+ * and what only says where inside agent-trace the import was made (or Node's require stack) left
+ * out.
+ */
+export function loadErrorText(error: unknown): string {
+  const cwd = process.cwd();
+  return (error instanceof Error ? error.message : String(error))
+    .replace(/\nRequire stack:[\s\S]*$/, '')
+    .replace(/ imported from \S*\/(?:packages\/cli|@agent-trace\/cli)\/\S*/, '')
+    .replaceAll(`${pathToFileURL(cwd).href}/`, './')
+    .replaceAll(`${cwd}${sep}`, `.${sep}`)
+    .trim()
+    .replace(/\.$/, '');
 }
 
 /** The exports an agent module may have that the commands read. */

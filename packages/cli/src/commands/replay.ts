@@ -1,4 +1,7 @@
+import type { TraceEvent } from '@agent-trace/core';
+import { groupRuns } from '@agent-trace/trace';
 import { buildRunTrees } from '@agent-trace/trace/model';
+import { plural } from '../render/plural.js';
 import { renderRunTree } from '../render/render-trace.js';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -8,6 +11,8 @@ import { TraceInput, unreadableTrace } from './trace-input.js';
 export interface ReplayCommandOptions {
   /** Print the span trees as JSON instead of text. @defaultValue false */
   readonly json?: boolean;
+  /** Only these runs: ids, or 1-based places in the order the runs start in the file. */
+  readonly runs?: readonly string[];
   readonly style: Style;
   /** Writes a piece of the output (a run's rendering); the command waits when it returns a promise. */
   readonly write: (text: string) => unknown;
@@ -24,11 +29,13 @@ export async function replayCommand(
   options: ReplayCommandOptions,
 ): Promise<CommandResult> {
   const input = new TraceInput(file);
+  const wanted = new WantedRuns(options.runs ?? []);
   let rendered = 0;
   try {
     if (options.json === true)
       await options.write(`{\n  "file": ${JSON.stringify(file)},\n  "runs": [`);
-    for await (const run of input.runs()) {
+    for await (const run of groupRuns(wanted.watch(input.events()))) {
+      if (!wanted.takes(run.run)) continue;
       for (const tree of buildRunTrees(run.events)) {
         const text =
           options.json === true
@@ -46,9 +53,51 @@ export async function replayCommand(
       `],\n  "tornTail": ${JSON.stringify(input.tornTail ?? null)},\n  "warnings": ${JSON.stringify(input.warnings)}\n}`,
     );
   }
+  const missing = wanted.missing();
+  if (missing !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: missing };
   return {
     exitCode: exitCodes.ok,
     stdout: rendered === 0 && options.json !== true ? `${file}: no events.` : '',
     stderr: input.warningText,
   };
+}
+
+/**
+ * The runs `--run` names, found as the trace streams by: an id, or a 1-based place in the order
+ * the runs start in the file (as `rerun --run` counts them).
+ */
+class WantedRuns {
+  readonly #order: string[] = [];
+  readonly #found = new Set<string>();
+
+  constructor(readonly names: readonly string[]) {}
+
+  /** The events, unchanged, noting the order in which runs first appear. */
+  async *watch(events: AsyncIterable<TraceEvent>): AsyncGenerator<TraceEvent> {
+    const seen = new Set<string>();
+    for await (const event of events) {
+      if (!seen.has(event.run)) {
+        seen.add(event.run);
+        this.#order.push(event.run);
+      }
+      yield event;
+    }
+  }
+
+  /** Whether the run is one asked for (every run when none is named). */
+  takes(run: string): boolean {
+    if (this.names.length === 0) return true;
+    const place = String(this.#order.indexOf(run) + 1);
+    const named = this.names.filter(name => name === run || name === place);
+    for (const name of named) this.#found.add(name);
+    return named.length > 0;
+  }
+
+  /** What to say of the names no run answered to; undefined when every one did. */
+  missing(): string | undefined {
+    const unfound = this.names.filter(name => !this.#found.has(name));
+    if (unfound.length === 0) return undefined;
+    const runs = this.#order.map((run, at) => `${at + 1}. ${run}`).join(', ');
+    return `--run ${unfound.join(', ')}: the trace has no such run. Its ${plural(this.#order.length, 'run')}: ${runs}.`;
+  }
 }

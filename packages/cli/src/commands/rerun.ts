@@ -15,8 +15,8 @@ import {
   type RerunReport,
   type RerunTraceOptions,
 } from '@agent-trace/trace';
-import { rerunView, viewerHtml } from '@agent-trace/viewer';
 import type { Style } from '../render/style.js';
+import { loadOptional } from '../program/optional-package.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { loadAgent } from './load-agent.js';
 import { describeReruns, type RunRerun } from './rerun-report.js';
@@ -118,6 +118,11 @@ async function writePage(
   const shown = reruns.find(each => !each.report.same) ?? reruns[0];
   if (html === undefined || shown === undefined) return undefined;
   try {
+    // The viewer, an optional package of the CLI, is loaded only for a page.
+    const { rerunView, viewerHtml } = await loadOptional(
+      'rerun --html',
+      () => import('@agent-trace/viewer'),
+    );
     await writeFile(html, viewerHtml(rerunView(shown.report, file)));
     return undefined;
   } catch (error) {

@@ -11,6 +11,11 @@ export const addReplay: AddCommand = (program, { io, style, onResult }) => {
     )
     .argument('<trace>', 'a JSONL trace file, e.g. traces/demo.jsonl')
     .option('--json', 'print the span trees as JSON')
+    .option(
+      '--run <id|n>',
+      'only this run: its id, or its place (1, 2, …); repeat it for more',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--follow', 'print the events of a trace still being written, live, until its runs end')
     .option(
       '--speed <factor>',
@@ -19,27 +24,33 @@ export const addReplay: AddCommand = (program, { io, style, onResult }) => {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/live.jsonl --follow\n  agent-trace replay traces/demo.jsonl --speed 10\n\nExit codes: 0 rendered, 2 unreadable.',
+      '\nExamples:\n  agent-trace replay traces/demo.jsonl\n  agent-trace replay traces/demo.jsonl --run 2\n  agent-trace replay traces/demo.jsonl --json > demo.json\n  agent-trace replay traces/live.jsonl --follow\n  agent-trace replay traces/demo.jsonl --speed 10\n\nExit codes: 0 rendered, 2 unreadable.',
     )
-    .action(async (file: string, options: { json?: boolean; follow?: boolean; speed?: number }) => {
-      const timeline = { style, write: (line: string) => void io.stdout(line) };
-      if (options.follow === true || options.speed !== undefined) {
-        const { followCommand, playbackCommand } = await load.follow();
+    .action(
+      async (
+        file: string,
+        options: { json?: boolean; run?: string[]; follow?: boolean; speed?: number },
+      ) => {
+        const timeline = { style, write: (line: string) => void io.stdout(line) };
+        if (options.follow === true || options.speed !== undefined) {
+          const { followCommand, playbackCommand } = await load.follow();
+          return onResult(
+            await (options.speed === undefined
+              ? followCommand(file, timeline)
+              : playbackCommand(file, options.speed, timeline)),
+          );
+        }
+        const { replayCommand } = await load.replay();
         return onResult(
-          await (options.speed === undefined
-            ? followCommand(file, timeline)
-            : playbackCommand(file, options.speed, timeline)),
+          await replayCommand(file, {
+            json: options.json === true,
+            ...(options.run === undefined ? {} : { runs: options.run }),
+            style,
+            write: text => io.stdout(text),
+          }),
         );
-      }
-      const { replayCommand } = await load.replay();
-      return onResult(
-        await replayCommand(file, {
-          json: options.json === true,
-          style,
-          write: text => io.stdout(text),
-        }),
-      );
-    });
+      },
+    );
 };
 
 /** `agent-trace validate`: check a trace against its rules. */

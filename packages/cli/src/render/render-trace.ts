@@ -279,7 +279,11 @@ class TreeRenderer {
     if (end.degraded_tools !== undefined) {
       lines.push(s.yellow(`degraded: went on without ${end.degraded_tools.join(', ')}`));
     }
-    if (end.error !== undefined) lines.push(s.red(`error: ${errorText(end.error)}`));
+    if (end.error !== undefined) {
+      // An error whose type is `error` (an imported span's) already says so.
+      const text = errorText(end.error);
+      lines.push(s.red(/^error:/i.test(text) ? text : `error: ${text}`));
+    }
     if (end.output !== undefined && end.output !== '')
       lines.push(`output: ${this.#quote(end.output)}`);
     return lines.join('\n');

@@ -218,7 +218,8 @@ export class RecordedTrace {
     const last = task.agents.at(-1);
     const failure = error ?? last?.error;
     const stopReason = stopReasonOf(failure);
-    const output = last?.lastText ?? '';
+    // A guardrail that tripped withheld the answer: the run has no output (as a run of the loop).
+    const output = stopReason === 'guardrail_blocked' ? '' : (last?.lastText ?? '');
     const cause = failure === undefined ? undefined : spanError(failure);
     for (const agent of [...task.agents].reverse()) {
       this.#ensureRun(agent, '');

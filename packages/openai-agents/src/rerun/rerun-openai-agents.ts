@@ -9,7 +9,7 @@ import {
   type RerunReport,
 } from '@agent-trace/trace';
 import type { Model, Tool } from '@openai/agents';
-import { openaiAgentsModel } from '../openai-agents-model.js';
+import { openaiAgentsModel, sdk } from '../openai-agents-model.js';
 import type { AgentTraceProcessorOptions } from '../record/trace-processor.js';
 import { withAgentTrace } from '../record/with-agent-trace.js';
 
@@ -95,9 +95,19 @@ function recordedTools<Tools extends readonly Tool[]>(tools: Tools, recording: R
  * );
  * ```
  */
-export function openaiAgentsAgent(agent: (rerun: OpenaiAgentsRerun) => unknown): BridgedAgent {
+export function openaiAgentsAgent(
+  agent: (rerun: OpenaiAgentsRerun) => unknown,
+): BridgedAgent & AsyncDisposable {
   return {
     framework: 'openai-agents',
     rerun: (trace, options) => rerunOpenaiAgentsTrace(trace, agent, options),
+    /**
+     * What `agent-trace rerun` calls when it is done with the module: the SDK's own trace
+     * processors are shut down (its default exporter keeps timers that would hold the process
+     * as it ends).
+     */
+    async [Symbol.asyncDispose]() {
+      await (await sdk()).getGlobalTraceProvider().shutdown();
+    },
   };
 }

@@ -95,7 +95,7 @@ export async function* readTraceLineBatches(
     if (isSystemError(error)) throw new TraceFileError({ file, action: 'read', cause: error });
     throw error;
   }
-  pending += decoder.end(pending, line);
+  pending += decoder.end();
   if (pending !== '') onTornTail({ file, line: line + 1, length: pending.length });
 }
 
@@ -127,11 +127,14 @@ class Utf8Lines {
     }
   }
 
-  end(pending: string, line: number): string {
+  /**
+   * The text of what is left: bytes of a character cut off at the end of the file belong to a
+   * torn last line (a write cut short), which is reported as such, not as bytes that are not UTF-8.
+   */
+  end(): string {
     try {
       return this.#decoder.decode();
     } catch {
-      this.#told(`${pending}\uFFFD`, line);
       return '\uFFFD';
     }
   }

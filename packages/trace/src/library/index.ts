@@ -36,3 +36,4 @@ export {
   type DuckJson,
 } from './duckdb.js';
 export { durationMs } from './duration.js';
+export { RunFilterError } from './run-filter-error.js';

@@ -1,5 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { durationMs } from './duration.js';
+import { RunFilterError } from './run-filter-error.js';
 
 /** Which runs to list, and in what order: every field narrows; none lists the latest runs. */
 export interface RunFilter {
@@ -32,6 +33,9 @@ export interface RunFilter {
 
 /** How runs are ordered: each one's largest first. */
 export type RunSort = 'time' | 'cost' | 'duration' | 'tokens';
+
+/** The most runs one listing gives. */
+const maxLimit = 100_000;
 
 const orders: Readonly<Record<RunSort, string>> = {
   time: 'started_at DESC',
@@ -71,12 +75,14 @@ export function runQuery(filter: RunFilter): { sql: string; values: DuckDBValue[
     where.push(`started_at >= ${value(timestamp(filter.since))}::TIMESTAMP`);
   if (filter.until !== undefined)
     where.push(`started_at < ${value(timestamp(filter.until))}::TIMESTAMP`);
-  if (filter.minCostUsd !== undefined) where.push(`cost_usd >= ${value(filter.minCostUsd)}`);
-  if (filter.maxCostUsd !== undefined) where.push(`cost_usd <= ${value(filter.maxCostUsd)}`);
+  // Numbers as text cast to DOUBLE: a whole number would be bound as a BIGINT, which 1e300 is not.
+  const double = (number: number) => `${value(String(number))}::DOUBLE`;
+  if (filter.minCostUsd !== undefined) where.push(`cost_usd >= ${double(filter.minCostUsd)}`);
+  if (filter.maxCostUsd !== undefined) where.push(`cost_usd <= ${double(filter.maxCostUsd)}`);
   if (filter.minDurationMs !== undefined)
-    where.push(`duration_ms >= ${value(filter.minDurationMs)}`);
+    where.push(`duration_ms >= ${double(filter.minDurationMs)}`);
   if (filter.maxDurationMs !== undefined)
-    where.push(`duration_ms <= ${value(filter.maxDurationMs)}`);
+    where.push(`duration_ms <= ${double(filter.maxDurationMs)}`);
   if (filter.text !== undefined && filter.text !== '') {
     // Case-insensitive: both sides lowered the same way; `contains` takes the text as it is.
     const text = value(filter.text);
@@ -88,8 +94,10 @@ export function runQuery(filter: RunFilter): { sql: string; values: DuckDBValue[
     );
   }
   const order = orders[filter.sort ?? 'time'];
-  const limit = Math.max(0, Math.floor(filter.limit ?? 50));
-  const offset = Math.max(0, Math.floor(filter.offset ?? 0));
+  const whole = (number: number, most: number) =>
+    Number.isFinite(number) ? Math.min(most, Math.max(0, Math.floor(number))) : most;
+  const limit = whole(filter.limit ?? 50, maxLimit);
+  const offset = whole(filter.offset ?? 0, Number.MAX_SAFE_INTEGER);
   return {
     sql: `SELECT * FROM runs r${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`}
       ORDER BY ${order}, run LIMIT ${limit} OFFSET ${offset}`,
@@ -126,19 +134,29 @@ export interface RunFilterFields {
 
 const sorts: readonly string[] = ['time', 'cost', 'duration', 'tokens'];
 
-/** The filter `fields` ask for at `now`; throws naming the field when one is not valid. */
+/**
+ * The filter `fields` ask for at `now`; throws a {@link RunFilterError} naming the field when one
+ * is not valid.
+ */
 export function runFilterOf(fields: RunFilterFields, now: number): RunFilter {
-  const number = (text: string | undefined, flag: string) => {
+  const number = (text: string | undefined, flag: string, most: number, whole = false) => {
     if (text === undefined) return undefined;
     const value = Number(text);
-    if (text.trim() === '' || !Number.isFinite(value))
-      throw new Error(`Invalid ${flag} '${text}': expected a number.`);
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > most)
+      throw new RunFilterError(`Invalid ${flag} '${text}': expected a number from 0 to ${most}.`);
+    if (whole && !Number.isInteger(value))
+      throw new RunFilterError(`Invalid ${flag} '${text}': expected a whole number.`);
     return value;
   };
-  const ago = (text: string | undefined, flag: string) =>
-    text === undefined ? undefined : new Date(now - durationMs(text, flag));
+  const ago = (text: string | undefined, flag: string) => {
+    if (text === undefined) return undefined;
+    const date = new Date(now - durationMs(text, flag));
+    if (Number.isNaN(date.getTime()))
+      throw new RunFilterError(`Invalid ${flag} '${text}': further back than a date can be.`);
+    return date;
+  };
   if (fields.sort !== undefined && !sorts.includes(fields.sort))
-    throw new Error(`Invalid --sort '${fields.sort}': use one of ${sorts.join(', ')}.`);
+    throw new RunFilterError(`Invalid --sort '${fields.sort}': use one of ${sorts.join(', ')}.`);
   const entries: [keyof RunFilter, unknown][] = [
     ['agent', fields.agent],
     ['tool', fields.tool],
@@ -148,12 +166,12 @@ export function runFilterOf(fields: RunFilterFields, now: number): RunFilter {
     ['session', fields.session],
     ['since', ago(fields.since, '--since')],
     ['until', ago(fields.until, '--until')],
-    ['minCostUsd', number(fields.minCost, '--min-cost')],
-    ['maxCostUsd', number(fields.maxCost, '--max-cost')],
-    ['minDurationMs', number(fields.minDuration, '--min-duration')],
+    ['minCostUsd', number(fields.minCost, '--min-cost', 1e9)],
+    ['maxCostUsd', number(fields.maxCost, '--max-cost', 1e9)],
+    ['minDurationMs', number(fields.minDuration, '--min-duration', 1e12)],
     ['text', fields.text],
     ['sort', fields.sort],
-    ['limit', number(fields.limit, '--limit')],
+    ['limit', number(fields.limit, '--limit', maxLimit, true)],
   ];
   return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
 }

@@ -313,11 +313,14 @@ export class SpanBuilder {
       default: {
         const handoff = start as TraceEventOf<'handoff_start'>;
         const parent = handoff.parent_span_id;
-        return handoffAttributes(
-          handoff,
-          parent === null ? undefined : this.#toolNames.get(parent),
-          attributes,
+        const calling = parent === null ? undefined : this.#toolNames.get(parent);
+        // The description the model was shown of the tool that made the transfer.
+        const description = this.#agents.toolDescription(
+          handoff.from,
+          calling ?? `transfer_to_${handoff.to}`,
         );
+        if (description !== undefined) attributes[semconv.toolDescription] = description;
+        return handoffAttributes(handoff, calling, attributes);
       }
     }
   }

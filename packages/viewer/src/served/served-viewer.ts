@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { TraceEvent } from '@agent-trace/core';
+import { RunFilterError } from '@agent-trace/trace/library';
 import { drawnRow, type DrawnRow } from '../drawn-row.js';
 import { viewerHtml } from '../viewer-html.js';
 import { FileOutline } from './file-outline.js';
@@ -68,6 +69,23 @@ export function serveFiles(
   return servedViewer(filesSource(files), options);
 }
 
+/** The runs a page's filters select; a filter that is not valid answers 400 with what to change. */
+async function answerRuns(
+  source: RunSource,
+  outlines: OutlineCache,
+  query: URLSearchParams,
+  response: ServerResponse,
+): Promise<void> {
+  let runs;
+  try {
+    runs = await source.runs(query, (path, name) => outlines.get(path, name));
+  } catch (error) {
+    if (!(error instanceof RunFilterError)) throw error;
+    return send(response, 400, 'text/plain; charset=utf-8', error.message);
+  }
+  sendJson(response, runs);
+}
+
 async function servedViewer(source: RunSource, options: ServeOptions): Promise<ServedViewer> {
   const host = options.host ?? '127.0.0.1';
   const page = viewerHtml({ mode: 'serve', title: source.title, source: source.kind });
@@ -76,9 +94,7 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
   const api: Readonly<
     Record<string, (query: URLSearchParams, response: ServerResponse) => Promise<void>>
   > = {
-    '/api/runs': async (query, response) => {
-      sendJson(response, await source.runs(query, (path, name) => outlines.get(path, name)));
-    },
+    '/api/runs': (query, response) => answerRuns(source, outlines, query, response),
     '/api/facets': async (_query, response) => sendJson(response, await source.facets()),
     '/api/run': async (query, response) => {
       const opened = await openRun(source, outlines, query, response);

@@ -18,30 +18,47 @@ export type Opening = RegExp;
 const rule = (pattern: RegExp, accept?: (match: string) => boolean): RedactionRule =>
   accept === undefined ? { pattern } : { pattern, accept };
 
+/**
+ * Where a secret's name or prefix may start: not inside a word, or right after an escape of JSON
+ * text (`\naws_secret_access_key=…` in a tool result written as JSON: the `n` of `\n` is a word
+ * character, so `\b` alone would miss it), or after `_` for names (`MY_AWS_SECRET_ACCESS_KEY`).
+ */
+const wordStart = String.raw`(?:\b|(?<=\\[nrtbf]))`;
+const nameStart = String.raw`(?:(?<![A-Za-z0-9])|(?<=\\[nrtbf]))`;
+
+/** A pattern that starts where a word does (see {@link wordStart}). */
+const word = (source: string, flags: string) => new RegExp(`${wordStart}${source}`, flags);
+
+/** An AWS secret access key's name, as an environment variable, an ini key or a field. */
+const awsSecretName = String.raw`${nameStart}(?:aws_?)?secret_?access_?key\\?["']?\s*`;
+
 /** Keys, tokens and credentials of the common services and formats. */
 export const knownSecretRules: readonly RedactionRule[] = [
   // OpenAI and Anthropic keys
-  rule(/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g),
-  rule(/\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi),
+  rule(word(String.raw`sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}`, 'g')),
+  rule(word(String.raw`Bearer\s+[A-Za-z0-9._~+/-]{8,}=*`, 'gi')),
   // AWS access key ids, and secret access keys next to their name
-  rule(/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g),
+  rule(word(String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}\b`, 'g')),
   rule(
-    /\b(?:aws_?)?secret_?access_?key\\?["']?\s*[:=]\s*\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi,
+    new RegExp(
+      String.raw`${awsSecretName}[:=]\s*\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`,
+      'gi',
+    ),
   ),
   // GitHub tokens
-  rule(/\bgh[pousr]_[A-Za-z0-9]{30,}\b/g),
-  rule(/\bgithub_pat_[A-Za-z0-9_]{40,}/g),
+  rule(word(String.raw`gh[pousr]_[A-Za-z0-9]{30,}\b`, 'g')),
+  rule(word(String.raw`github_pat_[A-Za-z0-9_]{40,}`, 'g')),
   // Slack tokens and webhooks
-  rule(/\bxox[abeprs]-[A-Za-z0-9-]{10,}/g),
-  rule(/\bxapp-\d-[A-Za-z0-9-]{10,}/g),
+  rule(word(String.raw`xox[abeprs]-[A-Za-z0-9-]{10,}`, 'g')),
+  rule(word(String.raw`xapp-\d-[A-Za-z0-9-]{10,}`, 'g')),
   rule(/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g),
   // Google API keys
-  rule(/\bAIza[0-9A-Za-z_-]{35}\b/g),
+  rule(word(String.raw`AIza[0-9A-Za-z_-]{35}\b`, 'g')),
   // Stripe secret and restricted keys, webhook secrets
-  rule(/\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}/g),
-  rule(/\bwhsec_[0-9A-Za-z]{24,}/g),
+  rule(word(String.raw`(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`, 'g')),
+  rule(word(String.raw`whsec_[0-9A-Za-z]{24,}`, 'g')),
   // JSON Web Tokens: header.payload.signature, base64url, the header a JSON object
-  rule(/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g),
+  rule(word(String.raw`eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, 'g')),
   // PEM private key blocks
   rule(
     /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g,
@@ -50,7 +67,10 @@ export const knownSecretRules: readonly RedactionRule[] = [
   rule(/\b[a-z][a-z0-9+.-]*:\/\/(?<secret>[^\s/?#@:]+:[^\s/?#@]+)@/gi),
   // Authorization headers written as text
   rule(
-    /\b(?:proxy-)?authorization\s*:\s*(?:basic|bearer|token|digest)?\s*[A-Za-z0-9._~+/=-]{8,}/gi,
+    word(
+      String.raw`(?:proxy-)?authorization\s*:\s*(?:basic|bearer|token|digest)?\s*[A-Za-z0-9._~+/=-]{8,}`,
+      'gi',
+    ),
   ),
 ];
 
@@ -59,11 +79,14 @@ export const knownSecretRules: readonly RedactionRule[] = [
  * `Bearer abc` may still become `Bearer abcdefgh…`.
  */
 export const knownSecretOpenings: readonly Opening[] = [
-  /\bBearer\s+[A-Za-z0-9._~+/-]*=*$/i,
-  /\b(?:proxy-)?authorization\s*:\s*(?:(?:basic|bearer|token|digest)\s*)?[A-Za-z0-9._~+/=-]*$/i,
+  word(String.raw`Bearer\s+[A-Za-z0-9._~+/-]*=*$`, 'i'),
+  word(
+    String.raw`(?:proxy-)?authorization\s*:\s*(?:(?:basic|bearer|token|digest)\s*)?[A-Za-z0-9._~+/=-]*$`,
+    'i',
+  ),
   /-----BEGIN[ A-Z0-9-]*$/,
   /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?![\s\S]*-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----)/,
-  /\b(?:aws_?)?secret_?access_?key\\?["']?\s*(?:[:=]\s*\\?["']?[A-Za-z0-9/+]*)?$/i,
+  new RegExp(String.raw`${awsSecretName}(?:[:=]\s*\\?["']?[A-Za-z0-9/+]*)?$`, 'i'),
 ];
 
 /** Personal data, redacted when `pii` is on. */

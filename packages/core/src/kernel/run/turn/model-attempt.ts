@@ -147,9 +147,26 @@ export class ModelAttempt implements SentRequestListener {
     return response;
   }
 
-  /** The attempt failed: its span ends with the error. */
+  /**
+   * The attempt failed: its span ends with the error. It used nothing, so it costs nothing, if its
+   * model has a price; if it has none, the call is counted unpriced (the run's cost is unknown,
+   * never said to be $0).
+   */
   failed(caught: unknown): void {
-    this.state.tracer.end(this.#started, llmFailedFields(this.#identity, toTraceError(caught)));
+    const identity = this.#identity;
+    const unused = {
+      text: '',
+      toolCalls: [],
+      finishReason: 'other',
+      usage: { promptTokens: 0, completionTokens: 0 },
+    } as const;
+    if (this.input.hooks.price(identity, unused) === undefined)
+      countCost(
+        [this.input.cost, this.state.totals.cost],
+        undefined,
+        `${identity.provider}/${identity.model}`,
+      );
+    this.state.tracer.end(this.#started, llmFailedFields(identity, toTraceError(caught)));
   }
 
   /** Clears the time limits; a span still open (the consumer stopped reading) ends as aborted. */

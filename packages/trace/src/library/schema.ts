@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS trace_events (
   attempt INTEGER, finish_reason VARCHAR, handed_off_to VARCHAR,
   error_type VARCHAR, error_message VARCHAR, input VARCHAR, output VARCHAR);
 CREATE TABLE IF NOT EXISTS library_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
-CREATE TEMP TABLE IF NOT EXISTS staged_lines (file_id INTEGER, "offset" DOUBLE, line VARCHAR);
+CREATE TEMP TABLE IF NOT EXISTS staged_lines (
+  file_id INTEGER, "offset" DOUBLE, length INTEGER, line VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS staged_files (
   file_id INTEGER, path VARCHAR, indexed_bytes DOUBLE, head VARCHAR, not_utf8_at DOUBLE);
 `;
@@ -85,7 +86,7 @@ const asText = (column: string) =>
  */
 export const parseStagedLines = `
 CREATE OR REPLACE TEMP TABLE parsed_lines AS
-SELECT file_id, "offset"::BIGINT AS "offset", strlen(line) AS length,
+SELECT file_id, "offset"::BIGINT AS "offset", length,
   try(json_transform(line, '${lineShape}')) AS j
 FROM staged_lines`;
 

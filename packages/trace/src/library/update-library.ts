@@ -196,6 +196,41 @@ async function forget(connection: DuckConnection, ids: readonly number[]): Promi
   });
 }
 
+/** Lines longer than this many bytes are indexed with their long strings cut. */
+const longLineBytes = 1 << 20;
+/** How many characters of a long line's long string the index keeps. */
+const keptCharacters = 1 << 16;
+
+/**
+ * A line's text as the index parses it. A line past 1 MiB (a tool result of 50 MB) has each of its
+ * strings past 64 Ki characters cut to that, so parsing it in DuckDB takes memory in proportion to
+ * what the views show, not to the line (the line itself stays whole in its file, where a run is
+ * read from).
+ */
+function indexedText(buffer: Buffer, start: number, end: number): string {
+  const text = buffer.toString('utf8', start, end);
+  if (end - start <= longLineBytes) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text.slice(0, 1024); // still not JSON: counted as a line that is not an event
+  }
+  const open: unknown[] = [value];
+  while (open.length > 0) {
+    const next = open.pop();
+    if (typeof next !== 'object' || next === null) continue;
+    const entries = next as Record<string, unknown>;
+    for (const key of Object.keys(entries)) {
+      const field = entries[key];
+      if (typeof field === 'string' && field.length > keptCharacters)
+        entries[key] = `${field.slice(0, keptCharacters)}…`;
+      else if (typeof field === 'object' && field !== null) open.push(field);
+    }
+  }
+  return JSON.stringify(value);
+}
+
 /** A UTF-8 byte order mark. */
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -231,7 +266,8 @@ function stage(
     if (newline > start) {
       appender.appendInteger(item.id);
       appender.appendDouble(position + start);
-      appender.appendVarchar(buffer.toString('utf8', start, newline));
+      appender.appendInteger(newline - start);
+      appender.appendVarchar(indexedText(buffer, start, newline));
       appender.endRow();
       entry.lines++;
     }

@@ -1,10 +1,11 @@
-import { agent, stream, tool, type Chunk } from '@agent-trace/core';
+import { agent, run, stream, tool, type Chunk } from '@agent-trace/core';
 import { Redactor } from '@agent-trace/core/redaction';
 import { placeholderFor } from '@agent-trace/core/internal';
 import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver } from '@agent-trace/testing/otlp';
 import { memorySink } from '@agent-trace/trace';
 import { otlpSink } from '@agent-trace/trace/otlp';
+import { viewerHtml } from '@agent-trace/viewer';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -228,5 +229,43 @@ describe('a redactor that has seen strings before', () => {
       }),
       { numRuns: 300, seed: 20261125 },
     );
+  });
+});
+
+describe('an AWS secret key in what a run returns and in the viewer page', () => {
+  it('is redacted in the returned error and the page, in its environment form inside JSON text', async () => {
+    const key = 'Hg7fDs5aPo3iUy1tRe9wQl8kJh6gFd4sAz2xCv0b';
+    const failing = tool({
+      name: 'deploy',
+      description: 'Deploys',
+      input: z.object({}),
+      execute: () => {
+        throw new Error(
+          `the deploy failed: ${JSON.stringify({ env: `HOME=/root\nAWS_SECRET_ACCESS_KEY=${key}` })}`,
+        );
+      },
+    });
+    const memory = memorySink();
+    const result = await run(
+      agent({
+        name: 'ops',
+        model: fakeLLM([{ toolCalls: [{ name: 'deploy' }] }, { text: 'It failed.' }]),
+        tools: [failing],
+      }),
+      'Deploy',
+      { trace: memory },
+    );
+    const returned = JSON.stringify({ error: result.error, calls: result.toolCalls }, (_, value) =>
+      value instanceof Error ? { message: value.message, stack: value.stack } : value,
+    );
+    expect(returned).toContain('[redacted:');
+    expect(returned).not.toContain(key);
+    const page = viewerHtml({
+      mode: 'trace',
+      title: 'ops',
+      files: [{ name: 'ops.jsonl', events: memory.events, warnings: [] }],
+    });
+    expect(JSON.stringify(memory.events)).not.toContain(key);
+    expect(page).not.toContain(key);
   });
 });

@@ -59,6 +59,20 @@ describe('values nested too deep', () => {
   });
 });
 
+describe('values nested too deep, in a library', () => {
+  it('are left out of the index, which names the file, where and why', async () => {
+    const library = mkdtempSync(join(tmpdir(), 'agent-trace-deep-index-'));
+    const sink = jsonlSink(join(library, 'deep.jsonl'));
+    await run(deepArgsAgent(deepModel(5000)), 'Echo it', { trace: sink });
+    await sink.close();
+    const index = await cli(['index', library]);
+    expect(index.code).toBe(1);
+    expect(index.stderr).toMatch(
+      /deep\.jsonl: \d+ lines? (is|are) not (a )?trace events? and w(as|ere) skipped \(the first at byte \d+: arrays and objects nested more than 500 levels deep\)/,
+    );
+  });
+});
+
 describe('values nested just inside the limit', () => {
   let file = '';
   beforeAll(async () => {

@@ -6,6 +6,7 @@
  */
 
 import { SUPPORTED_TRACE_SCHEMA_VERSIONS } from '@agent-trace/core';
+import { maxNestingDepth } from '../jsonl/nesting-depth.js';
 
 /** The tables, made on every opening for writing. */
 export const librarySchema = `
@@ -34,6 +35,7 @@ CREATE TEMP TABLE IF NOT EXISTS staged_files (
 
 /** The shape `json_transform` reads each line into: one parse a line, every field at once. */
 const lineShape = JSON.stringify({
+  nested_too_deep: 'BOOLEAN',
   v: 'INTEGER',
   run: 'VARCHAR',
   session: 'VARCHAR',
@@ -98,6 +100,7 @@ const notAnEvent = `j IS NULL OR j.run IS NULL OR j.event IS NULL OR j.v IS NULL
 
 /** Why a parsed line is not an event, in words. */
 const whyNotAnEvent = `CASE WHEN j IS NULL THEN 'not JSON, or a field of the wrong type'
+  WHEN j.nested_too_deep THEN 'arrays and objects nested more than ${maxNestingDepth} levels deep'
   WHEN j.run IS NULL OR j.event IS NULL THEN 'not a trace event (no run or event)'
   ELSE 'trace schema version ' || coalesce(j.v::VARCHAR, '(none)') || ' (this agent-trace reads ${versions}; a newer one wrote it)' END`;
 

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { nestsDeeperThan } from '../jsonl/nesting-depth.js';
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { inTransaction, rowsOf, text, type DuckConnection } from './duckdb.js';
 import {
@@ -209,6 +210,8 @@ const keptCharacters = 1 << 16;
  */
 function indexedText(buffer: Buffer, start: number, end: number): string {
   const text = buffer.toString('utf8', start, end);
+  // Refused as every reader refuses it (counted as a line that is not an event, with why).
+  if (nestsDeeperThan(text)) return nestedTooDeep;
   if (end - start <= longLineBytes) return text;
   let value: unknown;
   try {
@@ -230,6 +233,9 @@ function indexedText(buffer: Buffer, start: number, end: number): string {
   }
   return JSON.stringify(value);
 }
+
+/** What the index parses for a line nested deeper than the readers read. */
+const nestedTooDeep = '{"nested_too_deep":true}';
 
 /** A UTF-8 byte order mark. */
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);

@@ -255,8 +255,10 @@ describe('an AWS secret key in what a run returns and in the viewer page', () =>
       'Deploy',
       { trace: memory },
     );
-    const returned = JSON.stringify({ error: result.error, calls: result.toolCalls }, (_, value) =>
-      value instanceof Error ? { message: value.message, stack: value.stack } : value,
+    const returned = JSON.stringify(
+      { error: result.error, calls: result.toolCalls },
+      (_key: string, value: unknown): unknown =>
+        value instanceof Error ? { message: value.message, stack: value.stack } : value,
     );
     expect(returned).toContain('[redacted:');
     expect(returned).not.toContain(key);

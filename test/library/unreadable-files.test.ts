@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agentTraceProcess } from '../conformance/harness/cli-process.js';
+import { execFileSync } from 'node:child_process';
 import { cli } from '../support/cli.js';
 import { copiedRun, deskRunLines } from '../support/trace-folder.js';
 
@@ -19,6 +19,23 @@ beforeAll(async () => {
   lines = copiedRun(await deskRunLines('refunded'), 'run-1', 0);
   otherRun = copiedRun(await deskRunLines('answered'), 'run-2', 1000);
 });
+
+type Printed = { code: number; stdout: string; stderr: string };
+
+/** The CLI's commands run as `nobody`, in a process of their own (see the fixture). */
+function asNobody(commands: readonly string[][]): Printed[] {
+  const printed = execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'test/fixtures/cli-as-nobody.ts',
+      ...commands.map(args => JSON.stringify(args)),
+    ],
+    { encoding: 'utf8' },
+  );
+  return JSON.parse(printed) as Printed[];
+}
 
 const folderWith = (files: Record<string, string | Buffer>): string => {
   const folder = mkdtempSync(join(tmpdir(), 'agent-trace-unreadable-'));
@@ -78,27 +95,23 @@ describe('the library over files it cannot read whole', () => {
   it('indexes the files it can read when one may not be opened, and names that one', async () => {
     const folder = folderWith({ 'a.jsonl': lines, 'locked.jsonl': otherRun });
     chmodSync(join(folder, 'locked.jsonl'), 0o000);
-    // Root reads any file: the command then runs as a user who may not (nobody).
+    const commands = [
+      ['index', folder],
+      ['runs', '--dir', folder, '--json'],
+    ];
+    // Root reads any file: the commands then run as a user who may not (nobody).
     const root = process.getuid?.() === 0;
     if (root) chmodSync(folder, 0o777);
-    const index = root
-      ? await agentTraceProcess(['index', folder], 60_000, {}, { uid: 65534, gid: 65534 })
-      : await cli(['index', folder]);
-    expect(index.stderr).toMatch(
+    const [index, runs] = root
+      ? asNobody(commands)
+      : [await cli(commands[0]!), await cli(commands[1]!)];
+    expect(index!.stderr).toMatch(
       /locked\.jsonl: cannot be read, left out: EACCES: permission denied, open '.*locked\.jsonl': this user may not read it; fix its permissions/,
     );
-    expect(index.code).toBe(1);
-    expect(index.stdout).toMatch(/^2 trace files, 1 read/);
-    const runs = root
-      ? await agentTraceProcess(
-          ['runs', '--dir', folder, '--json'],
-          60_000,
-          {},
-          { uid: 65534, gid: 65534 },
-        )
-      : await cli(['runs', '--dir', folder, '--json']);
-    expect(runs.code).toBe(0);
-    expect(runs.stdout).toContain('"run":"run-1"');
-    expect(runs.stderr).toContain('locked.jsonl: cannot be read');
+    expect(index!.code).toBe(1);
+    expect(index!.stdout).toMatch(/^2 trace files, 1 read/);
+    expect(runs!.code).toBe(0);
+    expect(runs!.stdout).toContain('"run":"run-1"');
+    expect(runs!.stderr).toContain('locked.jsonl: cannot be read');
   });
 });

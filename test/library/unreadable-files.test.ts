@@ -22,16 +22,11 @@ beforeAll(async () => {
 
 type Printed = { code: number; stdout: string; stderr: string };
 
-/** The CLI's commands run as `nobody`, in a process of their own (see the fixture). */
-function asNobody(commands: readonly string[][]): Printed[] {
+/** `index` and `runs --json` on the folder as `nobody`, in a process of their own (see the fixture). */
+function asNobody(folder: string): Printed[] {
   const printed = execFileSync(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'test/fixtures/cli-as-nobody.ts',
-      ...commands.map(args => JSON.stringify(args)),
-    ],
+    ['--import', 'tsx', 'test/fixtures/cli-as-nobody.ts', folder],
     { encoding: 'utf8' },
   );
   return JSON.parse(printed) as Printed[];
@@ -103,7 +98,7 @@ describe('the library over files it cannot read whole', () => {
     const root = process.getuid?.() === 0;
     if (root) chmodSync(folder, 0o777);
     const [index, runs] = root
-      ? asNobody(commands)
+      ? asNobody(folder)
       : [await cli(commands[0]!), await cli(commands[1]!)];
     expect(index!.stderr).toMatch(
       /locked\.jsonl: cannot be read, left out: EACCES: permission denied, open '.*locked\.jsonl': this user may not read it; fix its permissions/,

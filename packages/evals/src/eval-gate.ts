@@ -1,3 +1,4 @@
+import { failedRuns, type FailedRun } from './compare/compare-evals.js';
 import type { EvalResult } from './run-eval.js';
 
 /**
@@ -28,14 +29,25 @@ export function belowThreshold(
   const under = [...result.cases]
     .filter(each => (each.scores[scorer]?.score ?? 0) < threshold)
     .sort((a, b) => (a.scores[scorer]?.score ?? 0) - (b.scores[scorer]?.score ?? 0));
-  const named = under
-    .slice(0, 10)
-    .map(
+  const named = firstTen(
+    under.map(
       each =>
         `  ${each.id}#${each.trial}: ${each.scores[scorer]?.score ?? 0} (${each.error === undefined ? (each.scores[scorer]?.reason ?? 'no score') : `the task threw: ${each.error}`})`,
-    );
-  const more = under.length > 10 ? [`  … and ${under.length - 10} more`] : [];
-  return `scorer '${scorer}' of eval '${result.name}': mean ${mean}, under ${threshold}. Cases under it:\n${[...named, ...more].join('\n')}`;
+    ),
+  );
+  return `scorer '${scorer}' of eval '${result.name}': mean ${mean}, under ${threshold}. Cases under it:\n${named.join('\n')}`;
+}
+
+/** At most ten lines, then how many more there are. */
+function firstTen(lines: readonly string[]): string[] {
+  return lines.length <= 10
+    ? [...lines]
+    : [...lines.slice(0, 10), `  … and ${lines.length - 10} more`];
+}
+
+/** The trials whose task threw, a line each with why (at most ten, then how many more). */
+export function failedRunLines(failed: readonly FailedRun[]): string[] {
+  return firstTen(failed.map(each => `  ${each.id}#${each.trial}: ${each.error}`));
 }
 
 /** What fails an eval run as a gate, in words. */
@@ -48,7 +60,7 @@ export interface EvalGate {
 
 /** What fails an eval run as a gate: the trials whose task threw, the scorers under their threshold. */
 export function evalGate(result: EvalResult, threshold?: EvalThreshold): EvalGate {
-  const failed = result.cases.filter(each => each.error !== undefined);
+  const failed = failedRuns(result.cases);
   const below: string[] = [];
   for (const scorer of Object.keys(result.means)) {
     const mean = thresholdFor(threshold, scorer);
@@ -61,8 +73,7 @@ export function evalGate(result: EvalResult, threshold?: EvalThreshold): EvalGat
         ? undefined
         : [
             `eval '${result.name}': ${failed.length} of ${result.cases.length} runs failed: the task threw (a failed task is an error, not a score of 0).`,
-            ...failed.slice(0, 10).map(each => `  ${each.id}#${each.trial}: ${each.error ?? ''}`),
-            ...(failed.length > 10 ? [`  … and ${failed.length - 10} more`] : []),
+            ...failedRunLines(failed),
           ].join('\n'),
     below,
   };

@@ -32,7 +32,7 @@ export {
   stopReasonIs,
   tokensAtMost,
 } from './scorers/run-facts.js';
-export { belowThreshold, evalGate, thresholdFor } from './eval-gate.js';
+export { belowThreshold, evalGate, failedRunLines, thresholdFor } from './eval-gate.js';
 export type { EvalGate, EvalThreshold } from './eval-gate.js';
 export { byCase, compareEvals } from './compare/compare-evals.js';
 export type {

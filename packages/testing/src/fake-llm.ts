@@ -95,7 +95,7 @@ interface Answer {
  */
 export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions = {}): FakeLLM {
   const { modelId = 'fake-model', provider = 'fake', onUnexpectedCall = 'error' } = options;
-  const player = new ScriptPlayer(steps);
+  const player = new ScriptPlayer(steps, modelId);
   const calls: FakeLLMCall[] = [];
 
   /**
@@ -121,7 +121,7 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
   function settled(played: PlayedStep, call: FakeLLMCall, request: ModelRequest): Answer {
     switch (played.kind) {
       case 'answer':
-        return answeredBy(played, modelId);
+        return played;
       case 'throw':
         throw played.error;
       case 'error':
@@ -138,7 +138,7 @@ export function fakeLLM(steps: readonly FakeLLMStep[], options: FakeLLMOptions =
               code: 'AGENT_TRACE_UNEXPECTED_MODEL_CALL',
             },
           );
-          return { response: toResponse({}, request, call.index), step: {} };
+          return { response: toResponse({}, request, call.index, modelId), step: {} };
         }
         throw new ModelCallError({
           kind: 'script_exhausted',
@@ -233,12 +233,6 @@ function untilCancelled(signal: AbortSignal | undefined): Promise<unknown> {
     if (signal.aborted) resolve(signal.reason);
     else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
   });
-}
-
-/** An answer that says which model answered, as a provider's does (`gen_ai.response.model`). */
-function answeredBy(played: Answer, modelId: string): Answer {
-  const responseModel = played.step.responseModel ?? modelId;
-  return { ...played, response: { ...played.response, responseModel } };
 }
 
 async function* streamAnswer(

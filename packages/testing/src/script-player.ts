@@ -64,12 +64,15 @@ export type PlayedStep =
  */
 export class ScriptPlayer {
   readonly #script: readonly FakeLLMStep[];
+  /** The model the answers say answered (a FakeLLM's id); none for the msw handlers. */
+  readonly #modelId: string | undefined;
   #used = 0;
   #calls = 0;
 
-  constructor(script: readonly FakeLLMStep[]) {
+  constructor(script: readonly FakeLLMStep[], modelId?: string) {
     script.forEach(checkUsage);
     this.#script = [...script];
+    this.#modelId = modelId;
   }
 
   /** Steps not used yet. */
@@ -95,13 +98,14 @@ export class ScriptPlayer {
   ): PlayedStep | Promise<PlayedStep> {
     const index = ++this.#calls;
     const scripted = this.#script[this.#used];
-    if (scripted === undefined) return played(fallback?.(index), request, index);
+    const model = this.#modelId;
+    if (scripted === undefined) return played(fallback?.(index), request, index, model);
     this.#used++;
-    if (typeof scripted !== 'function') return played(scripted, request, index);
+    if (typeof scripted !== 'function') return played(scripted, request, index, model);
     const made = scripted(request, { index });
     return isPromiseLike(made)
-      ? Promise.resolve(made).then(step => played(step, request, index))
-      : played(made, request, index);
+      ? Promise.resolve(made).then(step => played(step, request, index, model))
+      : played(made, request, index, model);
   }
 }
 
@@ -109,11 +113,12 @@ function played(
   step: FakeScriptedStep | undefined,
   request: ModelRequest,
   index: number,
+  modelId: string | undefined,
 ): PlayedStep {
   if (step === undefined) return { kind: 'exhausted', index };
   if (isFakeThrowStep(step)) return { kind: 'throw', error: step.throw };
   if (isFakeErrorStep(step)) return { kind: 'error', step };
-  return { kind: 'answer', response: toResponse(step, request, index), step };
+  return { kind: 'answer', response: toResponse(step, request, index, modelId), step };
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -152,12 +157,14 @@ function assistantsIn(messages: readonly Message[]): number {
  * the turn being the model call's number, or past it the conversation's turn (its assistant
  * messages + 1) when the request carries an earlier conversation: an agent handed a conversation
  * (a handoff, a framework's shared history) goes on numbering where it was, so no two calls of a
- * conversation share an id, however many scripts answer it.
+ * conversation share an id, however many scripts answer it. It says which model answered, as a
+ * provider's does: the step's `responseModel`, else `modelId` (a FakeLLM's own id).
  */
 export function toResponse(
   step: FakeAnswerStep,
   request: ModelRequest,
   index: number,
+  modelId?: string,
 ): ModelResponse {
   const text = step.text ?? '';
   const turn = Math.max(assistantsIn(request.messages) + 1, index);
@@ -171,6 +178,7 @@ export function toResponse(
     toolCalls,
     finishReason: step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: estimateUsage(step.usage, request, text, toolCalls),
+    ...defined('responseModel', step.responseModel ?? modelId),
   };
 }
 

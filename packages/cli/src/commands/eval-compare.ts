@@ -2,6 +2,7 @@ import { plural } from '../render/plural.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
   compareEvals,
+  failedRunLines,
   comparisonJUnit,
   comparisonMarkdown,
   shortScore,
@@ -203,8 +204,7 @@ function describeComparison(compared: ComparedEval): string {
     if (failed.length === 0) continue;
     lines.push(
       `failed in the ${which}: ${plural(failed.length, 'run')} whose task threw${which === 'candidate' ? ' (never a pass)' : ' (its scores say nothing)'}`,
-      ...failed.slice(0, 10).map(each => `  ${each.id}#${each.trial}: ${each.error}`),
-      ...(failed.length > 10 ? [`  … and ${failed.length - 10} more`] : []),
+      ...failedRunLines(failed),
     );
   }
   for (const flaky of comparison.flaky)

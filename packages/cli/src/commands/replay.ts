@@ -2,6 +2,7 @@ import type { TraceEvent } from '@agent-trace/core';
 import { groupRuns } from '@agent-trace/trace';
 import { buildRunTrees } from '@agent-trace/trace/model';
 import { plural } from '../render/plural.js';
+import { runNamed } from './select-runs.js';
 import { renderRunTree } from '../render/render-trace.js';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -87,8 +88,7 @@ class WantedRuns {
   /** Whether the run is one asked for (every run when none is named). */
   takes(run: string): boolean {
     if (this.names.length === 0) return true;
-    const place = String(this.#order.indexOf(run) + 1);
-    const named = this.names.filter(name => name === run || name === place);
+    const named = this.names.filter(name => runNamed(name, this.#order) === run);
     for (const name of named) this.#found.add(name);
     return named.length > 0;
   }

@@ -15,11 +15,19 @@ export function selectRuns(
   if (wanted.length === 0) return all;
   const chosen: string[] = [];
   for (const name of wanted) {
-    const index = /^\d+$/.test(name) ? Number(name) - 1 : -1;
-    const id = all.includes(name) ? name : all[index];
+    const id = runNamed(name, all);
     if (id === undefined)
       return `--run ${name}: the trace has no such run. Its ${all.length} run${all.length === 1 ? ' is' : 's are'}: ${all.map((run, at) => `${at + 1}. ${run}`).join(', ')}.`;
     if (!chosen.includes(id)) chosen.push(id);
   }
   return chosen;
+}
+
+/**
+ * The run `name` names among `runs` (in the order they start in the file): a run's id, or its
+ * place from 1; undefined when it names none.
+ */
+export function runNamed(name: string, runs: readonly string[]): string | undefined {
+  if (runs.includes(name)) return name;
+  return /^\d+$/.test(name) ? runs[Number(name) - 1] : undefined;
 }

@@ -108,7 +108,7 @@ export function compareEvals(
 }
 
 /** The trials whose task threw. */
-function failedRuns(results: readonly CaseResult[]): FailedRun[] {
+export function failedRuns(results: readonly CaseResult[]): FailedRun[] {
   return results.flatMap(({ id, trial, error }) =>
     error === undefined ? [] : [{ id, trial, error }],
   );

@@ -58,8 +58,8 @@ export interface TraceLineBatch {
   readonly texts: readonly string[];
 }
 
-/** A UTF-8 byte order mark. */
-const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
+/** A UTF-8 byte order mark: the readers and the library's index drop it at a file's start. */
+export const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * The complete lines of a file, a read buffer (512 KiB) at a time: one hop through the generator

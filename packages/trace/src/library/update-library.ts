@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { nestsDeeperThan } from '../jsonl/nesting-depth.js';
+import { byteOrderMark } from '../jsonl/read-trace-lines.js';
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { inTransaction, rowsOf, text, type DuckConnection } from './duckdb.js';
 import {
@@ -236,9 +237,6 @@ function indexedText(buffer: Buffer, start: number, end: number): string {
 
 /** What the index parses for a line nested deeper than the readers read. */
 const nestedTooDeep = '{"nested_too_deep":true}';
-
-/** A UTF-8 byte order mark. */
-const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * Stages a chunk's lines, each with its file and byte offset. A byte order mark at the file's

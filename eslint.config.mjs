@@ -101,7 +101,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/kernel/run/(?!seam/feature\\.js$|frame/run-options\\.js$)',
+              regex: '/kernel/run/(?!seam/feature\\.js$|frame/kernel-options\\.js$)',
               message:
                 'A feature meets the loop through the seam: import from kernel/run/seam/feature.js (no turn, no run state).',
             },

@@ -1,5 +1,5 @@
-// docs/guide/features.md: a feature of your own (a tool allow-list) through the same public seam
-// as the standard features, and a run with one of those left out.
+// docs/guide/features.md: features of your own (examples/features/) through the same public seam
+// as the standard features, a per-agent option of a feature, and a run with a standard one left out.
 import {
   agent,
   ConfigurationError,
@@ -19,36 +19,11 @@ import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
-
-/** Refuses every tool call an agent's allow-list does not name: the model reads why. */
-function toolAllowList(allowed: Readonly<Record<string, readonly string[]>>): Feature {
-  return {
-    name: 'tool-allow-list',
-    forRun: () => ({
-      // Only the agents the list names take part: the others' steps cost nothing.
-      appliesTo: agent => agent.name in allowed,
-      beforeToolRound(at, calls) {
-        const refused = new Map<string, ToolCallError>();
-        for (const { call, record } of calls) {
-          if (allowed[at.agent.name]?.includes(call.toolName)) continue;
-          const reason = `'${call.toolName}' is not on ${at.agent.name}'s allow-list`;
-          record('guardrail', {
-            guardrail: 'tool-allow-list',
-            stage: 'tool',
-            verdict: 'block',
-            reason,
-          });
-          const message = `${reason}; answer without it.`;
-          refused.set(
-            call.callId,
-            new ToolCallError({ kind: 'guardrail_blocked', toolName: call.toolName, message }),
-          );
-        }
-        return refused;
-      },
-    }),
-  };
-}
+import { dateNote } from '../../examples/features/date-note.js';
+import { desk as customerDesk } from '../../examples/features/desk.js';
+import { scrubEmails } from '../../examples/features/scrub-emails.js';
+import { toolQuota } from '../../examples/features/tool-quota.js';
+import { toolAllowList } from '../../examples/features/tool-allow-list.js';
 
 const lookup = tool({
   name: 'lookup_order',
@@ -163,17 +138,18 @@ addAgentOptionCheck((agentName, options) => {
 /** Each agent's own allow-list, as an option of the agent: `agent({ allowedTools })`. */
 const allowedTools: Feature = {
   name: 'allowed-tools',
+  version: 2,
   forRun: () => ({
     appliesTo: agent => agent.featureOptions.allowedTools !== undefined,
-    toolAttempt: (at, tool) =>
-      at.agent.featureOptions.allowedTools?.includes(tool.name) === true
+    toolAttempt: ({ agent, tool }) =>
+      agent.featureOptions.allowedTools?.includes(tool.name) === true
         ? undefined
         : {
             refusal: () =>
               new ToolCallError({
                 kind: 'guardrail_blocked',
                 toolName: tool.name,
-                message: `'${tool.name}' is not allowed for ${at.agent.name}.`,
+                message: `'${tool.name}' is not allowed for ${agent.name}.`,
               }),
           },
   }),
@@ -196,40 +172,14 @@ it('reads a per-agent option it added to the agent, checked where the agent is d
   );
 });
 
-const scrubEmails = (replacement = '[email removed]'): Feature => ({
-  name: 'scrub-emails',
-  forRun: () => ({
-    toolResult: (_at, { content }) => content.replace(/[\w.]+@[\w.]+/g, replacement),
-  }),
-});
-
-it('rewrites what the model reads of a tool result, as the trace records it and a rerun compares it', async () => {
-  const customerDesk = () =>
-    agent({
-      name: 'desk',
-      model: fakeLLM(
-        [{ toolCalls: [{ name: 'customer', args: { id: 7 } }] }, { text: 'Found customer 7.' }],
-        { allowUnusedSteps: true },
-      ),
-      tools: [
-        tool({
-          name: 'customer',
-          description: 'A customer by id',
-          input: z.object({ id: z.number() }),
-          execute: ({ id }) => ({ id, email: 'ana@example.com' }),
-        }),
-      ],
-    });
-  const desk = customerDesk();
+it('gives a run its features, and a rerun the same ones', async () => {
   const trace = memorySink();
-  await run(desk, 'Who is customer 7?', { features: [...standardFeatures, scrubEmails()], trace });
-  const sent = JSON.stringify(trace.events.filter(event => event.event === 'llm_start').at(-1));
-  expect(sent).toContain('[email removed]');
-  expect(sent).not.toContain('ana@example.com');
-  const features = [...standardFeatures, scrubEmails()];
-  expect((await rerunTrace(trace.events, customerDesk(), { run: { features } })).same).toBe(true);
-  const hidden = [...standardFeatures, scrubEmails('<hidden>')];
-  expect((await rerunTrace(trace.events, customerDesk(), { run: { features: hidden } })).same).toBe(
-    false,
-  );
+  const result = await run(customerDesk(), 'What are customer 7’s open orders?', {
+    features: [...standardFeatures, dateNote(), scrubEmails(), toolQuota(2)],
+    trace,
+  });
+  expect(result.stopReason).toBe('completed');
+  const features = [...standardFeatures, dateNote(), scrubEmails(), toolQuota(2)];
+  const replayed = customerDesk(fakeLLM([], { allowUnusedSteps: true }));
+  expect((await rerunTrace(trace.events, replayed, { run: { features } })).same).toBe(true);
 });

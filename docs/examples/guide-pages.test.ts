@@ -31,7 +31,7 @@ describe.each(pages)('%s', page => {
   const text = readFileSync(join(root, page), 'utf8');
   // An example of docs/examples/, or a file of the user project the packed packages are checked in.
   const named = [
-    ...text.matchAll(/`((?:docs\/examples|scripts\/user-project)\/[\w.-]+\.ts)`/g),
+    ...text.matchAll(/`((?:docs\/examples|scripts\/user-project|examples\/[\w-]+)\/[\w.-]+\.ts)`/g),
   ].map(([, path]) => path as string);
 
   it('names the examples that run it in the suite, and they exist', () => {

@@ -42,7 +42,9 @@ describe('the feature seam', () => {
     const reaching = sourceFiles(resolve(src, 'features')).flatMap(file =>
       importsOf(file)
         .filter(to => to.startsWith('kernel/run/'))
-        .filter(to => to !== 'kernel/run/seam/feature.ts' && to !== 'kernel/run/frame/run-options.ts')
+        .filter(
+          to => to !== 'kernel/run/seam/feature.ts' && to !== 'kernel/run/frame/kernel-options.ts',
+        )
         .map(to => `${relative(src, file)} → ${to}`),
     );
     expect(reaching).toEqual([]);

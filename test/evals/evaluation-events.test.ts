@@ -3,7 +3,7 @@
  * event in the context of the case's `invoke_agent` span, sent by the default export's OTLP sink
  * to the same collector as the spans, and by `otelSink` through the application's logger.
  */
-import { setDefaultExport } from '@agent-trace/core';
+import { setDefaultExport } from '@agent-trace/core/record';
 import { exactMatch, noErrors, runEval, scorer } from '@agent-trace/evals';
 import { otelSink, otlpSink } from '@agent-trace/trace/otlp';
 import { logs } from '@opentelemetry/api-logs';

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setDefaultExport } from '@agent-trace/core';
+import { setDefaultExport } from '@agent-trace/core/record';
 import { exactMatch, noErrors, runEval } from '@agent-trace/evals';
 import { ExperimentStore } from '@agent-trace/evals/experiments';
 import { otlpSink } from '@agent-trace/trace/otlp';

@@ -1,4 +1,5 @@
-import { agent, hasToolCall, run, tool, type TraceEvent } from '@agent-trace/core';
+import { agent, run, tool, type TraceEvent } from '@agent-trace/core';
+import { hasToolCall } from '@agent-trace/core/termination';
 import { standardPolicy, type TerminationPolicy } from '@agent-trace/core/termination';
 import { fakeLLM, fakeTool } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';

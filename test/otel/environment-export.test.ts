@@ -6,7 +6,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { agent, run, setDefaultExport } from '@agent-trace/core';
+import { agent, run } from '@agent-trace/core';
+import { setDefaultExport } from '@agent-trace/core/record';
 import { fakeLLM } from '@agent-trace/testing';
 import { startOtlpReceiver, type OtlpReceiver } from '@agent-trace/testing/otlp';
 import { memorySink } from '@agent-trace/trace';

@@ -396,8 +396,9 @@ describe('what the model was sent is what the trace says', () => {
   /** A user's feature: e-mail addresses in tool results are replaced before the model reads them. */
   const scrub = (replacement: string): Feature => ({
     name: 'scrub-emails',
+    version: 2,
     forRun: () => ({
-      toolResult: (_at, { content }) => content.replace(/[\w.]+@[\w.]+/g, replacement),
+      transformToolResult: ({ content }) => content.replace(/[\w.]+@[\w.]+/g, replacement),
     }),
   });
   const desk = () =>
@@ -417,7 +418,7 @@ describe('what the model was sent is what the trace says', () => {
       ],
     });
 
-  it("a feature's rewrite of a tool result is what llm_start records; the same reruns as the same, another diverges there", async () => {
+  it("a feature's transform of a tool result is what llm_start records; the same reruns as the same, another diverges at the transform", async () => {
     const features = [...standardFeatures, scrub('[email removed]')];
     const events = await record(desk(), 'Who is customer 7?', { features });
     const sent = events.filter(event => event.event === 'llm_start').at(-1);
@@ -431,9 +432,10 @@ describe('what the model was sent is what the trace says', () => {
     const other = await rerunTrace(events, desk(), {
       run: { features: [...standardFeatures, scrub('<hidden>')] },
     });
-    expect(other.firstDivergence?.expected).toMatch(/^model call 2 of 'desk'/);
-    expect(other.firstDivergence?.explanation?.map(change => change.summary).join('\n')).toMatch(
-      /\[email removed\]|<hidden>/,
+    // The first divergence names the transform that changed what the model reads.
+    expect(other.firstDivergence?.expected).toMatch(
+      /^feature 'scrub-emails' changed what the model reads of tool 'customer' to .*\[email removed\]/,
     );
+    expect(other.firstDivergence?.actual).toMatch(/<hidden>/);
   });
 });

@@ -135,6 +135,7 @@ describe('forkTrace (time travel)', () => {
     // clock, not the replay's own time, decides there.
     const slow: Feature = {
       name: 'slow',
+      version: 2,
       forRun: () => ({
         beforeModelCall: () =>
           new Promise<undefined>(resolve => setTimeout(() => resolve(undefined), 30)),

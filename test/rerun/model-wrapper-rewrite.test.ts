@@ -35,8 +35,9 @@ const scrubbed = (request: ModelRequest, replacement: string): ModelRequest => (
 /** A user's feature: every model call goes through a wrapper that scrubs the request. */
 const scrubbing = (replacement: string): Feature => ({
   name: 'scrub-emails',
+  version: 2,
   forRun: () => ({
-    model: (_agent, model): LanguageModel => ({
+    model: ({ model }): LanguageModel => ({
       ...model,
       generate: request => model.generate(scrubbed(request, replacement)),
       stream: request => model.stream(scrubbed(request, replacement)),
@@ -135,8 +136,9 @@ describe("a feature's model wrapper that changes the request", () => {
     // Numbers every tool message with the call's number: each call rewrites the earlier ones.
     const numbering: Feature = {
       name: 'numbering',
+      version: 2,
       forRun: () => ({
-        model: (_agent, model): LanguageModel => ({
+        model: ({ model }): LanguageModel => ({
           ...model,
           generate: request => {
             calls++;

@@ -1,31 +1,49 @@
 /**
  * `@agent-trace/core/features`: the seam through which every capability beyond the turn enters a
- * run, and the standard features that use it. A feature is `{ name, forRun(setup) }`, whose hooks
- * see small values (the model request, the answer, the tool call) with the run's facts, and answer
- * go on, replace, refuse, wait, stop or pause. Give a run its features with
- * `run(agent, input, { features: [...standardFeatures, yours] })`.
+ * run, and the standard features that use it. A feature is `{ name, version: 2, forRun(setup) }`,
+ * whose hooks are each given one object (the run's facts and the hook's own values: the model
+ * request, the answer, the tool call) and may observe, transform, stop, refuse (and wait) or
+ * pause. Give a run its features with `run(agent, input, { features: [...standardFeatures, yours] })`.
  */
 export type {
+  AnswerAt,
   DecidedStep,
   Feature,
   FeatureContext,
   FeatureEventName,
   FeatureHooks,
   FeatureSetup,
+  FinalAnswerAt,
   Interrupt,
   LlmIdentity,
   MaybePromise,
   ModelAttemptHold,
+  ModelCallAt,
   ModelCallRequest,
+  ModelChoice,
+  ObserveHooks,
+  PauseAt,
+  PauseHooks,
   PausedStep,
+  PricedCall,
   RecordEvent,
+  RefuseHooks,
+  ResumeAt,
   RoundCall,
+  ServiceHooks,
   Stop,
+  StopHooks,
+  ToolAttemptAt,
   ToolAttemptHold,
-  ToolResultView,
   ToolCheck,
+  ToolResultAt,
+  ToolRoundAt,
   ToolStep,
+  TransformHooks,
+  TurnStartAt,
 } from './kernel/run/seam/feature.js';
+export { featureVersion } from './kernel/run/seam/feature.js';
+export type { FeatureRefusal } from './kernel/errors/feature-refusal.js';
 export { addAgentOptionCheck } from './kernel/agent/agent-option-checks.js';
 export type { AgentOptionCheck } from './kernel/agent/agent-option-checks.js';
 export type { AgentFeatureOptions } from './kernel/agent/agent-types.js';

@@ -12,16 +12,12 @@ export type {
 // The standard features' per-agent options (`circuitBreaker`, `guardrails`), which they add to
 // `AgentOptions` themselves.
 export type { CircuitBreakerSettings } from './features/resilience/breaker-options.js';
-export type { AgentGuardrails } from './features/guardrail/guardrail-options.js';
 export { agentAsTool } from './kernel/agent/as-tool.js';
 export type { AsToolOptions, DelegateResult } from './kernel/agent/as-tool.js';
 export { handoff, isHandoff } from './kernel/agent/handoff.js';
 export type { Handoff, HandoffOptions } from './kernel/agent/handoff.js';
 
 export { tool } from './kernel/tool/tool.js';
-export { closeOpenConnections } from './kernel/tool/open-connections.js';
-export { recordedServerNotes, useRecordedServers } from './kernel/tool/recorded-servers.js';
-export type { RecordedServer, RecordedServerTool } from './kernel/tool/recorded-servers.js';
 export type { AnyTool, Tool, ToolContext, ToolOptions } from './kernel/tool/tool.js';
 
 export { resume, run, stream } from './runner/run.js';
@@ -32,7 +28,7 @@ export type {
   RunOverrides,
   PacedStep,
   ToolCallContext,
-} from './kernel/run/frame/run-options.js';
+} from './kernel/run/frame/kernel-options.js';
 export type { RunOutput, RunResult } from './kernel/run/frame/run-result.js';
 export type {
   HandoffRecord,
@@ -43,8 +39,6 @@ export type {
 export type { Chunk, ChunkData, ChunkType } from './kernel/protocol/chunk.js';
 export { stopReasons } from './kernel/protocol/stop-reason.js';
 export type { StopLimit, StopReason } from './kernel/protocol/stop-reason.js';
-export { hasToolCall, stepCountIs } from './kernel/termination/stop-condition.js';
-export type { StopCondition, StopConditionState } from './kernel/termination/stop-condition.js';
 
 export { isLanguageModel } from './kernel/model/language-model.js';
 export type {
@@ -65,7 +59,6 @@ export type {
   ToolResultMessage,
   UserMessage,
 } from './kernel/protocol/message.js';
-export { addUsage, zeroUsage } from './kernel/protocol/usage.js';
 export type { Usage } from './kernel/protocol/usage.js';
 
 export { AgentTraceError } from './kernel/errors/agent-trace-error.js';
@@ -92,7 +85,7 @@ export {
 } from './kernel/protocol/trace-event.js';
 export type { TraceEventName, TraceEventOf } from './kernel/protocol/trace-event.js';
 export { isTraceEvent } from './kernel/trace/is-trace-event.js';
-export { isTraceSink } from './kernel/trace/trace-sink.js';
+export { isTraceSink, traceSinkVersion } from './kernel/trace/trace-sink.js';
 export type {
   LiveRun,
   LiveSpanAt,
@@ -100,8 +93,6 @@ export type {
   SinkHealth,
   TraceSink,
 } from './kernel/trace/trace-sink.js';
-export { defaultExportSinks, setDefaultExport } from './kernel/trace/default-export.js';
-export type { DefaultExport } from './kernel/trace/default-export.js';
 export type { Evaluation } from './kernel/protocol/evaluation.js';
 
 export { steppingClock, systemClock, virtualClock } from './kernel/util/clock.js';

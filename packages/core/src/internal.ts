@@ -11,4 +11,4 @@ export { compileSchemaCheck } from './kernel/trace/compile-schema-check.js';
 export type { SchemaCheck } from './kernel/trace/compile-schema-check.js';
 export type { ResolvedAgentLimits, ResolvedResilience } from './kernel/agent/agent.js';
 export type { ResolvedHandoff } from './kernel/agent/handoff.js';
-export type { KernelOptions } from './kernel/run/frame/run-options.js';
+export type { KernelOptions } from './kernel/run/frame/kernel-options.js';

@@ -14,21 +14,21 @@
  * - `RunTracer.start` / `end` write any other span (a handoff, a step of a graph) paired, and
  *   `sealRun` ends a run whose agents run side by side.
  */
-export { BridgedRuns } from './features/bridge/bridged-runs.js';
-export type { BridgeRecordingOptions } from './features/bridge/bridged-runs.js';
+export { BridgedRuns } from './features/recording/bridged-runs.js';
+export type { BridgeRecordingOptions } from './features/recording/bridged-runs.js';
 export {
   bridgedRunTally,
   RecordedAgent,
   sealRun,
   traceError,
-} from './features/bridge/recorded-agent.js';
+} from './features/recording/recorded-agent.js';
 export type {
   BridgedAgentStart,
   BridgedCallEnd,
   BridgedCallStart,
   BridgedEnding,
   BridgedRunTally,
-} from './features/bridge/recorded-agent.js';
+} from './features/recording/recorded-agent.js';
 export { RunTracer } from './kernel/trace/run-tracer.js';
 export type { OpenSpan, TraceEventFields } from './kernel/trace/run-tracer.js';
 export { knownTraceFields, TraceEventEnvelope } from './kernel/protocol/trace-event.js';
@@ -42,3 +42,5 @@ export { appendToolCall } from './kernel/protocol/message.js';
 export { partsOfResponse } from './kernel/model/response-parts.js';
 export { StreamAssembler } from './kernel/model/assemble-stream.js';
 export { jsonOrText } from './kernel/util/json-or-text.js';
+export { defaultExportSinks, setDefaultExport } from './kernel/trace/default-export.js';
+export type { DefaultExport } from './kernel/trace/default-export.js';

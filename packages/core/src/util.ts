@@ -14,3 +14,4 @@ export { VirtualTime } from './kernel/util/virtual-time.js';
 export { nextTask } from './kernel/util/next-task.js';
 export { backoffDelayMs } from './kernel/util/backoff.js';
 export type { BackoffOptions } from './kernel/util/backoff.js';
+export { addUsage, zeroUsage } from './kernel/protocol/usage.js';

@@ -1,9 +1,5 @@
-import {
-  defaultExportSinks,
-  type Evaluation,
-  type TraceEvent,
-  type TraceSink,
-} from '@agent-trace/core';
+import { type Evaluation, type TraceEvent, type TraceSink } from '@agent-trace/core';
+import { defaultExportSinks } from '@agent-trace/core/record';
 import type { Score } from './scorer.js';
 
 /**

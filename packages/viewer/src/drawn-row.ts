@@ -1,6 +1,6 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { isSpanStart } from '@agent-trace/core/spans';
-import { errorText, planReasons } from '@agent-trace/trace/model';
+import { errorText, featureEventText, planReasons, transformText } from '@agent-trace/trace/model';
 import { compact, count, cut } from './format.js';
 
 /** How a row went: `open` is a span the trace never ended (a run still being written). */
@@ -56,6 +56,7 @@ function statusOf(start: TraceEvent, end: TraceEvent | undefined, isSpan: boolea
   if (start.event === 'approval_requested' || start.event === 'rate_limit_wait') return 'warn';
   if (start.event === 'approval_resolved') return start.decision === 'rejected' ? 'error' : 'ok';
   if (start.event === 'plan') return start.verdict === 'refused' ? 'warn' : 'ok';
+  if (start.event === 'transform') return 'warn';
   if (isSpan && end === undefined) return 'open';
   if (end === undefined) return 'ok';
   if ('error' in end && end.error !== undefined) return 'error';
@@ -98,6 +99,10 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `plan ${start.revision} ${start.verdict}`;
     case 'span_start':
       return `span ${start.name}`;
+    case 'feature':
+      return `${start.feature}.${start.name}`;
+    case 'transform':
+      return `transform by ${start.feature}`;
     default:
       return start.event;
   }
@@ -105,7 +110,7 @@ function titleOf(start: TraceEvent, end: TraceEvent | undefined): string {
 
 function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
   if (end !== undefined && 'error' in end && end.error !== undefined)
-    return `✗ ${errorText({ type: end.error.type, message: cut(end.error.message, 100) })}`;
+    return `✗ ${errorText({ ...end.error, message: cut(end.error.message, 100) })}`;
   switch (start.event) {
     case 'run_start':
       return [runOrigin(start), runSummary(start, end)].filter(part => part !== '').join(' · ');
@@ -125,6 +130,10 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
       return `${start.error.type} · after ${start.delay_ms} ms${start.fallback === undefined ? '' : ` · fallback ${start.fallback}`}`;
     case 'malformed_answer':
       return cut(start.message, 120);
+    case 'feature':
+      return featureEventText(start);
+    case 'transform':
+      return transformText(start);
     case 'approval_requested':
       return `${start.kind} · ${cut(compact(start.args), 100)}`;
     case 'rate_limit_wait':

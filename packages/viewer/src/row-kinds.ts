@@ -17,7 +17,9 @@ export type RowKind =
   | 'workflow'
   | 'step'
   | 'plan'
-  | 'span';
+  | 'span'
+  | 'feature'
+  | 'transform';
 
 /** Every row kind; a kind's code in an outline is its position here. */
 export const rowKinds: readonly RowKind[] = [
@@ -35,6 +37,8 @@ export const rowKinds: readonly RowKind[] = [
   'step',
   'plan',
   'span',
+  'feature',
+  'transform',
 ];
 
 /** The row kinds of point events: markers on the waterfall, not bars. */
@@ -45,6 +49,8 @@ export const pointKinds: ReadonlySet<RowKind> = new Set([
   'approval',
   'rate_limit_wait',
   'plan',
+  'feature',
+  'transform',
 ]);
 
 const spanKinds: Readonly<Record<string, RowKind>> = {
@@ -63,6 +69,12 @@ export function rowKindOf(event: string): RowKind {
   const span = spanKinds[event];
   if (span !== undefined) return span;
   if (event === 'approval_requested' || event === 'approval_resolved') return 'approval';
-  if (event === 'rate_limit_wait' || event === 'plan') return event;
+  if (
+    event === 'rate_limit_wait' ||
+    event === 'plan' ||
+    event === 'feature' ||
+    event === 'transform'
+  )
+    return event;
   return event === 'retry' || event === 'malformed_answer' ? event : 'guardrail';
 }

@@ -31,7 +31,10 @@ function decisionAt(
       event => event.agent === entry && event.event === 'guardrail' && event.verdict === 'warn',
     );
   if (change === 'feature option')
-    return events.find(event => event.event === 'guardrail' && event.guardrail === 'tool-quota');
+    // The call the quota refused, in the quota's own name and kind.
+    return events.find(
+      event => event.event === 'tool_end' && event.error?.feature === 'tool-quota',
+    );
   if (change === 'request rewrite')
     // The first request the scrub changed: its new messages hold the scrub's mark.
     return events.find(
@@ -94,7 +97,7 @@ const words: Record<PlantedChange, RegExp> = {
   'step limit': /max_steps/,
   'breaker threshold': /fails: circuit_open/,
   'guardrail action': /says block/,
-  'feature option': /guardrail 'tool-quota' \(tool\) says block/,
+  'feature option': /refused by feature 'tool-quota' \(quota_exceeded\)/,
   'request rewrite': new RegExp(scrubMarks.planted),
 };
 
@@ -112,6 +115,8 @@ function atDecision(step: TraceEvent, first: Divergence): boolean {
     );
   if (step.event === 'llm_start')
     return first.expected.startsWith(`model call ${step.step} of '${step.agent}'`);
+  if (step.event === 'tool_end' && step.error?.feature !== undefined)
+    return first.expected.includes(`refused by feature '${step.error.feature}'`);
   return first.expected.includes('circuit_open');
 }
 

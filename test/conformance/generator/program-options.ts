@@ -3,56 +3,12 @@
  * deadline, its own features (a tool quota and a scrub of the requests, on the public seam), its
  * provider's rate limit, its cost limit and the prices of its models.
  */
-import {
-  ToolCallError,
-  type LanguageModel,
-  type ModelRequest,
-  type RunOptions,
-} from '@agent-trace/core';
+import { type LanguageModel, type ModelRequest, type RunOptions } from '@agent-trace/core';
 import { costBudget } from '@agent-trace/core/cost';
 import { standardFeatures, type Feature } from '@agent-trace/core/features';
 import { rateLimits } from '@agent-trace/core/rate-limit';
+import { toolQuota } from '../../../examples/features/tool-quota.js';
 import type { Program } from './program.js';
-
-/**
- * A user's feature written on the public seam: each tool may be called `quota` times a run; a call
- * past it is refused with a guardrail event and an error the model reads.
- */
-export function toolQuota(quota: number): Feature {
-  return {
-    name: 'tool-quota',
-    forRun: () => {
-      const used = new Map<string, number>();
-      return {
-        beforeToolRound(_at, calls) {
-          const refused = new Map<string, ToolCallError>();
-          for (const { call, attempt, record } of calls) {
-            if (attempt > 1) continue;
-            const count = (used.get(call.toolName) ?? 0) + 1;
-            used.set(call.toolName, count);
-            if (count <= quota) continue;
-            const reason = `'${call.toolName}' was called more than ${quota} times`;
-            record('guardrail', {
-              guardrail: 'tool-quota',
-              stage: 'tool',
-              verdict: 'block',
-              reason,
-            });
-            refused.set(
-              call.callId,
-              new ToolCallError({
-                kind: 'guardrail_blocked',
-                toolName: call.toolName,
-                message: reason,
-              }),
-            );
-          }
-          return refused;
-        },
-      };
-    },
-  };
-}
 
 /**
  * A user's feature written on the public seam that changes what every model is sent: it wraps the
@@ -69,8 +25,9 @@ export function digitScrub(mark: string): Feature {
   });
   return {
     name: 'digit-scrub',
+    version: 2,
     forRun: () => ({
-      model: (_agent, model): LanguageModel => ({
+      model: ({ model }): LanguageModel => ({
         ...model,
         generate: request => model.generate(scrub(request)),
         stream: request => model.stream(scrub(request)),

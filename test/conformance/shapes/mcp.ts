@@ -1,5 +1,6 @@
 /** The MCP rows: stdio, Streamable HTTP, and the server gone at rerun. */
-import { useRecordedServers, type AnyAgent } from '@agent-trace/core';
+import { type AnyAgent } from '@agent-trace/core';
+import { useRecordedServers } from '@agent-trace/core/mcp/recorded';
 import { recordedEvents, recordedServers } from '@agent-trace/trace';
 import { expect } from 'vitest';
 import { startHttpMcpServer } from '../../fixtures/mcp/http-server.js';

@@ -1,12 +1,12 @@
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  closeOpenConnections,
   isLanguageModel,
   type AnyAgent,
   type LanguageModel,
   type RunOptions,
 } from '@agent-trace/core';
+import { closeOpenConnections } from '@agent-trace/core/mcp/recorded';
 import type { Workflow } from '@agent-trace/core/workflow';
 import { isBridgedAgent, type BridgedAgent, type PlanTarget } from '@agent-trace/trace';
 import { nearestName } from './nearest-name.js';

@@ -1,10 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import {
-  recordedServerNotes,
-  useRecordedServers,
-  type AnyAgent,
-  type TraceEvent,
-} from '@agent-trace/core';
+import { type AnyAgent, type TraceEvent } from '@agent-trace/core';
+import { recordedServerNotes, useRecordedServers } from '@agent-trace/core/mcp/recorded';
 import type { Workflow } from '@agent-trace/core/workflow';
 import {
   isBridgedAgent,

@@ -1,13 +1,21 @@
-import type { TraceEvent } from '@agent-trace/core';
-import { planReasons } from '@agent-trace/trace/model';
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { errorKind, featureEventText, planReasons, transformText } from '@agent-trace/trace/model';
 import type { Style } from './style.js';
 
 const cut = (text: string, length = 70): string =>
   text.length > length ? `${text.slice(0, length - 1)}…` : text;
 const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(value));
 
+/** A feature's own event, or its transform, in a few words. */
+function featureLine(event: TraceEventOf<'feature' | 'transform'>, style: Style): string {
+  return event.event === 'feature'
+    ? `${style.cyan('feature')} ${featureEventText(event, 70)}`
+    : style.yellow(transformText(event, 70));
+}
+
 /** What an event says, in a few words. */
 function summary(event: TraceEvent, style: Style): string {
+  if (event.event === 'feature' || event.event === 'transform') return featureLine(event, style);
   switch (event.event) {
     case 'run_start':
       if (event.resumed !== undefined) return `run resumes after seq ${event.resumed.after_seq}`;
@@ -20,13 +28,15 @@ function summary(event: TraceEvent, style: Style): string {
       return `${style.magenta('llm')} #${event.step} → ${event.model} (${event.message_count} messages${event.kept === undefined ? '' : `, rewritten by a feature after the first ${event.kept}`})`;
     case 'llm_end':
       return event.error !== undefined
-        ? style.red(`llm #${event.step} ✗ ${event.error.type}`)
+        ? style.red(`llm #${event.step} ✗ ${errorKind(event.error)}`)
         : `${style.magenta('llm')} #${event.step} ← ${[event.text ? show(event.text) : '', ...(event.tool_calls ?? []).map(call => `${call.tool}(…)`)].filter(Boolean).join(' + ') || '(empty)'}  ${event.tok_prompt}→${event.tok_completion} tok  ${Math.round(event.duration_ms)} ms`;
     case 'tool_start':
       return `${style.yellow('tool')} ${event.tool} ${show(event.args)}`;
     case 'tool_end':
       return event.error !== undefined
-        ? style.red(`tool ${event.tool} ✗ ${event.error.type}  ${Math.round(event.duration_ms)} ms`)
+        ? style.red(
+            `tool ${event.tool} ✗ ${errorKind(event.error)}  ${Math.round(event.duration_ms)} ms`,
+          )
         : `${style.yellow('tool')} ${event.tool} → ${show(event.result)}  ${Math.round(event.duration_ms)} ms`;
     case 'handoff_start':
       return `handoff ${event.from} → ${style.cyan(event.to)} (depth ${event.depth}, ${event.mode})`;

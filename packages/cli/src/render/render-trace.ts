@@ -2,8 +2,10 @@ import { type TraceEvent, type TraceEventOf } from '@agent-trace/core';
 import { describeCost, formatUsd } from '@agent-trace/core/cost';
 import {
   errorText,
+  featureEventText,
   isSpanNode,
   planReasons,
+  transformText,
   type RunTree,
   type SpanNode,
 } from '@agent-trace/trace/model';
@@ -215,8 +217,8 @@ class TreeRenderer {
   }
 
   /** An error, its message cut to the line's length. */
-  #error(error: { readonly type: string; readonly message: string }): string {
-    return errorText({ type: error.type, message: this.#cut(error.message) });
+  #error(error: TraceEventOf<'tool_end'>['error'] & object): string {
+    return errorText({ ...error, message: this.#cut(error.message) });
   }
 
   #point(event: TraceEvent): string {
@@ -251,6 +253,8 @@ class TreeRenderer {
       const others = event.by_others === true ? ', behind other runs' : '';
       return `${s.yellow('rate limit')}: waited ${this.#ms(event.waited_ms)} for ${event.provider} (${event.reason}${others}) before calling ${event.model}`;
     }
+    if (event.event === 'feature') return `${s.cyan('feature')} ${featureEventText(event)}`;
+    if (event.event === 'transform') return `${s.yellow('transform')}: ${transformText(event)}`;
     if (event.event === 'malformed_answer') {
       return `${s.yellow('malformed answer')} ${event.count} (${event.problem}) of llm #${event.step}: ${this.#cut(event.message)}`;
     }

@@ -36,7 +36,13 @@ export function run<Output = string>(
   options: RunOptions = {},
 ): Promise<RunResult<Output>> {
   return drainToResult(
-    runLoop(agent, input, options, false, options.features ?? standardFeatures),
+    runLoop({
+      agent,
+      input,
+      options,
+      streaming: false,
+      features: options.features ?? standardFeatures,
+    }),
   ) as Promise<RunResult<Output>>;
 }
 
@@ -63,13 +69,13 @@ export function stream<Output = string>(
     options.signal === undefined
       ? stopper.signal
       : AbortSignal.any([options.signal, stopper.signal]);
-  const loop = runLoop(
+  const loop = runLoop({
     agent,
     input,
-    { ...options, signal },
-    true,
-    options.features ?? standardFeatures,
-  );
+    options: { ...options, signal },
+    streaming: true,
+    features: options.features ?? standardFeatures,
+  });
   let started = false;
   let settle!: { resolve: (result: RunResult<Output>) => void; reject: (error: unknown) => void };
   const result = new Promise<RunResult<Output>>(
@@ -167,9 +173,13 @@ export async function resume<Output = string>(
 ): Promise<RunResult<Output>> {
   const opened = await openRunState(state, options.decisions ?? [], options.stateSecret);
   return drainToResult(
-    runLoop(agent, opened.run.input, options, false, options.features ?? standardFeatures, {
-      state: opened,
-      decisions: options.decisions,
+    runLoop({
+      agent,
+      input: opened.run.input,
+      options,
+      streaming: false,
+      features: options.features ?? standardFeatures,
+      resumed: { state: opened, decisions: options.decisions ?? [] },
     }),
   ) as Promise<RunResult<Output>>;
 }

@@ -13,7 +13,7 @@ import {
 } from './plan-prompt.js';
 import type { Workflow } from './workflow.js';
 import {
-  agentOutcome,
+  turnToEnd,
   pausedRun,
   type RunEnding,
   type RunState,
@@ -137,7 +137,7 @@ export class Planning {
 
   /** Asks the planner, carrying its conversation on; its answer, or how it stopped. */
   async #ask(input: string): Promise<RunEnding & { output: string }> {
-    const outcome = await agentOutcome(
+    const outcome = await turnToEnd(
       this.planner,
       { input, messages: this.#messages, path: [this.planner.name] },
       this.span,

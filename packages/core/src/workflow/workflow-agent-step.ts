@@ -3,7 +3,7 @@ import { RunAbortedError } from '../kernel/errors/abort-error.js';
 import type { OpenSpan } from '../kernel/trace/run-tracer.js';
 import type { Workflow, WorkflowStep } from './workflow.js';
 import {
-  agentOutcome,
+  turnToEnd,
   type AgentStart,
   type PausedTurn,
   resumedAgentStart,
@@ -58,7 +58,7 @@ export async function agentAttempt(
     resumed === undefined
       ? [agent, { input, messages: [], path: [agent.name] }]
       : resumedAgentStart(agent, resumed.turn, resumed.decisions);
-  const outcome = await agentOutcome(runs, start, span, { ...state, signal });
+  const outcome = await turnToEnd(runs, start, span, { ...state, signal });
   if (signal?.aborted === true) throw new RunAbortedError({ reason: signal.reason });
   if (outcome.paused !== undefined)
     return {

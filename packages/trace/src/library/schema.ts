@@ -1,8 +1,8 @@
 /**
  * The trace library's tables and the views it documents. Tables hold what the index read: the
  * files (how far each was read) and one row per event with the fields the views need, extracted
- * once. Views are what users query: `runs`, `agents`, `llm_calls`, `tool_calls`, `handoffs` and
- * `events`, each row with its run id, file and byte offset.
+ * once. Views are what users query: `runs`, `agents`, `llm_calls`, `tool_calls`, `handoffs`,
+ * `feature_events` and `events`, each row with its run id, file and byte offset.
  */
 
 import { SUPPORTED_TRACE_SCHEMA_VERSIONS } from '@agent-trace/core';
@@ -26,6 +26,8 @@ CREATE TABLE IF NOT EXISTS trace_events (
   from_agent VARCHAR, to_agent VARCHAR, depth INTEGER, mode VARCHAR, call_id VARCHAR,
   attempt INTEGER, finish_reason VARCHAR, handed_off_to VARCHAR,
   error_type VARCHAR, error_message VARCHAR, input VARCHAR, output VARCHAR);
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS feature VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS refusal VARCHAR;
 CREATE TABLE IF NOT EXISTS library_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS staged_lines (
   file_id INTEGER, "offset" DOUBLE, length INTEGER, line VARCHAR);
@@ -70,7 +72,11 @@ const lineShape = JSON.stringify({
   attempt: 'INTEGER',
   finish_reason: 'VARCHAR',
   handed_off_to: 'VARCHAR',
-  error: { type: 'VARCHAR', message: 'VARCHAR' },
+  error: { type: 'VARCHAR', message: 'VARCHAR', feature: 'VARCHAR', refusal: 'VARCHAR' },
+  feature: 'VARCHAR',
+  target: 'VARCHAR',
+  data: 'JSON',
+  content: 'VARCHAR',
   input: 'JSON',
   output: 'JSON',
   args: 'JSON',
@@ -138,6 +144,8 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
        WHEN j.event LIKE 'workflow_step_%' OR j.event LIKE 'span_%' OR j.event = 'retry' THEN j.name
        WHEN j.event LIKE 'workflow_%' THEN j.workflow
        WHEN j.event = 'guardrail' THEN j.guardrail
+       WHEN j.event = 'feature' THEN j.name
+       WHEN j.event = 'transform' THEN j.target
        ELSE j.tool END,
   j.provider, j.stop_reason, coalesce(j.status, j.verdict), j.duration_ms,
   j.tok_prompt, j.tok_completion, coalesce(j.cost_usd, j.cost.usd), j.cost.unpriced_calls,
@@ -148,10 +156,13 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
   j."from", j."to", j.depth, j.mode, j.call_id, j.attempt, j.finish_reason, j.handed_off_to,
   j.error.type, j.error.message,
   CASE WHEN j.event IN ('tool_start', 'tool_end') THEN ${asText('j.args')}
+       WHEN j.event = 'feature' THEN ${asText('j.data')}
        WHEN j.input IS NOT NULL THEN ${asText('j.input')} END,
   CASE WHEN j.event = 'tool_end' THEN ${asText('j.result')}
        WHEN j.event = 'llm_end' THEN j.text
-       WHEN j.output IS NOT NULL THEN ${asText('j.output')} END
+       WHEN j.event = 'transform' THEN j.content
+       WHEN j.output IS NOT NULL THEN ${asText('j.output')} END,
+  coalesce(j.feature, j.error.feature), j.error.refusal
 FROM parsed_lines
 WHERE NOT (${notAnEvent})`;
 
@@ -203,8 +214,14 @@ FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'llm_end';
 
 CREATE OR REPLACE VIEW tool_calls AS
 SELECT run, agent, name AS tool, call_id, time, input AS args, output AS result, error_type,
-  error_message, duration_ms, attempt, f.path AS file, "offset", span_id
+  error_message, feature AS refused_by, refusal, duration_ms, attempt, f.path AS file, "offset",
+  span_id
 FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'tool_end';
+
+CREATE OR REPLACE VIEW feature_events AS
+SELECT run, session, seq, time, agent, feature, event AS kind, name, input AS data,
+  output AS content, call_id, f.path AS file, "offset", parent_span_id AS span_id
+FROM trace_events JOIN trace_files f USING (file_id) WHERE event IN ('feature', 'transform');
 
 CREATE OR REPLACE VIEW handoffs AS
 SELECT run, from_agent, to_agent, depth, mode, time, duration_ms, error_type, f.path AS file,

@@ -7,6 +7,7 @@ export type { RunTree, SpanNode } from './span-tree.js';
 export { mapSpanIndex, SpanPlacer } from './span-placer.js';
 export type { PlacedEvent, Placement, SpanIndex } from './span-placer.js';
 export { emptyTally, runTotals, tallyEvent } from './run-totals.js';
-export { errorText } from './error-text.js';
+export { errorKind, errorText } from './error-text.js';
+export { featureEventText, transformText } from './feature-text.js';
 export { planReasons } from './plan-reasons.js';
 export type { RunTally, RunTotals } from './run-totals.js';

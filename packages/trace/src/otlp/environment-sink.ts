@@ -1,4 +1,5 @@
-import { setDefaultExport, type TraceSink } from '@agent-trace/core';
+import { type TraceSink } from '@agent-trace/core';
+import { setDefaultExport } from '@agent-trace/core/record';
 import { otlpEndpointFromEnvironment, otlpSink, type OtlpSink } from './otlp-sink.js';
 
 let shared: { endpoint: string; sink: OtlpSink } | undefined;

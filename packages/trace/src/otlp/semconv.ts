@@ -177,6 +177,20 @@ export const ownAttributes = Object.freeze({
   workflowStepAttempts: 'agent_trace.workflow.step.attempts',
   /** A `for_each` step: how many items ran at once. */
   workflowStepItems: 'agent_trace.workflow.step.items',
+  /** A feature's own event or transform: the feature's name, its event's name and data. */
+  featureName: 'agent_trace.feature.name',
+  featureEvent: 'agent_trace.feature.event',
+  featureData: 'agent_trace.feature.data',
+  /** A feature's transform: what it changed (`request`, `answer`, `tool_result`) and how. */
+  transformTarget: 'agent_trace.transform.target',
+  transformChanged: 'agent_trace.transform.changed',
+  transformTool: 'agent_trace.transform.tool',
+  transformHash: 'agent_trace.transform.hash',
+  /** What a transformed tool result reads as (content). */
+  transformContent: 'agent_trace.transform.content',
+  /** A call a feature refused: the feature, and its own kind of refusal. */
+  refusalFeature: 'agent_trace.refusal.feature',
+  refusalKind: 'agent_trace.refusal.kind',
 });
 
 /** An attribute name agent-trace puts on spans. */

@@ -18,6 +18,7 @@ import {
 } from './span-end-attributes.js';
 import { RequestPreambles } from './request-preambles.js';
 import { plainSpanHead } from './plain-span.js';
+import { featureSpanEvent, transformSpanEvent } from './feature-span-events.js';
 import {
   finishReason,
   ownAttributes,
@@ -103,6 +104,8 @@ export class SpanBuilder {
       case 'approval_requested':
       case 'approval_resolved':
       case 'rate_limit_wait':
+      case 'feature':
+      case 'transform':
       case 'plan': {
         const parent =
           event.parent_span_id === null ? undefined : this.#pending.get(event.parent_span_id);
@@ -150,10 +153,19 @@ export class SpanBuilder {
       | TraceEventOf<'approval_requested'>
       | TraceEventOf<'approval_resolved'>
       | TraceEventOf<'rate_limit_wait'>
+      | TraceEventOf<'feature'>
+      | TraceEventOf<'transform'>
       | TraceEventOf<'plan'>,
   ): TimedEvent {
     const time = hrTime(event.time);
     if (event.event === 'plan') return this.#planEvent(event, time);
+    if (event.event === 'feature') return featureSpanEvent(event, time);
+    if (event.event === 'transform')
+      return transformSpanEvent(
+        event,
+        time,
+        this.#options.captureContent ? value => this.#content(value) : undefined,
+      );
     if (event.event === 'rate_limit_wait')
       return {
         name: 'agent_trace.rate_limit_wait',
@@ -263,10 +275,15 @@ export class SpanBuilder {
       if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
     }
     const name = this.#endAttributes(start, end, attributes) ?? head.name;
-    const error = (end as { error?: { type: string; message: string; status?: number } }).error;
+    const error = (end as { error?: TraceEventOf<'tool_end'>['error'] }).error;
     // The conventions' error type: the HTTP status a provider answered with, else the kind.
-    if (error !== undefined)
+    if (error !== undefined) {
       attributes['error.type'] = error.status === undefined ? error.type : String(error.status);
+      if (error.feature !== undefined) {
+        attributes[ownAttributes.refusalFeature] = error.feature;
+        if (error.refusal !== undefined) attributes[ownAttributes.refusalKind] = error.refusal;
+      }
+    }
     return readableSpan({ ...head, name }, pending, end, error, this.#options.resource);
   }
 

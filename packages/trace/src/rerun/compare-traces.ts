@@ -1,6 +1,8 @@
 import { type TraceEvent } from '@agent-trace/core';
 import { canonicalJson, defined } from '@agent-trace/core/util';
+import { errorKind, featureEventText, transformText } from '../model/index.js';
 import { inCallOrder } from './call-order.js';
+import { refusedModelCall } from './decided-kinds.js';
 import { explainRequest, type RequestChange } from './explain-request.js';
 import { requestContexts, type RequestContext } from './request-context.js';
 
@@ -54,7 +56,7 @@ function describe(event: TraceEvent): string | undefined {
       return `model call ${event.step} of '${event.agent}' to ${event.model}${settings} sends request ${event.request_hash} (${event.message_count} messages${context})`;
     }
     case 'llm_end': {
-      if (event.error !== undefined) return `the model fails: ${event.error.type}`;
+      if (event.error !== undefined) return `the model fails: ${errorKind(event.error)}`;
       const calls = (event.tool_calls ?? []).map(call => `${call.tool}(${call.arguments})`);
       const text = event.text === undefined || event.text === '' ? '' : `"${cut(event.text, 80)}"`;
       return `the model answers ${[text, ...calls].filter(part => part !== '').join(' + ') || '(nothing)'}`;
@@ -66,8 +68,12 @@ function describe(event: TraceEvent): string | undefined {
       const ran = event.input === undefined ? '' : `, run with ${cut(canonicalJson(event.input))},`;
       return event.error === undefined
         ? `tool '${event.tool}'${ran} returns ${cut(canonicalJson(event.result))}`
-        : `tool '${event.tool}'${ran} fails: ${event.error.type}`;
+        : `tool '${event.tool}'${ran} fails: ${errorKind(event.error)}`;
     }
+    case 'feature':
+      return `feature event ${featureEventText(event)}`;
+    case 'transform':
+      return `${transformText(event)} in '${event.agent}'`;
     case 'handoff_start':
       return `'${event.from}' hands off to '${event.to}' (${event.mode})`;
     case 'approval_requested':
@@ -118,11 +124,11 @@ function lines(events: readonly TraceEvent[]): Line[] {
   });
 }
 
-/** The spans of model attempts refused before they were sent: their llm_end fails circuit_open. */
+/** The spans of model attempts refused before they were sent (a breaker's, a feature's refusal). */
 function refusedAttempts(events: readonly TraceEvent[]): ReadonlySet<string> {
   const refused = new Set<string>();
   for (const event of events)
-    if (event.event === 'llm_end' && event.error?.type === 'circuit_open')
+    if (event.event === 'llm_end' && refusedModelCall(event.error?.type))
       refused.add(event.span_id);
   return refused;
 }

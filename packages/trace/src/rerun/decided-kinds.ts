@@ -12,4 +12,10 @@ export const decidedKinds: ReadonlySet<string> = new Set<ToolCallErrorKind>([
   'unknown_tool',
   'invalid_arguments',
   'awaiting_approval',
+  'refused',
 ]);
+
+/** A model call's failure the run decided before sending it (a breaker's, a feature's refusal). */
+export function refusedModelCall(type: string | undefined): boolean {
+  return type === 'circuit_open' || type === 'refused';
+}

@@ -1,4 +1,5 @@
-import type { RecordedServer, RecordedServerTool, TraceEvent } from '@agent-trace/core';
+import type { TraceEvent } from '@agent-trace/core';
+import type { RecordedServer, RecordedServerTool } from '@agent-trace/core/mcp/recorded';
 
 /**
  * The MCP servers a recording used, each with the tools it listed (from the agents' recorded tool

@@ -14,7 +14,7 @@ import { readTrace } from '../jsonl/read-trace.js';
 import { CallTurns } from './call-turns.js';
 import { concurrentAnswers } from './concurrent-answers.js';
 import { ReplayClock } from './replay-clock.js';
-import { decidedKinds } from './decided-kinds.js';
+import { decidedKinds, refusedModelCall } from './decided-kinds.js';
 import { ReplayedStop } from './replayed-stop.js';
 import { StepPace } from './step-pace.js';
 import { TurnMatch } from './turn-match.js';
@@ -117,8 +117,8 @@ export class Recording {
       if (event.event === 'llm_start') starts.set(event.span_id, event);
       else if (event.event === 'llm_end') {
         const call = starts.get(event.span_id);
-        // A breaker's refusal never reached the model: a rerun's breaker decides again.
-        if (call === undefined || event.error?.type === 'circuit_open') continue;
+        // A breaker's or a feature's refusal never reached the model: a rerun decides again.
+        if (call === undefined || refusedModelCall(event.error?.type)) continue;
         const recorded = { start: call, end: event };
         const list = this.#calls.get(event.agent) ?? [];
         list.push(recorded);

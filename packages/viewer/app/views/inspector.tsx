@@ -7,6 +7,7 @@ import { PlanView, WorkflowStepView, WorkflowView } from './workflow-inspector.j
 import { PlainSpanView } from './plain-span-inspector.js';
 import { Evaluations } from './response-fields.js';
 import { ModelCall } from './model-call-inspector.js';
+import { FeatureEventView } from './feature-event-inspector.js';
 
 function ToolCallView({
   start,
@@ -230,6 +231,8 @@ function PointEvent({ event }: { event: TraceEvent }) {
         )}
       </>
     );
+  if (event.event === 'feature' || event.event === 'transform')
+    return <FeatureEventView event={event} />;
   if (event.event === 'malformed_answer')
     return (
       <>

@@ -25,6 +25,8 @@ const icons: Readonly<Record<Row['kind'], string>> = {
   step: '▸',
   plan: '✎',
   span: '○',
+  feature: '✧',
+  transform: '⇄',
 };
 
 /** Props of {@link Waterfall}. */

@@ -3,9 +3,8 @@ import type { ToolCallRequest } from '../../kernel/protocol/message.js';
 import type {
   DecidedStep,
   Feature,
-  FeatureContext,
   FeatureHooks,
-  PausedStep,
+  ResumeAt,
   ToolCheck,
 } from '../../kernel/run/seam/feature.js';
 import { traceApprovalRequested, traceApprovalResolved } from './approval-events.js';
@@ -19,20 +18,21 @@ import { approvalsNeeded, hasApprovalGates } from './approval-gates.js';
  */
 export const approvalFeature: Feature = {
   name: 'approvals',
+  version: 2,
   // Nothing to keep per run: the gates are the agents' own.
   forRun: () => approvalHooks,
 };
 
 const approvalHooks: FeatureHooks = {
   appliesTo: hasApprovalGates,
-  toolCheck(at, response) {
+  toolCheck({ agent, response, session }) {
     if (response.toolCalls.length === 0) return undefined;
-    return approvalsNeeded(at.agent, response, at.session).then(pending =>
+    return approvalsNeeded(agent, response, session).then(pending =>
       pending === undefined || pending.length === 0 ? undefined : pendingApprovalCheck(pending),
     );
   },
-  pause(at, pending) {
-    for (const approval of pending) traceApprovalRequested(at.record, approval);
+  pause({ pending, record }) {
+    for (const approval of pending) traceApprovalRequested(record, approval);
   },
   resume: decidedStep,
 };
@@ -65,15 +65,11 @@ export function pendingApprovalCheck(approvals: readonly PendingApproval[]): Too
  * The paused step with the decisions applied: each traced, the rejected calls refused (the model
  * reads why), the edited calls with their new arguments.
  */
-function decidedStep(
-  at: FeatureContext,
-  paused: PausedStep,
-  decisions: readonly ApprovalDecision[],
-): DecidedStep {
+function decidedStep({ paused, decisions, record }: ResumeAt): DecidedStep {
   const byCall = new Map(decisions.map(decision => [decision.callId, decision]));
   for (const approval of paused.pending) {
     const decision = byCall.get(approval.callId) as ApprovalDecision;
-    traceApprovalResolved(at.record, approval, decision);
+    traceApprovalResolved(record, approval, decision);
   }
   const refused: { call: ToolCallRequest; message: string }[] = [];
   /** The call as it runs: with the edited arguments, when it was edited. */

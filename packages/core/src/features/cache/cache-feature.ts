@@ -19,13 +19,14 @@ export interface CacheRunOptions {
  */
 export const cacheFeature: Feature<CacheRunOptions> = {
   name: 'cache',
+  version: 2,
   forRun({ options }) {
     const setting = options.cache;
     if (setting === undefined) return undefined;
     const { cache, mode } = 'cache' in setting ? setting : { cache: setting, mode: undefined };
     const cached = new WeakMap<LanguageModel, LanguageModel>();
     return {
-      model(_agent, model) {
+      model({ model }) {
         let found = cached.get(model);
         if (found === undefined) {
           found = cachedModel(model, mode === undefined ? { cache } : { cache, mode });

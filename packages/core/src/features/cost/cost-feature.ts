@@ -23,6 +23,7 @@ const defaultPriceTable = new PriceTable();
  */
 export const costFeature: Feature<CostRunOptions> = {
   name: 'cost',
+  version: 2,
   forRun({ options, totals }) {
     const prices =
       options.prices === undefined
@@ -32,7 +33,7 @@ export const costFeature: Feature<CostRunOptions> = {
           : new PriceTable(options.prices);
     const budgets = budgetsOf(options, totals);
     const hooks: FeatureHooks = {
-      priceCall: (identity, response) => priceCall(identity, response, prices, options.budget),
+      priceCall: ({ identity, response }) => priceCall(identity, response, prices, options.budget),
     };
     if (budgets.length > 0) limitSpending(hooks, prices, budgets);
     return hooks;
@@ -45,8 +46,8 @@ function limitSpending(
   prices: PriceTable,
   budgets: readonly BudgetLimit[],
 ): void {
-  hooks.beforeModelCall = (at, model, request) =>
-    estimatedBudgetStop(at.agent, model, request, prices, budgets);
+  hooks.beforeModelCall = ({ agent, model, request }) =>
+    estimatedBudgetStop(agent, model, request, prices, budgets);
   hooks.toolCheck = () => {
     const over = overBudget(budgets);
     return over === undefined ? undefined : overBudgetCheck(over);

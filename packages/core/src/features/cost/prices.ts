@@ -66,11 +66,14 @@ export const defaultPrices: Readonly<Record<string, ModelPrice>> = Object.freeze
   'anthropic:claude-haiku-4-5': anthropic(1, 5, '2025-10-15'),
 });
 
-/** The price-table provider of a model's `provider` (`openai.chat` and `openai.responses` are `openai`). */
+/**
+ * The price-table provider of a model's `provider`: the part before its first dot, as the
+ * adapters name a provider's API under it (`openai.chat` and `openai.responses` are `openai`,
+ * `anthropic.messages` is `anthropic`), so a new adapter needs no entry here.
+ */
 export function priceProvider(provider: string): string {
-  if (provider === 'openai.chat' || provider === 'openai.responses') return 'openai';
-  if (provider === 'anthropic.messages') return 'anthropic';
-  return provider;
+  const dot = provider.indexOf('.');
+  return dot === -1 ? provider : provider.slice(0, dot);
 }
 
 /** A dated snapshot's base model: `gpt-4o-2024-08-06` → `gpt-4o`, `claude-haiku-4-5-20251001` → `claude-haiku-4-5`. */

@@ -5,8 +5,8 @@ import type {
   Feature,
   FeatureContext,
   FeatureHooks,
-  RoundCall,
   Stop,
+  ToolRoundAt,
 } from '../../kernel/run/seam/feature.js';
 import type { Guardrail, GuardrailCheck } from '../../kernel/agent/guardrail.js';
 import { guardrailsOf } from './guardrail-options.js';
@@ -21,6 +21,7 @@ import { runGuardrails } from './run-guardrails.js';
  */
 export const guardrailFeature: Feature = {
   name: 'guardrails',
+  version: 2,
   forRun: () => guardrailHooks,
 };
 
@@ -29,11 +30,11 @@ const guardrailHooks: FeatureHooks = {
     const { input, output, tool } = guardrailsOf(agent);
     return input.length + output.length + tool.length > 0;
   },
-  beforeTurn: (at, input) => stageStop(at, 'input', input),
-  beforeAnswer: (at, text) => stageStop(at, 'output', text),
-  afterModelCall(at, response): void {
-    for (const guardrail of budgetGuardrails(at.agent))
-      guardrail.recordUsage?.(response.usage, { session: at.session });
+  beforeTurn: at => stageStop(at, 'input', at.input),
+  beforeAnswer: at => stageStop(at, 'output', at.text),
+  afterModelCall({ agent, response, session }): void {
+    for (const guardrail of budgetGuardrails(agent))
+      guardrail.recordUsage?.(response.usage, { session });
   },
   beforeToolRound: guardRound,
 };
@@ -60,10 +61,11 @@ async function stageStop(
 }
 
 /** Tool-stage guardrails, in call order, on first attempts: the calls they block, with why. */
-async function guardRound(
-  { agent, session }: FeatureContext,
-  calls: readonly RoundCall[],
-): Promise<ReadonlyMap<string, ToolCallError> | undefined> {
+async function guardRound({
+  agent,
+  session,
+  calls,
+}: ToolRoundAt): Promise<ReadonlyMap<string, ToolCallError> | undefined> {
   const { tool } = guardrailsOf(agent);
   if (tool.length === 0) return undefined;
   const blocked = new Map<string, ToolCallError>();

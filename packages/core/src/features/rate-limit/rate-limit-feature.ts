@@ -1,13 +1,7 @@
 import { estimateRequestTokens } from '../cost/estimate-tokens.js';
 import { priceProvider } from '../cost/prices.js';
 import { ModelCallError } from '../../kernel/errors/model-call-error.js';
-import type { LanguageModel } from '../../kernel/model/language-model.js';
-import type {
-  Feature,
-  FeatureContext,
-  ModelAttemptHold,
-  ModelCallRequest,
-} from '../../kernel/run/seam/feature.js';
+import type { Feature, ModelAttemptHold, ModelCallAt } from '../../kernel/run/seam/feature.js';
 import type { RateLimits } from './rate-limits.js';
 
 /** The run option of the rate-limit feature. */
@@ -23,21 +17,19 @@ export interface RateLimitRunOptions {
  */
 export const rateLimitFeature: Feature<RateLimitRunOptions> = {
   name: 'rate-limits',
+  version: 2,
   forRun: ({ options }) => {
     const limits = options.rateLimits;
-    return limits === undefined
-      ? undefined
-      : { modelAttempt: (at, model, request) => waitForRoom(limits, at, model, request) };
+    return limits === undefined ? undefined : { modelAttempt: at => waitForRoom(limits, at) };
   },
 };
 
 /** Waits until the model's provider has room; gives the call's place, to settle after. */
 async function waitForRoom(
   limits: RateLimits,
-  at: FeatureContext,
-  model: LanguageModel,
-  request: ModelCallRequest,
+  at: ModelCallAt,
 ): Promise<ModelAttemptHold | undefined> {
+  const { model, request } = at;
   const limiter = limits.limiterFor(model.provider);
   if (limiter === undefined) return undefined;
   const tokens = limiter.countsTokens ? (await estimateRequestTokens(model, request)).tokens : 0;

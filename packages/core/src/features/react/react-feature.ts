@@ -25,6 +25,7 @@ export const reactToolCalling: ToolCallingMode = {
 /** ReAct as a feature of the run: agents with `toolCalling: 'react'` talk tools in text. */
 export const reactFeature: Feature = {
   name: 'react',
+  version: 2,
   forRun: () => reactHooks,
 };
 

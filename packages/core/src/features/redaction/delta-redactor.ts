@@ -1,4 +1,11 @@
-import type { Redactor } from './redactor.js';
+import type { Opening } from './secret-rules.js';
+
+/** What a stream's redaction reads of the run's redactor: its patterns, and how it cleans text. */
+export interface StreamRedaction {
+  readonly matchers: readonly RegExp[];
+  readonly openings: readonly Opening[];
+  string(text: string): string;
+}
 
 const whitespace = /\s/;
 
@@ -13,7 +20,7 @@ export class DeltaRedactor {
   #held = '';
   readonly #matchers: readonly RegExp[];
 
-  constructor(private readonly redactor: Redactor) {
+  constructor(private readonly redactor: StreamRedaction) {
     this.#matchers = redactor.matchers;
   }
 

@@ -1,4 +1,9 @@
-import type { Redactor } from './redactor.js';
+/** What cleaning a returned error reads of the run's redactor: cleaning without counting. */
+export interface ReturnedRedaction {
+  uncounted<T>(work: (quiet: ReturnedRedaction) => T): T;
+  string(text: string): string;
+  value(value: unknown): unknown;
+}
 
 /** How deep a chain of causes is followed. */
 const causeDepth = 8;
@@ -11,7 +16,7 @@ const causeDepth = 8;
  */
 export function redactError<E extends Error | undefined>(
   error: E,
-  redactor: Redactor | undefined,
+  redactor: ReturnedRedaction | undefined,
 ): E {
   if (redactor === undefined) return error;
   redactor.uncounted(quiet => {
@@ -24,7 +29,7 @@ export function redactError<E extends Error | undefined>(
   return error;
 }
 
-function redactFields(error: Error, redactor: Redactor): void {
+function redactFields(error: Error, redactor: ReturnedRedaction): void {
   const fields = error as unknown as Record<string, unknown>;
   for (const key of ['message', 'stack', ...Object.keys(error)]) {
     if (key === 'cause') continue;
@@ -41,6 +46,6 @@ function redactFields(error: Error, redactor: Redactor): void {
 }
 
 /** An error message as a run returns it (a tool call's record): redacted, not counted. */
-export function redactMessage(message: string, redactor: Redactor | undefined): string {
+export function redactMessage(message: string, redactor: ReturnedRedaction | undefined): string {
   return redactor === undefined ? message : redactor.uncounted(quiet => quiet.string(message));
 }

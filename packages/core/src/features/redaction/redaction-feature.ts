@@ -16,6 +16,7 @@ export interface RedactionRunOptions {
  */
 export const redactionFeature: Feature<RedactionRunOptions> = {
   name: 'redaction',
+  version: 2,
   forRun: ({ options }) =>
     options.redaction === false ? undefined : { redaction: new Redactor(options.redaction) },
 };

@@ -19,6 +19,7 @@ const agentBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
  */
 export const breakerFeature: Feature = {
   name: 'circuit-breakers',
+  version: 2,
   forRun() {
     const runBreakers = new WeakMap<AnyAgent, CircuitBreakers>();
     const modelHold = lastHold<LanguageModel, ModelAttemptHold>(
@@ -31,8 +32,8 @@ export const breakerFeature: Feature = {
     );
     return {
       appliesTo: agent => breakerSettingsOf(agent) !== undefined,
-      modelAttempt: (at, model) => modelHold(at.agent, model, at.clock),
-      toolAttempt: (at, tool) => toolHold(at.agent, tool, at.clock),
+      modelAttempt: ({ agent, model, clock }) => modelHold(agent, model, clock),
+      toolAttempt: ({ agent, tool, clock }) => toolHold(agent, tool, clock),
     };
   },
 };

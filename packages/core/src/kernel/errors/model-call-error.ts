@@ -1,4 +1,5 @@
 import { AgentTraceError } from './agent-trace-error.js';
+import type { FeatureRefusal } from './feature-refusal.js';
 
 /** What kind of failure a model call ran into, normalised across providers. */
 export type ModelCallErrorKind =
@@ -10,6 +11,8 @@ export type ModelCallErrorKind =
   | 'stream_interrupted'
   | 'script_exhausted'
   | 'circuit_open'
+  /** A feature refused the call for a reason of its own (the error's `refusal`): not sent. */
+  | 'refused'
   | 'unknown';
 
 const kinds: Readonly<Record<ModelCallErrorKind, true>> = {
@@ -21,6 +24,7 @@ const kinds: Readonly<Record<ModelCallErrorKind, true>> = {
   stream_interrupted: true,
   script_exhausted: true,
   circuit_open: true,
+  refused: true,
   unknown: true,
 };
 
@@ -37,6 +41,8 @@ export interface ModelCallErrorOptions {
   retryAfterMs?: number;
   /** Whether trying the same call again may succeed. Derived from `kind` when omitted. */
   isRetryable?: boolean;
+  /** For kind `refused`: the feature that refused the call, and its own kind of refusal. */
+  refusal?: FeatureRefusal;
   cause?: unknown;
 }
 
@@ -53,14 +59,25 @@ export class ModelCallError extends AgentTraceError {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly isRetryable: boolean;
+  /** For kind `refused`: the feature that refused the call, and its own kind of refusal. */
+  readonly refusal: FeatureRefusal | undefined;
 
-  constructor({ message, kind, status, retryAfterMs, isRetryable, cause }: ModelCallErrorOptions) {
+  constructor({
+    message,
+    kind,
+    status,
+    retryAfterMs,
+    isRetryable,
+    refusal,
+    cause,
+  }: ModelCallErrorOptions) {
     super({ message, cause });
     this.name = 'ModelCallError';
     this.kind = kind;
     this.status = status;
     this.retryAfterMs = retryAfterMs;
     this.isRetryable = isRetryable ?? retryableKinds.has(kind);
+    this.refusal = refusal;
   }
 
   /** Maps an HTTP status code to the error kind agent-trace uses. */

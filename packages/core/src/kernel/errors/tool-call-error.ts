@@ -1,4 +1,5 @@
 import { AgentTraceError } from './agent-trace-error.js';
+import type { FeatureRefusal } from './feature-refusal.js';
 
 /** Why a tool call did not produce a result. */
 export type ToolCallErrorKind =
@@ -18,7 +19,9 @@ export type ToolCallErrorKind =
   /** The tool's server went away (an MCP server that exited or crashed): retried. */
   | 'server_failed'
   /** A delegated agent paused for a person's approval: the call goes on when the run resumes. */
-  | 'awaiting_approval';
+  | 'awaiting_approval'
+  /** A feature refused the call for a reason of its own (the error's `refusal`): it did not run. */
+  | 'refused';
 
 const kinds: Readonly<Record<ToolCallErrorKind, true>> = {
   unknown_tool: true,
@@ -32,6 +35,7 @@ const kinds: Readonly<Record<ToolCallErrorKind, true>> = {
   tool_error: true,
   server_failed: true,
   awaiting_approval: true,
+  refused: true,
 };
 
 /** Every kind of tool-call failure (a trace's `error.type` for a tool call that failed so). */
@@ -46,12 +50,15 @@ export class ToolCallError extends AgentTraceError {
   readonly toolName: string;
   /** The tools the agent has, listed when the LLM named one that does not exist. */
   readonly availableTools: readonly string[] | undefined;
+  /** For kind `refused`: the feature that refused the call, and its own kind of refusal. */
+  readonly refusal: FeatureRefusal | undefined;
 
   constructor(options: {
     message: string;
     kind: ToolCallErrorKind;
     toolName: string;
     availableTools?: readonly string[];
+    refusal?: FeatureRefusal;
     cause?: unknown;
   }) {
     super({ message: options.message, cause: options.cause });
@@ -59,5 +66,6 @@ export class ToolCallError extends AgentTraceError {
     this.kind = options.kind;
     this.toolName = options.toolName;
     this.availableTools = options.availableTools;
+    this.refusal = options.refusal;
   }
 }

@@ -21,6 +21,10 @@ export const TraceError = z.object({
   message: z.string(),
   /** The HTTP status the failure came with (a provider's answer), when it came from one. */
   status: z.number().int().optional(),
+  /** For a call a feature refused (`type` `refused`): the feature's name. */
+  feature: z.string().optional(),
+  /** For a call a feature refused: the feature's own kind of refusal (`quota_exceeded`). */
+  refusal: z.string().optional(),
 });
 export type TraceError = z.infer<typeof TraceError>;
 

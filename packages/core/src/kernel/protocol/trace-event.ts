@@ -11,6 +11,7 @@ export {
 } from './trace-envelope.js';
 import { envelope, TraceError } from './trace-envelope.js';
 import { SpanEndEvent, SpanStartEvent } from './plain-span-events.js';
+import { FeatureEvent, TransformEvent } from './feature-trace-events.js';
 import {
   PlanEvent,
   WorkflowEndEvent,
@@ -446,6 +447,8 @@ export const TraceEvent = z.discriminatedUnion('event', [
   ApprovalRequestedEvent,
   ApprovalResolvedEvent,
   RateLimitWaitEvent,
+  FeatureEvent,
+  TransformEvent,
   WorkflowStartEvent,
   WorkflowStepStartEvent,
   WorkflowStepEndEvent,
@@ -480,6 +483,8 @@ export const traceEventNames: readonly TraceEventName[] = [
   'approval_requested',
   'approval_resolved',
   'rate_limit_wait',
+  'feature',
+  'transform',
   'workflow_start',
   'workflow_step_start',
   'workflow_step_end',

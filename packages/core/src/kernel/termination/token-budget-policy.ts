@@ -1,4 +1,5 @@
-import type { TerminationDecision, TerminationPolicy } from './termination-policy.js';
+import { limitPolicy } from './limit-policy.js';
+import type { TerminationPolicy } from './termination-policy.js';
 
 /**
  * Wraps a policy: once the run has used more than `maxTotalTokens` (prompt + completion), it stops
@@ -9,21 +10,15 @@ export function tokenBudgetPolicy(
   base: TerminationPolicy,
   { maxTotalTokens }: { maxTotalTokens: number },
 ): TerminationPolicy {
-  return {
-    decide(response, context): TerminationDecision {
-      const decision = base.decide(response, context);
-      // An answer already paid for is kept; the budget stops only what would cost more.
-      if (decision.kind !== 'run_tools') return decision;
-      const used = context.usage.promptTokens + context.usage.completionTokens;
-      if (used > maxTotalTokens) {
-        return {
-          kind: 'stop',
-          reason: 'budget_exceeded',
-          limit: { name: 'maxTotalTokens', value: maxTotalTokens },
-          detail: `the run has used ${used} tokens; the budget is ${maxTotalTokens}`,
-        };
-      }
-      return decision;
-    },
-  };
+  // An answer already paid for is kept; the budget stops only what would cost more.
+  return limitPolicy(base, (_decision, context) => {
+    const used = context.usage.promptTokens + context.usage.completionTokens;
+    if (used <= maxTotalTokens) return undefined;
+    return {
+      kind: 'stop',
+      reason: 'budget_exceeded',
+      limit: { name: 'maxTotalTokens', value: maxTotalTokens },
+      detail: `the run has used ${used} tokens; the budget is ${maxTotalTokens}`,
+    };
+  });
 }

@@ -1,6 +1,7 @@
 import { ordinal } from '../util/ordinal.js';
 import { firstCallOverLimit } from './first-call-over-limit.js';
-import type { TerminationDecision, TerminationPolicy } from './termination-policy.js';
+import { limitPolicy } from './limit-policy.js';
+import type { TerminationPolicy } from './termination-policy.js';
 
 /**
  * Wraps a policy: when the LLM asks for a tool that already ran `maxToolCallsPerTool` times, the
@@ -10,23 +11,19 @@ export function toolCallLimitPolicy(
   base: TerminationPolicy,
   { maxToolCallsPerTool }: { maxToolCallsPerTool: number },
 ): TerminationPolicy {
-  return {
-    decide(response, context): TerminationDecision {
-      const decision = base.decide(response, context);
-      if (decision.kind !== 'run_tools') return decision;
-      const over = firstCallOverLimit(
-        decision.toolCalls,
-        call => call.toolName,
-        context.toolCallCounts,
-        maxToolCallsPerTool,
-      );
-      if (over === undefined) return decision;
-      return {
-        kind: 'stop',
-        reason: 'tool_call_limit',
-        limit: { name: 'maxToolCallsPerTool', value: maxToolCallsPerTool },
-        detail: `the LLM asked for tool '${over.call.toolName}' a ${ordinal(over.earlier + 1)} time; ${maxToolCallsPerTool} allowed`,
-      };
-    },
-  };
+  return limitPolicy(base, (decision, context) => {
+    const over = firstCallOverLimit(
+      decision.toolCalls,
+      call => call.toolName,
+      context.toolCallCounts,
+      maxToolCallsPerTool,
+    );
+    if (over === undefined) return undefined;
+    return {
+      kind: 'stop',
+      reason: 'tool_call_limit',
+      limit: { name: 'maxToolCallsPerTool', value: maxToolCallsPerTool },
+      detail: `the LLM asked for tool '${over.call.toolName}' a ${ordinal(over.earlier + 1)} time; ${maxToolCallsPerTool} allowed`,
+    };
+  });
 }

@@ -39,6 +39,8 @@ export type PointEventName =
   | 'approval_requested'
   | 'approval_resolved'
   | 'rate_limit_wait'
+  | 'feature'
+  | 'transform'
   | 'plan';
 
 /** A span that has started and not yet ended. */

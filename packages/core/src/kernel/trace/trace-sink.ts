@@ -3,10 +3,22 @@ import type { TraceEvent } from '../protocol/trace-event.js';
 import type { Evaluation } from '../protocol/evaluation.js';
 
 /**
+ * The version of the sink contract this release speaks. A sink may say which one it is written
+ * for (`version`), so that a later contract can be added beside this one and a sink written for
+ * another is refused with a clear error, not handed events it does not expect.
+ */
+export const traceSinkVersion = 1;
+
+/**
  * Where trace events go: a JSONL file, memory, an OTLP exporter. A run calls `write` for every
  * event in seq order and awaits `flush` before it returns.
  */
 export interface TraceSink {
+  /**
+   * The sink contract it is written for: {@link traceSinkVersion}. Absent, the sink is taken as
+   * written for version 1, the contract before versions were given.
+   */
+  readonly version?: typeof traceSinkVersion;
   /**
    * Takes one event. Synchronous so that tracing never slows the loop down; a sink buffers and
    * writes in the background. A throw is caught, counted in `result.traceErrors` and never ends

@@ -5,11 +5,12 @@ import { systemClock } from '../../util/clock.js';
 import { randomIds } from '../../util/ids.js';
 import { ChunkSequence } from './chunk-sequence.js';
 import { emptyTally, type CostTally } from '../../protocol/cost-tally.js';
-import type { Feature, FeatureHooks } from '../seam/feature.js';
+import type { Feature } from '../seam/feature.js';
+import { featuresForRun } from '../seam/feature-setup.js';
 import { Seam } from '../seam/seam.js';
 import type { RunStateSnapshot } from '../pause/run-snapshot.js';
 import type { RunState } from './run-state.js';
-import type { KernelOptions } from './run-options.js';
+import type { KernelOptions } from './kernel-options.js';
 
 /** What a run that goes on from a pause starts from: its ids, seq, counts and totals. */
 export type PausedRun = Pick<
@@ -60,29 +61,36 @@ export interface ResumedFrom {
   readonly fork?: boolean;
 }
 
-/** What the agents and phases of one run share. */
-export function createRunState<Options extends object>(
+/** What a run's state is made from. */
+export interface RunStateInput<Options extends object> {
   /** The entry agent or the workflow: what a live sink names the run. */
-  name: string,
-  options: KernelOptions & Options,
-  signal: AbortSignal | undefined,
-  streaming: boolean,
-  resumed: ResumedFrom | undefined,
+  readonly name: string;
+  readonly options: KernelOptions & Options;
+  /** The run's signal: its caller's, with its deadline. */
+  readonly signal: AbortSignal | undefined;
+  readonly streaming: boolean;
+  readonly resumed: ResumedFrom | undefined;
   /** Where the events go: the run's sinks and the environment's export. */
-  sinks: readonly TraceSink[],
+  readonly sinks: readonly TraceSink[];
   /** The features the run has, in the order their hooks are called. */
-  features: readonly Feature<Options>[],
-): RunState {
+  readonly features: readonly Feature<Options>[];
+}
+
+/** What the agents and phases of one run share. */
+export function createRunState<Options extends object>({
+  name,
+  options,
+  signal,
+  streaming,
+  resumed,
+  sinks,
+  features,
+}: RunStateInput<Options>): RunState {
   const { clock = systemClock, ids = randomIds } = options;
   const continued = resumed?.fork === true ? undefined : resumed;
   const runId = continued?.run.id ?? ids.runId();
   const totals = { usage: resumed?.run.usage ?? zeroUsage, cost: restoredTally(resumed) };
-  const taking: FeatureHooks[] = [];
-  for (const feature of features) {
-    const hooks = feature.forRun({ options, totals });
-    if (hooks !== undefined) taking.push(hooks);
-  }
-  const seam = new Seam(taking);
+  const seam = new Seam(featuresForRun(features, { options, totals }));
   const { redaction } = seam;
   const tracer = new RunTracer({
     redaction,

@@ -1,5 +1,5 @@
 import type { OpenSpan } from '../../trace/run-tracer.js';
-import type { PacedStep } from './run-options.js';
+import type { PacedStep } from './kernel-options.js';
 import type { RunState } from './run-state.js';
 
 /**

@@ -5,12 +5,17 @@ import type { Message } from '../../protocol/message.js';
 import { toTraceMessage } from '../../protocol/trace-message.js';
 import { defaultExportSinks } from '../../trace/default-export.js';
 import type { OpenSpan, RunTracer, TraceEventFields } from '../../trace/run-tracer.js';
-import { isTraceSink, type SinkHealth, type TraceSink } from '../../trace/trace-sink.js';
+import {
+  isTraceSink,
+  traceSinkVersion,
+  type SinkHealth,
+  type TraceSink,
+} from '../../trace/trace-sink.js';
 import type { AgentOutcome } from '../turn/agent-outcome.js';
 import type { Feature } from '../seam/feature.js';
 import { claimResume } from '../../trace/resume-ledger.js';
 import { createRunState, type ResumedFrom } from './create-run-state.js';
-import type { KernelOptions, ResumeOnceOptions } from './run-options.js';
+import type { KernelOptions, ResumeOnceOptions } from './kernel-options.js';
 import type { RunState } from './run-state.js';
 import { toTraceError } from './to-trace-error.js';
 import { systemClock } from '../../util/clock.js';
@@ -57,15 +62,15 @@ export async function openRun<Options extends object>(
   );
   let state: RunState;
   try {
-    state = createRunState(
+    state = createRunState({
       name,
       options,
-      limit.signal,
-      how.streaming ?? false,
+      signal: limit.signal,
+      streaming: how.streaming ?? false,
       resumed,
       sinks,
-      how.features,
-    );
+      features: how.features,
+    });
     if (resumed !== undefined && resumed.fork !== true) await claim(resumed, options, sinks);
   } catch (error) {
     limit.clear();
@@ -235,6 +240,14 @@ function toSinks(trace: KernelOptions['trace']): readonly TraceSink[] {
       message:
         "Invalid 'trace' option: expected a trace sink or an array of sinks, such as jsonlSink('traces/run.jsonl') or memorySink().",
     });
+  }
+  for (const sink of sinks) {
+    const { version } = sink as { version?: unknown };
+    if (version !== undefined && version !== traceSinkVersion)
+      throw new ConfigurationError({
+        option: 'trace',
+        message: `A trace sink of the run is written for sink contract ${JSON.stringify(version)}; this release speaks version ${traceSinkVersion}. Use a sink made for this release, or update agent-trace.`,
+      });
   }
   return sinks;
 }

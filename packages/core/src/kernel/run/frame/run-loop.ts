@@ -12,7 +12,7 @@ import {
   type RunStateSnapshot,
 } from '../pause/run-snapshot.js';
 import type { ApprovalDecision } from '../../protocol/approval.js';
-import type { KernelOptions, ResumeOnceOptions } from './run-options.js';
+import type { KernelOptions, ResumeOnceOptions } from './kernel-options.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 import { pausedRun } from './create-run-state.js';
@@ -20,19 +20,34 @@ import { forkedFromFields, historyFields, openRun } from './run-frame.js';
 import { runAgent } from '../turn/run-agent.js';
 import { resumedAgentStart } from '../pause/resumed-start.js';
 
+/** What a run of an entry agent is given. */
+export interface RunLoopInput<Options extends object> {
+  readonly agent: AnyAgent;
+  readonly input: string;
+  readonly options: KernelOptions & Partial<ResumeOnceOptions> & Options;
+  /** Whether the model is called in streaming mode (`stream`). */
+  readonly streaming: boolean;
+  /** The run's features, in the order their hooks are called. */
+  readonly features: readonly Feature<Options>[];
+  /** A paused run's opened state, and the decisions it goes on with. */
+  readonly resumed?: {
+    readonly state: RunStateSnapshot;
+    readonly decisions: readonly ApprovalDecision[];
+  };
+}
+
 /**
  * A whole run of an entry agent (or the resumed part of one): opens the run with `features`, runs
  * the agent's turn, seals the trace and gives the result, with a paused run's sealed state.
  */
-export async function* runLoop<Options extends object>(
-  agent: AnyAgent,
-  input: string,
-  options: KernelOptions & Partial<ResumeOnceOptions> & Options,
-  streaming: boolean,
-  features: readonly Feature<Options>[],
-  /** A paused run's opened state, and the decisions it goes on with. */
-  resumed?: { readonly state: RunStateSnapshot; readonly decisions: readonly ApprovalDecision[] },
-): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
+export async function* runLoop<Options extends object>({
+  agent,
+  input,
+  options,
+  streaming,
+  features,
+  resumed,
+}: RunLoopInput<Options>): AsyncGenerator<Chunk, RunResult<unknown>, undefined> {
   assertRunArguments(agent, input, options);
   resolveAgentGraph(agent);
   // Checked before the run opens: a state refused for its agent graph is not used up.

@@ -3,7 +3,7 @@ import type { Usage } from '../../protocol/usage.js';
 import type { CostTally } from '../../protocol/cost-tally.js';
 import type { Redaction } from '../../trace/redaction.js';
 import type { Seam } from '../seam/seam.js';
-import type { RunOverrides } from './run-options.js';
+import type { RunOverrides } from './kernel-options.js';
 import type { RunTracer } from '../../trace/run-tracer.js';
 import type { Clock } from '../../util/clock.js';
 import type { ChunkSequence } from './chunk-sequence.js';

@@ -3,13 +3,13 @@
  * planning (`workflow/`) build on — open, pause, resume and seal a run, and run an agent's turn
  * in it. A runner imports nothing else of `kernel/run/` but the seam (`feature.ts`); lint holds it.
  */
-export { agentOutcome } from '../turn/agent-outcome-of.js';
+export { turnToEnd } from '../turn/turn-to-end.js';
 export type { AgentOutcome, AgentStart, PausedTurn } from '../turn/agent-outcome.js';
 export { pausedRun, type PausedRun } from './create-run-state.js';
 export { resumedAgentStart } from '../pause/resumed-start.js';
 export { forkedFromFields, openRun, type RunEnding } from './run-frame.js';
 export { runLoop } from './run-loop.js';
-export type { KernelOptions, ResumeOnceOptions } from './run-options.js';
+export type { KernelOptions, ResumeOnceOptions } from './kernel-options.js';
 export type { RunResult } from './run-result.js';
 export {
   checkDecisions,

@@ -9,7 +9,7 @@ export function pauseForApprovals(
   turn: AgentTurn,
   { pending, step }: { readonly pending: readonly PendingApproval[]; readonly step: ToolStep },
 ): void {
-  turn.hooks.pause(turn.at, pending);
+  turn.hooks.pause(turn.at.with({ pending }));
   const last = turn.state.steps.at(-1);
   turn.pause(pending, step, last?.index ?? 0, { thought: last?.react?.thought });
 }
@@ -31,7 +31,7 @@ export function resumeTurn(
       phase: { finished, delegate: { callId, resumed: { turn: inner, decisions } } },
     };
   }
-  const { step, refused } = turn.hooks.resume(turn.at, paused, decisions);
+  const { step, refused } = turn.hooks.resume(turn.at.with({ paused, decisions }));
   // A refused call is answered to the model, and does not run.
   for (const { call, message } of refused)
     turn.conversation.append(turn.mode.resultMessage(call, message, true));

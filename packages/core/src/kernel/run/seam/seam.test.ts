@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { agent } from '../../agent/agent.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { ModelAttemptHold, FeatureHooks } from './feature.js';
+
+/** A feature's hooks as the seam takes them, under a name. */
+const named = (hooks: FeatureHooks, name = 'f') => ({ name, hooks });
 import { Seam, settleHolds, type Holds } from './seam.js';
 
 const model: LanguageModel = {
@@ -16,7 +19,7 @@ const model: LanguageModel = {
 const plain = agent({ name: 'plain', model });
 const guarded = agent({ name: 'guarded', model, guardrails: { input: [] } });
 const request = { instructions: '', messages: [], tools: [] };
-const at = {} as never;
+const at = { model, request } as never;
 
 describe('the seam', () => {
   it('gives each agent the hooks of the features that take part in its turns', () => {
@@ -26,7 +29,7 @@ describe('the seam', () => {
       afterModelCall: () => undefined,
       beforeAnswer: () => Promise.resolve(undefined),
     };
-    const seam = new Seam([everyone, onlyGuarded]);
+    const seam = new Seam([named(everyone), named(onlyGuarded)]);
     expect(seam.forAgent(plain).afterModelCalls).toHaveLength(1);
     expect(seam.forAgent(plain).beforeAnswers).toHaveLength(0);
     expect(seam.forAgent(guarded).afterModelCalls).toHaveLength(2);
@@ -37,18 +40,18 @@ describe('the seam', () => {
   it("holds a model attempt without waiting unless a feature waits, in the features' order", async () => {
     const order: string[] = [];
     const hold = (name: string): ModelAttemptHold => ({ settle: () => order.push(name) });
-    const sync = new Seam([{ modelAttempt: () => hold('breaker') }]).forAgent(plain);
-    const held = sync.holdModelAttempt(at, model, request);
+    const sync = new Seam([named({ modelAttempt: () => hold('breaker') })]).forAgent(plain);
+    const held = sync.holdModelAttempt(at);
     expect(held).not.toBeInstanceOf(Promise); // one feature: its hold, not an array
     settleHolds(held as Holds<ModelAttemptHold>, { error: new Error('x') });
     expect(order).toEqual(['breaker']);
     order.length = 0;
 
     const waiting = new Seam([
-      { modelAttempt: () => Promise.resolve(hold('rate limit')) },
-      { modelAttempt: () => hold('breaker') },
+      named({ modelAttempt: () => Promise.resolve(hold('rate limit')) }),
+      named({ modelAttempt: () => hold('breaker') }),
     ]).forAgent(plain);
-    const holds = await waiting.holdModelAttempt(at, model, request);
+    const holds = await waiting.holdModelAttempt(at);
     settleHolds(holds, { error: new Error('x') });
     expect(order).toEqual(['rate limit', 'breaker']);
   });
@@ -61,12 +64,13 @@ describe('the seam', () => {
       finishReason: 'stop',
       usage: { promptTokens: 0, completionTokens: 0 },
     } as never;
-    const now = new Seam([{ toolCheck: () => check }, { toolCheck: () => undefined }]).forAgent(
-      plain,
-    );
-    expect(now.checks(at, response)).toEqual([check]);
-    const later = new Seam([{ toolCheck: () => Promise.resolve(check) }]).forAgent(plain);
-    const found = later.checks(at, response);
+    const now = new Seam([
+      named({ toolCheck: () => check }),
+      named({ toolCheck: () => undefined }),
+    ]).forAgent(plain);
+    expect(now.checks({ response } as never)).toEqual([check]);
+    const later = new Seam([named({ toolCheck: () => Promise.resolve(check) })]).forAgent(plain);
+    const found = later.checks({ response } as never);
     expect(found).toBeInstanceOf(Promise);
     expect(await found).toEqual([check]);
   });

@@ -1,50 +1,55 @@
 import type { AnyAgent } from '../../agent/agent.js';
-import type { ApprovalDecision, PendingApproval } from '../../protocol/approval.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { ToolCallError } from '../../errors/tool-call-error.js';
 import type { LanguageModel, ModelResponse } from '../../model/language-model.js';
 import type { Redaction } from '../../trace/redaction.js';
-import type { AnyTool } from '../../tool/tool.js';
-import type { ToolCallRequest } from '../../protocol/message.js';
 import type { LlmIdentity } from '../turn/llm-event-fields.js';
 import type {
+  AnswerAt,
   DecidedStep,
-  FeatureContext,
   FeatureHooks,
+  FinalAnswerAt,
   ModelAttemptHold,
-  ModelCallRequest,
-  PausedStep,
-  RoundCall,
+  ModelCallAt,
+  PauseAt,
+  ResumeAt,
+  ToolAttemptAt,
   ToolAttemptHold,
-  ToolResultView,
-} from './feature.js';
+  ToolRoundAt,
+  TurnStartAt,
+} from './feature-hooks.js';
 import type { Stop, ToolCheck } from '../turn/next-step.js';
 import { nativeToolCalling, type ToolCallingMode } from '../turn/tool-calling.js';
+import { Transforms } from './transforms.js';
+
+/** The hooks one feature gives a run, with the feature's name. */
+export interface RunFeature {
+  readonly name: string;
+  readonly hooks: FeatureHooks;
+}
 
 type HookName = Exclude<keyof FeatureHooks, 'redaction' | 'toolCalling' | 'appliesTo'>;
 type Hook<Name extends HookName> = NonNullable<FeatureHooks[Name]>;
-/** What a model attempt's hooks are given: where, the model and the request. */
-type ModelAttempt = Parameters<Hook<'modelAttempt'>>;
 
 /** The hooks of one kind, in the order the features were given, bound to their feature. */
-function hooks<Name extends HookName>(features: readonly FeatureHooks[], name: Name): Hook<Name>[] {
+function hooks<Name extends HookName>(features: readonly RunFeature[], name: Name): Hook<Name>[] {
   const found: Hook<Name>[] = [];
-  for (const feature of features) {
+  for (const { hooks: feature } of features) {
     const hook = feature[name];
     if (hook === undefined) continue;
     // Called on its hooks: a method may keep its state on `this`.
-    found.push((hook as (...args: never[]) => unknown).bind(feature) as Hook<Name>);
+    found.push(hook.bind(feature) as Hook<Name>);
   }
   return found;
 }
 
 /** The first stop the hooks give, asked in order (each waited for before the next). */
-async function firstStop<Args extends unknown[]>(
-  hooks: readonly ((...args: Args) => Stop | undefined | Promise<Stop | undefined>)[],
-  ...args: Args
+async function firstStop<At>(
+  hooks: readonly ((at: At) => Stop | undefined | Promise<Stop | undefined>)[],
+  at: At,
 ): Promise<Stop | undefined> {
   for (const hook of hooks) {
-    const stop = await hook(...args);
+    const stop = await hook(at);
     if (stop !== undefined) return stop;
   }
   return undefined;
@@ -86,13 +91,13 @@ export function settleHolds<Outcome>(
  */
 export class Seam {
   readonly redaction: Redaction | undefined;
-  readonly #features: readonly FeatureHooks[];
+  readonly #features: readonly RunFeature[];
   readonly #byAgent = new Map<AnyAgent, Hooks>();
   /** The hooks of each set of features that agents take part in, by the set's bits. */
   readonly #bySet = new Map<number, Hooks>();
   readonly #modes = new Map<string, ToolCallingMode>([['native', nativeToolCalling]]);
 
-  constructor(features: readonly FeatureHooks[]) {
+  constructor(features: readonly RunFeature[]) {
     // A set of features is a bit each in a number (forAgent).
     if (features.length > 30)
       throw new ConfigurationError({
@@ -100,10 +105,10 @@ export class Seam {
         message: `A run takes at most 30 features; this one has ${features.length}. Combine some into one feature.`,
       });
     this.#features = features;
-    this.redaction = features.find(feature => feature.redaction !== undefined)?.redaction;
-    for (const feature of features) {
-      if (feature.toolCalling === undefined) continue;
-      for (const [name, mode] of Object.entries(feature.toolCalling)) this.#modes.set(name, mode);
+    this.redaction = features.find(({ hooks }) => hooks.redaction !== undefined)?.hooks.redaction;
+    for (const { hooks } of features) {
+      if (hooks.toolCalling === undefined) continue;
+      for (const [name, mode] of Object.entries(hooks.toolCalling)) this.#modes.set(name, mode);
     }
   }
 
@@ -115,11 +120,11 @@ export class Seam {
     let found = this.#byAgent.get(agent);
     if (found === undefined) {
       let key = 0;
-      const taking: FeatureHooks[] = [];
+      const taking: RunFeature[] = [];
       const features = this.#features;
       for (let index = 0; index < features.length; index++) {
-        const feature = features[index] as FeatureHooks;
-        if (feature.appliesTo !== undefined && !feature.appliesTo(agent)) continue;
+        const feature = features[index] as RunFeature;
+        if (feature.hooks.appliesTo?.(agent) === false) continue;
         key |= 1 << index;
         taking.push(feature);
       }
@@ -157,13 +162,14 @@ export class Hooks {
   readonly modelAttempts: readonly Hook<'modelAttempt'>[];
   readonly toolChecks: readonly Hook<'toolCheck'>[];
   readonly toolAttempts: readonly Hook<'toolAttempt'>[];
-  readonly toolResults: readonly Hook<'toolResult'>[];
+  /** The features' transforms of requests, answers and tool results, each with its feature. */
+  readonly transforms: Transforms;
   readonly #models: readonly Hook<'model'>[];
   readonly #price: Hook<'priceCall'> | undefined;
   readonly #pauses: readonly Hook<'pause'>[];
   readonly #resumes: readonly Hook<'resume'>[];
 
-  constructor(features: readonly FeatureHooks[]) {
+  constructor(features: readonly RunFeature[]) {
     this.beforeTurns = hooks(features, 'beforeTurn');
     this.beforeModelCalls = hooks(features, 'beforeModelCall');
     this.afterModelCalls = hooks(features, 'afterModelCall');
@@ -172,7 +178,7 @@ export class Hooks {
     this.modelAttempts = hooks(features, 'modelAttempt');
     this.toolChecks = hooks(features, 'toolCheck');
     this.toolAttempts = hooks(features, 'toolAttempt');
-    this.toolResults = hooks(features, 'toolResult');
+    this.transforms = new Transforms(features);
     this.#models = hooks(features, 'model');
     this.#price = hooks(features, 'priceCall')[0];
     this.#pauses = hooks(features, 'pause');
@@ -180,44 +186,30 @@ export class Hooks {
   }
 
   /** Before a turn's first model call: the first stop a feature gives. */
-  beforeTurn(at: FeatureContext, input: string): Promise<Stop | undefined> {
-    return firstStop(this.beforeTurns, at, input);
+  beforeTurn(at: TurnStartAt): Promise<Stop | undefined> {
+    return firstStop(this.beforeTurns, at);
   }
 
   /** Before a model call: the first stop a feature gives. */
-  beforeModelCall(
-    at: FeatureContext,
-    model: LanguageModel,
-    request: ModelCallRequest,
-  ): Promise<Stop | undefined> {
-    return firstStop(this.beforeModelCalls, at, model, request);
-  }
-
-  /** What the model reads of a tool call's result: the content, rewritten by each feature in order. */
-  toolResult(at: FeatureContext, result: ToolResultView): string {
-    let { content } = result;
-    for (const hook of this.toolResults) content = hook(at, { ...result, content }) ?? content;
-    return content;
+  beforeModelCall(at: ModelCallAt): Promise<Stop | undefined> {
+    return firstStop(this.beforeModelCalls, at);
   }
 
   /** After a model answered a turn's step: every feature is told. */
-  afterModelCall(at: FeatureContext, response: ModelResponse): void {
-    for (const hook of this.afterModelCalls) hook(at, response);
+  afterModelCall(at: AnswerAt): void {
+    for (const hook of this.afterModelCalls) hook(at);
   }
 
   /** On the answer a turn would end with: the first stop a feature gives. */
-  beforeAnswer(at: FeatureContext, text: string): Promise<Stop | undefined> {
-    return firstStop(this.beforeAnswers, at, text);
+  beforeAnswer(at: FinalAnswerAt): Promise<Stop | undefined> {
+    return firstStop(this.beforeAnswers, at);
   }
 
   /** A round of tool calls before they run: the calls the features refuse, by call id. */
-  async beforeToolRound(
-    at: FeatureContext,
-    calls: readonly RoundCall[],
-  ): Promise<ReadonlyMap<string, ToolCallError>> {
+  async beforeToolRound(at: ToolRoundAt): Promise<ReadonlyMap<string, ToolCallError>> {
     const refused = new Map<string, ToolCallError>();
     for (const hook of this.beforeToolRounds) {
-      const found = await hook(at, calls);
+      const found = await hook(at);
       if (found !== undefined)
         for (const [callId, error] of found) if (!refused.has(callId)) refused.set(callId, error);
     }
@@ -228,26 +220,20 @@ export class Hooks {
    * What the features hold over a model attempt: one hold, or several; a promise only when a
    * feature waits (a rate limit), and then the features after it are asked once it has waited.
    */
-  holdModelAttempt(
-    at: FeatureContext,
-    model: LanguageModel,
-    request: ModelCallRequest,
-  ): Holds<ModelAttemptHold> | Promise<Holds<ModelAttemptHold>> {
+  holdModelAttempt(at: ModelCallAt): Holds<ModelAttemptHold> | Promise<Holds<ModelAttemptHold>> {
     const { modelAttempts } = this;
-    if (modelAttempts.length === 1)
-      return (modelAttempts[0] as Hook<'modelAttempt'>)(at, model, request);
+    if (modelAttempts.length === 1) return (modelAttempts[0] as Hook<'modelAttempt'>)(at);
     const holds: ModelAttemptHold[] = [];
     for (let index = 0; index < modelAttempts.length; index++) {
-      const held = (modelAttempts[index] as Hook<'modelAttempt'>)(at, model, request);
-      if (held instanceof Promise)
-        return this.#waitThenHold([at, model, request], held, holds, index + 1);
+      const held = (modelAttempts[index] as Hook<'modelAttempt'>)(at);
+      if (held instanceof Promise) return this.#waitThenHold(at, held, holds, index + 1);
       if (held !== undefined) holds.push(held);
     }
     return holds;
   }
 
   async #waitThenHold(
-    attempt: ModelAttempt,
+    at: ModelCallAt,
     waiting: Promise<ModelAttemptHold | undefined>,
     holds: ModelAttemptHold[],
     next: number,
@@ -255,23 +241,19 @@ export class Hooks {
     const held = await waiting;
     if (held !== undefined) holds.push(held);
     for (const hook of this.modelAttempts.slice(next)) {
-      const more = await hook(...attempt);
+      const more = await hook(at);
       if (more !== undefined) holds.push(more);
     }
     return holds;
   }
 
   /** What the features hold over a tool attempt: one hold, or several. */
-  holdToolAttempt(
-    at: FeatureContext,
-    tool: AnyTool,
-    call: ToolCallRequest,
-  ): Holds<ToolAttemptHold> {
+  holdToolAttempt(at: ToolAttemptAt): Holds<ToolAttemptHold> {
     const { toolAttempts } = this;
-    if (toolAttempts.length === 1) return (toolAttempts[0] as Hook<'toolAttempt'>)(at, tool, call);
+    if (toolAttempts.length === 1) return (toolAttempts[0] as Hook<'toolAttempt'>)(at);
     const holds: ToolAttemptHold[] = [];
     for (const hook of toolAttempts) {
-      const held = hook(at, tool, call);
+      const held = hook(at);
       if (held !== undefined) holds.push(held);
     }
     return holds;
@@ -281,14 +263,11 @@ export class Hooks {
    * The features' checks of the tools a response asks for; a promise only when a feature needs to
    * wait for its check.
    */
-  checks(
-    at: FeatureContext,
-    response: ModelResponse,
-  ): readonly ToolCheck[] | Promise<readonly ToolCheck[]> {
+  checks(at: AnswerAt): readonly ToolCheck[] | Promise<readonly ToolCheck[]> {
     const found: (ToolCheck | undefined | Promise<ToolCheck | undefined>)[] = [];
     let waits = false;
     for (const hook of this.toolChecks) {
-      const check = hook(at, response);
+      const check = hook(at);
       if (check instanceof Promise) waits = true;
       found.push(check);
     }
@@ -301,7 +280,7 @@ export class Hooks {
   /** The model a call of `agent` goes to, through every feature that redirects models. */
   model(agent: AnyAgent, model: LanguageModel): LanguageModel {
     let chosen = model;
-    for (const hook of this.#models) chosen = hook(agent, chosen);
+    for (const hook of this.#models) chosen = hook({ agent, model: chosen });
     return chosen;
   }
 
@@ -312,24 +291,20 @@ export class Hooks {
 
   /** What an answered call cost; undefined when no feature prices calls or the model has no price. */
   price(identity: LlmIdentity, response: ModelResponse): number | undefined {
-    return this.#price?.(identity, response);
+    return this.#price?.({ identity, response });
   }
 
-  /** The turn pauses on `pending`: the features that asked are told. */
-  pause(at: FeatureContext, pending: readonly PendingApproval[]): void {
-    for (const hook of this.#pauses) hook(at, pending);
+  /** The turn pauses: the features that asked are told. */
+  pause(at: PauseAt): void {
+    for (const hook of this.#pauses) hook(at);
   }
 
   /** The step a resumed turn runs: the first feature's answer, or the paused step as it was. */
-  resume(
-    at: FeatureContext,
-    paused: PausedStep,
-    decisions: readonly ApprovalDecision[],
-  ): DecidedStep {
+  resume(at: ResumeAt): DecidedStep {
     for (const hook of this.#resumes) {
-      const decided = hook(at, paused, decisions);
+      const decided = hook(at);
       if (decided !== undefined) return decided;
     }
-    return { step: paused.step, refused: [] };
+    return { step: at.paused.step, refused: [] };
   }
 }

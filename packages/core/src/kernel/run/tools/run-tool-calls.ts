@@ -16,8 +16,8 @@ import type { OpenSpan, RunTracer } from '../../trace/run-tracer.js';
 import type { Chunk } from '../../protocol/chunk.js';
 import type { ToolCallRecord } from '../../protocol/records.js';
 import { withTracer, type RunState } from '../frame/run-state.js';
-import { eventRecorder } from '../seam/feature-context.js';
-import type { FeatureContext } from '../seam/feature.js';
+import { eventRecorder, type TurnContext } from '../seam/feature-context.js';
+import { transformedResults } from './transformed-results.js';
 import { refusalOf, settleHolds, type Hooks } from '../seam/seam.js';
 import { toTraceError } from '../frame/to-trace-error.js';
 import { finishedCall, restoreFinished } from '../pause/paused-tool-calls.js';
@@ -90,7 +90,11 @@ export async function runToolCalls(
     };
     return { result, chunks: paused.chunks };
   }
-  const { records, chunks } = deliverResults(phase, inOrder, finished);
+  const read =
+    phase.hooks.transforms.toolResults.length === 0
+      ? undefined
+      : await transformedResults(phase, inOrder, finished);
+  const { records, chunks } = deliverResults(phase, inOrder, finished, read);
   return { result: { records }, chunks };
 }
 
@@ -188,15 +192,13 @@ async function refusedCalls(
   round: readonly PendingCall[],
   spans: ReadonlyMap<PendingCall, OpenSpan>,
 ): Promise<ReadonlyMap<PendingCall, ToolCallOutcome>> {
-  const refused = await hooks.beforeToolRound(
-    at,
-    round.map(pending => ({
-      call: pending.call,
-      args: pending.args,
-      attempt: pending.attempt,
-      record: eventRecorder(state, spans.get(pending) as OpenSpan),
-    })),
-  );
+  const calls = round.map(pending => ({
+    call: pending.call,
+    args: pending.args,
+    attempt: pending.attempt,
+    record: eventRecorder(state, spans.get(pending) as OpenSpan),
+  }));
+  const refused = await hooks.beforeToolRound(at.with({ calls }));
   if (refused.size === 0) return noneBlocked;
   const blocked = new Map<PendingCall, ToolCallOutcome>();
   for (const pending of round) {
@@ -281,9 +283,11 @@ function closeInterruptedSpans(
 
 /** The results in the order asked: records and history, and the chunks (delegates', then `tool_response`). */
 function deliverResults(
-  { agent, conversation, resultMessage, state, hooks, at }: ToolPhase,
+  { agent, conversation, resultMessage, state }: ToolPhase,
   inOrder: readonly PendingCall[],
   finished: ReadonlyMap<PendingCall, SettledCall>,
+  /** What the model reads of each result, where the features' transforms changed it. */
+  read: ReadonlyMap<PendingCall, string> | undefined,
 ): { records: ToolCallRecord[]; chunks: Chunk[] } {
   const records: ToolCallRecord[] = [];
   const chunks: Chunk[] = [];
@@ -303,11 +307,8 @@ function deliverResults(
     };
     records.push(record);
     state.toolCalls.push(record);
-    // What the model reads: the features may rewrite it (the trace's next llm_start records it).
-    const content =
-      hooks.toolResults.length === 0
-        ? outcome.content
-        : hooks.toolResult(at, { call, content: outcome.content, isError: !outcome.ok });
+    // What the model reads: the features may transform it (the trace's next llm_start records it).
+    const content = read?.get(pending) ?? outcome.content;
     conversation.append(resultMessage(call, content, !outcome.ok));
     if (state.chunks.wanted)
       chunks.push(
@@ -335,7 +336,7 @@ interface AttemptOptions {
   /** A capturing view of the tracer for a delegate of this call. */
   readonly captured: (pending: PendingCall) => RunTracer;
   readonly hooks: Hooks;
-  readonly at: FeatureContext;
+  readonly at: TurnContext;
   readonly resumed?: ResumedPhase | undefined;
   readonly runAgent: AgentRunner;
 }
@@ -395,7 +396,7 @@ function attemptTool(
   agent: AnyAgent,
   /** The call's tool, as the agent's registry has it; undefined for a name it lacks. */
   tool: AnyTool | undefined,
-  { hooks, at, state }: { hooks: Hooks; at: FeatureContext; state: RunState },
+  { hooks, at, state }: { hooks: Hooks; at: TurnContext; state: RunState },
   pending: PendingCall,
   toolSpan: OpenSpan,
 ): Promise<Attempt> {
@@ -403,7 +404,7 @@ function attemptTool(
   const holds =
     tool === undefined || hooks.toolAttempts.length === 0
       ? undefined
-      : hooks.holdToolAttempt(at, tool, pending.call);
+      : hooks.holdToolAttempt(at.under(toolSpan, { tool, call: pending.call }));
   const error = refusalOf(holds);
   if (error !== undefined)
     return Promise.resolve({

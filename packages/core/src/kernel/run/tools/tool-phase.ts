@@ -9,7 +9,7 @@ import type { AgentStart, FinishedCall, PausedTurn } from '../turn/agent-outcome
 import type { Conversation } from '../turn/conversation.js';
 import type { RunState } from '../frame/run-state.js';
 import type { Hooks } from '../seam/seam.js';
-import type { FeatureContext } from '../seam/feature.js';
+import type { TurnContext } from '../seam/feature-context.js';
 
 /** A call of the tool phase: its request, parsed arguments, start and attempt. */
 export interface PendingCall {
@@ -70,7 +70,7 @@ export interface ToolPhase {
   /** The hooks of the run's features that take part in the agent's turns. */
   readonly hooks: Hooks;
   /** What those hooks see of the agent's turn. */
-  readonly at: FeatureContext;
+  readonly at: TurnContext;
   /** Tools declared unavailable so far; failing tools are added. */
   readonly unavailableTools: Set<string>;
   /** The handoff path, for agents used as tools. */

@@ -8,6 +8,7 @@ import { settleHolds } from '../seam/seam.js';
 import type { RunState } from '../frame/run-state.js';
 import { toTraceError } from '../frame/to-trace-error.js';
 import type { ModelCallInput } from './model-call-input.js';
+import type { ModelCallRequest } from '../seam/feature-hooks.js';
 import { ModelAttempt } from './model-attempt.js';
 import { SentProbe } from './sent-probe.js';
 
@@ -36,7 +37,7 @@ export async function* callModel(
       let holds =
         hooks.modelAttempts.length === 0
           ? undefined
-          : hooks.holdModelAttempt(input.at, model, input);
+          : hooks.holdModelAttempt(input.at.with({ model, request: sentOf(input) }));
       if (holds instanceof Promise) holds = await holds;
       try {
         // The attempt written out here, not as a generator of its own: each generator layer cost
@@ -108,4 +109,15 @@ function calledThrough(
   const model = override === undefined ? own : override(agent, own);
   if (!hooks.redirectsModels) return model;
   return hooks.model(agent, probe === undefined ? model : probe.wrap(model));
+}
+
+/** What a model call sends: the features' transformed request, or the loop's. */
+function sentOf(input: ModelCallInput): ModelCallRequest {
+  return (
+    input.transformed ?? {
+      instructions: input.instructions,
+      messages: input.messages,
+      tools: input.tools,
+    }
+  );
 }

@@ -6,7 +6,7 @@ import { callModel } from './call-model.js';
 import type { Conversation } from './conversation.js';
 import type { OpenSpan } from '../../trace/run-tracer.js';
 import { matchRule, type RouteChoice, type RouterSpec } from '../../agent/router.js';
-import type { FeatureContext } from '../seam/feature.js';
+import type { TurnContext } from '../seam/feature-context.js';
 import type { Hooks } from '../seam/seam.js';
 
 /** Why a router found no agent. */
@@ -30,7 +30,7 @@ export async function* chooseRoute(options: {
   state: RunState;
   /** The router's features, and what they see of its turn. */
   hooks: Hooks;
-  at: FeatureContext;
+  at: TurnContext;
 }): AsyncGenerator<Chunk, RouteChoice | NoRoute, undefined> {
   const { router, spec, input } = options;
   const known = router.handoffs().map(handoff => handoff.agent.name);

@@ -9,7 +9,7 @@ import type { Writable } from '../../util/writable.js';
 import type { ModelCallInput } from './model-call-input.js';
 import type { ModelAttemptHold } from '../seam/feature.js';
 import type { SentRequestListener } from './sent-probe.js';
-import { sentRequest } from './sent-request.js';
+import { sentRequest, type SentParts } from './sent-request.js';
 import {
   llmEndFields,
   llmFailedFields,
@@ -34,6 +34,8 @@ export class ModelAttempt implements SentRequestListener {
   #span: OpenSpan<'llm_start'> | undefined;
   readonly #timing: StreamTiming | undefined;
   readonly #limits: CallLimits;
+  /** The request the features' transforms made, when they changed the loop's. */
+  readonly #made: SentParts | undefined;
 
   /**
    * @param probed - a feature wraps the model and a probe under it tells what the model was sent:
@@ -53,7 +55,11 @@ export class ModelAttempt implements SentRequestListener {
       step,
       attempt: attempt > 1 || model.modelId !== agent.model.modelId ? attempt : undefined,
     };
-    if (!probed) this.#start(undefined);
+    this.#made =
+      input.transformed === undefined
+        ? undefined
+        : { ...input.transformed, stopSequences: input.stopSequences };
+    if (!probed) this.#start(this.#made);
     this.#timing = state.streaming ? new StreamTiming(state.clock) : undefined;
     this.#limits = callLimits(
       agent.limits,
@@ -68,7 +74,7 @@ export class ModelAttempt implements SentRequestListener {
   }
 
   /** Writes `llm_start`: of the request the model was sent, or the one the loop made. */
-  #start(sent: ModelRequest | undefined): OpenSpan<'llm_start'> {
+  #start(sent: SentParts | undefined): OpenSpan<'llm_start'> {
     const { input, state } = this;
     const { tracer } = state;
     const request = sentRequest(input, tracer.recording, sent);
@@ -93,7 +99,7 @@ export class ModelAttempt implements SentRequestListener {
 
   /** The attempt's span, started with the loop's request if the model was never sent one. */
   get #started(): OpenSpan<'llm_start'> {
-    return this.#span ?? this.#start(undefined);
+    return this.#span ?? this.#start(this.#made);
   }
 
   /** The request, as the model gets it; throws the refusal of a feature that holds the attempt. */
@@ -101,10 +107,11 @@ export class ModelAttempt implements SentRequestListener {
     const refusal = refusalOf(holds);
     if (refusal !== undefined) throw refusal;
     const { input } = this;
+    const sent = input.transformed ?? input;
     const request: Writable<ModelRequest> = {
-      instructions: input.instructions,
-      messages: input.messages,
-      tools: input.tools,
+      instructions: sent.instructions,
+      messages: sent.messages,
+      tools: sent.tools,
       agentName: input.agent.name,
     };
     if (this.state.tracer.recording) request.agentSpanId = input.agentSpan.spanId;

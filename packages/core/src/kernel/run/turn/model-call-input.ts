@@ -4,7 +4,8 @@ import type { ModelRequest, ToolDefinition } from '../../model/language-model.js
 import type { OpenSpan } from '../../trace/run-tracer.js';
 import type { CostTally } from '../../protocol/cost-tally.js';
 import type { TextSplitter } from './text-splitter.js';
-import type { FeatureContext } from '../seam/feature.js';
+import type { TurnContext } from '../seam/feature-context.js';
+import type { ModelCallRequest } from '../seam/feature-hooks.js';
 import type { Hooks } from '../seam/seam.js';
 import type { Conversation } from './conversation.js';
 import type { RequestParts } from './llm-event-fields.js';
@@ -34,7 +35,12 @@ export interface ModelCallInput {
   /** The hooks of the run's features that take part in the agent's turns. */
   readonly hooks: Hooks;
   /** What those hooks see of the agent's turn. */
-  readonly at: FeatureContext;
+  readonly at: TurnContext;
+  /**
+   * The request the features' transforms made of the loop's, when they changed it: what is sent,
+   * and what `llm_start` records.
+   */
+  readonly transformed?: ModelCallRequest;
   /** Set in the final-output phase of an agent with an output schema. */
   readonly responseFormat?: ModelRequest['responseFormat'];
 }

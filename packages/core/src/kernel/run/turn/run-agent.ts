@@ -26,8 +26,10 @@ import {
   stopConditionStop,
   type DecisionInput,
   type NextStep,
+  type Stop,
   type ToolStep,
 } from './next-step.js';
+import type { ModelCallRequest } from '../seam/feature-hooks.js';
 import { preambleFor, requestParts } from './preamble.js';
 import type { RunState } from '../frame/run-state.js';
 import {
@@ -65,21 +67,27 @@ export async function* runAgent(
         break;
       }
       throwIfAborted(state.signal);
-      const call = modelCallFor(turn, turn.steps + 1);
+      let call = modelCallFor(turn, turn.steps + 1);
       const paced = paceStep(state, turn.agentSpan, 'model_call', call.step);
       if (paced !== undefined) await paced;
-      // A feature may stop the turn before the call (a cost limit it would pass).
-      const refused =
-        turn.hooks.beforeModelCalls.length === 0
-          ? undefined
-          : await turn.hooks.beforeModelCall(turn.at, calledModel(agent, state), call);
+      // Features may change the request, then stop the turn before the call (a cost limit).
+      const checked =
+        turn.hooks.beforeModelCalls.length === 0 && turn.hooks.transforms.requests.length === 0
+          ? call
+          : await checkedCall(turn, call);
       state.tracer.decided(turn.agentSpan);
-      if (refused !== undefined) {
-        turn.stop(refused);
+      if (!('agent' in checked)) {
+        turn.stop(checked);
         break;
       }
+      call = checked;
       turn.steps++;
-      const response = yield* callModel(call, state);
+      let response = yield* callModel(call, state);
+      if (turn.hooks.transforms.answers.length > 0)
+        response = await turn.hooks.transforms.answer(
+          turn.at.with({ response }),
+          turn.at.transformed,
+        );
       // The final-output phase asks for JSON, not a ReAct step.
       const reading = turn.finalPhase ? { response } : turn.mode.read(response, agent, turn.steps);
       const step = recordResponse(turn, response, reading);
@@ -90,7 +98,7 @@ export async function* runAgent(
       let checks =
         turn.hooks.toolChecks.length === 0
           ? undefined
-          : turn.hooks.checks(turn.at, reading.response);
+          : turn.hooks.checks(turn.at.with({ response: reading.response }));
       if (checks instanceof Promise) checks = await checks;
       state.tracer.decided(turn.agentSpan);
       const next = decideNextStep(decisionInput(turn, reading, checks));
@@ -131,7 +139,7 @@ async function* beginTurn(turn: AgentTurn): AsyncGenerator<Chunk, void, undefine
   const blocked =
     start.input === undefined || turn.hooks.beforeTurns.length === 0
       ? undefined
-      : await turn.hooks.beforeTurn(turn.at, start.input);
+      : await turn.hooks.beforeTurn(turn.at.with({ input: start.input }));
   if (blocked !== undefined) {
     turn.stop(blocked);
     return;
@@ -234,6 +242,27 @@ function modelCallFor(turn: AgentTurn, step: number): ModelCallInput {
 }
 
 /**
+ * The model call after the features' transforms of its request, or the stop a feature gives
+ * before it (checked on the request as it will be sent).
+ */
+async function checkedCall(turn: AgentTurn, call: ModelCallInput): Promise<ModelCallInput | Stop> {
+  const { hooks, at } = turn;
+  const model = calledModel(turn.agent, turn.state);
+  let request: ModelCallRequest = {
+    instructions: call.instructions,
+    messages: call.messages,
+    tools: call.tools,
+  };
+  if (hooks.transforms.requests.length > 0) {
+    const made = request;
+    request = await hooks.transforms.request(at.with({ model, request }), at.transformed);
+    if (request !== made) call = { ...call, transformed: request };
+  }
+  if (hooks.beforeModelCalls.length === 0) return call;
+  return (await hooks.beforeModelCall(at.with({ model, request }))) ?? call;
+}
+
+/**
  * Counts the response and adds it to the history and the steps. A malformed ReAct answer is
  * counted and traced, with what the LLM will be told.
  */
@@ -244,7 +273,7 @@ function recordResponse(
 ): StepResult {
   const { agent, state } = turn;
   turn.addUsage(response.usage);
-  if (turn.hooks.afterModelCalls.length > 0) turn.hooks.afterModelCall(turn.at, response);
+  if (turn.hooks.afterModelCalls.length > 0) turn.hooks.afterModelCall(turn.at.with({ response }));
   const { malformed, record } = reading;
   // In ReAct mode only a Final Answer is output: an Action or a malformed answer is protocol
   // text (kept in the trace), so a run stopped after one keeps the last Final Answer, if any.
@@ -312,7 +341,7 @@ async function finish(
   // A feature may withhold the answer (an output guardrail): the turn ends without it.
   const { hooks } = turn;
   const withheld =
-    hooks.beforeAnswers.length === 0 ? undefined : await hooks.beforeAnswer(turn.at, text);
+    hooks.beforeAnswers.length === 0 ? undefined : await hooks.beforeAnswer(turn.at.with({ text }));
   if (withheld !== undefined) {
     turn.output = '';
     turn.stop(withheld);

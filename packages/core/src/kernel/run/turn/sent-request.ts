@@ -6,6 +6,9 @@ import type { Writable } from '../../util/writable.js';
 import type { RequestParts } from './llm-event-fields.js';
 import type { ModelCallInput } from './model-call-input.js';
 
+/** The parts of a request `llm_start` records: what a wrapper sent, or a transform made. */
+export type SentParts = Pick<ModelRequest, 'instructions' | 'messages' | 'tools' | 'stopSequences'>;
+
 /** What `llm_start` records of a request: its messages new to the trace, and its hashes. */
 export interface SentRequest {
   readonly messages: TraceMessage[];
@@ -25,7 +28,7 @@ export interface SentRequest {
 export function sentRequest(
   input: ModelCallInput,
   recording: boolean,
-  sent: ModelRequest | undefined,
+  sent: SentParts | undefined,
 ): SentRequest {
   const traced = recording && sent !== undefined ? changedMessages(input, sent) : undefined;
   if (sent === undefined || traced === undefined)
@@ -59,7 +62,7 @@ export function sentRequest(
  * undefined when the request is the loop's. Compared by content: a wrapper that copies the request
  * unchanged changes nothing.
  */
-function changedMessages(input: ModelCallInput, sent: ModelRequest): TraceMessage[] | undefined {
+function changedMessages(input: ModelCallInput, sent: SentParts): TraceMessage[] | undefined {
   const same =
     sent.messages === input.messages &&
     sent.instructions === input.instructions &&
@@ -77,7 +80,7 @@ function changedMessages(input: ModelCallInput, sent: ModelRequest): TraceMessag
 /** The hash of each part of a request a feature rewrote: the parts it left keep theirs. */
 function rewrittenParts(
   input: ModelCallInput,
-  sent: ModelRequest,
+  sent: SentParts,
   messagesHash: string,
 ): RequestParts | undefined {
   const parts = input.requestParts;

@@ -45,8 +45,10 @@ describe('a feature of the run', () => {
     const seen: { step: number; messages: number }[] = [];
     const twoCalls: Feature = {
       name: 'two-calls',
+      version: 2,
       forRun: () => ({
-        beforeModelCall(at, _model, request) {
+        beforeModelCall(at) {
+          const { request } = at;
           seen.push({ step: at.step, messages: request.messages.length });
           return at.step < 2
             ? undefined
@@ -69,8 +71,10 @@ describe('a feature of the run', () => {
     const trace = memorySink();
     const paced: Feature = {
       name: 'paced',
+      version: 2,
       forRun: () => ({
-        async modelAttempt(at, model) {
+        async modelAttempt(at) {
+          const { model } = at;
           at.record('rate_limit_wait', {
             provider: model.provider,
             model: model.modelId,
@@ -97,8 +101,9 @@ describe('a feature of the run', () => {
   it('refuses a tool attempt and a model attempt with the errors it gives', async () => {
     const noEcho: Feature = {
       name: 'no-echo',
+      version: 2,
       forRun: () => ({
-        toolAttempt: (_at, refused) => ({
+        toolAttempt: ({ tool: refused }) => ({
           refusal: () =>
             new ToolCallError({
               kind: 'guardrail_blocked',
@@ -114,6 +119,7 @@ describe('a feature of the run', () => {
 
     const noModel: Feature = {
       name: 'no-model',
+      version: 2,
       forRun: () => ({
         modelAttempt: () => ({
           refusal: () =>
@@ -134,6 +140,7 @@ describe('a feature of the run', () => {
     const order: string[] = [];
     const named = (name: string): Feature => ({
       name,
+      version: 2,
       forRun: () => ({ afterModelCall: () => void order.push(name) }),
     });
     await run(looping(0), 'go', { features: [named('b'), named('a')] });
@@ -145,6 +152,7 @@ describe('a feature of the run', () => {
     const facts: string[] = [];
     const watcher: Feature = {
       name: 'watcher',
+      version: 2,
       forRun: () => ({
         beforeTurn(at) {
           facts.push(at.runId, at.session, at.agent.name);
@@ -159,6 +167,7 @@ describe('a feature of the run', () => {
   it('refuses a run given more features than the seam takes', async () => {
     const many = Array.from({ length: 31 }, (_, index): Feature => ({
       name: `f${index}`,
+      version: 2,
       forRun: () => ({}),
     }));
     await expect(run(looping(0), 'go', { features: many })).rejects.toThrow(ConfigurationError);
@@ -168,8 +177,10 @@ describe('a feature of the run', () => {
     const seen: string[] = [];
     const watcher: Feature = {
       name: 'watcher',
+      version: 2,
       forRun: () => ({
-        beforeTurn(at, input) {
+        beforeTurn(at) {
+          const { input } = at;
           seen.push(`${at.agent.name}: ${input}`);
           return undefined;
         },

@@ -8,7 +8,7 @@ import type { RunState } from '../frame/run-state.js';
  * Runs an agent's turn under `parent` to its end, for callers that stream nothing (a workflow's
  * agent step, a planner): its chunks are dropped, its outcome returned.
  */
-export async function agentOutcome(
+export async function turnToEnd(
   agent: AnyAgent,
   start: AgentStart,
   parent: OpenSpan,

@@ -21,7 +21,7 @@ import {
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deterministic } from '../support/deterministic.js';
+import { deterministic } from '../../support/deterministic.js';
 
 const refunds: number[] = [];
 beforeEach(() => {

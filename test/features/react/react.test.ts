@@ -3,7 +3,7 @@ import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deterministic } from '../support/deterministic.js';
+import { deterministic } from '../../support/deterministic.js';
 
 const add = tool({
   name: 'add',

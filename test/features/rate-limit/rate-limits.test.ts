@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from '../support/cli.js';
+import { cli } from '../../support/cli.js';
 import { describe, expect, it } from 'vitest';
 
 /** The most calls that started within any 60-second window (half-open), and the times. */

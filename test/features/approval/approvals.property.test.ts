@@ -11,7 +11,7 @@ import { memorySink, validateTrace } from '@agent-trace/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deterministic } from '../support/deterministic.js';
+import { deterministic } from '../../support/deterministic.js';
 
 const refund = tool({
   name: 'refund',

@@ -14,10 +14,10 @@ import { memorySink, validateTrace } from '@agent-trace/trace';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from '../support/cli.js';
+import { cli } from '../../support/cli.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deterministic } from '../support/deterministic.js';
+import { deterministic } from '../../support/deterministic.js';
 
 const refunds: { order: number; amount: number }[] = [];
 beforeEach(() => {

@@ -3,7 +3,7 @@ import { fakeLLM, type FakeLLMStep } from '@agent-trace/testing';
 import { assertTerminates, reactTextArbitrary } from '@agent-trace/testing/property';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkedRun, echo, fail } from '../support/termination.js';
+import { checkedRun, echo, fail } from '../../support/termination.js';
 
 /** A ReAct model's step: any text the arbitrary makes, now and then a provider error. */
 const step: fc.Arbitrary<FakeLLMStep> = fc.oneof(

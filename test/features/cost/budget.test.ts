@@ -4,8 +4,8 @@ import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { reviewDesk } from '../../examples/document-review/agents.js';
-import { draft } from '../../examples/document-review/draft.js';
+import { reviewDesk } from '../../../examples/document-review/agents.js';
+import { draft } from '../../../examples/document-review/draft.js';
 
 /** The demo desk's scripted models, priced as the OpenAI models they stand for. */
 const deskPrices = {

@@ -9,8 +9,8 @@ import { openaiHandlers } from '@agent-trace/testing/msw';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cli } from '../support/cli.js';
-import { useMswServer } from '../support/provider-wire.js';
+import { cli } from '../../support/cli.js';
+import { useMswServer } from '../../support/provider-wire.js';
 
 const server = useMswServer();
 const baseURL = 'http://cassette.llm.test/v1';

@@ -1,4 +1,4 @@
-import { type TraceEvent, type TraceSink } from '@agent-trace/core';
+import { traceSinkVersion, type TraceEvent, type TraceSink } from '@agent-trace/core';
 import { memoryResumeLedger } from '@agent-trace/core/approval';
 
 /** A sink that keeps events in memory: see {@link memorySink}. */
@@ -23,6 +23,7 @@ export interface MemorySink extends TraceSink {
 export function memorySink(): MemorySink {
   const events: TraceEvent[] = [];
   return {
+    version: traceSinkVersion,
     events,
     resumeLedger: memoryResumeLedger(),
     write(event) {

@@ -84,6 +84,7 @@ describe("a user's agent", () => {
     const seen: string[] = [];
     const watcher: Feature = {
       name: 'watcher',
+      version: 2,
       forRun: () => ({ afterModelCall: at => void seen.push(`${at.agent.name}@${at.step}`) }),
     };
     const guarded = agent({

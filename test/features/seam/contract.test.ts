@@ -2,7 +2,15 @@
 // given one object; a feature transforms the request and the answer (the trace names it), refuses
 // in its own name and kind, writes events of its own, and writes under a tool call's span from
 // the hooks of that call.
-import { agent, ConfigurationError, run, tool, type ModelResponse } from '@agent-trace/core';
+import {
+  agent,
+  ConfigurationError,
+  run,
+  tool,
+  traceSinkVersion,
+  type ModelResponse,
+  type TraceSink,
+} from '@agent-trace/core';
 import { featureVersion, standardFeatures, type Feature } from '@agent-trace/core/features';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
@@ -35,6 +43,14 @@ describe('the feature contract', () => {
     );
     const named = { name: 'My Feature', version: 2, forRun: () => ({}) } as Feature;
     await expect(run(echoing(), 'go', { features: [named] })).rejects.toThrow(ConfigurationError);
+  });
+
+  it('refuses a trace sink written for another sink contract; ours carry theirs', async () => {
+    expect(memorySink().version).toBe(traceSinkVersion);
+    const future = { ...memorySink(), version: 2 } as unknown as TraceSink;
+    await expect(run(echoing(), 'go', { trace: future })).rejects.toThrow(
+      /written for sink contract 2; this release speaks version 1/,
+    );
   });
 
   it('transforms the request before it is checked and sent: llm_start records what was sent', async () => {

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { TraceEvent, TraceSink } from '@agent-trace/core';
+import { traceSinkVersion, type TraceEvent, type TraceSink } from '@agent-trace/core';
 import type { ResumeLedger } from '@agent-trace/core/approval';
 import { eachResumeLedger, fileResumeLedger, userResumeFolder } from './file-resume-ledger.js';
 import { OpenRunTracker } from './open-run-tracker.js';
@@ -63,6 +63,7 @@ export function jsonlSink(path: string, options: JsonlSinkOptions = {}): JsonlSi
 }
 
 class JsonlFileSink implements JsonlSink {
+  readonly version = traceSinkVersion;
   readonly path: string;
   readonly resumeLedger: ResumeLedger;
   readonly #flushBytes: number;

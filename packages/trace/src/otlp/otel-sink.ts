@@ -1,4 +1,11 @@
-import type { LiveRun, LiveSpanAt, LiveSpans, TraceEvent, TraceSink } from '@agent-trace/core';
+import {
+  traceSinkVersion,
+  type LiveRun,
+  type LiveSpanAt,
+  type LiveSpans,
+  type TraceEvent,
+  type TraceSink,
+} from '@agent-trace/core';
 import {
   context,
   metrics,
@@ -81,6 +88,7 @@ function globalProviderRegistered(): boolean {
 export function otelSink(options: OtelSinkOptions = {}): TraceSink {
   const live = new LiveSpanMapping(options);
   return {
+    version: traceSinkVersion,
     write: () => undefined,
     flush: () => Promise.resolve(),
     writesEvents: false,

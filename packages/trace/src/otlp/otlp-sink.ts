@@ -4,6 +4,7 @@ import {
   type SinkHealth,
   type TraceEvent,
   type TraceSink,
+  traceSinkVersion,
 } from '@agent-trace/core';
 import { Metadata } from '@grpc/grpc-js';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
@@ -298,6 +299,7 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
   let flushDeadline: number | undefined;
 
   return {
+    version: traceSinkVersion,
     get stats(): Readonly<OtlpSinkStats> {
       return currentStats();
     },

@@ -46,6 +46,10 @@ export const matrix = {
       one(import('./shapes/planned-run.js')),
       one(import('./shapes/several-runs.js')),
     ]),
+  conversations: async () => {
+    const { shape, acrossProcesses } = await import('./shapes/conversation.js');
+    return [shape, acrossProcesses];
+  },
   aiSdk: async () => {
     const { aiSdkShape } = await import('./shapes/ai-sdk-desk.js');
     const { shape: twice } = await import('./shapes/ai-sdk-twice.js');

@@ -65,3 +65,14 @@ export {
 export type { RegressExpected } from './regress/regress-scorers.js';
 export { selectRecorded } from './regress/select-recorded.js';
 export type { RecordedRun, RegressSelection } from './regress/select-recorded.js';
+export { simulatedUser, userInstructions } from './conversation/simulated-user.js';
+export type {
+  SimulatedUser,
+  SimulatedUserOptions,
+  TranscriptEntry,
+  UserContext,
+  UserReply,
+  UserStop,
+} from './conversation/simulated-user.js';
+export { converse } from './conversation/converse.js';
+export type { ConversationStop, ConverseOptions, ConverseResult } from './conversation/converse.js';

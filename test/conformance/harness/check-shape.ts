@@ -6,8 +6,10 @@ import type { AnyAgent, TraceEvent } from '@agent-trace/core';
 import {
   forkTrace,
   isBridgedAgent,
+  recordedConversations,
   recordedEvents,
   recordedRuns,
+  rerunConversation,
   rerunTrace,
   validateTraceFile,
   type BridgedAgent,
@@ -20,16 +22,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentTraceProcess } from './cli-process.js';
 import type { Change, Planted, Shape } from './shape.js';
 
-/** Reruns every run of `file` against `target`: one report a run. */
+/**
+ * Reruns every run of `file` against `target`: one report a run. The turns of a conversation
+ * rerun in order, each from what the rerun of the one before left (`rerunConversation`).
+ */
 async function rerunAll(
   file: string,
   events: readonly TraceEvent[],
   target: RerunTarget | BridgedAgent,
   { liveTools = false, run }: { liveTools?: boolean; run?: Shape['runOptions'] } = {},
 ): Promise<RerunReport<unknown>[]> {
-  const runs = recordedRuns(events);
+  const conversations = isBridgedAgent(target) ? [] : recordedConversations(events);
+  const turns = new Set(conversations.flatMap(each => each.turns.map(turn => turn.runId)));
   const reports: RerunReport<unknown>[] = [];
-  for (const runId of runs)
+  for (const { id } of conversations) {
+    const rerun = await rerunConversation(file, target as AnyAgent, {
+      conversationId: id,
+      liveTools,
+      ...(run === undefined ? {} : { run }),
+    });
+    reports.push(...rerun.turns.map(turn => turn.report));
+  }
+  for (const runId of recordedRuns(events).filter(each => !turns.has(each)))
     reports.push(
       isBridgedAgent(target)
         ? await target.rerun(file, { liveTools, runId })

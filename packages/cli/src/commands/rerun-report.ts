@@ -18,6 +18,13 @@ interface ReportOptions {
   readonly html?: string;
 }
 
+/** Which turn of which conversation a recorded run was, as a run's line says it; '' for none. */
+function turnOf(report: RerunReport<unknown>): string {
+  const start = report.recorded.find(event => event.event === 'run_start');
+  const turn = start?.event === 'run_start' ? start.conversation : undefined;
+  return turn === undefined ? '' : `, turn ${turn.turn} of conversation '${turn.id}'`;
+}
+
 /** How the rerun stopped, from its trace's seal (whatever kind of agent ran). */
 function stopOf(report: RerunReport<unknown>): string {
   const seal = report.rerun.findLast(event => event.event === 'run_end');
@@ -45,7 +52,7 @@ export function describeReruns(
   reruns.forEach(({ run, report }, index) => {
     lines.push(
       '',
-      `run ${index + 1} of ${reruns.length}: ${run} (${report.recorded.length} events)`,
+      `run ${index + 1} of ${reruns.length}: ${run}${turnOf(report)} (${report.recorded.length} events)`,
     );
     lines.push(...describeOne(report, undefined, options).map(line => `  ${line}`));
   });

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { type AnyAgent, type TraceEvent } from '@agent-trace/core';
+import { type AnyAgent, type Message, type TraceEvent } from '@agent-trace/core';
 import { recordedServerNotes, useRecordedServers } from '@agent-trace/core/mcp/recorded';
 import type { Workflow } from '@agent-trace/core/workflow';
 import {
@@ -80,7 +80,11 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
     : { ...result, stdout: `${result.stdout}\nwrote ${options.html}`, stderr };
 }
 
-/** Reruns each selected run of the trace in turn, against the same target. */
+/**
+ * Reruns each selected run of the trace in turn, against the same target. A turn of a
+ * conversation whose previous turn was just rerun starts from what that rerun left, so a change
+ * shows at the turn it first touches and in what follows from it.
+ */
 async function rerunEach(
   events: readonly TraceEvent[],
   runs: readonly string[],
@@ -89,17 +93,37 @@ async function rerunEach(
 ): Promise<RunRerun[]> {
   const { liveTools } = options;
   const reruns: RunRerun[] = [];
+  const left = new Map<string, { readonly turn: number; readonly messages: readonly Message[] }>();
   for (const runId of runs) {
+    const turn = conversationTurn(events, runId);
+    const before = turn === undefined ? undefined : left.get(turn.id);
+    const run =
+      turn === undefined || before?.turn !== turn.turn - 1
+        ? options.run
+        : { ...options.run, history: before.messages, session: turn.id, conversation: turn };
     const report: RerunReport<unknown> = isBridgedAgent(target)
       ? await target.rerun(events, { liveTools, runId })
       : await rerunTrace(events, target, {
           liveTools,
           runId,
-          ...(options.run === undefined ? {} : { run: options.run }),
+          ...(run === undefined ? {} : { run }),
         });
+    if (turn !== undefined) {
+      const messages = (report.result as { messages?: readonly Message[] }).messages;
+      if (messages !== undefined) left.set(turn.id, { turn: turn.turn, messages });
+    }
     reruns.push({ run: runId, report });
   }
   return reruns;
+}
+
+/** The conversation a recorded run is a turn of, and which turn. */
+function conversationTurn(
+  events: readonly TraceEvent[],
+  runId: string,
+): { readonly id: string; readonly turn: number } | undefined {
+  const start = events.find(event => event.run === runId && event.event === 'run_start');
+  return start?.event === 'run_start' ? start.conversation : undefined;
 }
 
 /**

@@ -92,7 +92,13 @@ class TreeRenderer {
           `forked from run ${start.forked_from.run} after step ${start.forked_from.after_step}`,
         ),
       );
-    if (start.session !== start.run) parts.splice(2, 0, `session ${start.session}`);
+    if (start.conversation !== undefined)
+      parts.splice(
+        2,
+        0,
+        `turn ${start.conversation.turn} of conversation ${start.conversation.id}`,
+      );
+    else if (start.session !== start.run) parts.splice(2, 0, `session ${start.session}`);
     return parts.join('  ');
   }
 

@@ -1,8 +1,9 @@
 /**
  * The trace library's tables and the views it documents. Tables hold what the index read: the
  * files (how far each was read) and one row per event with the fields the views need, extracted
- * once. Views are what users query: `runs`, `agents`, `llm_calls`, `tool_calls`, `handoffs`,
- * `feature_events` and `events`, each row with its run id, file and byte offset.
+ * once. Views are what users query: `runs`, `sessions`, `agents`, `llm_calls`, `tool_calls`,
+ * `handoffs`, `feature_events` and `events`, each row with its run id (a session's with its
+ * session id), file and byte offset.
  */
 
 import { SUPPORTED_TRACE_SCHEMA_VERSIONS } from '@agent-trace/core';
@@ -28,6 +29,8 @@ CREATE TABLE IF NOT EXISTS trace_events (
   error_type VARCHAR, error_message VARCHAR, input VARCHAR, output VARCHAR);
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS feature VARCHAR;
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS refusal VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS conversation VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS turn INTEGER;
 CREATE TABLE IF NOT EXISTS library_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS staged_lines (
   file_id INTEGER, "offset" DOUBLE, length INTEGER, line VARCHAR);
@@ -75,6 +78,7 @@ const lineShape = JSON.stringify({
   error: { type: 'VARCHAR', message: 'VARCHAR', feature: 'VARCHAR', refusal: 'VARCHAR' },
   feature: 'VARCHAR',
   target: 'VARCHAR',
+  conversation: { id: 'VARCHAR', turn: 'INTEGER' },
   data: 'JSON',
   content: 'VARCHAR',
   input: 'JSON',
@@ -162,7 +166,7 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
        WHEN j.event = 'llm_end' THEN j.text
        WHEN j.event = 'transform' THEN j.content
        WHEN j.output IS NOT NULL THEN ${asText('j.output')} END,
-  coalesce(j.feature, j.error.feature), j.error.refusal
+  coalesce(j.feature, j.error.feature), j.error.refusal, j.conversation.id, j.conversation.turn
 FROM parsed_lines
 WHERE NOT (${notAnEvent})`;
 
@@ -176,7 +180,8 @@ FROM trace_events e JOIN trace_files f USING (file_id);
 CREATE OR REPLACE VIEW runs AS
 WITH starts AS (
   SELECT file_id, run, arg_min(session, seq) AS session, arg_min(agent, seq) AS entry_agent,
-    min(time) AS started_at, arg_min("offset", seq) AS "offset", arg_min(input, seq) AS input
+    min(time) AS started_at, arg_min("offset", seq) AS "offset", arg_min(input, seq) AS input,
+    arg_min(conversation, seq) AS conversation, arg_min(turn, seq) AS turn
   FROM trace_events WHERE event = 'run_start' GROUP BY file_id, run),
 ends AS (
   SELECT file_id, run, arg_max(time, seq) AS ended_at, arg_max(stop_reason, seq) AS stop_reason,
@@ -192,8 +197,18 @@ SELECT s.run, s.session, s.entry_agent, s.started_at, e.ended_at, e.stop_reason,
   -- A cost with calls of unpriced models is unknown (NULL), not what the priced ones cost.
   CASE WHEN e.unpriced_calls > 0 THEN NULL ELSE e.cost_usd END AS cost_usd,
   e.unpriced_calls, e.llm_calls, e.tool_calls,
-  e.tool_errors, e.error_type, e.error_message, s.input, e.output, f.path AS file, s."offset"
+  e.tool_errors, e.error_type, e.error_message, s.input, e.output, s.conversation, s.turn,
+  f.path AS file, s."offset"
 FROM starts s LEFT JOIN ends e USING (file_id, run) JOIN trace_files f USING (file_id);
+
+CREATE OR REPLACE VIEW sessions AS
+SELECT session, arg_min(entry_agent, started_at) AS entry_agent, count(*) AS runs,
+  max(turn) AS turns, arg_max(stop_reason, started_at) AS outcome,
+  -- A session with a run of unknown cost has an unknown cost (NULL).
+  CASE WHEN count(*) = count(cost_usd) THEN sum(cost_usd) END AS cost_usd,
+  sum(duration_ms) AS duration_ms, min(started_at) AS first_at, max(ended_at) AS last_at,
+  sum(tok_prompt) AS tok_prompt, sum(tok_completion) AS tok_completion
+FROM runs GROUP BY session;
 
 CREATE OR REPLACE VIEW agents AS
 SELECT s.run, s.agent, s.name AS model, s.provider, s.time AS started_at, e.stop_reason,

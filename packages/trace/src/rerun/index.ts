@@ -13,3 +13,16 @@ export { recordedModel } from './recorded-model.js';
 export { isBridgedAgent, rerunBridged } from './bridged-agent.js';
 export type { BridgedAgent } from './bridged-agent.js';
 export { recordedServers } from './recorded-servers.js';
+export {
+  conversationFromTrace,
+  recordedConversations,
+  rerunConversation,
+} from './rerun-conversation.js';
+export type {
+  ConversationFromTraceOptions,
+  ConversationRerunOptions,
+  ConversationRerunReport,
+  RecordedConversation,
+  RecordedTurn,
+  TurnRerun,
+} from './rerun-conversation.js';

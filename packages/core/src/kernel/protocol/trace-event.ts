@@ -105,6 +105,21 @@ const RunStartEvent = z.object({
       seq: z.number().int().nonnegative().optional(),
     })
     .optional(),
+  /**
+   * Set on a run that is a turn of a conversation (`conversation()`): the conversation's id (also
+   * the run's session) and the turn's 1-based index. Its `history` is what the earlier turns left.
+   */
+  conversation: z
+    .object({
+      id: z.string().min(1),
+      turn: z.number().int().positive(),
+      /**
+       * `user`: the run is a simulated user's reply before the turn (its model calls), not one of
+       * the agent's turns; a rerun of the conversation replays what it said.
+       */
+      role: z.literal('user').optional(),
+    })
+    .optional(),
 });
 
 /** The MCP server a tool is served by, and over what. */

@@ -113,6 +113,12 @@ export interface KernelOptions {
    * after which model call. @defaultValue none
    */
   forkedFrom?: { readonly run: string; readonly afterStep: number; readonly seq?: number };
+  /**
+   * The conversation this run is a turn of, and the turn's 1-based index: written on `run_start`.
+   * Set by `conversation()`, which also gives the run the conversation's id as its `session` and
+   * the earlier turns' messages as its `history`. @defaultValue none
+   */
+  conversation?: { readonly id: string; readonly turn: number; readonly role?: 'user' };
 }
 
 /** How a paused state is used: once (recorded in a ledger), or forked into a new run. */

@@ -134,6 +134,15 @@ export function historyFields(
     : { history: history.map(toTraceMessage) };
 }
 
+/** `run_start.conversation` for a turn of a conversation, or nothing. */
+export function conversationFields(
+  conversation: KernelOptions['conversation'],
+): Pick<TraceEventFields<'run_start'>, 'conversation'> {
+  if (conversation === undefined) return {};
+  const { id, turn, role } = conversation;
+  return { conversation: role === undefined ? { id, turn } : { id, turn, role } };
+}
+
 /** `run_start.forked_from` for a run forked from a recorded one (`forkedFrom`), or nothing. */
 export function forkedFromFields(
   forkedFrom: KernelOptions['forkedFrom'],

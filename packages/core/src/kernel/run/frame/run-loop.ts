@@ -16,7 +16,7 @@ import type { KernelOptions, ResumeOnceOptions } from './kernel-options.js';
 import type { RunResult } from './run-result.js';
 import type { RunState } from './run-state.js';
 import { pausedRun } from './create-run-state.js';
-import { forkedFromFields, historyFields, openRun } from './run-frame.js';
+import { conversationFields, forkedFromFields, historyFields, openRun } from './run-frame.js';
 import { runAgent } from '../turn/run-agent.js';
 import { resumedAgentStart } from '../pause/resumed-start.js';
 
@@ -62,7 +62,12 @@ export async function* runLoop<Options extends object>({
   } = await openRun(
     agent.name,
     options,
-    { input, ...historyFields(options.history), ...forkedFromFields(options.forkedFrom) },
+    {
+      input,
+      ...historyFields(options.history),
+      ...forkedFromFields(options.forkedFrom),
+      ...conversationFields(options.conversation),
+    },
     { streaming, resumed: resumed?.state, features },
   );
   let outcome: AgentOutcome | undefined;

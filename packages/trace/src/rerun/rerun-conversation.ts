@@ -1,0 +1,173 @@
+import type { Agent, AnyAgent, Message, RunResult, TraceEvent } from '@agent-trace/core';
+import {
+  conversation,
+  type Conversation,
+  type ConversationOptions,
+} from '@agent-trace/core/conversation';
+import type { Divergence } from './compare-traces.js';
+import { recordedEvents } from './recording.js';
+import { rerunTrace, type RerunReport, type RerunTraceOptions } from './rerun-trace.js';
+
+/** A recorded turn of a conversation: its index, its run, and that run's events. */
+export interface RecordedTurn {
+  readonly turn: number;
+  readonly runId: string;
+  readonly events: readonly TraceEvent[];
+}
+
+/** A conversation a trace holds: its id and its turns, in order. */
+export interface RecordedConversation {
+  readonly id: string;
+  readonly turns: readonly RecordedTurn[];
+}
+
+/**
+ * The conversations a trace holds (runs whose `run_start` names one), each with the agent's turns
+ * in order (a simulated user's runs left out); the events of each turn's run, split once.
+ */
+export function recordedConversations(events: readonly TraceEvent[]): RecordedConversation[] {
+  const byRun = new Map<string, TraceEvent[]>();
+  const turnOf = new Map<string, { id: string; turn: number }>();
+  for (const event of events) {
+    let own = byRun.get(event.run);
+    if (own === undefined) byRun.set(event.run, (own = []));
+    own.push(event);
+    // A simulated user's replies are not the agent's turns: a rerun replays what they said.
+    if (event.event === 'run_start' && event.conversation?.role === undefined && event.conversation)
+      turnOf.set(event.run, event.conversation);
+  }
+  const conversations = new Map<string, RecordedTurn[]>();
+  for (const [runId, { id, turn }] of turnOf) {
+    let turns = conversations.get(id);
+    if (turns === undefined) conversations.set(id, (turns = []));
+    turns.push({ turn, runId, events: byRun.get(runId) ?? [] });
+  }
+  return [...conversations].map(([id, turns]) => ({
+    id,
+    turns: turns.sort((a, b) => a.turn - b.turn),
+  }));
+}
+
+/** Options of {@link rerunConversation}. */
+export interface ConversationRerunOptions extends Omit<RerunTraceOptions, 'runId'> {
+  /** The conversation to rerun, for a trace that holds several. @defaultValue the first */
+  conversationId?: string;
+}
+
+/** A turn of a conversation rerun: its index, its recorded run, and what its rerun found. */
+export interface TurnRerun {
+  readonly turn: number;
+  readonly runId: string;
+  readonly report: RerunReport;
+}
+
+/** What a conversation's rerun found, turn by turn. */
+export interface ConversationRerunReport {
+  readonly id: string;
+  /** True when every turn did exactly what its recording did. */
+  readonly same: boolean;
+  readonly turns: readonly TurnRerun[];
+  /** The first turn that diverged, of how many, and where. */
+  readonly firstDivergence:
+    { readonly turn: number; readonly of: number; readonly divergence: Divergence } | undefined;
+  /** What the rerun's conversation holds after its last turn. */
+  readonly messages: readonly Message[];
+  /** The last turn's result. */
+  readonly result: RunResult<unknown> | undefined;
+}
+
+/**
+ * Reruns a recorded conversation against today's agent, turn by turn: each turn replays the
+ * person's recorded message, its model answers and tool results from that turn's recording, and
+ * starts from what today's previous turn left (the first from its recorded history), so a change
+ * shows at the turn it first touches and what follows from it. A divergence is named by turn.
+ */
+export async function rerunConversation(
+  trace: readonly TraceEvent[] | string,
+  agent: AnyAgent,
+  options: ConversationRerunOptions = {},
+): Promise<ConversationRerunReport> {
+  const { conversationId, ...rerun } = options;
+  const chosen = pickConversation(
+    recordedConversations(await recordedEvents(trace)),
+    conversationId,
+  );
+  const turns: TurnRerun[] = [];
+  let messages: readonly Message[] | undefined;
+  for (const { turn, runId, events } of chosen.turns) {
+    const history = messages === undefined ? {} : { history: messages };
+    const report = await rerunTrace(events, agent, {
+      ...rerun,
+      runId,
+      run: { ...rerun.run, ...history, session: chosen.id, conversation: { id: chosen.id, turn } },
+    });
+    turns.push({ turn, runId, report });
+    messages = report.result.messages;
+  }
+  const diverged = turns.find(turn => !turn.report.same);
+  return {
+    id: chosen.id,
+    same: diverged === undefined,
+    turns,
+    firstDivergence:
+      diverged?.report.firstDivergence === undefined
+        ? undefined
+        : { turn: diverged.turn, of: turns.length, divergence: diverged.report.firstDivergence },
+    messages: messages ?? [],
+    result: turns.at(-1)?.report.result,
+  };
+}
+
+function pickConversation(
+  conversations: readonly RecordedConversation[],
+  id: string | undefined,
+): RecordedConversation {
+  const found = id === undefined ? conversations[0] : conversations.find(each => each.id === id);
+  if (found !== undefined) return found;
+  const known = conversations.map(each => `'${each.id}'`).join(', ');
+  throw new Error(
+    id === undefined
+      ? 'The trace holds no conversation: no run_start names one (runs of conversation() do).'
+      : `The trace holds no conversation '${id}'${known === '' ? '' : ` (it holds ${known})`}.`,
+  );
+}
+
+/** Options of {@link conversationFromTrace}: the conversation's turns' options, and which one. */
+export interface ConversationFromTraceOptions extends ConversationOptions {
+  /** The conversation to go on with, for a trace that holds several. @defaultValue the first */
+  conversationId?: string;
+  /**
+   * What to do when today's agent does not take the recorded turns as they were taken: refuse
+   * (`throw`, naming the turn), or go on from what today's agent made of them (`continue`).
+   * @defaultValue 'throw'
+   */
+  onDivergence?: 'throw' | 'continue';
+}
+
+/**
+ * A recorded conversation, to go on with in this process: its turns are rerun against `agent`
+ * from the trace (no model is called, no tool runs) to rebuild the conversation exactly, and the
+ * next `send` is its next turn, under the same id. Give `options.trace` to record the new turns.
+ */
+export async function conversationFromTrace<Output = string>(
+  trace: readonly TraceEvent[] | string,
+  agent: Agent<Output>,
+  options: ConversationFromTraceOptions = {},
+): Promise<Conversation<Output>> {
+  const { conversationId, onDivergence = 'throw', ...conversationOptions } = options;
+  const rerun = await rerunConversation(
+    trace,
+    agent,
+    conversationId === undefined ? {} : { conversationId },
+  );
+  const first = rerun.firstDivergence;
+  if (first !== undefined && onDivergence === 'throw')
+    throw new Error(
+      `Conversation '${rerun.id}' does not go on as recorded: turn ${first.turn} of ${first.of} diverges at ${first.divergence.expected ?? first.divergence.actual ?? 'an event'}. Pass onDivergence: 'continue' to go on from what today's agent made of it.`,
+    );
+  return conversation(agent, {
+    ...conversationOptions,
+    id: rerun.id,
+    from: { turns: rerun.turns.at(-1)?.turn ?? 0, messages: rerun.messages },
+  });
+}

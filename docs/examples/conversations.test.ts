@@ -5,7 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conversation } from '@agent-trace/core/conversation';
 import { fakeLLM } from '@agent-trace/testing';
-import { converse, simulatedUser } from '@agent-trace/evals';
+import {
+  askedAgain,
+  converse,
+  conversationTask,
+  conversationToolSuccess,
+  defineEval,
+  goalReached,
+  runEval,
+  simulatedUser,
+  turnsToResolution,
+} from '@agent-trace/evals';
 import {
   conversationFromTrace,
   jsonlSink,
@@ -56,3 +66,46 @@ it('holds a conversation with a simulated user, the same every time', async () =
   expect(held.stopReason).toBe('goal_reached');
   expect(held.transcript.map(entry => entry.role)).toEqual(['user', 'agent']);
 });
+
+it('evaluates conversations: each case a persona, scored by what the conversation did', async () => {
+  const personas = [
+    { id: 'ana', input: { name: 'ana', says: 'My order 42 arrived broken.', wants: '42 arrived' } },
+    { id: 'bo', input: { name: 'bo', says: 'Where is order 43?', wants: '43 has shipped' } },
+  ];
+  const desk = conversationsEval(personas);
+  const result = await runEval(desk);
+  expect(result.means.goal_reached).toBe(1);
+});
+
+/** A customer: their name, what they say, and what the desk must tell them. */
+interface Persona {
+  readonly name: string;
+  readonly says: string;
+  readonly wants: string;
+}
+
+/** An eval of the desk's conversations with the personas: scripted customers, so no key. */
+function conversationsEval(personas: readonly { id: string; input: Persona }[]) {
+  return defineEval({
+    name: 'desk conversations',
+    data: personas,
+    // One desk, one scripted model: the cases take its answers in turn.
+    concurrency: 1,
+    task: conversationTask(
+      orderDesk(),
+      (persona: Persona) =>
+        simulatedUser({
+          name: persona.name,
+          script: [persona.says],
+          stopWhen: transcript => transcript.some(entry => entry.text.includes(persona.wants)),
+        }),
+      { maxTurns: 4 },
+    ),
+    scorers: [
+      goalReached(),
+      turnsToResolution({ maxTurns: 4 }),
+      conversationToolSuccess(),
+      askedAgain(),
+    ],
+  });
+}

@@ -76,3 +76,13 @@ export type {
 } from './conversation/simulated-user.js';
 export { converse } from './conversation/converse.js';
 export type { ConversationStop, ConverseOptions, ConverseResult } from './conversation/converse.js';
+export {
+  askedAgain,
+  conversationToolSuccess,
+  frustrationJudge,
+  frustrationRubric,
+  goalReached,
+  perTurn,
+  turnsToResolution,
+} from './conversation/conversation-scorers.js';
+export { conversationTask } from './conversation/conversation-task.js';

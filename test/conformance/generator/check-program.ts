@@ -35,8 +35,10 @@ import {
   isPlanTarget,
   type PlanTarget,
   jsonlSink,
+  recordedConversations,
   recordedEvents,
   recordedRuns,
+  rerunConversation,
   rerunTrace,
   validateTrace,
 } from '@agent-trace/trace';
@@ -154,13 +156,22 @@ async function perform(
     await execute(program, target, program.input, { ...options, signal: caller.signal });
     return;
   }
-  const first = await run(target, program.input, options);
+  // Two turns of one conversation, as conversation() takes them.
+  const conversation = (turn: number) => ({
+    session: generatedConversation,
+    conversation: { id: generatedConversation, turn },
+  });
+  const first = await run(target, program.input, { ...options, ...conversation(1) });
   await execute(program, target, program.secondTurn, {
     ...options,
+    ...conversation(2),
     history: first.messages,
     signal: caller.signal,
   });
 }
+
+/** The id of a program's two turns, one conversation. */
+const generatedConversation = 'generated-conversation';
 
 /**
  * Records `program` into the JSONL trace `file`: its first turn, and its second when it has one.
@@ -197,6 +208,8 @@ async function checkRecording(
     if (took > rerunWallBoundMs)
       return `P3: the rerun took ${Math.round(took)} ms (bound ${rerunWallBoundMs} ms)`;
   }
+  const whole = await rerunConversations(program, file, events);
+  if (whole !== undefined) return whole;
   const [runId] = runs;
   if (runId === undefined) return 'P0: the recording has no run';
   const firstRun = events.filter(event => event.run === runId);
@@ -223,6 +236,26 @@ async function checkRecording(
     });
     if (!report.reproduced)
       return `P5: a fork after step ${afterStep} does not reproduce it:\n${report.firstDivergence === undefined ? '' : formatDivergence(report.firstDivergence)}`;
+  }
+  return undefined;
+}
+
+/** P1 for a recording's conversation as a whole: its turns rerun in order as the same. */
+async function rerunConversations(
+  program: Program,
+  file: string,
+  events: readonly TraceEvent[],
+): Promise<string | undefined> {
+  for (const { id } of recordedConversations(events)) {
+    const target = buildProgram(program, rerunBuild(program, file));
+    if (isPlanTarget(target) || !('toolRegistry' in target)) return undefined;
+    const report = await rerunConversation(file, target, {
+      conversationId: id,
+      run: programRunOptions(program),
+    });
+    const first = report.firstDivergence;
+    if (first !== undefined)
+      return `P1: the conversation reruns unchanged as diverged at turn ${first.turn} of ${first.of}:\n${formatDivergence(first.divergence)}`;
   }
   return undefined;
 }

@@ -155,11 +155,12 @@ export async function conversationFromTrace<Output = string>(
   options: ConversationFromTraceOptions = {},
 ): Promise<Conversation<Output>> {
   const { conversationId, onDivergence = 'throw', ...conversationOptions } = options;
-  const rerun = await rerunConversation(
-    trace,
-    agent,
-    conversationId === undefined ? {} : { conversationId },
-  );
+  // The turns rerun with the conversation's options (its features, prices), never into its trace.
+  const { trace: _sinks, id: _id, from: _from, ...run } = conversationOptions;
+  const rerun = await rerunConversation(trace, agent, {
+    run,
+    ...(conversationId === undefined ? {} : { conversationId }),
+  });
   const first = rerun.firstDivergence;
   if (first !== undefined && onDivergence === 'throw')
     throw new Error(

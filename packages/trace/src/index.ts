@@ -30,8 +30,10 @@ export type {
   TraceWarning,
 } from './validate/validate-trace.js';
 export {
+  agentTurnOf,
   alignTraces,
   compareTraces,
+  ConversationCarry,
   conversationFromTrace,
   forkTrace,
   formatDivergence,
@@ -56,6 +58,7 @@ export type {
   ConversationRerunReport,
   RecordedConversation,
   RecordedTurn,
+  TurnOf,
   TurnRerun,
   ForkReport,
   ForkTraceOptions,

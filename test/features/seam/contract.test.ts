@@ -3,36 +3,16 @@
 // in its own name and kind, writes events of its own, and writes under a tool call's span from
 // the hooks of that call.
 import {
-  agent,
   ConfigurationError,
   run,
-  tool,
   traceSinkVersion,
   type ModelResponse,
   type TraceSink,
 } from '@agent-trace/core';
 import { featureVersion, standardFeatures, type Feature } from '@agent-trace/core/features';
-import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-
-const echo = tool({
-  name: 'echo',
-  description: 'Echo',
-  input: z.object({ text: z.string() }),
-  execute: ({ text }) => text,
-});
-
-/** An agent that calls `echo` once, then answers `answer`. */
-const echoing = (answer = 'done') =>
-  agent({
-    name: 'echoer',
-    model: fakeLLM([{ toolCalls: [{ name: 'echo', args: { text: 'hi' } }] }, { text: answer }], {
-      allowUnusedSteps: true,
-    }),
-    tools: [echo],
-  });
+import { echoing } from './echo-agents.js';
 
 describe('the feature contract', () => {
   it('refuses a feature written for another version, or with a name its events cannot carry', async () => {

@@ -1,44 +1,17 @@
 // The public seam: a user's feature sees the run's facts and small values, answers from the
 // closed set (stop, refuse, wait, replace), and runs in the order of the run's features.
 import {
-  agent,
   ConfigurationError,
   ModelCallError,
   run,
-  tool,
   ToolCallError,
   virtualClock,
 } from '@agent-trace/core';
 import { standardFeatures, type Feature } from '@agent-trace/core/features';
 import { runWorkflow, workflow } from '@agent-trace/core/workflow';
-import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, validateTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-
-const echo = tool({
-  name: 'echo',
-  description: 'Echo',
-  input: z.object({ text: z.string() }),
-  execute: ({ text }) => text,
-});
-
-/** An agent that calls `echo` `calls` times, then answers. */
-const looping = (calls: number) =>
-  agent({
-    name: 'looper',
-    model: fakeLLM(
-      [
-        ...Array.from({ length: calls }, (_, index) => ({
-          toolCalls: [{ name: 'echo', args: { text: `t${index}` } }],
-        })),
-        { text: 'done' },
-      ],
-      { allowUnusedSteps: true },
-    ),
-    tools: [echo],
-    limits: { maxDuplicateToolCalls: 10 },
-  });
+import { looping } from './echo-agents.js';
 
 describe('a feature of the run', () => {
   it('stops a turn before a model call, seeing the step and the request', async () => {

@@ -3,6 +3,8 @@ import { type AnyAgent, type Message, type TraceEvent } from '@agent-trace/core'
 import { recordedServerNotes, useRecordedServers } from '@agent-trace/core/mcp/recorded';
 import type { Workflow } from '@agent-trace/core/workflow';
 import {
+  agentTurnOf,
+  ConversationCarry,
   isBridgedAgent,
   recordedServers,
   rerunTrace,
@@ -93,14 +95,15 @@ async function rerunEach(
 ): Promise<RunRerun[]> {
   const { liveTools } = options;
   const reruns: RunRerun[] = [];
-  const left = new Map<string, { readonly turn: number; readonly messages: readonly Message[] }>();
+  const carry = new ConversationCarry();
+  const turns = new Map(
+    events
+      .map(event => [event.run, agentTurnOf(event)] as const)
+      .filter(([, turn]) => turn !== undefined),
+  );
   for (const runId of runs) {
-    const turn = conversationTurn(events, runId);
-    const before = turn === undefined ? undefined : left.get(turn.id);
-    const run =
-      turn === undefined || before?.turn !== turn.turn - 1
-        ? options.run
-        : { ...options.run, history: before.messages, session: turn.id, conversation: turn };
+    const turn = turns.get(runId);
+    const run = carry.runOptions(turn, options.run);
     const report: RerunReport<unknown> = isBridgedAgent(target)
       ? await target.rerun(events, { liveTools, runId })
       : await rerunTrace(events, target, {
@@ -108,22 +111,10 @@ async function rerunEach(
           runId,
           ...(run === undefined ? {} : { run }),
         });
-    if (turn !== undefined) {
-      const messages = (report.result as { messages?: readonly Message[] }).messages;
-      if (messages !== undefined) left.set(turn.id, { turn: turn.turn, messages });
-    }
+    carry.took(turn, (report.result as { messages?: readonly Message[] }).messages);
     reruns.push({ run: runId, report });
   }
   return reruns;
-}
-
-/** The conversation a recorded run is a turn of, and which turn. */
-function conversationTurn(
-  events: readonly TraceEvent[],
-  runId: string,
-): { readonly id: string; readonly turn: number } | undefined {
-  const start = events.find(event => event.run === runId && event.event === 'run_start');
-  return start?.event === 'run_start' ? start.conversation : undefined;
 }
 
 /**

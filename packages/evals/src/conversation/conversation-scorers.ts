@@ -106,7 +106,11 @@ export function perTurn(scorer: Scorer): Scorer {
           }),
         );
       const mean = scores.reduce((sum, each) => sum + each.score, 0) / scores.length;
-      const low = scores.findIndex(each => each.score === Math.min(...scores.map(s => s.score)));
+      // The first turn of the lowest score.
+      const low = scores.reduce(
+        (at, each, index) => (each.score < (scores[at]?.score ?? 1) ? index : at),
+        0,
+      );
       return {
         score: mean,
         reason: `mean of ${scores.length} turns; lowest, turn ${low + 1}: ${scores[low]?.reason ?? ''}`,

@@ -26,3 +26,5 @@ export type {
   RecordedTurn,
   TurnRerun,
 } from './rerun-conversation.js';
+export { agentTurnOf, ConversationCarry } from './conversation-carry.js';
+export type { TurnOf } from './conversation-carry.js';

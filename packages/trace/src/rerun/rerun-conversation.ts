@@ -5,6 +5,7 @@ import {
   type ConversationOptions,
 } from '@agent-trace/core/conversation';
 import type { Divergence } from './compare-traces.js';
+import { agentTurnOf, ConversationCarry } from './conversation-carry.js';
 import { recordedEvents } from './recording.js';
 import { rerunTrace, type RerunReport, type RerunTraceOptions } from './rerun-trace.js';
 
@@ -32,9 +33,8 @@ export function recordedConversations(events: readonly TraceEvent[]): RecordedCo
     let own = byRun.get(event.run);
     if (own === undefined) byRun.set(event.run, (own = []));
     own.push(event);
-    // A simulated user's replies are not the agent's turns: a rerun replays what they said.
-    if (event.event === 'run_start' && event.conversation?.role === undefined && event.conversation)
-      turnOf.set(event.run, event.conversation);
+    const turn = agentTurnOf(event);
+    if (turn !== undefined) turnOf.set(event.run, turn);
   }
   const conversations = new Map<string, RecordedTurn[]>();
   for (const [runId, { id, turn }] of turnOf) {
@@ -93,16 +93,16 @@ export async function rerunConversation(
     conversationId,
   );
   const turns: TurnRerun[] = [];
-  let messages: readonly Message[] | undefined;
+  const carry = new ConversationCarry();
   for (const { turn, runId, events } of chosen.turns) {
-    const history = messages === undefined ? {} : { history: messages };
+    const at = { id: chosen.id, turn };
     const report = await rerunTrace(events, agent, {
       ...rerun,
       runId,
-      run: { ...rerun.run, ...history, session: chosen.id, conversation: { id: chosen.id, turn } },
+      run: carry.runOptions(at, rerun.run),
     });
     turns.push({ turn, runId, report });
-    messages = report.result.messages;
+    carry.took(at, report.result.messages);
   }
   const diverged = turns.find(turn => !turn.report.same);
   return {
@@ -113,7 +113,7 @@ export async function rerunConversation(
       diverged?.report.firstDivergence === undefined
         ? undefined
         : { turn: diverged.turn, of: turns.length, divergence: diverged.report.firstDivergence },
-    messages: messages ?? [],
+    messages: turns.at(-1)?.report.result.messages ?? [],
     result: turns.at(-1)?.report.result,
   };
 }

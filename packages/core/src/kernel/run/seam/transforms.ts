@@ -8,6 +8,7 @@ import type {
   ModelCallRequest,
   ToolResultAt,
 } from './feature-hooks.js';
+import type { MaybePromise } from './hook-context.js';
 
 /** Writes the `transform` event of a change a feature made. */
 export type WriteTransform = (fields: TraceEventFields<'transform'>) => void;
@@ -52,56 +53,87 @@ export class Transforms {
   }
 
   /** The request after every feature's transform (the same object when none changed it). */
-  async request(at: ModelCallAt, write: WriteTransform): Promise<ModelCallRequest> {
-    let { request } = at;
-    for (const { feature, hook } of this.requests) {
-      const next = await hook({ ...at, request });
-      if (next === undefined || next === request) continue;
-      const changed = changedParts(request, next);
-      request = next;
-      if (changed.length === 0) continue;
-      write({ feature, target: 'request', step: at.step + 1, changed, hash: requestHash(next) });
-    }
-    return request;
+  request(at: ModelCallAt, write: WriteTransform): Promise<ModelCallRequest> {
+    return throughEach(this.requests, at.request, request => ({ ...at, request }), {
+      changed: changedParts,
+      written: (feature, changed, request) =>
+        write({
+          feature,
+          target: 'request',
+          step: at.step + 1,
+          changed,
+          hash: requestHash(request),
+        }),
+    });
   }
 
   /** The answer the loop reads, after every feature's transform. */
-  async answer(at: AnswerAt, write: WriteTransform): Promise<ModelResponse> {
-    let { response } = at;
-    for (const { feature, hook } of this.answers) {
-      const next = await hook({ ...at, response });
-      if (next === undefined || next === response) continue;
-      const changed: string[] = [];
-      if (next.text !== response.text) changed.push('text');
-      if (JSON.stringify(next.toolCalls) !== JSON.stringify(response.toolCalls))
-        changed.push('tool_calls');
-      response = next;
-      if (changed.length === 0) continue;
-      const hash = hashString(JSON.stringify([next.text, next.toolCalls]));
-      write({ feature, target: 'answer', step: at.step, changed, hash });
-    }
-    return response;
+  answer(at: AnswerAt, write: WriteTransform): Promise<ModelResponse> {
+    return throughEach(this.answers, at.response, response => ({ ...at, response }), {
+      changed: changedAnswer,
+      written: (feature, changed, response) =>
+        write({
+          feature,
+          target: 'answer',
+          step: at.step,
+          changed,
+          hash: hashString(JSON.stringify([response.text, response.toolCalls])),
+        }),
+    });
   }
 
   /** What the model reads of a tool call's result, after every feature's transform. */
-  async toolResult(at: ToolResultAt, write: WriteTransform): Promise<string> {
-    let { content } = at;
-    for (const { feature, hook } of this.toolResults) {
-      const next = await hook({ ...at, content });
-      if (next === undefined || next === content) continue;
-      content = next;
-      const { callId, toolName } = at.call;
-      write({
-        feature,
-        target: 'tool_result',
-        call_id: callId,
-        tool: toolName,
-        changed: ['content'],
-        content,
-      });
-    }
-    return content;
+  toolResult(at: ToolResultAt, write: WriteTransform): Promise<string> {
+    const { callId, toolName } = at.call;
+    return throughEach(this.toolResults, at.content, content => ({ ...at, content }), {
+      changed: () => ['content'],
+      written: (feature, changed, content) =>
+        write({
+          feature,
+          target: 'tool_result',
+          call_id: callId,
+          tool: toolName,
+          changed,
+          content,
+        }),
+    });
   }
+}
+
+/**
+ * `value` through each feature's transform in order, each given what the one before gave; each
+ * change that changed something is written with its feature.
+ */
+async function throughEach<Value, At>(
+  hooks: readonly Named<(at: At) => MaybePromise<Value | undefined>>[],
+  value: Value,
+  at: (value: Value) => At,
+  {
+    changed,
+    written,
+  }: {
+    readonly changed: (before: Value, after: Value) => string[];
+    readonly written: (feature: string, changed: string[], value: Value) => void;
+  },
+): Promise<Value> {
+  let current = value;
+  for (const { feature, hook } of hooks) {
+    const next = await hook(at(current));
+    if (next === undefined || next === current) continue;
+    const parts = changed(current, next);
+    current = next;
+    if (parts.length > 0) written(feature, parts, current);
+  }
+  return current;
+}
+
+/** The parts of an answer a transform changed. */
+function changedAnswer(before: ModelResponse, after: ModelResponse): string[] {
+  const changed: string[] = [];
+  if (after.text !== before.text) changed.push('text');
+  if (JSON.stringify(after.toolCalls) !== JSON.stringify(before.toolCalls))
+    changed.push('tool_calls');
+  return changed;
 }
 
 /** The parts of a request a transform changed. */

@@ -31,10 +31,15 @@ import {
 } from './bridge-openai-agents.js';
 import { formatEvalOverhead, measureEvalOverhead } from './eval-overhead.js';
 import { formatRegress, measureRegress } from './regress.js';
+import {
+  conversationSection,
+  formatConversationTurns,
+  type ConversationTurnsResult,
+} from './conversation-turns.js';
 import { formatLibrary, measureLibrary } from './library.js';
 import { formatBigTrace, measureBigTrace } from './big-trace.js';
 import { formatWireLevel, formatWireMemory, measureWireLevel, wireShare } from './wire-level.js';
-import { formatMemory } from './cells.js';
+import { cellCaps, formatMemory } from './cells.js';
 
 const quick = process.argv.includes('--quick');
 const settings = quick
@@ -132,6 +137,19 @@ sectionTime();
 console.log('\nReplay');
 const replay = await measureReplay(10_000);
 console.log(formatReplay(replay));
+console.log(
+  '\nConversations: a loop of run with history, conversation(), and its rerun, traced to JSONL',
+);
+const conversationWorker = await compiledWorker('bench/pipeline/conversation-worker.ts');
+const conversations = await conversationSection(quick ? [50, 100] : [50, 100, 200], 5, turns =>
+  runWorker<ConversationTurnsResult>(
+    conversationWorker,
+    [String(turns), '5'],
+    cellCaps.seconds * 1000,
+    cellCaps.memoryMb,
+  ),
+);
+console.log(formatConversationTurns(conversations.results));
 console.log('');
 const mcpCall = await runWorker<McpCallResult>(
   await compiledWorker('bench/pipeline/mcp-worker.ts'),
@@ -252,6 +270,7 @@ const bareAt100 = bare.find(sample => sample.steps === 100)!.microsecondsPerStep
 const wireJson = wireShare(wire, 'json');
 const wireStream = wireShare(wire, 'stream');
 const targets = [
+  ...conversations.targets,
   [
     'eval runner ≤ 1.10× running the agent alone, per case',
     evalOverhead.runner / evalOverhead.plain <= 1.1,
@@ -402,6 +421,7 @@ writeFileSync(
       pipeline,
       manyRuns,
       replay,
+      conversations: conversations.results,
       mcpCall,
       workflowSteps,
       evalOverhead,

@@ -51,9 +51,9 @@ describe('a conversation', () => {
     const starts = trace.events.filter(event => event.event === 'run_start');
     expect(starts.map(start => [start.session, start.conversation])).toEqual([
       ['chat-1', { id: 'chat-1', turn: 1 }],
-      ['chat-1', { id: 'chat-1', turn: 2 }],
+      ['chat-1', { id: 'chat-1', turn: 2, carried: 0 }],
     ]);
-    // The second turn starts from the first turn's whole conversation.
+    // The second turn starts from the first turn's whole conversation (the first had no history).
     expect(starts[1]?.history?.map(message => message.role)).toEqual([
       'user',
       'assistant',

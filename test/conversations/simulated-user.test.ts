@@ -58,7 +58,7 @@ describe('a simulated user', () => {
       ['user-ana', { id: 'sim-1', turn: 1, role: 'user' }],
       ['desk', { id: 'sim-1', turn: 1 }],
       ['user-ana', { id: 'sim-1', turn: 2, role: 'user' }],
-      ['desk', { id: 'sim-1', turn: 2 }],
+      ['desk', { id: 'sim-1', turn: 2, carried: 0 }],
       ['user-ana', { id: 'sim-1', turn: 3, role: 'user' }],
     ]);
     // The user's model calls are counted as the user's, never as the agent's.

@@ -69,6 +69,9 @@ export function conversation<Output = string>(
   let count = from?.turns ?? 0;
   const turns: RunResult<Output>[] = [];
   let running = false;
+  // The history the last turn taken here ran from: the next one records only what follows it.
+  let ranFrom: readonly Message[] | undefined;
+  let lastFrom: readonly Message[] | undefined;
   /** The options of the next turn; refused while a turn runs. */
   const next = (): RunOptions => {
     if (running)
@@ -79,10 +82,14 @@ export function conversation<Output = string>(
     running = true;
     count++;
     const history = messages.length === 0 ? {} : { history: messages };
-    return { ...runOptions, ...history, session: id, conversation: { id, turn: count } };
+    const carried = carriedCount(lastFrom, messages);
+    ranFrom = messages;
+    const turn = { id, turn: count, ...(carried === undefined ? {} : { carried }) };
+    return { ...runOptions, ...history, session: id, conversation: turn };
   };
   const took = (result: RunResult<Output>): RunResult<Output> => {
     running = false;
+    lastFrom = ranFrom;
     messages = result.messages;
     turns.push(result);
     return result;
@@ -130,4 +137,20 @@ export function conversation<Output = string>(
       };
     },
   };
+}
+
+/**
+ * How many of `history`'s first messages are `before` (the history the previous turn ran from,
+ * which its `run_start` recorded), so this turn's `run_start` records only the rest
+ * (`conversation.carried`); undefined when there is no previous turn in this trace, or `history`
+ * does not begin with those very messages. Shared by `conversation()` and a conversation's rerun.
+ */
+export function carriedCount(
+  before: readonly Message[] | undefined,
+  history: readonly Message[],
+): number | undefined {
+  if (before === undefined || before.length > history.length) return undefined;
+  for (let index = 0; index < before.length; index++)
+    if (before[index] !== history[index]) return undefined;
+  return before.length;
 }

@@ -51,8 +51,9 @@ export interface SimulatedUserOptions {
   /** A model that plays the user (a FakeLLM script, a cassette, a live model). */
   readonly model?: LanguageModel;
   /**
-   * A script instead of a model: the messages in order (the user stops, goal reached, after the
-   * last), or a function of the agent's last reply and the turn (undefined: the user stops).
+   * A script instead of a model: the messages in order, or a function of the agent's last reply
+   * and the turn. After the last message (or an undefined answer) the user stops: with the goal
+   * reached, or, when `stopWhen` is given and did not say it was, having given up.
    */
   readonly script?:
     readonly string[] | ((lastReply: string | undefined, turn: number) => string | undefined);
@@ -87,7 +88,13 @@ export function simulatedUser(options: SimulatedUserOptions): SimulatedUser {
       `simulatedUser '${name}' needs a model to play it or a script, and only one of them.`,
     );
   const goalReached = stopWhen === undefined ? {} : { goalReached: stopWhen };
-  if (script !== undefined) return { name, ...goalReached, reply: scriptedReply(script) };
+  if (script !== undefined)
+    return {
+      name,
+      ...goalReached,
+      // With a goal to reach, a script that ran out without reaching it gave up.
+      reply: scriptedReply(script, stopWhen === undefined ? 'goal_reached' : 'gave_up'),
+    };
   const player = agent({
     name: `user-${name}`,
     model: model as LanguageModel,
@@ -115,11 +122,12 @@ export function simulatedUser(options: SimulatedUserOptions): SimulatedUser {
 /** The replies of a script: its messages in order, or its function's answers. */
 function scriptedReply(
   script: NonNullable<SimulatedUserOptions['script']>,
+  ending: UserStop,
 ): SimulatedUser['reply'] {
   return (transcript, { turn }) => {
     const lastReply = transcript.findLast(entry => entry.role === 'agent')?.text;
     const message = typeof script === 'function' ? script(lastReply, turn) : script[turn - 1];
-    return Promise.resolve(message === undefined ? { stop: 'goal_reached' } : { message });
+    return Promise.resolve(message === undefined ? { stop: ending } : { message });
   };
 }
 

@@ -1,4 +1,5 @@
 import type { TraceEvent } from '@agent-trace/core';
+import { RunHistories } from '@agent-trace/core/record';
 import { readTrace } from '@agent-trace/trace';
 import type { RecordedRun } from './select-recorded.js';
 
@@ -36,7 +37,10 @@ export class RecordedFiles {
 /** A trace file's events, by run. */
 async function byRun(file: string): Promise<Map<string, TraceEvent[]>> {
   const runs = new Map<string, TraceEvent[]>();
-  for await (const event of readTrace(file)) {
+  // A run is taken out of its file: a conversation's turn gets its whole history.
+  const histories = new RunHistories();
+  for await (const read of readTrace(file)) {
+    const event = read.event === 'run_start' ? histories.whole(read) : read;
     const events = runs.get(event.run);
     if (events === undefined) runs.set(event.run, [event]);
     else events.push(event);

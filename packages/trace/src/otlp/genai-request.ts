@@ -1,5 +1,5 @@
 import type { TraceEventOf } from '@agent-trace/core';
-import { followConversation } from '@agent-trace/core/record';
+import { followConversation, RunHistories } from '@agent-trace/core/record';
 import { hashString } from '@agent-trace/core/util';
 import { semconv, type SpanAttributes } from './semconv.js';
 
@@ -70,6 +70,25 @@ export function agentId(start: TraceEventOf<'agent_start'>): string {
 export class AgentMemory {
   readonly #descriptions = new Map<string, Map<string, string>>();
   readonly #conversations = new Map<string, TraceMessage[]>();
+  /** Conversations' histories: a turn records only what its previous turn's did not hold. */
+  readonly #histories = new RunHistories(conversationsKept);
+  /** Each open run's whole history, for its entry agent's first request (`from_history`). */
+  readonly #runs = new Map<string, readonly TraceMessage[]>();
+
+  /**
+   * A run starts: its whole history, kept until it ends. A turn whose previous turn this exporter
+   * did not see (another process's, or one forgotten past the last {@link conversationsKept})
+   * has only what it recorded: its first request's input messages begin there.
+   */
+  runStarted(start: TraceEventOf<'run_start'>): void {
+    const history = this.#histories.of(start) ?? start.history;
+    if (history !== undefined && history.length > 0) this.#runs.set(start.run, history);
+  }
+
+  /** A run ended: its history is no longer needed. */
+  runEnded(run: string): void {
+    this.#runs.delete(run);
+  }
 
   /** An agent starts: its tools' descriptions, when this start gives them. */
   started(start: TraceEventOf<'agent_start'>): void {
@@ -92,7 +111,11 @@ export class AgentMemory {
    */
   sent(start: TraceEventOf<'llm_start'>): readonly TraceMessage[] {
     const key = start.parent_span_id ?? start.agent;
-    const conversation = followConversation(this.#conversations.get(key) ?? [], start);
+    const conversation = followConversation(
+      this.#conversations.get(key) ?? [],
+      start,
+      this.#runs.get(start.run),
+    );
     this.#conversations.set(key, conversation);
     const count = start.message_count;
     return count < conversation.length
@@ -105,3 +128,6 @@ export class AgentMemory {
     this.#conversations.delete(agentSpanId);
   }
 }
+
+/** The most conversations an exporter keeps the last turns of (see {@link AgentMemory}). */
+export const conversationsKept = 1000;

@@ -93,6 +93,9 @@ export class SpanBuilder {
       case 'span_start':
         this.#pending.set(event.span_id, { start: event, events: [] });
         if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
+        else if (event.event === 'run_start') {
+          if (this.#options.captureContent) this.#agents.runStarted(event);
+        }
         else if (event.event === 'agent_start') {
           this.#agents.started(event);
           if (this.#options.captureContent) this.#preambles.remember(event);
@@ -298,6 +301,7 @@ export class SpanBuilder {
       : undefined;
     switch (start.event) {
       case 'run_start':
+        this.#agents.runEnded(start.run);
         return runEndAttributes(end as TraceEventOf<'run_end'>, attributes);
       case 'agent_start':
         this.#agents.ended(start.span_id);

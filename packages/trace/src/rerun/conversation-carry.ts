@@ -1,4 +1,5 @@
 import type { Message, RunOptions, TraceEvent } from '@agent-trace/core';
+import { carriedCount } from '@agent-trace/core/conversation';
 
 /** Which turn of which conversation a run is. */
 export interface TurnOf {
@@ -22,14 +23,14 @@ export function agentTurnOf(start: TraceEvent): TurnOf | undefined {
  * One carry is shared by `rerunConversation` and `agent-trace rerun`.
  */
 export class ConversationCarry {
-  readonly #left = new Map<
-    string,
-    { readonly turn: number; readonly messages: readonly Message[] }
-  >();
+  readonly #left = new Map<string, Left>();
+  /** The history each turn asked for ran from, until it is taken. */
+  readonly #ranFrom = new Map<string, readonly Message[] | undefined>();
 
   /**
    * The run options of a recorded run's rerun: `base` for a run that is no turn; for a turn,
-   * `base` under the conversation's id, from what its previous turn's rerun left when it was rerun.
+   * `base` under the conversation's id, from what its previous turn's rerun left when it was rerun
+   * (recording only what that turn's history did not hold, as `conversation()` does).
    */
   runOptions<Options extends Omit<RunOptions, 'overrides'>>(
     turn: TurnOf | undefined,
@@ -37,13 +38,28 @@ export class ConversationCarry {
   ): Options | Omit<RunOptions, 'overrides'> | undefined {
     if (turn === undefined) return base;
     const before = this.#left.get(turn.id);
-    const history = before?.turn === turn.turn - 1 ? { history: before.messages } : {};
-    return { ...base, ...history, session: turn.id, conversation: turn };
+    const follows = before?.turn === turn.turn - 1 ? before : undefined;
+    this.#ranFrom.set(turn.id, follows?.messages);
+    if (follows === undefined) return { ...base, session: turn.id, conversation: turn };
+    const carried = carriedCount(follows.ranFrom, follows.messages);
+    return {
+      ...base,
+      history: follows.messages,
+      session: turn.id,
+      conversation: carried === undefined ? turn : { ...turn, carried },
+    };
   }
 
   /** What a turn's rerun left: the next turn starts from it. */
   took(turn: TurnOf | undefined, messages: readonly Message[] | undefined): void {
-    if (turn !== undefined && messages !== undefined)
-      this.#left.set(turn.id, { turn: turn.turn, messages });
+    if (turn === undefined || messages === undefined) return;
+    this.#left.set(turn.id, { turn: turn.turn, messages, ranFrom: this.#ranFrom.get(turn.id) });
   }
+}
+
+/** What a turn's rerun left, and the history it ran from (undefined: its recorded one). */
+interface Left {
+  readonly turn: number;
+  readonly messages: readonly Message[];
+  readonly ranFrom: readonly Message[] | undefined;
 }

@@ -206,9 +206,11 @@ export function wordDiff(before: string, after: string): string {
     .map(part => {
       if (part.added) return `{+${part.value}+}`;
       if (part.removed) return `[-${part.value}-]`;
-      return part.value.length <= 2 * context
-        ? part.value
-        : `${part.value.slice(0, context)}…${part.value.slice(-context)}`;
+      // What stayed is context, on one line.
+      const kept = part.value.replace(/\s+/g, ' ');
+      return kept.length <= 2 * context
+        ? kept
+        : `${kept.slice(0, context)}…${kept.slice(-context)}`;
     })
     .join('');
 }

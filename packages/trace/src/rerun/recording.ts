@@ -8,7 +8,7 @@ import {
   type TraceEventOf,
 } from '@agent-trace/core';
 import type { ApprovalDecision } from '@agent-trace/core/approval';
-import { fromTraceMessage } from '@agent-trace/core/record';
+import { fromTraceMessage, runHistory } from '@agent-trace/core/record';
 import { canonicalJson } from '@agent-trace/core/util';
 import { readTrace } from '../jsonl/read-trace.js';
 import { CallTurns } from './call-turns.js';
@@ -31,8 +31,25 @@ export interface RecordedCall {
  */
 export class Recording {
   readonly input: string;
-  /** The conversation the recorded run started from (its `history`); empty when it started afresh. */
-  readonly history: readonly Message[];
+  readonly #start: TraceEventOf<'run_start'>;
+  readonly #trace: readonly TraceEvent[];
+  #history: readonly Message[] | undefined;
+
+  /**
+   * The conversation the recorded run started from (its `history`, joined with the earlier turns'
+   * for a turn of a conversation); empty when it started afresh. Throws for a turn whose earlier
+   * turns the trace does not hold.
+   */
+  get history(): readonly Message[] {
+    if (this.#history !== undefined) return this.#history;
+    const whole = runHistory(this.#trace, this.#start);
+    const turn = this.#start.conversation ?? { id: '', turn: 1 };
+    if (whole === undefined)
+      throw new Error(
+        `Run '${this.runId}' is turn ${turn.turn} of conversation '${turn.id}', and its history goes on from turn ${turn.turn - 1}'s, which this trace does not hold. Rerun it from the file that holds the whole conversation (rerunConversation, or agent-trace rerun of that file).`,
+      );
+    return (this.#history = whole.map(fromTraceMessage));
+  }
   /** The input of the run's first workflow, as given (a workflow run's input need not be text). */
   readonly workflowInput: unknown;
   readonly runId: string;
@@ -86,7 +103,8 @@ export class Recording {
     }
     if (run === undefined) warnFirstRunOnly(events, start.run);
     this.input = start.input;
-    this.history = (start.history ?? []).map(fromTraceMessage);
+    this.#start = start;
+    this.#trace = events;
     this.runId = start.run;
     this.startMs = Date.parse(start.time);
     this.clock = new ReplayClock(this.startMs);

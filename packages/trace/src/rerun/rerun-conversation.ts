@@ -4,6 +4,7 @@ import {
   type Conversation,
   type ConversationOptions,
 } from '@agent-trace/core/conversation';
+import { RunHistories } from '@agent-trace/core/record';
 import type { Divergence } from './compare-traces.js';
 import { agentTurnOf, ConversationCarry } from './conversation-carry.js';
 import { recordedEvents } from './recording.js';
@@ -24,12 +25,16 @@ export interface RecordedConversation {
 
 /**
  * The conversations a trace holds (runs whose `run_start` names one), each with the agent's turns
- * in order (a simulated user's runs left out); the events of each turn's run, split once.
+ * in order (a simulated user's runs left out); the events of each turn's run, split once, its
+ * `run_start` with the whole history the turn started from.
  */
 export function recordedConversations(events: readonly TraceEvent[]): RecordedConversation[] {
   const byRun = new Map<string, TraceEvent[]>();
   const turnOf = new Map<string, { id: string; turn: number }>();
-  for (const event of events) {
+  // Each turn's events read alone: a turn's run_start gets its whole history.
+  const histories = new RunHistories();
+  for (const read of events) {
+    const event = read.event === 'run_start' ? histories.whole(read) : read;
     let own = byRun.get(event.run);
     if (own === undefined) byRun.set(event.run, (own = []));
     own.push(event);

@@ -106,7 +106,9 @@ export function ModelCall({
 
 /** What a request's section says: how many messages are new, and whether a feature rewrote it. */
 function requestTitle(start: TraceEventOf<'llm_start'>): string {
-  const counts = `Request: ${start.messages.length} new of ${start.message_count} messages`;
+  const history =
+    start.from_history === undefined ? '' : `, after ${start.from_history} of the run's history`;
+  const counts = `Request: ${start.messages.length} new of ${start.message_count} messages${history}`;
   return start.kept === undefined
     ? counts
     : `${counts}; a feature rewrote the messages after the first ${start.kept}`;

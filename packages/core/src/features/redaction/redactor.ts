@@ -78,6 +78,8 @@ export function placeholderFor(secret: string): string {
 export class Redactor implements Redaction {
   /** How many values were replaced so far. */
   count = 0;
+  /** The compiled rules, when no function of your own joins them: redactors that redact alike. */
+  readonly alike: object | undefined;
   readonly #rules: readonly RedactionRule[];
   readonly #anyPattern: RegExp | undefined;
   readonly #openings: readonly Opening[];
@@ -109,6 +111,7 @@ export class Redactor implements Redaction {
     this.#openings = compiled.openings;
     this.#fieldVerdicts = compiled.fieldVerdicts;
     this.#custom = options.redact;
+    this.alike = options.redact === undefined ? compiled : undefined;
   }
 
   /**

@@ -48,6 +48,11 @@ export const TransformEvent = z.object({
   changed: z.array(z.string()).min(1),
   /** A tool result's content as the model reads it after the transform. */
   content: z.string().optional(),
+  /**
+   * Of a request whose instructions the transform changed: the instructions as they are after it
+   * (the last transform's are what the model was sent), so a rerun can say what changed in them.
+   */
+  instructions: z.string().optional(),
   /** Of a request or an answer: the hash of what it became, so a different change shows. */
   hash: z.string().optional(),
 });

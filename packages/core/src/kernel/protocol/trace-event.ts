@@ -118,6 +118,13 @@ const RunStartEvent = z.object({
        * the agent's turns; a rerun of the conversation replays what it said.
        */
       role: z.literal('user').optional(),
+      /**
+       * Set on a turn whose history goes on from its previous turn's (turn − 1 of the same
+       * conversation, earlier in the trace): the whole history is that turn's first `carried`
+       * messages, then this turn's `history`, which holds only what is new. So a conversation's
+       * trace grows with its turns, not with their square. Readers resolve it (`RunHistories`).
+       */
+      carried: z.number().int().nonnegative().optional(),
     })
     .optional(),
 });
@@ -175,7 +182,7 @@ const LlmStartEvent = z.object({
   provider: z.string(),
   /** 1-based model call number within the agent. */
   step: z.number().int().positive(),
-  /** What is new in the request since this agent's previous model call. */
+  /** What is new in the request since this agent's previous model call (see `from_history`). */
   messages: z.array(TraceMessage),
   /**
    * Set when a feature rewrote what the model was sent (a `model` hook's wrapper) so that earlier
@@ -183,6 +190,12 @@ const LlmStartEvent = z.object({
    * conversation, and `messages` follow them.
    */
   kept: z.number().int().nonnegative().optional(),
+  /**
+   * Set on the entry agent's first request of a run that has a history: the trace holds the
+   * history already (`run_start.history`, resolved), so `messages` are what follow its first
+   * `from_history` messages, not the whole request.
+   */
+  from_history: z.number().int().positive().optional(),
   /** How many messages the whole request holds. */
   message_count: z.number().int().nonnegative(),
   /** A hash of the whole request: instructions, tool definitions and every message. */

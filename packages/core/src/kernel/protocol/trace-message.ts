@@ -56,12 +56,21 @@ export function fromTraceMessage(message: TraceMessage): Message {
 /**
  * An agent's conversation as a reader of its trace holds it, followed through one `llm_start`:
  * its messages appended to `conversation` (which is returned), or, when a feature rewrote earlier
- * messages (`kept`), the `kept` first messages and then its messages, in a new array.
+ * messages (`kept`), the `kept` first messages and then its messages, in a new array. The entry
+ * agent's first request of a run with a history (`from_history`) starts from that many messages of
+ * `history`, the run's whole history (`RunHistories`); without it, from what the trace holds.
  */
 export function followConversation(
   conversation: TraceMessage[],
-  start: { readonly messages: readonly TraceMessage[]; readonly kept?: number | undefined },
+  start: {
+    readonly messages: readonly TraceMessage[];
+    readonly kept?: number | undefined;
+    readonly from_history?: number | undefined;
+  },
+  history?: readonly TraceMessage[],
 ): TraceMessage[] {
+  if (start.from_history !== undefined)
+    conversation = [...(history ?? []).slice(0, start.from_history), ...conversation];
   if (start.kept !== undefined) return [...conversation.slice(0, start.kept), ...start.messages];
   for (const message of start.messages) conversation.push(message);
   return conversation;

@@ -6,6 +6,11 @@
 export interface Redaction {
   /** Replacements made in what the trace and chunks carry, for `run_end.redactions`. */
   readonly count: number;
+  /**
+   * The same object for redactions that redact alike (the same rules, no function of your own):
+   * what one hashed of a message (a conversation's history) another reuses. Absent: never reused.
+   */
+  readonly alike?: object;
   /** `value` with secrets replaced in every string and in the values of secret fields (counted). */
   value<T>(value: T): T;
   /** `text` with secrets replaced (counted). */

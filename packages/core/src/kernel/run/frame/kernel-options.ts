@@ -118,7 +118,17 @@ export interface KernelOptions {
    * Set by `conversation()`, which also gives the run the conversation's id as its `session` and
    * the earlier turns' messages as its `history`. @defaultValue none
    */
-  conversation?: { readonly id: string; readonly turn: number; readonly role?: 'user' };
+  conversation?: {
+    readonly id: string;
+    readonly turn: number;
+    readonly role?: 'user';
+    /**
+     * How many of `history`'s first messages are the previous turn's whole history, recorded on
+     * that turn's `run_start`: this turn's records only the rest. `conversation()` sets it for the
+     * turns after the first it takes.
+     */
+    readonly carried?: number;
+  };
 }
 
 /** How a paused state is used: once (recorded in a ledger), or forked into a new run. */

@@ -125,13 +125,17 @@ function stopPlace(
   };
 }
 
-/** `run_start.history`: the conversation a run starts from, when it has one. */
+/**
+ * `run_start.history`: the conversation a run starts from, when it has one; for a turn whose
+ * first `carried` messages are its previous turn's history (recorded there), only the rest.
+ */
 export function historyFields(
   history: readonly Message[] | undefined,
+  carried = 0,
 ): Pick<TraceEventFields<'run_start'>, 'history'> {
-  return history === undefined || history.length === 0
+  return history === undefined || history.length <= carried
     ? {}
-    : { history: history.map(toTraceMessage) };
+    : { history: history.slice(carried).map(toTraceMessage) };
 }
 
 /** `run_start.conversation` for a turn of a conversation, or nothing. */
@@ -139,8 +143,15 @@ export function conversationFields(
   conversation: KernelOptions['conversation'],
 ): Pick<TraceEventFields<'run_start'>, 'conversation'> {
   if (conversation === undefined) return {};
-  const { id, turn, role } = conversation;
-  return { conversation: role === undefined ? { id, turn } : { id, turn, role } };
+  const { id, turn, role, carried } = conversation;
+  return {
+    conversation: {
+      id,
+      turn,
+      ...(role === undefined ? {} : { role }),
+      ...(carried === undefined ? {} : { carried }),
+    },
+  };
 }
 
 /** `run_start.forked_from` for a run forked from a recorded one (`forkedFrom`), or nothing. */

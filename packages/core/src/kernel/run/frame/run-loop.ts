@@ -53,7 +53,10 @@ export async function* runLoop<Options extends object>({
   // Checked before the run opens: a state refused for its agent graph is not used up.
   const [first, start] =
     resumed === undefined
-      ? [agent, { input, messages: options.history ?? [], path: [agent.name] }]
+      ? [
+          agent,
+          { input, messages: options.history ?? [], path: [agent.name], runHistory: true as const },
+        ]
       : resumedStart(agent, resumed.state, resumed.decisions);
   const {
     state,
@@ -64,7 +67,7 @@ export async function* runLoop<Options extends object>({
     options,
     {
       input,
-      ...historyFields(options.history),
+      ...historyFields(options.history, options.conversation?.carried),
       ...forkedFromFields(options.forkedFrom),
       ...conversationFields(options.conversation),
     },
@@ -191,6 +194,14 @@ function assertRunArguments(agent: AnyAgent, input: string, options: KernelOptio
     throw new ConfigurationError({
       option: 'options',
       message: 'run() options must be an object, e.g. { trace: memorySink() }.',
+    });
+  }
+  const carried = options.conversation?.carried;
+  const most = options.history?.length ?? 0;
+  if (carried !== undefined && !(Number.isInteger(carried) && carried >= 0 && carried <= most)) {
+    throw new ConfigurationError({
+      option: 'conversation.carried',
+      message: `conversation.carried counts the first messages of history that the previous turn recorded: 0 to ${most} (actual: ${String(carried)}). conversation() sets it; leave it out otherwise.`,
     });
   }
 }

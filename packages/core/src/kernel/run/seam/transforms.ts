@@ -62,6 +62,7 @@ export class Transforms {
           target: 'request',
           step: at.step + 1,
           changed,
+          ...(changed.includes('instructions') ? { instructions: request.instructions } : {}),
           hash: requestHash(request),
         }),
     });

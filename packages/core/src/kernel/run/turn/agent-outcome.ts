@@ -83,6 +83,8 @@ export interface AgentStart {
   readonly messages: readonly Message[];
   /** The agents the conversation has passed through, this one last. */
   readonly path: readonly string[];
+  /** Set for the run's entry agent: `messages` are the run's `history`, which the trace holds. */
+  readonly runHistory?: true;
   /** Set when the turn goes on from a pause: the paused turn and the people's decisions. */
   readonly resumed?: {
     readonly turn: PausedTurn;

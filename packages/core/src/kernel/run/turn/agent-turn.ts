@@ -76,6 +76,9 @@ export class AgentTurn {
               : recentMessages(start.messages, agent.memory.maxItems),
           );
     for (const message of paused?.messages ?? carried) this.conversation.append(message);
+    // The run's history as given is in its run_start: requests record what follows it.
+    if (start.runHistory === true && carried === start.messages && state.tracer.recording)
+      this.conversation.startFromHistory();
     if (start.input !== undefined) this.conversation.append({ role: 'user', content: start.input });
     this.inputIndex =
       paused?.inputIndex ??

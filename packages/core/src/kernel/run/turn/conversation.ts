@@ -34,11 +34,28 @@ export class Conversation {
     return hashString(`${preambleHash}\n${this.messagesHash()}`);
   }
 
-  /** A hash of every message so far, alone. */
+  /**
+   * A hash of every message so far, alone. A message another conversation hashed after the same
+   * hash (a turn's history, hashed by the turn before) is looked up, not hashed again, so a
+   * conversation's turns cost what each adds, not their whole history.
+   */
   messagesHash(): string {
+    const memo = this.#redactor === undefined ? plainHashes : hashesAlike(this.#redactor.alike);
     for (; this.#hashedCount < this.messages.length; this.#hashedCount++) {
-      const text = this.#hashable(JSON.stringify(this.messages[this.#hashedCount]));
-      this.#rollingHash = hashString(`${this.#rollingHash}\n${text}`);
+      const message = this.messages[this.#hashedCount] as Message;
+      const known = memo?.get(message);
+      const after = known?.get(this.#rollingHash);
+      if (after !== undefined) {
+        this.#rollingHash = after;
+        continue;
+      }
+      const text = this.#hashable(JSON.stringify(message));
+      const hash = hashString(`${this.#rollingHash}\n${text}`);
+      if (memo !== undefined && (known?.size ?? 0) < memoPerMessage) {
+        if (known === undefined) memo.set(message, new Map([[this.#rollingHash, hash]]));
+        else known.set(this.#rollingHash, hash);
+      }
+      this.#rollingHash = hash;
     }
     return this.#rollingHash;
   }
@@ -61,6 +78,27 @@ export class Conversation {
   /** Marks every message so far as sent, without building their trace form. */
   markSent(): void {
     this.#sentCount = this.messages.length;
+  }
+
+  /**
+   * The messages so far are the run's history, which the trace holds (`run_start.history`): they
+   * count as sent, and the request that first records messages says so (`from_history`).
+   */
+  startFromHistory(): void {
+    this.markSent();
+    if (this.messages.length > 0) this.#fromHistory = this.messages.length;
+  }
+
+  #fromHistory: number | undefined;
+
+  /**
+   * How many of the run's history's messages the request being recorded starts from, for the
+   * first request that records messages; undefined after it, and when the trace holds no history.
+   */
+  takeFromHistory(): number | undefined {
+    const count = this.#fromHistory;
+    this.#fromHistory = undefined;
+    return count;
   }
 
   /** The messages appended since the last call, as the trace records them; marks them sent. */
@@ -92,4 +130,18 @@ export class Conversation {
     this.#sentCount = this.messages.length;
     return { messages: sent.slice(kept), kept: kept === before.length ? undefined : kept };
   }
+}
+
+/** Each message's rolling hash by the hash before it, for conversations hashed without redaction. */
+const plainHashes = new WeakMap<Message, Map<string, string>>();
+/** The same, for each way of redacting (`Redaction.alike`). */
+const redactedHashes = new WeakMap<object, WeakMap<Message, Map<string, string>>>();
+/** The most hashes kept for one message (one for each conversation it was carried into). */
+const memoPerMessage = 8;
+
+function hashesAlike(alike: object | undefined): WeakMap<Message, Map<string, string>> | undefined {
+  if (alike === undefined) return undefined;
+  let memo = redactedHashes.get(alike);
+  if (memo === undefined) redactedHashes.set(alike, (memo = new WeakMap()));
+  return memo;
 }

@@ -45,7 +45,9 @@ export function llmStartFields(
   request: {
     messages: TraceEventFields<'llm_start'>['messages'];
     /** Set when a feature rewrote messages the trace held: how many of them the request keeps. */
-    kept?: number;
+    kept?: number | undefined;
+    /** Set on the entry agent's first request of a run with a history the trace holds. */
+    fromHistory?: number | undefined;
     messageCount: number;
     requestHash: string;
     requestParts: RequestParts | undefined;
@@ -62,6 +64,7 @@ export function llmStartFields(
   >;
   fields.messages = request.messages;
   if (request.kept !== undefined) fields.kept = request.kept;
+  if (request.fromHistory !== undefined) fields.from_history = request.fromHistory;
   fields.message_count = request.messageCount;
   fields.request_hash = request.requestHash;
   if (request.requestParts !== undefined) fields.request_parts = request.requestParts;

@@ -85,6 +85,7 @@ export class ModelAttempt implements SentRequestListener {
       llmStartFields(this.#identity, {
         messages: request.messages,
         kept: request.kept,
+        fromHistory: request.fromHistory,
         messageCount: request.messageCount,
         requestHash: request.requestHash,
         requestParts: request.requestParts,

@@ -14,6 +14,8 @@ export interface SentRequest {
   readonly messages: TraceMessage[];
   /** Set when a feature rewrote messages the trace already holds: how many of them the request keeps. */
   readonly kept?: number;
+  /** Set when the messages follow the run's history, which the trace holds: how many of it. */
+  readonly fromHistory?: number;
   readonly messageCount: number;
   readonly requestHash: string;
   readonly requestParts: RequestParts | undefined;
@@ -31,18 +33,20 @@ export function sentRequest(
   sent: SentParts | undefined,
 ): SentRequest {
   const traced = recording && sent !== undefined ? changedMessages(input, sent) : undefined;
-  if (sent === undefined || traced === undefined)
+  if (sent === undefined || traced === undefined) {
+    // Once a feature rewrote the conversation, the trace holds what was sent: an attempt never
+    // sent (a breaker refused it) adds nothing to it.
+    const records = recording && !(sent === undefined && input.conversation.rewritten);
+    const fromHistory = records ? input.conversation.takeFromHistory() : undefined;
     return {
-      // Once a feature rewrote the conversation, the trace holds what was sent: an attempt never
-      // sent (a breaker refused it) adds nothing to it.
-      messages:
-        recording && !(sent === undefined && input.conversation.rewritten)
-          ? input.conversation.takeUnsent()
-          : [],
+      messages: records ? input.conversation.takeUnsent() : [],
+      ...(fromHistory === undefined ? {} : { fromHistory }),
       messageCount: input.messages.length,
       requestHash: input.requestHash,
       requestParts: input.requestParts,
     };
+  }
+  const fromHistory = input.conversation.takeFromHistory();
   const { messages, kept } = input.conversation.takeSent(traced);
   const messagesHash = input.conversation.windowMessagesHash(sent.messages);
   const preamble = [sent.instructions, sent.tools, sent.stopSequences ?? null];
@@ -53,6 +57,7 @@ export function sentRequest(
     requestParts: rewrittenParts(input, sent, messagesHash),
   };
   if (kept !== undefined) request.kept = kept;
+  if (fromHistory !== undefined) request.fromHistory = fromHistory;
   return request;
 }
 

@@ -94,12 +94,22 @@ describe("a conversation's recorded history", () => {
 
   it('reruns the same, as a conversation and one turn taken out of its trace', async () => {
     const { events } = await recorded(5);
-    const rerun = await rerunConversation(events, replaying());
+    const written = memorySink();
+    const rerun = await rerunConversation(events, replaying(), { run: { trace: written } });
     expect(rerun.same).toBe(true);
     expect(rerun.turns).toHaveLength(5);
-    // The rerun records its turns the same way.
+    // The rerun's trace records its turns the same way from its second turn's rerun on (the
+    // first rerun turn started from the recording's history); its report's events read alone.
+    expect(runStarts(written.events).map(start => start.conversation?.carried)).toEqual([
+      undefined,
+      undefined,
+      2,
+      4,
+      6,
+    ]);
     const lastRerun = runStarts(rerun.turns[4]!.report.rerun)[0];
-    expect(lastRerun?.conversation).toEqual({ id: 'long', turn: 5, carried: 6 });
+    expect(lastRerun?.conversation).toEqual({ id: 'long', turn: 5 });
+    expect(lastRerun?.history).toHaveLength(8);
     // One turn, from the whole trace: its history is joined from the turns before it.
     const fourth = runStarts(events)[3]!;
     expect((await rerunTrace(events, replaying(), { runId: fourth.run })).same).toBe(true);

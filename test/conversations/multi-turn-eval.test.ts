@@ -7,6 +7,8 @@ import {
   askedAgain,
   belowThreshold,
   compareEvals,
+  comparisonJUnit,
+  comparisonMarkdown,
   conversationTask,
   conversationToolSuccess,
   defineEval,
@@ -123,6 +125,20 @@ describe('a multi-turn eval', () => {
     const comparison = compareEvals(baseline, candidate);
     const goal = comparison.scorers.find(each => each.scorer === 'goal_reached');
     expect(goal?.regressed.map(each => each.id)).toEqual(['bo']);
+    // The reports show the broken conversation's transcript under its line.
+    const compared = [{ eval: 'desk conversations', baseline: 'a', candidate: 'b', comparison }];
+    expect(comparisonMarkdown(compared)).toContain(
+      [
+        '- ❌ **bo** (goal_reached): 1 → 0: the conversation ended user gave up',
+        '  <details><summary>transcript</summary>',
+        '',
+        '  - user: Where is order 43?',
+        '  - agent: I cannot help with that.',
+      ].join('\n'),
+    );
+    expect(comparisonJUnit(compared)).toContain(
+      'the conversation ended user gave up\n\ntranscript:\nuser: Where is order 43?\nagent: I cannot help with that.',
+    );
   });
 
   it("judges the person's frustration over the transcript, its rubric in the open", async () => {

@@ -37,7 +37,7 @@ export {
   fromTraceMessage,
   toTraceMessage,
 } from './kernel/protocol/trace-message.js';
-export { RunHistories, runHistory } from './kernel/protocol/run-histories.js';
+export { RunHistories, runHistory, standaloneStart } from './kernel/protocol/run-histories.js';
 export { countedUsage } from './kernel/protocol/usage.js';
 export { appendToolCall } from './kernel/protocol/message.js';
 export { partsOfResponse } from './kernel/model/response-parts.js';

@@ -1,4 +1,5 @@
 import { failedRuns, type FailedRun } from './compare/compare-evals.js';
+import { transcriptLines, transcriptOf } from './conversation/transcript-text.js';
 import type { EvalResult } from './run-eval.js';
 
 /**
@@ -19,14 +20,13 @@ export function thresholdFor(
  * A conversation's transcript under its case's line (a conversation task's output): who said
  * what, a line each, cut to 100 characters; '' for any other output.
  */
-function transcriptOf(output: unknown): string {
-  const transcript = (output as { transcript?: unknown } | undefined)?.transcript;
-  if (!Array.isArray(transcript)) return '';
-  const lines = (transcript as readonly { role?: unknown; text?: unknown }[]).map(entry => {
-    const text = String(entry.text);
-    return `\n      ${String(entry.role)}: ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`;
-  });
-  return lines.join('');
+function transcriptUnder(output: unknown): string {
+  const transcript = transcriptOf(output);
+  return transcript === undefined
+    ? ''
+    : transcriptLines(transcript)
+        .map(line => `\n      ${line}`)
+        .join('');
 }
 
 /**
@@ -46,7 +46,7 @@ export function belowThreshold(
   const named = firstTen(
     under.map(
       each =>
-        `  ${each.id}#${each.trial}: ${each.scores[scorer]?.score ?? 0} (${each.error === undefined ? (each.scores[scorer]?.reason ?? 'no score') : `the task threw: ${each.error}`})${transcriptOf(each.output)}`,
+        `  ${each.id}#${each.trial}: ${each.scores[scorer]?.score ?? 0} (${each.error === undefined ? (each.scores[scorer]?.reason ?? 'no score') : `the task threw: ${each.error}`})${transcriptUnder(each.output)}`,
     ),
   );
   return `scorer '${scorer}' of eval '${result.name}': mean ${mean}, under ${threshold}. Cases under it:\n${named.join('\n')}`;

@@ -1,6 +1,6 @@
 import type { TraceEvent } from '@agent-trace/core';
 import { emptyTally, tallyEvent } from '@agent-trace/trace/model';
-import type { GraphFact, RunSummary } from './viewer-data.js';
+import type { ConversationTurnData, GraphFact, RunSummary } from './viewer-data.js';
 
 /**
  * A run's summary counted event by event: when it started and last moved, its stop reason (the
@@ -18,6 +18,7 @@ export class RunSummarizer {
   #startedAt = Number.NaN;
   #lastAt = Number.NaN;
   #stopReason: string | undefined;
+  #turn: ConversationTurnData | undefined;
 
   constructor(id: string, file: string) {
     this.#id = id;
@@ -41,7 +42,17 @@ export class RunSummarizer {
     } else if (event.event === 'handoff_start') {
       const { from, to, mode } = event;
       this.#graph.push({ event: 'handoff_start', agent: event.agent, from, to, mode });
-    } else if (event.event === 'run_end') this.#stopReason = event.stop_reason;
+    } else if (event.event === 'run_end') {
+      this.#stopReason = event.stop_reason;
+      if (this.#turn !== undefined && event.output !== undefined)
+        this.#turn = { ...this.#turn, answered: event.output };
+    } else if (event.event === 'run_start' && event.conversation !== undefined)
+      this.#turn ??= {
+        conversation: event.conversation.id,
+        turn: event.conversation.turn,
+        ...(event.conversation.role === 'user' ? { user: true as const } : {}),
+        said: event.input,
+      };
   }
 
   /** The summary so far; `graph` is the list the summarizer keeps adding to. */
@@ -57,6 +68,7 @@ export class RunSummarizer {
       totals: { ...this.#tally, durationMs: this.#lastAt - this.#startedAt },
       lastAt: this.#lastAt,
       graph: this.#graph,
+      ...(this.#turn === undefined ? {} : { turn: this.#turn }),
     };
   }
 }

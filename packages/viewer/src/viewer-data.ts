@@ -95,6 +95,21 @@ export interface RunSummary {
   readonly graph?: readonly GraphFact[];
   /** How far its file has been read, while a big file is still being read. */
   readonly reading?: { readonly bytes: number; readonly of: number };
+  /** Set for a turn of a conversation (`run_start.conversation`): what was said and answered. */
+  readonly turn?: ConversationTurnData;
+}
+
+/** A run that is a turn of a conversation, as the conversation's transcript shows it. */
+export interface ConversationTurnData {
+  readonly conversation: string;
+  /** 1-based. */
+  readonly turn: number;
+  /** Set for a simulated user's reply (its model calls): not one of the agent's turns. */
+  readonly user?: true;
+  /** What the person said: the run's input. */
+  readonly said: string;
+  /** What the agent answered: the run's output; undefined while it runs or when it gave none. */
+  readonly answered?: string;
 }
 
 /** One experiment as the experiments page names it. */

@@ -14,11 +14,13 @@ import {
   virtualClock,
   stream,
   type AnyAgent,
+  type Message,
   type RunOptions,
   type RunResult,
   type TraceEvent,
 } from '@agent-trace/core';
 import type { ApprovalDecision, PendingApproval } from '@agent-trace/core/approval';
+import { carriedCount } from '@agent-trace/core/conversation';
 import {
   planAndRun,
   resumePlan,
@@ -156,21 +158,36 @@ async function perform(
     await execute(program, target, program.input, { ...options, signal: caller.signal });
     return;
   }
-  // Two turns of one conversation, as conversation() takes them.
-  const conversation = (turn: number) => ({
+  // The turns of one conversation, as conversation() takes them: each from what the one before
+  // left, recording only what its history adds to the previous turn's.
+  const conversation = (turn: number, carried: number | undefined) => ({
     session: generatedConversation,
-    conversation: { id: generatedConversation, turn },
+    conversation: {
+      id: generatedConversation,
+      turn,
+      ...(carried === undefined ? {} : { carried }),
+    },
   });
-  const first = await run(target, program.input, { ...options, ...conversation(1) });
-  await execute(program, target, program.secondTurn, {
-    ...options,
-    ...conversation(2),
-    history: first.messages,
-    signal: caller.signal,
-  });
+  const turns = [program.secondTurn, ...(program.moreTurns ?? [])];
+  let left = (await run(target, program.input, { ...options, ...conversation(1, undefined) }))
+    .messages;
+  let ranFrom: readonly Message[] = [];
+  for (const [index, message] of turns.entries()) {
+    const turn = {
+      ...options,
+      ...conversation(index + 2, carriedCount(ranFrom, left)),
+      history: left,
+    };
+    ranFrom = left;
+    if (index === turns.length - 1) {
+      await execute(program, target, message, { ...turn, signal: caller.signal });
+      return;
+    }
+    left = (await run(target, message, turn)).messages;
+  }
 }
 
-/** The id of a program's two turns, one conversation. */
+/** The id of a program's turns, one conversation. */
 const generatedConversation = 'generated-conversation';
 
 /**

@@ -109,6 +109,11 @@ export interface Program {
   readonly timeoutMs?: number;
   /** The run goes on from an earlier run of the program (`history`): a second turn. */
   readonly secondTurn?: string;
+  /**
+   * Turns after the second, each from what the turn before left: a conversation of three to five
+   * turns, whose later turns record only what their history adds (`conversation.carried`).
+   */
+  readonly moreTurns?: readonly string[];
   /** A user's feature beside the standard ones: each tool may be called this many times a run. */
   readonly quota?: number;
   /** A user's feature that wraps the models and scrubs the digits of tool messages they are sent. */
@@ -357,6 +362,10 @@ export const programArbitrary: fc.Arbitrary<Program> = fc
       abortAtCall: sometimes(fc.integer({ min: 1, max: 4 }), 6),
       timeoutMs: sometimes(fc.integer({ min: 15, max: 60 }), 6),
       secondTurn: sometimes(fc.constantFrom('And then?', 'Thanks'), 4),
+      moreTurns: sometimes(
+        fc.array(fc.constantFrom('Why?', 'Once more', 'Thanks'), { minLength: 1, maxLength: 3 }),
+        2,
+      ),
       quota: sometimes(fc.integer({ min: 1, max: 3 }), 5),
       extras: fc.record({
         router: sometimes(fc.constant(true), 6),
@@ -371,16 +380,27 @@ export const programArbitrary: fc.Arbitrary<Program> = fc
       }),
     }),
   )
-  .map(({ stopReadingAfter, abortAtCall, timeoutMs, secondTurn, quota, extras, ...program }) => ({
-    ...program,
-    agents: [...program.agents],
-    ...(program.mode === 'stream' && stopReadingAfter !== undefined ? { stopReadingAfter } : {}),
-    ...(abortAtCall === undefined ? {} : { abortAtCall }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    // A workflow or a plan runs once, from its input: a conversation's next turn is an agent's.
-    ...(secondTurn === undefined || extras.workflow !== undefined || extras.plan !== undefined
-      ? {}
-      : { secondTurn }),
-    ...(quota === undefined ? {} : { quota }),
-    ...definedOnly(extras.workflow === undefined ? extras : { ...extras, plan: undefined }),
-  }));
+  .map(
+    ({
+      stopReadingAfter,
+      abortAtCall,
+      timeoutMs,
+      secondTurn,
+      moreTurns,
+      quota,
+      extras,
+      ...program
+    }) => ({
+      ...program,
+      agents: [...program.agents],
+      ...(program.mode === 'stream' && stopReadingAfter !== undefined ? { stopReadingAfter } : {}),
+      ...(abortAtCall === undefined ? {} : { abortAtCall }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      // A workflow or a plan runs once, from its input: a conversation's next turn is an agent's.
+      ...(secondTurn === undefined || extras.workflow !== undefined || extras.plan !== undefined
+        ? {}
+        : { secondTurn, ...(moreTurns === undefined ? {} : { moreTurns: [...moreTurns] }) }),
+      ...(quota === undefined ? {} : { quota }),
+      ...definedOnly(extras.workflow === undefined ? extras : { ...extras, plan: undefined }),
+    }),
+  );

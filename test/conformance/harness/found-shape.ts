@@ -42,6 +42,6 @@ export function foundShape(name: string, module: string, program: Program): Shap
                 }),
           },
     runOptions: programRunOptions(program),
-    runs: program.secondTurn === undefined ? 1 : 2,
+    runs: program.secondTurn === undefined ? 1 : 2 + (program.moreTurns?.length ?? 0),
   };
 }

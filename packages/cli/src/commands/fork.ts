@@ -12,6 +12,7 @@ import { defined } from '@agent-trace/core/util';
 import type { ApprovalDecision } from '@agent-trace/core/approval';
 
 export { forkDecisions } from './fork-decisions.js';
+export { forkTurnCommand } from './fork-turn.js';
 
 /** Options of {@link forkCommand}. */
 export interface ForkCommandOptions {

@@ -1,4 +1,6 @@
 import type { CaseResult, EvalResult } from '../run-eval.js';
+import type { TranscriptEntry } from '../conversation/simulated-user.js';
+import { transcriptOf } from '../conversation/transcript-text.js';
 import { bootstrapInterval, mean } from './bootstrap.js';
 
 /** How a case's score moved between two runs of an eval. */
@@ -11,6 +13,8 @@ export interface CaseChange {
   readonly reason: string;
   /** With trials: the variance of the case's trial scores in each run (0 when they agree). */
   readonly variance?: { readonly baseline: number; readonly candidate: number };
+  /** The conversation of the candidate's lowest-scoring trial, for a conversation task's case. */
+  readonly transcript?: readonly TranscriptEntry[];
 }
 
 /** One scorer, compared over the cases both runs have. */
@@ -167,6 +171,7 @@ function change(
     baseline: mean(scores(before)),
     candidate: mean(scores(after)),
     reason: lowest?.scores[scorer]?.reason ?? '',
+    ...transcriptField(lowest?.output),
     ...(before.length > 1 || after.length > 1
       ? { variance: { baseline: variance(scores(before)), candidate: variance(scores(after)) } }
       : {}),
@@ -204,4 +209,10 @@ export function byCase(results: readonly CaseResult[]): Map<string, CaseResult[]
     cases.set(result.id, trials);
   }
   return cases;
+}
+
+/** `transcript` of a change, when the case's output is a conversation. */
+function transcriptField(output: unknown): Pick<CaseChange, 'transcript'> {
+  const transcript = transcriptOf(output);
+  return transcript === undefined ? {} : { transcript };
 }

@@ -1,4 +1,6 @@
 import type { ScorerComparison } from '../compare/compare-evals.js';
+import type { TranscriptEntry } from '../conversation/simulated-user.js';
+import { transcriptLines } from '../conversation/transcript-text.js';
 import { shortScore, signed, type ComparedEval } from './compared-evals.js';
 
 const xmlEscapes: Readonly<Record<string, string>> = {
@@ -75,7 +77,7 @@ function suite(
     const open = `    <testcase classname="${xml(name)}" name="${xml(change.id)}">`;
     const failed = regressed.get(change.id);
     if (failed !== undefined)
-      return `${open}\n      <failure message="${xml(`regressed: ${shortScore(failed.baseline)} → ${shortScore(failed.candidate)}`)}">${xml(failed.reason)}</failure>\n    </testcase>`;
+      return `${open}\n      <failure message="${xml(`regressed: ${shortScore(failed.baseline)} → ${shortScore(failed.candidate)}`)}">${xml(withTranscript(failed.reason, failed.transcript))}</failure>\n    </testcase>`;
     const trials = flaky.get(change.id);
     if (trials !== undefined)
       return `${open}\n      <system-out>${xml(`flaky: trials scored ${trials.join(', ')}`)}</system-out>\n    </testcase>`;
@@ -91,4 +93,13 @@ function suite(
       '  </testsuite>',
     ].join('\n'),
   };
+}
+
+/** A regressed case's reason, and a conversation's transcript under it. */
+function withTranscript(
+  reason: string,
+  transcript: readonly TranscriptEntry[] | undefined,
+): string {
+  if (transcript === undefined || transcript.length === 0) return reason;
+  return [reason, '', 'transcript:', ...transcriptLines(transcript, 200)].join('\n');
 }

@@ -1,3 +1,5 @@
+import type { TranscriptEntry } from '../conversation/simulated-user.js';
+import { transcriptLines } from '../conversation/transcript-text.js';
 import { shortScore, signed, type ComparedEval } from './compared-evals.js';
 
 /** Markdown cells hold no `|` or line break. */
@@ -47,10 +49,10 @@ function evalSection({
     );
   }
   const changes = comparison.scorers.flatMap(scorer => [
-    ...scorer.regressed.map(
-      change =>
-        `- ❌ **${cell(change.id)}** (${cell(scorer.scorer)}): ${shortScore(change.baseline)} → ${shortScore(change.candidate)}: ${cell(change.reason)}`,
-    ),
+    ...scorer.regressed.flatMap(change => [
+      `- ❌ **${cell(change.id)}** (${cell(scorer.scorer)}): ${shortScore(change.baseline)} → ${shortScore(change.candidate)}: ${cell(change.reason)}`,
+      ...transcriptItems(change.transcript),
+    ]),
     ...scorer.improved.map(
       change =>
         `- ✅ ${cell(change.id)} (${cell(scorer.scorer)}): ${shortScore(change.baseline)} → ${shortScore(change.candidate)}`,
@@ -71,4 +73,15 @@ function evalSection({
   if (comparison.unpaired.length > 0)
     lines.push('', `Only in one experiment: ${comparison.unpaired.map(cell).join(', ')}`);
   return lines;
+}
+
+/** A regressed conversation's transcript, folded under its line: who said what. */
+function transcriptItems(transcript: readonly TranscriptEntry[] | undefined): string[] {
+  if (transcript === undefined || transcript.length === 0) return [];
+  return [
+    '  <details><summary>transcript</summary>',
+    '',
+    ...transcriptLines(transcript, 200).map(line => `  - ${cell(line).replace(/[<>]/g, ' ')}`),
+    '  </details>',
+  ];
 }

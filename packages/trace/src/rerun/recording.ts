@@ -8,7 +8,7 @@ import {
   type TraceEventOf,
 } from '@agent-trace/core';
 import type { ApprovalDecision } from '@agent-trace/core/approval';
-import { fromTraceMessage, runHistory } from '@agent-trace/core/record';
+import { fromTraceMessage, runHistory, standaloneStart } from '@agent-trace/core/record';
 import { canonicalJson } from '@agent-trace/core/util';
 import { readTrace } from '../jsonl/read-trace.js';
 import { CallTurns } from './call-turns.js';
@@ -108,7 +108,15 @@ export class Recording {
     this.runId = start.run;
     this.startMs = Date.parse(start.time);
     this.clock = new ReplayClock(this.startMs);
-    const own = events.filter(event => event.run === start.run);
+    // A conversation's turn whose history goes on from its previous turn's: its whole history, so
+    // its events read alone (a comparison explains its requests from them).
+    const whole = start.conversation?.carried === undefined ? undefined : runHistory(events, start);
+    if (whole !== undefined) this.#history = whole.map(fromTraceMessage);
+    const own = events
+      .filter(event => event.run === start.run)
+      .map(event =>
+        event === start && whole !== undefined ? standaloneStart(start, whole) : event,
+      );
     this.events = own;
     this.#concurrent = concurrentAnswers(own);
     this.stop = new ReplayedStop(own, this.startMs, this.clock, this.#concurrent);

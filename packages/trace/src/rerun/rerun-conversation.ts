@@ -4,7 +4,7 @@ import {
   type Conversation,
   type ConversationOptions,
 } from '@agent-trace/core/conversation';
-import { RunHistories } from '@agent-trace/core/record';
+import { fromTraceMessage, RunHistories } from '@agent-trace/core/record';
 import type { Divergence } from './compare-traces.js';
 import { agentTurnOf, ConversationCarry } from './conversation-carry.js';
 import { recordedEvents } from './recording.js';
@@ -57,6 +57,8 @@ export function recordedConversations(events: readonly TraceEvent[]): RecordedCo
 export interface ConversationRerunOptions extends Omit<RerunTraceOptions, 'runId'> {
   /** The conversation to rerun, for a trace that holds several. @defaultValue the first */
   conversationId?: string;
+  /** Reruns the turns up to this one only. @defaultValue every recorded turn */
+  throughTurn?: number;
 }
 
 /** A turn of a conversation rerun: its index, its recorded run, and what its rerun found. */
@@ -92,7 +94,7 @@ export async function rerunConversation(
   agent: AnyAgent,
   options: ConversationRerunOptions = {},
 ): Promise<ConversationRerunReport> {
-  const { conversationId, ...rerun } = options;
+  const { conversationId, throughTurn, ...rerun } = options;
   const chosen = pickConversation(
     recordedConversations(await recordedEvents(trace)),
     conversationId,
@@ -100,6 +102,7 @@ export async function rerunConversation(
   const turns: TurnRerun[] = [];
   const carry = new ConversationCarry();
   for (const { turn, runId, events } of chosen.turns) {
+    if (throughTurn !== undefined && turn > throughTurn) break;
     const at = { id: chosen.id, turn };
     const report = await rerunTrace(events, agent, {
       ...rerun,
@@ -147,6 +150,12 @@ export interface ConversationFromTraceOptions extends ConversationOptions {
    * @defaultValue 'throw'
    */
   onDivergence?: 'throw' | 'continue';
+  /**
+   * Forks the conversation at this turn: only the recorded turns before it are rebuilt, and the
+   * next `send` takes this turn again (with the recorded message, or another). From 1 (nothing
+   * rebuilt) to one past the last recorded turn. @defaultValue after the last recorded turn
+   */
+  beforeTurn?: number;
 }
 
 /**
@@ -159,12 +168,16 @@ export async function conversationFromTrace<Output = string>(
   agent: Agent<Output>,
   options: ConversationFromTraceOptions = {},
 ): Promise<Conversation<Output>> {
-  const { conversationId, onDivergence = 'throw', ...conversationOptions } = options;
-  // The turns rerun with the conversation's options (its features, prices), never into its trace.
-  const { trace: _sinks, id: _id, from: _from, ...run } = conversationOptions;
-  const rerun = await rerunConversation(trace, agent, {
+  const { conversationId, onDivergence = 'throw', beforeTurn, ...conversationOptions } = options;
+  // The turns rerun with the conversation's options (its features, prices), never into its trace
+  // and never with its overrides (a fork's model answers its new turns only).
+  const { trace: _sinks, id: _id, from: _from, overrides: _own, ...run } = conversationOptions;
+  const events = await recordedEvents(trace);
+  const throughTurn = forkedTurn(events, conversationId, beforeTurn);
+  const rerun = await rerunConversation(events, agent, {
     run,
     ...(conversationId === undefined ? {} : { conversationId }),
+    ...(throughTurn === undefined ? {} : { throughTurn }),
   });
   const first = rerun.firstDivergence;
   if (first !== undefined && onDivergence === 'throw')
@@ -174,6 +187,38 @@ export async function conversationFromTrace<Output = string>(
   return conversation(agent, {
     ...conversationOptions,
     id: rerun.id,
-    from: { turns: rerun.turns.at(-1)?.turn ?? 0, messages: rerun.messages },
+    from: {
+      turns: throughTurn ?? rerun.turns.at(-1)?.turn ?? 0,
+      // Forked before the first turn the trace holds: from the history that turn started from.
+      messages:
+        rerun.turns.length === 0 && throughTurn !== undefined
+          ? startedFrom(events, rerun.id, throughTurn + 1)
+          : rerun.messages,
+    },
   });
+}
+
+/** The whole history a recorded turn started from; empty when the trace does not hold it. */
+function startedFrom(events: readonly TraceEvent[], id: string, turn: number): Message[] {
+  const recorded = recordedConversations(events)
+    .find(each => each.id === id)
+    ?.turns.find(each => each.turn === turn);
+  const start = recorded?.events[0];
+  return start?.event === 'run_start' ? (start.history ?? []).map(fromTraceMessage) : [];
+}
+
+/** The last turn to rebuild for a fork `beforeTurn`, checked against the recorded turns. */
+function forkedTurn(
+  events: readonly TraceEvent[],
+  conversationId: string | undefined,
+  beforeTurn: number | undefined,
+): number | undefined {
+  if (beforeTurn === undefined) return undefined;
+  const chosen = pickConversation(recordedConversations(events), conversationId);
+  const last = chosen.turns.at(-1)?.turn ?? 0;
+  if (!Number.isInteger(beforeTurn) || beforeTurn < 1 || beforeTurn > last + 1)
+    throw new Error(
+      `Conversation '${chosen.id}' has turns 1 to ${last}: beforeTurn must be a whole number from 1 to ${last + 1} (got ${String(beforeTurn)}).`,
+    );
+  return beforeTurn - 1;
 }

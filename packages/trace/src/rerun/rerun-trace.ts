@@ -3,11 +3,13 @@ import {
   type AnyAgent,
   type RunOverrides,
   type LanguageModel,
+  type Message,
   type RunOptions,
   type RunResult,
   type TraceEvent,
   type TraceSink,
 } from '@agent-trace/core';
+import { standaloneStart, toTraceMessage } from '@agent-trace/core/record';
 import type { PlanResult, Workflow, WorkflowResult } from '@agent-trace/core/workflow';
 import {
   runTargetAsRecorded,
@@ -156,7 +158,20 @@ export async function rerunTrace(
     trace: sinks,
     overrides,
   });
-  return rerunReport(recorded, sink.events, result);
+  return rerunReport(recorded, standaloneRerun(sink.events, options.run?.history), result);
+}
+
+/**
+ * The rerun's events as they read alone: a conversation's turn that recorded only what its history
+ * adds to the previous turn's gets the whole history it was given.
+ */
+function standaloneRerun(
+  events: readonly TraceEvent[],
+  history: readonly Message[] | undefined,
+): readonly TraceEvent[] {
+  const start = events[0];
+  if (start?.event !== 'run_start' || start.conversation?.carried === undefined) return events;
+  return [standaloneStart(start, (history ?? []).map(toTraceMessage)), ...events.slice(1)];
 }
 
 /** The report of a rerun: the two runs compared step by step, and what the rerun gave. */

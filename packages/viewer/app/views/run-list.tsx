@@ -142,6 +142,11 @@ function RunItem({
           {reason}
         </span>
         <strong>{run.entryAgent}</strong>
+        {run.turn === undefined ? null : (
+          <span class="muted turn-of" title={`conversation ${run.turn.conversation}`}>
+            {run.turn.user === true ? 'user · ' : ''}turn {run.turn.turn}
+          </span>
+        )}
         <span class="muted right">{duration(run.totals.durationMs)}</span>
       </span>
       <span class="run-line muted">

@@ -4,6 +4,7 @@ import { agentGraph } from '../model/agent-graph.js';
 import { count, dollars, duration } from '../../src/format.js';
 import { sumTotals, type RunModel } from '../model/run-model.js';
 import { AgentGraphView } from './agent-graph-view.js';
+import { ConversationView } from './conversation-view.js';
 import { Inspector } from './inspector.js';
 import { matches, noFilter, RunList, type RunFilter } from './run-list.js';
 import { Waterfall } from './waterfall.js';
@@ -125,7 +126,18 @@ export function TracePage(props: TracePageProps) {
                 : 'No run matches the filter.'}
             </p>
           ) : (
-            <RunView run={run} shown={shown} selected={selectedSeq} onSelect={setSelectedSeq} />
+            <RunView
+              run={run}
+              runs={runs}
+              shown={shown}
+              selected={selectedSeq}
+              onSelect={setSelectedSeq}
+              onOpen={key => {
+                setOwnChoice(key);
+                props.onChoose?.(key);
+                setSelectedSeq(undefined);
+              }}
+            />
           )}
         </main>
         {run === undefined ? null : <Inspector row={row} events={events} run={run} />}
@@ -134,19 +146,30 @@ export function TracePage(props: TracePageProps) {
   );
 }
 
-/** The chosen run: its waterfall, or the agent graph of it (or of every run shown). */
+/** The main view's tabs: a conversation's transcript only for a turn of one. */
+type Tab = 'waterfall' | 'graph' | 'conversation';
+
+/**
+ * The chosen run: its waterfall, the agent graph of it (or of every run shown), or, for a turn of
+ * a conversation, the conversation's transcript.
+ */
 function RunView({
   run,
+  runs,
   shown,
   selected,
   onSelect,
+  onOpen,
 }: {
   readonly run: RunModel;
+  readonly runs: readonly RunModel[];
   readonly shown: readonly RunModel[];
   readonly selected: number | undefined;
   readonly onSelect: (seq: number) => void;
+  readonly onOpen: (key: string) => void;
 }) {
-  const [tab, setTab] = useState<'waterfall' | 'graph'>('waterfall');
+  const [chosenTab, setTab] = useState<Tab>('waterfall');
+  const tab = chosenTab === 'conversation' && run.turn === undefined ? 'waterfall' : chosenTab;
   const [graphScope, setGraphScope] = useState<'run' | 'shown'>('run');
   const graph = useMemo(
     () => agentGraph(graphScope === 'run' ? run.graph : shown.flatMap(each => each.graph)),
@@ -155,13 +178,22 @@ function RunView({
   return (
     <>
       <div class="tabs" role="tablist">
-        <Tabs tab={tab} onTab={setTab} />
+        <Tabs tab={tab} onTab={setTab} conversation={run.turn !== undefined} />
         <span class="muted run-title">
           run {run.id} · session {run.session}
           {run.file === '' ? '' : ` · ${run.file}`}
         </span>
       </div>
-      {tab === 'waterfall' ? (
+      {tab === 'conversation' ? (
+        <ConversationView
+          run={run}
+          runs={runs}
+          onOpen={key => {
+            onOpen(key);
+            setTab('waterfall');
+          }}
+        />
+      ) : tab === 'waterfall' ? (
         <Waterfall key={run.key} run={run} selected={selected} onSelect={onSelect} />
       ) : (
         <>
@@ -180,13 +212,15 @@ function RunView({
   );
 }
 
-/** The main view's tabs: the waterfall and the agent graph. */
+/** The main view's tabs: the waterfall, the agent graph, and a turn's conversation. */
 function Tabs({
   tab,
   onTab,
+  conversation,
 }: {
-  readonly tab: 'waterfall' | 'graph';
-  readonly onTab: (tab: 'waterfall' | 'graph') => void;
+  readonly tab: Tab;
+  readonly onTab: (tab: Tab) => void;
+  readonly conversation: boolean;
 }) {
   return (
     <>
@@ -206,6 +240,16 @@ function Tabs({
       >
         Agent graph
       </button>
+      {conversation ? (
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'conversation'}
+          onClick={() => onTab('conversation')}
+        >
+          Conversation
+        </button>
+      ) : null}
     </>
   );
 }

@@ -106,6 +106,21 @@ function summaryOf(row: Readonly<Record<string, DuckJson>>): RunSummary {
       errors: numberOf(row.tool_errors) + (row.error_type == null ? 0 : 1),
       durationMs: row.duration_ms == null ? endedAt - startedAt : numberOf(row.duration_ms),
     },
+    ...turnOf(row),
+  };
+}
+
+/** A turn of a conversation, from the `runs` view's `conversation`, `turn`, `input`, `output`. */
+function turnOf(row: Readonly<Record<string, DuckJson>>): Pick<RunSummary, 'turn'> {
+  if (row.conversation == null || row.turn == null) return {};
+  return {
+    turn: {
+      conversation: text(row.conversation),
+      turn: numberOf(row.turn),
+      ...(row.conversation_role === 'user' ? { user: true as const } : {}),
+      said: row.input == null ? '' : text(row.input),
+      ...(row.output == null ? {} : { answered: text(row.output) }),
+    },
   };
 }
 

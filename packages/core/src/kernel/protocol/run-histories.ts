@@ -44,15 +44,7 @@ export class RunHistories {
    */
   whole(start: TraceEventOf<'run_start'>): TraceEventOf<'run_start'> {
     const history = this.of(start);
-    const turn = start.conversation;
-    if (turn?.carried === undefined || history === undefined) return start;
-    const { carried: _joined, ...alone } = turn;
-    const { history: _part, ...rest } = start;
-    return {
-      ...rest,
-      ...(history.length === 0 ? {} : { history: [...history] }),
-      conversation: alone,
-    };
+    return history === undefined ? start : standaloneStart(start, history);
   }
 
   #remember(id: string, turn: number, history: readonly TraceMessage[] | undefined): void {
@@ -88,4 +80,24 @@ export function runHistory(
       histories.of(event);
   }
   return histories.of(start);
+}
+
+/**
+ * `start` with `history`, its whole history, written in it: a turn that went on from its previous
+ * turn's history (`conversation.carried`) as it reads alone, out of its trace. Any other
+ * `run_start` is itself.
+ */
+export function standaloneStart(
+  start: TraceEventOf<'run_start'>,
+  history: readonly TraceMessage[],
+): TraceEventOf<'run_start'> {
+  const turn = start.conversation;
+  if (turn?.carried === undefined) return start;
+  const { carried: _joined, ...alone } = turn;
+  const { history: _part, ...rest } = start;
+  return {
+    ...rest,
+    ...(history.length === 0 ? {} : { history: [...history] }),
+    conversation: alone,
+  };
 }

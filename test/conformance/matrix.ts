@@ -16,6 +16,7 @@ export const matrix = {
       one(import('./shapes/parallel-tools.js')),
       one(import('./shapes/tool-retries.js')),
       one(import('./shapes/tool-refusal.js')),
+      one(import('./shapes/live-record.js')),
     ]),
   mcp: async () => {
     const { mcpStdio, mcpHttp, mcpGone } = await import('./shapes/mcp.js');
@@ -87,7 +88,7 @@ export async function matrixTable(): Promise<string> {
       const changes = Object.keys(shape.changes);
       const runs = (shape.runs ?? 1) > 1 ? ` (${shape.runs} runs)` : '';
       lines.push(
-        `| ${shape.name} | ${yes} | ${yes}${runs} | ${changes.length === 0 ? na : changes.join(', ')} | ${shape.fork === undefined ? na : `${yes} k = ${shape.fork.afterStep}`} |`,
+        `| ${shape.name} | ${yes} | ${yes}${runs}${shape.liveTools === true ? ', and with the real tools' : ''} | ${changes.length === 0 ? na : changes.join(', ')} | ${shape.fork === undefined ? na : `${yes} k = ${shape.fork.afterStep}`} |`,
       );
     }
   return lines.join('\n');

@@ -8,6 +8,8 @@ import {
   belowThreshold,
   compareEvals,
   comparisonJUnit,
+  consistencyJudge,
+  consistencyRubric,
   comparisonMarkdown,
   conversationTask,
   conversationToolSuccess,
@@ -139,6 +141,47 @@ describe('a multi-turn eval', () => {
     expect(comparisonJUnit(compared)).toContain(
       'the conversation ended user gave up\n\ntranscript:\nuser: Where is order 43?\nagent: I cannot help with that.',
     );
+  });
+
+  it('judges whether the facts the agent states hold across the turns, its rubric in the open', async () => {
+    // A judge that reads the transcript it is sent: an order said to be in two states contradicts.
+    const judge = consistencyJudge({
+      model: fakeLLM([], {
+        onUnexpectedCall: call => {
+          const last = call.messages.at(-1);
+          const said = last?.role === 'user' ? last.content : '';
+          const states = new Map<string, string>();
+          for (const [, id, state] of said.matchAll(/Assistant: Order (\d+) (.+?)\./g)) {
+            const before = states.get(id!);
+            if (before !== undefined && before !== state)
+              return {
+                text: JSON.stringify({ score: 0, reason: `order ${id}: ${before}, then ${state}` }),
+              };
+            states.set(id!, state!);
+          }
+          return { text: JSON.stringify({ score: 1, reason: 'no contradiction' }) };
+        },
+      }),
+    });
+    const says = (answers: readonly string[]) =>
+      conversationTask(orderDesk(fakeLLM(answers.map(text => ({ text })))), () =>
+        simulatedUser({ script: ['Where is 43?', 'Sure?'] }),
+      );
+    const held = (answers: readonly string[]) =>
+      runEval({
+        name: 'consistency',
+        data: [{ id: 'bo', input: {} }],
+        task: says(answers),
+        scorers: [judge],
+      });
+    const steady = await held(['Order 43 has shipped.', 'Order 43 has shipped.']);
+    expect(steady.cases[0]?.scores.consistency).toEqual({ score: 1, reason: 'no contradiction' });
+    const torn = await held(['Order 43 has shipped.', 'Order 43 is still in the warehouse.']);
+    expect(torn.cases[0]?.scores.consistency).toEqual({
+      score: 0,
+      reason: 'order 43: has shipped, then is still in the warehouse',
+    });
+    expect(consistencyRubric).toContain('contradicts itself or the person');
   });
 
   it("judges the person's frustration over the transcript, its rubric in the open", async () => {

@@ -8,12 +8,37 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { converse } from '@agent-trace/evals';
+import { converse, runEval } from '@agent-trace/evals';
 import { memorySink } from '@agent-trace/trace';
-import { serveLibrary, viewerHtml, type ServedViewer } from '@agent-trace/viewer';
+import {
+  diffView,
+  experimentView,
+  serveLibrary,
+  viewerHtml,
+  type ServedViewer,
+} from '@agent-trace/viewer';
 import { customers, customerUser } from '../../examples/support-desk/customers.js';
+import { deskEval } from '../../examples/support-desk/desk-eval.js';
 import { deskFeatures, supportDesk } from '../../examples/support-desk/desk.js';
+import { plantedPolicies } from '../../examples/support-desk/policies.js';
 import { chromiumForFile, openPage, scratchFolder, text, writeTrace } from './viewer-support.js';
+
+/** The ten customers' conversations under `policies`, in the order given. */
+async function allConversations(
+  order: readonly string[],
+  policies?: Parameters<typeof deskFeatures>[0],
+): Promise<TraceEvent[]> {
+  const trace = memorySink();
+  for (const id of order) {
+    const customer = customers.find(each => each.id === id)!;
+    await converse(supportDesk(), customerUser(customer), {
+      id,
+      trace,
+      features: deskFeatures(policies),
+    });
+  }
+  return trace.events;
+}
 
 const browser = chromiumForFile();
 
@@ -85,6 +110,61 @@ describe('a conversation in the viewer, in Chromium', () => {
       .poll(() => page.getByRole('tab', { name: 'Waterfall' }).getAttribute('aria-selected'))
       .toBe('true');
     expect(await text(page.locator('.run-title'))).toContain(runOf(events, 'dev', 1));
+    await page.close();
+  });
+
+  it("shows a conversation case's transcript on the experiments page, beside its scores", async () => {
+    const today = await runEval(deskEval());
+    const planted = await runEval(deskEval(plantedPolicies));
+    const page = await openPage(
+      browser(),
+      viewerHtml(
+        await experimentView({ result: planted, id: 'planted' }, { result: today, id: 'today' }),
+      ),
+    );
+    const ana = page.locator('tr[data-case="ana"]');
+    expect(await ana.locator('td[data-scorer="goal_reached"]').getAttribute('class')).toContain(
+      'change-regressed',
+    );
+    await ana.locator('details.case-transcript summary').click();
+    expect(await text(ana.locator('details.case-transcript'))).toContain('transcript · 3 turns');
+    expect(await ana.locator('details.case-transcript li').evaluateAll(items => items.length)).toBe(
+      6,
+    );
+    expect(await text(ana.locator('details.case-transcript li').nth(3))).toBe(
+      'agent Order 41 is over $50: a manager will review the refund.',
+    );
+    await page.close();
+  });
+
+  it('compares two recordings of the conversations turn by turn, however their runs are ordered', async () => {
+    const ids = customers.map(each => each.id);
+    const folder = scratchFolder();
+    const before = writeTrace(join(folder, 'before.jsonl'), await allConversations(ids));
+    const after = writeTrace(
+      join(folder, 'after.jsonl'),
+      await allConversations([...ids].reverse(), plantedPolicies),
+    );
+    const data = await diffView(before, after);
+    if (data.mode !== 'diff') throw new Error('a diff page');
+    const differ = data.runs
+      .filter(pair => pair.steps.some(step => step.kind !== 'same'))
+      .map(pair => `${pair.turn?.conversation} ${pair.turn?.turn}`);
+    // The planted change shows at each refund turn, and in the turns it added (ana 3, fay 7 and 8, jo 3).
+    expect(differ).toEqual([
+      'ana 2',
+      'dev 4',
+      'fay 6',
+      'gus 2',
+      'jo 2',
+      // The turns only the changed recording has, in its order.
+      'jo 3',
+      'fay 7',
+      'fay 8',
+      'ana 3',
+    ]);
+    const page = await openPage(browser(), viewerHtml(data));
+    expect(await text(page.getByLabel('Run pairs'))).toContain('turn 2 of ana');
     await page.close();
   });
 

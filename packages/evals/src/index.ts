@@ -66,6 +66,7 @@ export type { RegressExpected } from './regress/regress-scorers.js';
 export { selectRecorded } from './regress/select-recorded.js';
 export type { RecordedRun, RegressSelection } from './regress/select-recorded.js';
 export { simulatedUser, userInstructions } from './conversation/simulated-user.js';
+export { transcriptLines, transcriptOf } from './conversation/transcript-text.js';
 export type {
   SimulatedUser,
   SimulatedUserOptions,
@@ -79,10 +80,14 @@ export type { ConversationStop, ConverseOptions, ConverseResult } from './conver
 export {
   askedAgain,
   conversationToolSuccess,
-  frustrationJudge,
-  frustrationRubric,
   goalReached,
   perTurn,
   turnsToResolution,
 } from './conversation/conversation-scorers.js';
+export {
+  consistencyJudge,
+  consistencyRubric,
+  frustrationJudge,
+  frustrationRubric,
+} from './conversation/conversation-judges.js';
 export { conversationTask } from './conversation/conversation-task.js';

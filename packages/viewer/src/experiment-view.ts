@@ -5,6 +5,7 @@ import {
   compareEvals,
   evaluationsOf,
   mean,
+  transcriptOf,
   type CaseResult,
   type EvalComparison,
   type EvalResult,
@@ -88,6 +89,7 @@ export async function experimentView(
       ...defined('trace', trace),
       ...defined('baselineTrace', baselineTrace),
       ...defined('diff', diff),
+      ...defined('transcript', transcriptOf(shown.output)),
     });
   }
   return {

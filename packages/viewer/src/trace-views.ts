@@ -56,24 +56,64 @@ export async function diffView(expectedFile: string, actualFile: string): Promis
   };
 }
 
-/** Two traces' runs paired in the order they end, as `agent-trace diff` pairs them, each aligned. */
+/**
+ * Two traces' runs paired, each pair aligned step by step: the turns of conversations by
+ * conversation and turn, the other runs in the order they end (as `agent-trace diff` pairs them).
+ */
 export async function alignedRuns(
   expected: readonly TraceEvent[],
   actual: readonly TraceEvent[],
 ): Promise<RunDiffData[]> {
   const [left, right] = await Promise.all([runsOf(expected), runsOf(actual)]);
-  const runs: RunDiffData[] = [];
-  for (let index = 0; index < Math.max(left.length, right.length); index++) {
-    const a = left[index];
-    const b = right[index];
-    runs.push({
+  return pairedRuns(left, right).map(([a, b], index) => {
+    const turn = turnOf(a) ?? turnOf(b);
+    return {
       index: index + 1,
       expectedRun: a?.run,
       actualRun: b?.run,
+      ...(turn === undefined ? {} : { turn }),
       steps: alignTraces(a?.events ?? [], b?.events ?? []),
-    });
+    };
+  });
+}
+
+/** The turn of a conversation a run is (the agent's, not a simulated user's reply). */
+function turnOf(run: TraceRun | undefined): RunDiffData['turn'] {
+  const start = run?.events[0];
+  if (start?.event !== 'run_start' || start.conversation === undefined) return undefined;
+  const { id, turn, role } = start.conversation;
+  return role === undefined ? { conversation: id, turn } : undefined;
+}
+
+/**
+ * The runs of two traces in pairs: turns of conversations by conversation and turn (so two
+ * recordings of a conversation compare turn by turn, however their runs interleave), the other
+ * runs in order; a run the other side lacks is paired with nothing.
+ */
+function pairedRuns(
+  left: readonly TraceRun[],
+  right: readonly TraceRun[],
+): [TraceRun | undefined, TraceRun | undefined][] {
+  const key = (run: TraceRun): string | undefined => {
+    const turn = turnOf(run);
+    return turn === undefined ? undefined : `${turn.turn}\u0000${turn.conversation}`;
+  };
+  const byTurn = new Map<string, TraceRun>();
+  const others: TraceRun[] = [];
+  for (const run of right) {
+    const at = key(run);
+    if (at === undefined || byTurn.has(at)) others.push(run);
+    else byTurn.set(at, run);
   }
-  return runs;
+  const pairs: [TraceRun | undefined, TraceRun | undefined][] = [];
+  for (const run of left) {
+    const at = key(run);
+    const match = at === undefined ? undefined : byTurn.get(at);
+    if (at !== undefined && match !== undefined) byTurn.delete(at);
+    pairs.push([run, at === undefined ? others.shift() : match]);
+  }
+  for (const run of [...byTurn.values(), ...others]) pairs.push([undefined, run]);
+  return pairs;
 }
 
 /** The page data of a rerun: the recorded run against the run today's code made. */

@@ -26,6 +26,8 @@ export interface RunDiffData {
   /** The run ids; undefined when only one side has this run. */
   readonly expectedRun: string | undefined;
   readonly actualRun: string | undefined;
+  /** Set when the pair is a turn of a conversation: which conversation, which turn. */
+  readonly turn?: { readonly conversation: string; readonly turn: number };
   /** Every step of both runs, aligned; `same` steps included. */
   readonly steps: readonly AlignedStep[];
 }
@@ -159,6 +161,15 @@ export interface ExperimentCaseData {
   readonly baselineTrace?: number;
   /** The two traces aligned run by run, step by step, when both are there. */
   readonly diff?: readonly RunDiffData[];
+  /** The opened trial's conversation, for a conversation task's case: who said what. */
+  readonly transcript?: readonly TranscriptLineData[];
+}
+
+/** A line of a conversation's transcript. */
+export interface TranscriptLineData {
+  readonly turn: number;
+  readonly role: 'user' | 'agent';
+  readonly text: string;
 }
 
 /** The experiments page: cases × scorers, against a baseline when there is one. */

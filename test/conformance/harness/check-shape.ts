@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AnyAgent, TraceEvent } from '@agent-trace/core';
 import {
   forkTrace,
+  formatDivergence,
   isBridgedAgent,
   recordedConversations,
   recordedEvents,
@@ -119,6 +120,18 @@ export function checkShape(shape: Shape): void {
         for (const report of reports) expect(report.differences).toEqual([]);
       }
     });
+
+    if (shape.liveTools === true)
+      it('reruns unchanged as the same with the real tools', async () => {
+        const reports = await rerunAll(file, events, await shape.build(), {
+          liveTools: true,
+          run: shape.runOptions,
+        });
+        for (const report of reports)
+          expect(report.firstDivergence && formatDivergence(report.firstDivergence)).toBe(
+            undefined,
+          );
+      });
 
     it('reruns unchanged as the same through the CLI, 3 times, each process ending by itself', async () => {
       const processes = await Promise.all(

@@ -50,6 +50,11 @@ export interface Shape {
   readonly runOptions?: Omit<RunOptions, 'trace' | 'overrides'>;
   /** How many runs the recording holds. @defaultValue 1 */
   readonly runs?: number;
+  /**
+   * The shape's tools do the same when run again: it also reruns unchanged as the same with the
+   * real tools (`liveTools`). @defaultValue false
+   */
+  readonly liveTools?: boolean;
   /** Releases what building the shape opened (MCP connections). */
   readonly close?: () => Promise<void>;
 }

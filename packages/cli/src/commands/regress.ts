@@ -9,6 +9,7 @@ import {
   type RegressCase,
   type RegressResult,
   type Scorer,
+  transcriptLines,
 } from '@agent-trace/evals';
 import { plural } from '../render/plural.js';
 import type { Style } from '../render/style.js';
@@ -30,6 +31,8 @@ export interface RegressCommandOptions {
   readonly shard?: { readonly index: number; readonly count: number };
   /** A model string (`openai:gpt-4o-mini`) that goes on from a divergence. */
   readonly continueWith?: string;
+  /** A model string that plays the person of a diverged conversation after its continued turn. */
+  readonly userModel?: string;
   /** An eval module whose scorers score each case. */
   readonly evalModule?: string;
   readonly maxCostUsd?: number;
@@ -86,6 +89,7 @@ export async function regressCommand(
       ...defined('limit', options.limit),
       ...defined('shard', options.shard),
       ...defined('continueWith', continueWith),
+      ...(options.userModel === undefined ? {} : { userModel: model(options.userModel) }),
       ...defined('scorers', scorers),
       ...defined('maxCostUsd', options.maxCostUsd),
       ...defined('concurrency', options.concurrency),
@@ -196,6 +200,20 @@ function caseLines(found: RegressCase, style: Style): string {
       : found.verdict === 'improved'
         ? style.green('↑')
         : '•';
-  const head = `${mark} ${found.run} (${JSON.stringify(found.input)}): ${found.status}${found.status === 'continued' ? `, ${found.verdict}` : ''}`;
-  return `${head}\n  diverged at ${found.divergence ?? '?'}`;
+  const turn =
+    found.turn === undefined
+      ? ''
+      : `, turn ${found.turn.turn} of conversation '${found.turn.conversation}'`;
+  const head = `${mark} ${found.run}${turn} (${JSON.stringify(found.input)}): ${found.status}${found.status === 'continued' ? `, ${found.verdict}` : ''}`;
+  return [`${head}\n  diverged at ${found.divergence ?? '?'}`, ...wentOnLines(found)].join('\n');
+}
+
+/** How a diverged conversation went on with a simulated user: a line, then its transcript. */
+function wentOnLines({ conversation }: RegressCase): string[] {
+  if (conversation === undefined) return [];
+  const turns = `${conversation.turns} more turn${conversation.turns === 1 ? '' : 's'}`;
+  return [
+    `  the conversation went on ${turns} with a simulated user: ${conversation.stopReason.replaceAll('_', ' ')}`,
+    ...transcriptLines(conversation.transcript).map(line => `    ${line}`),
+  ];
 }

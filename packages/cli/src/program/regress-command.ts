@@ -21,6 +21,7 @@ interface Flags {
   limit?: number;
   shard?: string;
   continueWith?: string;
+  userModel?: string;
   eval?: string;
   maxCost?: number;
   concurrency?: number;
@@ -54,6 +55,10 @@ export const addRegress: AddCommand = (program, { io, style, onResult }) => {
     .option(
       '--continue-with <model>',
       'the model that goes on from a divergence, e.g. openai:gpt-4o-mini',
+    )
+    .option(
+      '--user-model <model>',
+      'with --continue-with, plays the person of a diverged conversation for the turns after it',
     )
     .option(
       '--eval <file>',
@@ -123,6 +128,7 @@ function commandOptions(
     ...defined('limit', flags.limit),
     ...defined('shard', shard),
     ...defined('continueWith', flags.continueWith),
+    ...defined('userModel', flags.userModel),
     ...defined('evalModule', flags.eval),
     ...defined('junit', flags.junit),
     ...defined('markdown', flags.markdown),

@@ -1,10 +1,8 @@
-import { agent, run, type LanguageModel } from '@agent-trace/core';
-import { z } from 'zod';
 import type { Score, Scorer, ScorerInput } from '../scorer.js';
 import type { ConverseResult } from './converse.js';
 
 /** A case's output as a conversation (what `converse` gives); a clear error otherwise. */
-function conversed(name: string, output: unknown): ConverseResult<unknown> {
+export function conversed(name: string, output: unknown): ConverseResult<unknown> {
   const held = output as Partial<ConverseResult<unknown>> | undefined;
   if (held !== undefined && Array.isArray(held.transcript) && Array.isArray(held.turns))
     return held as ConverseResult<unknown>;
@@ -115,42 +113,6 @@ export function perTurn(scorer: Scorer): Scorer {
         score: mean,
         reason: `mean of ${scores.length} turns; lowest, turn ${low + 1}: ${scores[low]?.reason ?? ''}`,
       };
-    },
-  };
-}
-
-/** What the frustration judge is told: the rubric, in the open. */
-export const frustrationRubric =
-  'Read the conversation between a person and an assistant. Score 1 when the person stays calm and gets what they came for without repeating themselves; 0 when they grow frustrated (repeating, complaining, giving up). Say why in one sentence.';
-
-/**
- * A model judges the person's frustration over the transcript (`frustrationRubric`), answering
- * `{ score, reason }`; its run is traced beside the case's, as `llmJudge`'s is.
- */
-export function frustrationJudge({
-  model,
-  name = 'frustration',
-}: {
-  readonly model: LanguageModel;
-  readonly name?: string;
-}): Scorer {
-  const judge = agent({
-    name,
-    model,
-    instructions: frustrationRubric,
-    output: z.object({ score: z.number().min(0).max(1), reason: z.string() }),
-  });
-  return {
-    name,
-    async score({ output, runOptions }) {
-      const { transcript } = conversed(name, output);
-      const lines = transcript.map(
-        entry => `${entry.role === 'user' ? 'Person' : 'Assistant'}: ${entry.text}`,
-      );
-      const result = await run(judge, lines.join('\n'), runOptions ?? {});
-      if (result.stopReason !== 'completed' || result.output === undefined)
-        throw new Error(`the judge did not answer (${result.stopReason})`);
-      return result.output;
     },
   };
 }

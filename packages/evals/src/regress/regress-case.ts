@@ -1,4 +1,4 @@
-import type { AnyAgent, LanguageModel, RunOptions, TraceEvent } from '@agent-trace/core';
+import type { AnyAgent, LanguageModel, RunOptions, RunResult, TraceEvent } from '@agent-trace/core';
 import {
   forkTrace,
   formatDivergence,
@@ -14,6 +14,7 @@ import { mean } from '../compare/bootstrap.js';
 import type { EvalCase, Score, Scorer } from '../scorer.js';
 import type { RegressExpected } from './regress-scorers.js';
 import type { RecordedRun } from './select-recorded.js';
+import { continueConversation, type ContinuedConversation } from './conversation-continuation.js';
 import type { RegressEvents } from './regress-experiments.js';
 
 /** How a recorded run fared under today's code. */
@@ -26,6 +27,11 @@ export type RegressVerdict = 'same' | 'improved' | 'regressed' | 'unchanged' | '
 export interface RegressCase {
   readonly run: string;
   readonly input: string;
+  /**
+   * Set for a turn of a conversation, rerun from the history it was recorded with: which
+   * conversation, which turn.
+   */
+  readonly turn?: { readonly conversation: string; readonly turn: number };
   /**
    * `same`: today's code did what the recording did (no model call); `diverged`: it did not, and
    * was not continued; `continued`: it did not, and a live model went on from there; `failed`:
@@ -43,6 +49,11 @@ export interface RegressCase {
   /** Model calls made live (0 unless continued), and what they cost. */
   readonly modelCalls: number;
   readonly costUsd: number;
+  /**
+   * For a continued turn of a conversation the recording went on after, with `userModel`: how the
+   * conversation went on, a simulated user standing in for the person (its calls counted above).
+   */
+  readonly conversation?: ContinuedConversation;
 }
 
 /** A regressed case, with its two traces: the recorded run's and today's. */
@@ -58,6 +69,8 @@ export interface CaseSetup {
   /** The model that goes on from a divergence; without it a diverged case is not continued. */
   readonly continueWith: LanguageModel | ((agent: AnyAgent) => LanguageModel) | undefined;
   readonly run: Omit<RunOptions, 'overrides'> | undefined;
+  /** Plays the person of a diverged conversation after its continued turn. */
+  readonly userModel?: LanguageModel | undefined;
   /** Run the real tools instead of answering with the recorded results (reruns and continuations). */
   readonly liveTools?: boolean;
   /** Whether the budget allows another continuation. */
@@ -80,6 +93,7 @@ export async function regressCase(
     found: {
       run: recordedRun.run,
       input: recordedRun.input,
+      ...(recordedRun.turn === undefined ? {} : { turn: recordedRun.turn }),
       status: 'diverged',
       before,
       after: undefined,
@@ -132,22 +146,54 @@ export async function regressCase(
   });
   if (setup.signal?.aborted === true && stopReason(fork.events) === 'aborted') return undefined;
   const after = await scores(setup.scorers, recordedRun, fork.events, recorded);
-  const live = fork.events.filter(event => event.event === 'llm_end').slice(afterStep);
-  const costUsd = live.reduce(
-    (sum, event) => sum + (event.event === 'llm_end' ? (event.cost_usd ?? 0) : 0),
-    0,
-  );
+  const live = liveSpend(fork.events.filter(event => event.event === 'llm_end').slice(afterStep));
+  const conversation = await wentOn(recordedRun, setup, fork.result);
   return made(
     {
       ...diverged,
       status: 'continued',
       after,
       verdict: verdictOf(before, after),
-      modelCalls: live.length,
-      costUsd,
+      modelCalls: live.modelCalls + (conversation?.modelCalls ?? 0),
+      costUsd: live.costUsd + (conversation?.costUsd ?? 0),
+      ...(conversation === undefined ? {} : { conversation }),
     },
     fork.events,
   );
+}
+
+/** The live model calls of a continuation, and what they cost. */
+function liveSpend(answers: readonly TraceEvent[]): { modelCalls: number; costUsd: number } {
+  const costUsd = answers.reduce(
+    (sum, event) => sum + (event.event === 'llm_end' ? (event.cost_usd ?? 0) : 0),
+    0,
+  );
+  return { modelCalls: answers.length, costUsd };
+}
+
+/** A continued turn's conversation, gone on with a simulated user (see `continueConversation`). */
+async function wentOn(
+  recordedRun: RecordedRun,
+  setup: CaseSetup,
+  result: unknown,
+): Promise<ContinuedConversation | undefined> {
+  const { turn } = recordedRun;
+  const { target, continueWith, userModel } = setup;
+  if (turn?.turns === undefined || userModel === undefined || continueWith === undefined)
+    return undefined;
+  if (isBridgedAgent(target) || isPlanTarget(target) || !('toolRegistry' in target))
+    return undefined;
+  const continued = result as RunResult<unknown>;
+  if (!Array.isArray(continued.messages)) return undefined;
+  const { trace: _own, ...run } = setup.run ?? {};
+  return continueConversation({
+    target,
+    turn: { conversation: turn.conversation, turn: turn.turn, turns: turn.turns },
+    continued,
+    continueWith,
+    userModel,
+    run,
+  });
 }
 
 /** The run options of a continuation, stopped by `signal` too. */

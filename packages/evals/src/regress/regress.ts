@@ -24,6 +24,14 @@ export interface RegressOptions extends RegressSelection {
    * cassette's. Without it a diverged run is reported and not scored. @defaultValue none
    */
   readonly continueWith?: LanguageModel | ((agent: AnyAgent) => LanguageModel);
+  /**
+   * Plays the person of a diverged conversation: with `continueWith`, a diverged turn of a
+   * conversation the recording went on after is continued, and then the conversation goes on, the
+   * agent answered by `continueWith` and the person played by this model (told what they said so
+   * far), for as many turns as the recording had after it (`RegressCase.conversation`).
+   * @defaultValue none: the turn alone is continued
+   */
+  readonly userModel?: LanguageModel;
   /** Each case is scored on the recorded run and on today's. @defaultValue `regressScorers()` */
   readonly scorers?: readonly Scorer[];
   /**
@@ -109,6 +117,7 @@ export async function regress(options: RegressOptions): Promise<RegressResult> {
     target: options.agent,
     scorers,
     continueWith: options.continueWith,
+    userModel: options.userModel,
     run: options.run,
     liveTools: options.liveTools === true,
     mayContinue: () => options.maxCostUsd === undefined || spent < options.maxCostUsd,
@@ -145,6 +154,7 @@ function failedCase(recorded: RecordedRun, error: unknown): RegressedRun {
     found: {
       run: recorded.run,
       input: recorded.input,
+      ...(recorded.turn === undefined ? {} : { turn: recorded.turn }),
       status: 'failed',
       divergence: `the regress threw: ${why}`,
       before: {},

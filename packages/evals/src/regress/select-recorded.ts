@@ -31,6 +31,11 @@ export interface RecordedRun {
   readonly run: string;
   readonly file: string;
   readonly input: string;
+  /**
+   * Set for a turn of a conversation: which conversation, which turn, and how many of the agent's
+   * turns the recorded conversation has.
+   */
+  readonly turn?: { readonly conversation: string; readonly turn: number; readonly turns?: number };
 }
 
 /**
@@ -54,15 +59,25 @@ export async function selectRecorded(
     if (problems.length > 0) onProblems?.(problems);
     const ids = selection.runs ?? [];
     const { rows } = await library.query(
-      `SELECT run, file, input FROM runs WHERE stop_reason IS NOT NULL AND (${selection.where ?? 'true'})${
+      // A simulated user's reply is a run of its model, not of the agent: never regressed.
+      `SELECT run, file, input, conversation, turn, (SELECT max(o.turn) FROM runs o WHERE o.file = runs.file AND o.conversation = runs.conversation AND o.conversation_role IS DISTINCT FROM 'user') AS turns FROM runs WHERE stop_reason IS NOT NULL AND conversation_role IS DISTINCT FROM 'user' AND (${selection.where ?? 'true'})${
         ids.length === 0 ? '' : ` AND run IN (${ids.map(() => '?').join(', ')})`
-      } ORDER BY started_at, run`,
+      } ORDER BY started_at, file, "offset", run`,
       [...ids],
     );
     let found = rows.map(row => ({
       run: text(row.run),
       file: resolve(join(folder, text(row.file))),
       input: text(row.input ?? ''),
+      ...(row.conversation == null || row.turn == null
+        ? {}
+        : {
+            turn: {
+              conversation: text(row.conversation),
+              turn: Number(row.turn),
+              ...(row.turns == null ? {} : { turns: Number(row.turns) }),
+            },
+          }),
     }));
     if (selection.sample !== undefined)
       found = sampled(found, selection.sample, selection.seed ?? 1);

@@ -95,8 +95,7 @@ export class SpanBuilder {
         if (event.event === 'tool_start') this.#toolNames.set(event.span_id, event.tool);
         else if (event.event === 'run_start') {
           if (this.#options.captureContent) this.#agents.runStarted(event);
-        }
-        else if (event.event === 'agent_start') {
+        } else if (event.event === 'agent_start') {
           this.#agents.started(event);
           if (this.#options.captureContent) this.#preambles.remember(event);
         }

@@ -196,6 +196,11 @@ function PairItem({
           {differences === 0 ? 'same' : `${differences} differ`}
         </span>
         <strong>run {pair.index}</strong>
+        {pair.turn === undefined ? null : (
+          <span class="muted turn-of">
+            turn {pair.turn.turn} of {pair.turn.conversation}
+          </span>
+        )}
       </span>
       <span class="run-line muted">
         {(pair.expectedRun ?? 'none').slice(0, 8)} → {(pair.actualRun ?? 'none').slice(0, 8)}

@@ -164,6 +164,7 @@ function CaseTable({
               </button>
               {each.trials > 1 ? <span class="muted"> ×{each.trials}</span> : null}
               {each.error === undefined ? null : <span class="error-text"> failed</span>}
+              <CaseTranscript lines={each.transcript} />
             </th>
             {scorers.map(name => {
               const score = each.scores[name];
@@ -233,5 +234,25 @@ function OpenedCase({
       warnings={trace?.warnings ?? []}
       aside={back}
     />
+  );
+}
+
+/** A conversation case's transcript, folded under its id: who said what, turn by turn. */
+function CaseTranscript({ lines }: { lines: ExperimentCaseData['transcript'] }) {
+  if (lines === undefined || lines.length === 0) return null;
+  const turns = lines.reduce((most, line) => Math.max(most, line.turn), 0);
+  return (
+    <details class="case-transcript">
+      <summary class="muted">
+        transcript · {turns} turn{turns === 1 ? '' : 's'}
+      </summary>
+      <ol>
+        {lines.map(line => (
+          <li class={line.role}>
+            <span class="who">{line.role}</span> {line.text}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }

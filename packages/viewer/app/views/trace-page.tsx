@@ -222,34 +222,18 @@ function Tabs({
   readonly onTab: (tab: Tab) => void;
   readonly conversation: boolean;
 }) {
+  const tabs: readonly (readonly [Tab, string])[] = [
+    ['waterfall', 'Waterfall'],
+    ['graph', 'Agent graph'],
+    ...(conversation ? [['conversation', 'Conversation'] as const] : []),
+  ];
   return (
     <>
-      <button
-        type="button"
-        role="tab"
-        aria-selected={tab === 'waterfall'}
-        onClick={() => onTab('waterfall')}
-      >
-        Waterfall
-      </button>
-      <button
-        type="button"
-        role="tab"
-        aria-selected={tab === 'graph'}
-        onClick={() => onTab('graph')}
-      >
-        Agent graph
-      </button>
-      {conversation ? (
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'conversation'}
-          onClick={() => onTab('conversation')}
-        >
-          Conversation
+      {tabs.map(([name, label]) => (
+        <button type="button" role="tab" aria-selected={tab === name} onClick={() => onTab(name)}>
+          {label}
         </button>
-      ) : null}
+      ))}
     </>
   );
 }

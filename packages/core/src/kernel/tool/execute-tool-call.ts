@@ -22,6 +22,12 @@ export type ToolCallOutcome =
       /** What the tool's schema made of `args` (defaults filled in, transforms applied). */
       readonly input?: unknown;
       readonly result: unknown;
+      /**
+       * The result as it was when the tool returned, as JSON has it: what the trace records, so a
+       * value the tool keeps and changes later (a live record) is recorded as it was returned.
+       * Absent: `result` itself (a string, a number, nothing).
+       */
+      readonly recorded?: unknown;
       readonly content: string;
     }
   | {
@@ -148,7 +154,8 @@ function runChecked(
   ).then(
     (result): ToolCallOutcome => {
       try {
-        return { ok: true, args, input, result, content: toContent(tool.name, result) };
+        const content = toContent(tool.name, result);
+        return { ok: true, args, input, result, ...asReturned(result, content), content };
       } catch (error) {
         return failure(args, toolCallError(tool.name, error), input);
       }
@@ -195,6 +202,19 @@ function describeIssues(error: z.ZodError): string {
       return `${path}: ${issue.message}`;
     })
     .join('; ');
+}
+
+/**
+ * `recorded` for a result that is an object: the value its JSON (`content`, made when the tool
+ * returned) reads back as, or that text for a value that stands for text (a `Date`).
+ */
+function asReturned(result: unknown, content: string): { readonly recorded?: unknown } {
+  if (typeof result !== 'object' || result === null) return {};
+  try {
+    return { recorded: JSON.parse(content) as unknown };
+  } catch {
+    return { recorded: content };
+  }
 }
 
 /**
@@ -264,15 +284,20 @@ async function runWithTimeout<T>(
       reject(new RunAbortedError({ reason: abortSignal?.reason }));
     };
     abortSignal?.addEventListener('abort', onAbort, { once: true });
-    clear = timerOn(clock, timeoutMs, () => {
-      const error = new ToolCallError({
-        kind: 'timeout',
-        toolName,
-        message: `Tool '${toolName}' timed out after ${timeoutMs} ms. Try again with a simpler request, or answer without this tool.`,
-      });
-      controller.abort(error);
-      reject(error);
-    }, 'tool');
+    clear = timerOn(
+      clock,
+      timeoutMs,
+      () => {
+        const error = new ToolCallError({
+          kind: 'timeout',
+          toolName,
+          message: `Tool '${toolName}' timed out after ${timeoutMs} ms. Try again with a simpler request, or answer without this tool.`,
+        });
+        controller.abort(error);
+        reject(error);
+      },
+      'tool',
+    );
   });
   try {
     return await Promise.race([Promise.resolve().then(() => execute(controller.signal)), stopped]);

@@ -31,7 +31,8 @@ export function toolEndFields(
   // What the schema made of the model's arguments, where that is not the same (a default, a transform).
   if (outcome.input !== undefined && !sameJson(outcome.input, outcome.args))
     fields.input = outcome.input;
-  if (outcome.ok) fields.result = outcome.result;
+  // As the tool returned it: a live value it changed since is recorded as it was then.
+  if (outcome.ok) fields.result = 'recorded' in outcome ? outcome.recorded : outcome.result;
   else fields.error = toTraceError(outcome.error);
   fields.attempt = pending.attempt; // after the result, as the golden traces have it
   if (pending.server !== undefined) fields.mcp_server = pending.server;

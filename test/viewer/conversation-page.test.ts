@@ -185,10 +185,11 @@ describe('a conversation in the viewer, in Chromium', () => {
       page.setDefaultTimeout(10_000);
       await page.goto(served.url);
       await page.waitForSelector('.run-item');
-      // The library's session filter lists one conversation's turns.
-      const session = page.getByLabel('Session', { exact: true });
-      await session.fill('ivo');
-      await session.press('Enter');
+      // The library lists its conversations; choosing one lists its turns.
+      const conversations = page.getByLabel('Conversation', { exact: true });
+      await expect.poll(async () => text(conversations)).toContain('ivo · 3 turns · completed');
+      expect(await text(conversations)).toContain('dev · 4 turns · completed');
+      await conversations.selectOption('ivo');
       await expect.poll(() => page.locator('.run-item').count()).toBe(3);
       const lines = await transcriptFrom(page, runOf(events, 'ivo', 2));
       expect(lines).toEqual([

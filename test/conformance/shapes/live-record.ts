@@ -1,8 +1,10 @@
 /**
- * A tool that returns a live record: `order` gives the shop's own order object, and `refund`, a
- * call later in the same run, changes it. The trace keeps the order as `order` returned it, so a
- * rerun with the real tools (whose `order` is changed the same way) says same; it once recorded
- * the changed object in memory and diverged at `order`'s result.
+ * Tools that change what they handle: `order` gives the shop's own order object, and `refund`, a
+ * call later in the same run, changes it, and writes on the input it was given. The trace keeps
+ * the order as `order` returned it and `refund`'s input as it was given, so a rerun says same,
+ * with the recorded results and with the real tools. Before, an in-memory trace kept the changed
+ * order (a rerun with live tools diverged at its result), and every trace kept the changed input
+ * (any rerun diverged at `refund`).
  */
 import { agent } from '@agent-trace/core';
 import { z } from 'zod';
@@ -34,12 +36,14 @@ export function build(change?: Change) {
   const refund = plantedTool(change, {
     name: 'refund',
     description: 'Refunds an order',
-    input: z.object({ id: z.number() }),
-    execute: ({ id }) => {
-      const record = found(id);
+    input: z.object({ id: z.number(), notes: z.array(z.string()).default([]) }),
+    // It also writes on the input it was given (its schema's default list).
+    execute: input => {
+      const record = found(input.id);
       record.status = 'refunded';
       record.refunded = 80;
-      return { id, refunded: 80 };
+      input.notes.push('refunded in full');
+      return { id: input.id, refunded: 80 };
     },
   });
   return agent({
@@ -55,7 +59,7 @@ export function build(change?: Change) {
 }
 
 export const shape: Shape = {
-  name: 'a tool returns a live record a later call changes',
+  name: 'tools change a record they returned and the input they were given',
   module: 'test/conformance/shapes/live-record.ts',
   record: file => recordRun(file, build(), 'Order 41 arrived broken.'),
   build,

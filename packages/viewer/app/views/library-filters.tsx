@@ -19,7 +19,7 @@ export interface LibraryFilter {
   readonly sort?: string;
 }
 
-/** The index's agents, tools, models and stop reasons, offered as the filters' choices. */
+/** The index's agents, tools, models, stop reasons and conversations, offered as the filters' choices. */
 function useFacets(): Readonly<Record<string, readonly string[]>> {
   const [facets, setFacets] = useState<Readonly<Record<string, readonly string[]>>>({});
   useEffect(() => {
@@ -118,6 +118,11 @@ export function LibraryFilters({
           <option value={reason}>{reason}</option>
         ))}
       </select>
+      <Conversations
+        choices={facets.conversation ?? []}
+        session={filter.session ?? ''}
+        onChoose={apply('session')}
+      />
       <Measures filter={filter} apply={apply} />
       <label>
         <input
@@ -186,5 +191,37 @@ function Measures({ filter, apply }: { readonly filter: LibraryFilter; readonly 
         onApply={apply('session')}
       />
     </>
+  );
+}
+
+/**
+ * The library's conversations (its `sessions` with turns), each with its turns and how it ended:
+ * choosing one lists its turns (the session filter).
+ */
+function Conversations({
+  choices,
+  session,
+  onChoose,
+}: {
+  readonly choices: readonly string[];
+  readonly session: string;
+  readonly onChoose: (session: string) => void;
+}) {
+  if (choices.length === 0) return null;
+  const conversations = choices.map(choice => choice.split('\u001f'));
+  const known = conversations.some(([id]) => id === session);
+  return (
+    <select
+      aria-label="Conversation"
+      value={known ? session : ''}
+      onChange={event => onChoose(event.currentTarget.value)}
+    >
+      <option value="">every run (or choose a conversation)</option>
+      {conversations.map(([id = '', turns = '', outcome = '']) => (
+        <option value={id}>
+          {id} · {turns} turn{turns === '1' ? '' : 's'} · {outcome}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -88,6 +88,12 @@ export function TracePage(props: TracePageProps) {
     if (run !== undefined && props.chosen !== undefined && run.key !== props.chosen)
       onChoose?.(run.key);
   }, [run?.key, props.chosen]);
+  /** A run chosen (in the list, or a conversation's turn): shown from its top. */
+  const choose = (key: string): void => {
+    setOwnChoice(key);
+    onChoose?.(key);
+    setSelectedSeq(undefined);
+  };
   const selectedIndex =
     run === undefined || selectedSeq === undefined ? -1 : run.rows.indexOfSeq(selectedSeq);
   const row = run?.rows.rowAt(selectedIndex);
@@ -111,11 +117,7 @@ export function TracePage(props: TracePageProps) {
             onFilter={setFilter}
             filters={filters}
             selected={run?.key}
-            onSelect={key => {
-              setOwnChoice(key);
-              props.onChoose?.(key);
-              setSelectedSeq(undefined);
-            }}
+            onSelect={choose}
           />
         </div>
         <main class="main">
@@ -132,11 +134,7 @@ export function TracePage(props: TracePageProps) {
               shown={shown}
               selected={selectedSeq}
               onSelect={setSelectedSeq}
-              onOpen={key => {
-                setOwnChoice(key);
-                props.onChoose?.(key);
-                setSelectedSeq(undefined);
-              }}
+              onOpen={choose}
             />
           )}
         </main>

@@ -176,4 +176,10 @@ SELECT * FROM (
   UNION SELECT DISTINCT 'tool', tool FROM tool_calls
   UNION SELECT DISTINCT 'model', model FROM llm_calls
   UNION SELECT DISTINCT 'stop', stop_reason FROM runs WHERE stop_reason IS NOT NULL
-) WHERE name IS NOT NULL ORDER BY facet, name LIMIT 2000`;
+  -- Each conversation: its id, how many turns, how it ended, joined by a unit separator.
+  UNION SELECT 'conversation', concat_ws(chr(31), session, CAST(turns AS VARCHAR), coalesce(outcome, 'running'))
+    FROM sessions WHERE turns IS NOT NULL
+) WHERE name IS NOT NULL
+-- At most 1,000 choices a facet: a library of many conversations leaves room for the others.
+QUALIFY row_number() OVER (PARTITION BY facet ORDER BY name) <= 1000
+ORDER BY facet, name`;

@@ -135,6 +135,9 @@ function runChecked(
   { tool, args, input }: CheckedCall,
 ): Promise<ToolCallOutcome> {
   const { call, agentName, clock, runTool, traceHeaders } = options;
+  // What the call was given, as it was before the tool ran: a tool that changes the object it is
+  // given is recorded with what it was given, as a rerun that answers from the recording gives it.
+  const given = { args: asGiven(args), input: asGiven(input) };
   return runWithLimits<unknown>(
     signal => {
       const context = {
@@ -155,14 +158,14 @@ function runChecked(
     (result): ToolCallOutcome => {
       try {
         const content = toContent(tool.name, result);
-        return { ok: true, args, input, result, ...asReturned(result, content), content };
+        return { ok: true, ...given, result, ...asReturned(result, content), content };
       } catch (error) {
-        return failure(args, toolCallError(tool.name, error), input);
+        return failure(given.args, toolCallError(tool.name, error), given.input);
       }
     },
     (error: unknown) => {
       if (error instanceof RunAbortedError) throw error;
-      return failure(args, toolCallError(tool.name, error), input);
+      return failure(given.args, toolCallError(tool.name, error), given.input);
     },
   );
 }
@@ -202,6 +205,16 @@ function describeIssues(error: z.ZodError): string {
       return `${path}: ${issue.message}`;
     })
     .join('; ');
+}
+
+/** An object as its JSON reads back (a copy the tool cannot change); anything else as it is. */
+function asGiven(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 /**

@@ -39,6 +39,7 @@ export {
   formatDivergence,
   isBridgedAgent,
   isPlanTarget,
+  recordedConversation,
   recordedConversations,
   recordedEvents,
   recordedModel,

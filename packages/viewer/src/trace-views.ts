@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { TraceEvent } from '@agent-trace/core';
 import {
+  agentTurnOf,
   alignTraces,
   describeNewerContent,
   describeReplacedBytes,
@@ -80,9 +81,8 @@ export async function alignedRuns(
 /** The turn of a conversation a run is (the agent's, not a simulated user's reply). */
 function turnOf(run: TraceRun | undefined): RunDiffData['turn'] {
   const start = run?.events[0];
-  if (start?.event !== 'run_start' || start.conversation === undefined) return undefined;
-  const { id, turn, role } = start.conversation;
-  return role === undefined ? { conversation: id, turn } : undefined;
+  const turn = start === undefined ? undefined : agentTurnOf(start);
+  return turn === undefined ? undefined : { conversation: turn.id, turn: turn.turn };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { model, type Agent } from '@agent-trace/core';
-import { conversationFromTrace, memorySink, recordedConversations } from '@agent-trace/trace';
+import { conversationFromTrace, memorySink, recordedConversation } from '@agent-trace/trace';
 import { buildRunTrees } from '@agent-trace/trace/model';
 import { defined } from '@agent-trace/core/util';
 import { writeFile } from 'node:fs/promises';
@@ -87,17 +87,10 @@ export async function forkTurnCommand(
 
 /** What the person said at the turn in the recording; throws when the trace has no such turn. */
 function recordedMessage(
-  events: Parameters<typeof recordedConversations>[0],
+  events: Parameters<typeof recordedConversation>[0],
   { conversation, turn }: Pick<ForkTurnCommandOptions, 'conversation' | 'turn'>,
 ): string {
-  const held = recordedConversations(events);
-  const chosen = conversation === undefined ? held[0] : held.find(each => each.id === conversation);
-  if (chosen === undefined)
-    throw new Error(
-      conversation === undefined
-        ? 'the trace holds no conversation (runs of conversation() make one)'
-        : `the trace holds no conversation '${conversation}' (it holds ${held.map(each => `'${each.id}'`).join(', ') || 'none'})`,
-    );
+  const chosen = recordedConversation(events, conversation);
   const start = chosen.turns.find(each => each.turn === turn)?.events[0];
   if (start?.event !== 'run_start')
     throw new Error(

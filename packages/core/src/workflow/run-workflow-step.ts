@@ -412,6 +412,7 @@ async function toolAttempt(
         abortSignal: signal,
         clock: state.clock,
         traceHeaders: () => state.tracer.traceHeaders(toolSpan),
+        recording: state.tracer.recording,
         ...(override === undefined
           ? {}
           : {

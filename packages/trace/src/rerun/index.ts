@@ -15,6 +15,7 @@ export type { BridgedAgent } from './bridged-agent.js';
 export { recordedServers } from './recorded-servers.js';
 export {
   conversationFromTrace,
+  recordedConversation,
   recordedConversations,
   rerunConversation,
 } from './rerun-conversation.js';

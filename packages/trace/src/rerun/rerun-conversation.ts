@@ -94,11 +94,20 @@ export async function rerunConversation(
   agent: AnyAgent,
   options: ConversationRerunOptions = {},
 ): Promise<ConversationRerunReport> {
-  const { conversationId, throughTurn, ...rerun } = options;
-  const chosen = pickConversation(
-    recordedConversations(await recordedEvents(trace)),
-    conversationId,
+  const { conversationId, ...rerun } = options;
+  return rerunTurns(
+    recordedConversation(await recordedEvents(trace), conversationId),
+    agent,
+    rerun,
   );
+}
+
+/** Reruns a recorded conversation's turns in order (see {@link rerunConversation}). */
+async function rerunTurns(
+  chosen: RecordedConversation,
+  agent: AnyAgent,
+  { throughTurn, ...rerun }: Omit<ConversationRerunOptions, 'conversationId'>,
+): Promise<ConversationRerunReport> {
   const turns: TurnRerun[] = [];
   const carry = new ConversationCarry();
   for (const { turn, runId, events } of chosen.turns) {
@@ -126,10 +135,15 @@ export async function rerunConversation(
   };
 }
 
-function pickConversation(
-  conversations: readonly RecordedConversation[],
-  id: string | undefined,
+/**
+ * The conversation `id` of a trace's events (the first when undefined), with its turns; throws,
+ * naming the conversations the trace holds, when it holds no such conversation.
+ */
+export function recordedConversation(
+  events: readonly TraceEvent[],
+  id?: string,
 ): RecordedConversation {
+  const conversations = recordedConversations(events);
   const found = id === undefined ? conversations[0] : conversations.find(each => each.id === id);
   if (found !== undefined) return found;
   const known = conversations.map(each => `'${each.id}'`).join(', ');
@@ -172,11 +186,10 @@ export async function conversationFromTrace<Output = string>(
   // The turns rerun with the conversation's options (its features, prices), never into its trace
   // and never with its overrides (a fork's model answers its new turns only).
   const { trace: _sinks, id: _id, from: _from, overrides: _own, ...run } = conversationOptions;
-  const events = await recordedEvents(trace);
-  const throughTurn = forkedTurn(events, conversationId, beforeTurn);
-  const rerun = await rerunConversation(events, agent, {
+  const chosen = recordedConversation(await recordedEvents(trace), conversationId);
+  const throughTurn = forkedTurn(chosen, beforeTurn);
+  const rerun = await rerunTurns(chosen, agent, {
     run,
-    ...(conversationId === undefined ? {} : { conversationId }),
     ...(throughTurn === undefined ? {} : { throughTurn }),
   });
   const first = rerun.firstDivergence;
@@ -192,29 +205,24 @@ export async function conversationFromTrace<Output = string>(
       // Forked before the first turn the trace holds: from the history that turn started from.
       messages:
         rerun.turns.length === 0 && throughTurn !== undefined
-          ? startedFrom(events, rerun.id, throughTurn + 1)
+          ? startedFrom(chosen, throughTurn + 1)
           : rerun.messages,
     },
   });
 }
 
 /** The whole history a recorded turn started from; empty when the trace does not hold it. */
-function startedFrom(events: readonly TraceEvent[], id: string, turn: number): Message[] {
-  const recorded = recordedConversations(events)
-    .find(each => each.id === id)
-    ?.turns.find(each => each.turn === turn);
-  const start = recorded?.events[0];
+function startedFrom(chosen: RecordedConversation, turn: number): Message[] {
+  const start = chosen.turns.find(each => each.turn === turn)?.events[0];
   return start?.event === 'run_start' ? (start.history ?? []).map(fromTraceMessage) : [];
 }
 
 /** The last turn to rebuild for a fork `beforeTurn`, checked against the recorded turns. */
 function forkedTurn(
-  events: readonly TraceEvent[],
-  conversationId: string | undefined,
+  chosen: RecordedConversation,
   beforeTurn: number | undefined,
 ): number | undefined {
   if (beforeTurn === undefined) return undefined;
-  const chosen = pickConversation(recordedConversations(events), conversationId);
   const last = chosen.turns.at(-1)?.turn ?? 0;
   if (!Number.isInteger(beforeTurn) || beforeTurn < 1 || beforeTurn > last + 1)
     throw new Error(

@@ -82,6 +82,12 @@ export interface ExecuteToolCallOptions {
   runTool?: (input: unknown, execute: () => Promise<unknown>) => Promise<unknown>;
   /** The trace context of the call's span, for the tool's own outgoing calls. */
   traceHeaders?: () => Readonly<Record<string, string>>;
+  /**
+   * Whether the call is traced: its args, input and result are then kept as they were given and
+   * returned (copies a tool cannot change later). An untraced run pays nothing for them.
+   * @defaultValue true
+   */
+  recording?: boolean;
 }
 
 /** A call that passed its checks: its tool, and its arguments as given and as validated. */
@@ -137,7 +143,8 @@ function runChecked(
   const { call, agentName, clock, runTool, traceHeaders } = options;
   // What the call was given, as it was before the tool ran: a tool that changes the object it is
   // given is recorded with what it was given, as a rerun that answers from the recording gives it.
-  const given = { args: asGiven(args), input: asGiven(input) };
+  const recording = options.recording !== false;
+  const given = recording ? { args: asGiven(args), input: asGiven(input) } : { args, input };
   return runWithLimits<unknown>(
     signal => {
       const context = {
@@ -158,7 +165,8 @@ function runChecked(
     (result): ToolCallOutcome => {
       try {
         const content = toContent(tool.name, result);
-        return { ok: true, ...given, result, ...asReturned(result, content), content };
+        const recorded = recording ? asReturned(result, content) : {};
+        return { ok: true, ...given, result, ...recorded, content };
       } catch (error) {
         return failure(given.args, toolCallError(tool.name, error), given.input);
       }

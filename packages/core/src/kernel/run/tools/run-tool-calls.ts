@@ -420,6 +420,7 @@ function attemptTool(
       abortSignal: state.signal,
       clock: state.clock,
       traceHeaders: () => state.tracer.traceHeaders(toolSpan),
+      recording: state.tracer.recording,
       ...(state.overrides.tool === undefined
         ? {}
         : {

@@ -44,18 +44,14 @@ export class Conversation {
     for (; this.#hashedCount < this.messages.length; this.#hashedCount++) {
       const message = this.messages[this.#hashedCount] as Message;
       const known = memo?.get(message);
-      const after = known?.get(this.#rollingHash);
-      if (after !== undefined) {
-        this.#rollingHash = after;
+      if (known?.before === this.#rollingHash) {
+        this.#rollingHash = known.after;
         continue;
       }
       const text = this.#hashable(JSON.stringify(message));
-      const hash = hashString(`${this.#rollingHash}\n${text}`);
-      if (memo !== undefined && (known?.size ?? 0) < memoPerMessage) {
-        if (known === undefined) memo.set(message, new Map([[this.#rollingHash, hash]]));
-        else known.set(this.#rollingHash, hash);
-      }
-      this.#rollingHash = hash;
+      const after = hashString(`${this.#rollingHash}\n${text}`);
+      memo?.set(message, { before: this.#rollingHash, after });
+      this.#rollingHash = after;
     }
     return this.#rollingHash;
   }
@@ -132,14 +128,18 @@ export class Conversation {
   }
 }
 
-/** Each message's rolling hash by the hash before it, for conversations hashed without redaction. */
-const plainHashes = new WeakMap<Message, Map<string, string>>();
-/** The same, for each way of redacting (`Redaction.alike`). */
-const redactedHashes = new WeakMap<object, WeakMap<Message, Map<string, string>>>();
-/** The most hashes kept for one message (one for each conversation it was carried into). */
-const memoPerMessage = 8;
+/** A message's rolling hash: the hash after it, and the hash before it that it was taken after. */
+interface Hashed {
+  readonly before: string;
+  readonly after: string;
+}
 
-function hashesAlike(alike: object | undefined): WeakMap<Message, Map<string, string>> | undefined {
+/** Each message's last rolling hash, for conversations hashed without redaction. */
+const plainHashes = new WeakMap<Message, Hashed>();
+/** The same, for each way of redacting (`Redaction.alike`). */
+const redactedHashes = new WeakMap<object, WeakMap<Message, Hashed>>();
+
+function hashesAlike(alike: object | undefined): WeakMap<Message, Hashed> | undefined {
   if (alike === undefined) return undefined;
   let memo = redactedHashes.get(alike);
   if (memo === undefined) redactedHashes.set(alike, (memo = new WeakMap()));

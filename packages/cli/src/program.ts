@@ -15,6 +15,8 @@ import { addRegress } from './program/regress-command.js';
 import { addEval } from './program/eval-commands.js';
 import { addServe, addView } from './program/view-command.js';
 import { addImport } from './program/import-command.js';
+import { addFeedback } from './program/feedback-command.js';
+import { addDataset } from './program/dataset-commands.js';
 import { addIndex, addQuery, addRuns } from './program/library-commands.js';
 
 export type { CliIo } from './program/command-context.js';
@@ -46,6 +48,8 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
     addFork,
     addRegress,
     addEval,
+    addFeedback,
+    addDataset,
     addValidate,
     addDiff,
     addStats,

@@ -94,6 +94,7 @@ export type {
   TraceSink,
 } from './kernel/trace/trace-sink.js';
 export type { Evaluation } from './kernel/protocol/evaluation.js';
+export { FeedbackEvent, feedbackSources } from './kernel/protocol/feedback-event.js';
 
 export { steppingClock, systemClock, virtualClock } from './kernel/util/clock.js';
 export type { Clock, TimedWork } from './kernel/util/clock.js';

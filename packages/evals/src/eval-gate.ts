@@ -1,6 +1,7 @@
 import { failedRuns, type FailedRun } from './compare/compare-evals.js';
 import { transcriptLines, transcriptOf } from './conversation/transcript-text.js';
 import type { EvalResult } from './run-eval.js';
+import type { CaseSource } from './dataset/dataset-case.js';
 
 /**
  * The mean score each scorer of an eval must reach: one for all, or by scorer name (a scorer not
@@ -29,6 +30,13 @@ function transcriptUnder(output: unknown): string {
         .join('');
 }
 
+/** Where a case made of a recorded run came from, under its line: the run and how to open it. */
+function lineageUnder(source: CaseSource | undefined): string {
+  return source === undefined
+    ? ''
+    : `\n      from run ${source.run} (${source.time}): agent-trace replay ${source.trace} --run ${source.run}`;
+}
+
 /**
  * Why a scorer's mean is under its threshold, naming the cases that scored under it (the lowest
  * first, at most ten) with their reasons; undefined when it is not.
@@ -46,7 +54,7 @@ export function belowThreshold(
   const named = firstTen(
     under.map(
       each =>
-        `  ${each.id}#${each.trial}: ${each.scores[scorer]?.score ?? 0} (${each.error === undefined ? (each.scores[scorer]?.reason ?? 'no score') : `the task threw: ${each.error}`})${transcriptUnder(each.output)}`,
+        `  ${each.id}#${each.trial}: ${each.scores[scorer]?.score ?? 0} (${each.error === undefined ? (each.scores[scorer]?.reason ?? 'no score') : `the task threw: ${each.error}`})${transcriptUnder(each.output)}${lineageUnder(each.source)}`,
     ),
   );
   return `scorer '${scorer}' of eval '${result.name}': mean ${mean}, under ${threshold}. Cases under it:\n${named.join('\n')}`;

@@ -91,3 +91,29 @@ export {
   frustrationRubric,
 } from './conversation/conversation-judges.js';
 export { conversationTask } from './conversation/conversation-task.js';
+export {
+  addToDataset,
+  datasetAt,
+  DatasetError,
+  datasetVersion,
+  diffDatasets,
+  inputKey,
+  readDataset,
+  sourceOf,
+  versionLog,
+  versionsFolder,
+} from './dataset/index.js';
+export type {
+  AddToDatasetOptions,
+  CaseSource,
+  ChangedCase,
+  ConversationInput,
+  DatasetAddition,
+  DatasetCase,
+  DatasetContent,
+  DatasetDiff,
+  DatasetVersionEntry,
+  PickedRun,
+  RunSelection,
+  StoredCase,
+} from './dataset/index.js';

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { run, type RunOptions, type RunResult, type TraceEvent } from '@agent-trace/core';
 import { jsonlSink, memorySink } from '@agent-trace/trace';
 import { runTotals } from '@agent-trace/trace/model';
+import { defined } from '@agent-trace/core/util';
 import { mean } from './compare/bootstrap.js';
+import { sourceOf, type CaseSource } from './dataset/dataset-case.js';
 import { loadCases } from './data/load-cases.js';
 import type { EvalDefinition } from './define-eval.js';
 import { asScore, type EvalCase, type Score, type ScorerInput, type TaskRun } from './scorer.js';
@@ -63,6 +65,8 @@ export interface CaseResult {
   readonly usage: CaseUsage;
   /** The case's trace file, with `traceDir`. */
   readonly traceFile?: string;
+  /** The recorded run the case was made of (`agent-trace dataset add`), when it was. */
+  readonly source?: CaseSource;
 }
 
 /** What an eval run gave: every case's trials, and each scorer's mean. */
@@ -220,6 +224,7 @@ async function runCase(
     durationMs: taskRun.durationMs,
     usage: usageOf([...memory.events, ...scorerMemory.events]),
     ...(traceFile === undefined ? {} : { traceFile }),
+    ...defined('source', sourceOf(evalCase.metadata)),
   };
 }
 

@@ -19,6 +19,8 @@ export type { TailBatch, TailTraceOptions } from './jsonl/tail-trace.js';
 export { repairTornTail } from './jsonl/repair-torn-tail.js';
 export { TraceFileError } from './jsonl/trace-file-error.js';
 export { TraceParseError } from './jsonl/trace-parse-error.js';
+export { FeedbackError, readFeedback, recordFeedback } from './feedback/index.js';
+export type { FeedbackInput, RecordFeedbackOptions } from './feedback/index.js';
 export { memorySink } from './memory-sink.js';
 export type { MemorySink } from './memory-sink.js';
 export { TraceValidator, validateTrace, validateTraceFile } from './validate/validate-trace.js';

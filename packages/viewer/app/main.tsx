@@ -15,7 +15,14 @@ function readData(): ViewerData {
 
 function App({ data }: { data: ViewerData }) {
   if (data.mode === 'diff') return <DiffPage data={data} />;
-  if (data.mode === 'serve') return <ServedPage title={data.title} source={data.source} />;
+  if (data.mode === 'serve')
+    return (
+      <ServedPage
+        title={data.title}
+        source={data.source}
+        {...(data.token === undefined ? {} : { token: data.token })}
+      />
+    );
   if (data.mode === 'experiment') return <ExperimentPage data={data} />;
   const runs = data.files.flatMap(file =>
     buildRuns(file.events, data.files.length > 1 ? file.name : '', file.evaluations),

@@ -1,6 +1,11 @@
-import type { TraceEvent } from '@agent-trace/core';
-import { emptyTally, tallyEvent } from '@agent-trace/trace/model';
-import type { ConversationTurnData, GraphFact, RunSummary } from './viewer-data.js';
+import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { emptyTally, feedbackText, tallyEvent } from '@agent-trace/trace/model';
+import type {
+  ConversationTurnData,
+  FeedbackData,
+  GraphFact,
+  RunSummary,
+} from './viewer-data.js';
 
 /**
  * A run's summary counted event by event: when it started and last moved, its stop reason (the
@@ -19,6 +24,7 @@ export class RunSummarizer {
   #lastAt = Number.NaN;
   #stopReason: string | undefined;
   #turn: ConversationTurnData | undefined;
+  readonly #feedback: FeedbackData[] = [];
 
   constructor(id: string, file: string) {
     this.#id = id;
@@ -26,6 +32,10 @@ export class RunSummarizer {
   }
 
   add(event: TraceEvent): void {
+    if (event.event === 'feedback') {
+      this.#feedback.push(feedbackData(event));
+      return;
+    }
     const at = Date.parse(event.time);
     if (Number.isNaN(this.#startedAt)) {
       this.#session = event.session;
@@ -69,6 +79,22 @@ export class RunSummarizer {
       lastAt: this.#lastAt,
       graph: this.#graph,
       ...(this.#turn === undefined ? {} : { turn: this.#turn }),
+      ...(this.#feedback.length === 0 ? {} : { feedback: [...this.#feedback] }),
     };
   }
+}
+
+/** A feedback event as the page shows it. */
+function feedbackData(event: TraceEventOf<'feedback'>): FeedbackData {
+  const { id, score, label, comment, by, source } = event;
+  return {
+    id,
+    ...(score === undefined ? {} : { score }),
+    ...(label === undefined ? {} : { label }),
+    ...(comment === undefined ? {} : { comment }),
+    ...(by === undefined ? {} : { by }),
+    source,
+    at: Date.parse(event.time),
+    text: feedbackText(event, 400),
+  };
 }

@@ -52,6 +52,9 @@ export type ViewerData =
   | ServedData
   | ExperimentData;
 
+/** The header a served page sends its server's token in, with every feedback. */
+export const tokenHeader = 'x-agent-trace-token';
+
 /**
  * A served page: its runs are asked of the server, and each run's rows fetched in windows. A
  * library (a folder with its index) filters runs on the server; served files filter in the page.
@@ -60,6 +63,8 @@ export interface ServedData {
   readonly mode: 'serve';
   readonly title: string;
   readonly source: 'library' | 'files';
+  /** What the page sends with a feedback: set when the server records it (on a loopback address). */
+  readonly token?: string;
 }
 
 /** What the agent graph reads of a run: its agent starts and its handoffs and delegations. */
@@ -99,6 +104,22 @@ export interface RunSummary {
   readonly reading?: { readonly bytes: number; readonly of: number };
   /** Set for a turn of a conversation (`run_start.conversation`): what was said and answered. */
   readonly turn?: ConversationTurnData;
+  /** People's feedback on the run, in the order given. */
+  readonly feedback?: readonly FeedbackData[];
+}
+
+/** A person's feedback on a run, as the page shows it. */
+export interface FeedbackData {
+  readonly id: string;
+  readonly score?: number;
+  readonly label?: string;
+  readonly comment?: string;
+  readonly by?: string;
+  readonly source: string;
+  /** Epoch milliseconds. */
+  readonly at: number;
+  /** The whole of it in words, as `replay` says it. */
+  readonly text: string;
 }
 
 /** A run that is a turn of a conversation, as the conversation's transcript shows it. */

@@ -1,6 +1,6 @@
-import type { TraceEvent } from '@agent-trace/core';
+import type { FeedbackEvent, TraceEvent } from '@agent-trace/core';
 import { groupRuns } from '@agent-trace/trace';
-import { buildRunTrees } from '@agent-trace/trace/model';
+import { buildRunTrees, feedbackText } from '@agent-trace/trace/model';
 import { plural } from '../render/plural.js';
 import { runNamed } from './select-runs.js';
 import { renderRunTree } from '../render/render-trace.js';
@@ -49,11 +49,12 @@ export async function replayCommand(
   } catch (error) {
     return unreadableTrace(error, file);
   }
+  const feedback = wanted.feedback.filter(event => wanted.takes(event.run));
   if (options.json === true) {
     await options.write(
-      `],\n  "tornTail": ${JSON.stringify(input.tornTail ?? null)},\n  "warnings": ${JSON.stringify(input.warnings)}\n}`,
+      `],\n  "feedback": ${JSON.stringify(feedback)},\n  "tornTail": ${JSON.stringify(input.tornTail ?? null)},\n  "warnings": ${JSON.stringify(input.warnings)}\n}`,
     );
-  }
+  } else if (feedback.length > 0) await options.write(`\n${feedbackLines(feedback, options.style)}`);
   const missing = wanted.missing();
   if (missing !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: missing };
   return {
@@ -63,6 +64,14 @@ export async function replayCommand(
   };
 }
 
+/** People's feedback on the runs, a line each, after the runs. */
+function feedbackLines(feedback: readonly FeedbackEvent[], style: Style): string {
+  const lines = feedback.map(
+    event => `  ${style.cyan(feedbackText(event))}  ${style.dim(`on run ${event.run}, ${event.time}`)}`,
+  );
+  return `${style.bold('Feedback')}\n${lines.join('\n')}\n`;
+}
+
 /**
  * The runs `--run` names, found as the trace streams by: an id, or a 1-based place in the order
  * the runs start in the file (as `rerun --run` counts them).
@@ -70,6 +79,8 @@ export async function replayCommand(
 class WantedRuns {
   readonly #order: string[] = [];
   readonly #found = new Set<string>();
+  /** The feedback read, which judges runs after their end. */
+  readonly feedback: FeedbackEvent[] = [];
 
   constructor(readonly names: readonly string[]) {}
 
@@ -77,7 +88,8 @@ class WantedRuns {
   async *watch(events: AsyncIterable<TraceEvent>): AsyncGenerator<TraceEvent> {
     const seen = new Set<string>();
     for await (const event of events) {
-      if (!seen.has(event.run)) {
+      if (event.event === 'feedback') this.feedback.push(event);
+      else if (!seen.has(event.run)) {
         seen.add(event.run);
         this.#order.push(event.run);
       }

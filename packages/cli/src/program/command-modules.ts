@@ -13,6 +13,8 @@ export const commandModules = {
   diff: () => import('../commands/diff.js'),
   stats: () => import('../commands/stats.js'),
   export: () => import('../commands/export.js'),
+  feedback: () => import('../commands/feedback.js'),
+  dataset: () => loadOptional('dataset', () => import('../commands/dataset.js')),
   rerun: () => import('../commands/rerun.js'),
   fork: () => import('../commands/fork.js'),
   regress: () => loadOptional('regress', () => import('../commands/regress.js')),

@@ -1,21 +1,35 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
-import { errorKind, featureEventText, planReasons, transformText } from '@agent-trace/trace/model';
+import {
+  errorKind,
+  featureEventText,
+  feedbackText,
+  planReasons,
+  transformText,
+} from '@agent-trace/trace/model';
 import type { Style } from './style.js';
 
 const cut = (text: string, length = 70): string =>
   text.length > length ? `${text.slice(0, length - 1)}…` : text;
 const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(value));
 
-/** A feature's own event, or its transform, in a few words. */
-function featureLine(event: TraceEventOf<'feature' | 'transform'>, style: Style): string {
+/** A feature's own event, its transform, or a person's feedback, in a few words. */
+function pointLine(
+  event: TraceEventOf<'feature' | 'transform' | 'feedback'>,
+  style: Style,
+): string {
+  if (event.event === 'feedback') return style.cyan(feedbackText(event, 70));
   return event.event === 'feature'
     ? `${style.cyan('feature')} ${featureEventText(event, 70)}`
     : style.yellow(transformText(event, 70));
 }
 
+const pointKinds: ReadonlySet<string> = new Set(['feature', 'transform', 'feedback']);
+const isPoint = (event: TraceEvent): event is TraceEventOf<'feature' | 'transform' | 'feedback'> =>
+  pointKinds.has(event.event);
+
 /** What an event says, in a few words. */
 function summary(event: TraceEvent, style: Style): string {
-  if (event.event === 'feature' || event.event === 'transform') return featureLine(event, style);
+  if (isPoint(event)) return pointLine(event, style);
   switch (event.event) {
     case 'run_start':
       if (event.resumed !== undefined) return `run resumes after seq ${event.resumed.after_seq}`;

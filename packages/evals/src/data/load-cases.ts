@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { importPeer } from '@agent-trace/core/util';
 import type * as CsvSync from 'csv-parse/sync';
 import type * as Yaml from 'yaml';
@@ -132,6 +132,25 @@ function checked(file: string, where: string, value: unknown): EvalCase {
       `${issue?.path.join('.') || 'the case'}: ${issue?.message ?? 'is not a case'} (a case is { input, expected?, metadata?, id? })`,
     );
   }
-  const { id, ...rest } = parsed.data;
-  return { ...rest, ...(id === undefined ? {} : { id: String(id) }) };
+  const { id, metadata, ...rest } = parsed.data;
+  return {
+    ...rest,
+    ...(metadata === undefined ? {} : { metadata: withTraceFromHere(file, metadata) }),
+    ...(id === undefined ? {} : { id: String(id) }),
+  };
+}
+
+/**
+ * A case made of a recorded run names its trace from the data file's folder
+ * (`metadata.source.trace`); loaded, it names it from the working folder, so it opens from here.
+ */
+function withTraceFromHere(
+  file: string,
+  metadata: Record<string, unknown>,
+): Record<string, unknown> {
+  const source = metadata.source as { run?: unknown; trace?: unknown } | undefined;
+  if (typeof source?.run !== 'string' || typeof source.trace !== 'string') return metadata;
+  if (isAbsolute(source.trace)) return metadata;
+  const trace = relative(process.cwd(), resolve(dirname(file), source.trace)).split(sep).join('/');
+  return { ...metadata, source: { ...source, trace } };
 }

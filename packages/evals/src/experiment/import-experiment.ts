@@ -64,6 +64,8 @@ function judgedRuns(
   const judged = new Map<string, JudgedRun>();
   let unmatched = 0;
   for (const evaluation of evaluations) {
+    // A person's feedback has no scorer's score: it is not a case's.
+    if (evaluation.score === undefined) continue;
     const run = runOfSpan.get(`${evaluation.traceId}/${evaluation.spanId}`);
     if (run === undefined) {
       unmatched++;

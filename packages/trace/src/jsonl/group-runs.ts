@@ -11,7 +11,9 @@ export interface TraceRun {
 /**
  * Groups a stream of events into runs, yielding each run as soon as its `run_end` is read, and
  * the runs never sealed at the end, in the order they began. Only the runs still open are held,
- * so a file of many runs is read in the memory of its largest run, not of the file.
+ * so a file of many runs is read in the memory of its largest run, not of the file. People's
+ * `feedback` on a run comes after its seal and is not part of it: it is skipped here (read it with
+ * `readFeedback`, or from the events).
  *
  * @example
  * ```ts
@@ -23,6 +25,7 @@ export async function* groupRuns(
 ): AsyncGenerator<TraceRun, void, undefined> {
   const open = new Map<string, TraceEvent[]>();
   for await (const event of events) {
+    if (event.event === 'feedback') continue;
     let held = open.get(event.run);
     if (held === undefined) {
       held = [];

@@ -2,7 +2,7 @@
  * The trace library's tables and the views it documents. Tables hold what the index read: the
  * files (how far each was read) and one row per event with the fields the views need, extracted
  * once. Views are what users query: `runs`, `sessions`, `agents`, `llm_calls`, `tool_calls`,
- * `handoffs`, `feature_events` and `events`, each row with its run id (a session's with its
+ * `handoffs`, `feature_events`, `feedback` and `events`, each row with its run id (a session's with its
  * session id), file and byte offset.
  */
 
@@ -32,6 +32,11 @@ ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS refusal VARCHAR;
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS conversation VARCHAR;
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS turn INTEGER;
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS conversation_role VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS score DOUBLE;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS label VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS given_by VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS source VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS feedback_id VARCHAR;
 CREATE TABLE IF NOT EXISTS library_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS staged_lines (
   file_id INTEGER, "offset" DOUBLE, length INTEGER, line VARCHAR);
@@ -87,6 +92,12 @@ const lineShape = JSON.stringify({
   args: 'JSON',
   result: 'JSON',
   text: 'VARCHAR',
+  id: 'VARCHAR',
+  score: 'DOUBLE',
+  label: 'VARCHAR',
+  comment: 'VARCHAR',
+  by: 'VARCHAR',
+  source: 'VARCHAR',
 });
 
 /** A JSON value as text: a string as it is, anything else as its JSON. */
@@ -166,9 +177,10 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
   CASE WHEN j.event = 'tool_end' THEN ${asText('j.result')}
        WHEN j.event = 'llm_end' THEN j.text
        WHEN j.event = 'transform' THEN j.content
+       WHEN j.event = 'feedback' THEN j.comment
        WHEN j.output IS NOT NULL THEN ${asText('j.output')} END,
   coalesce(j.feature, j.error.feature), j.error.refusal, j.conversation.id, j.conversation.turn,
-  j.conversation.role
+  j.conversation.role, j.score, j.label, j.by, j.source, j.id
 FROM parsed_lines
 WHERE NOT (${notAnEvent})`;
 
@@ -240,6 +252,11 @@ CREATE OR REPLACE VIEW feature_events AS
 SELECT run, session, seq, time, agent, feature, event AS kind, name, input AS data,
   output AS content, call_id, f.path AS file, "offset", parent_span_id AS span_id
 FROM trace_events JOIN trace_files f USING (file_id) WHERE event IN ('feature', 'transform');
+
+CREATE OR REPLACE VIEW feedback AS
+SELECT run, session, agent, time, score, label, output AS comment, given_by, source,
+  feedback_id AS id, f.path AS file, "offset", parent_span_id AS span_id
+FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'feedback';
 
 CREATE OR REPLACE VIEW handoffs AS
 SELECT run, from_agent, to_agent, depth, mode, time, duration_ms, error_type, f.path AS file,

@@ -33,6 +33,8 @@ export function buildRunTrees(events: Iterable<TraceEvent>): RunTree[] {
   const trees: RunTree[] = [];
   const placer = new SpanPlacer<SpanNode>(node => node.end === undefined);
   for (const event of events) {
+    // People's feedback judges the run after its end: not a part of its tree.
+    if (event.event === 'feedback') continue;
     const placement = placer.place(event);
     if (placement.kind === 'end') {
       placement.own.end = event;

@@ -11,6 +11,7 @@ import {
 } from '@opentelemetry/sdk-logs';
 import { bounded, httpSignalUrl, type OtlpSignalOptions } from './otlp-signal.js';
 import { evaluationEvent, semconv } from './semconv.js';
+import { feedbackByAttribute } from './feedback-evaluation.js';
 
 /**
  * An evaluation as the GenAI conventions' `gen_ai.evaluation.result` event: a log record in the
@@ -19,11 +20,12 @@ import { evaluationEvent, semconv } from './semconv.js';
 export function evaluationRecord(evaluation: Evaluation): LogRecord & { context: Context } {
   const attributes: Record<string, string | number> = {};
   attributes[semconv.evaluationName] = evaluation.name;
-  attributes[semconv.evaluationScoreValue] = evaluation.score;
+  if (evaluation.score !== undefined) attributes[semconv.evaluationScoreValue] = evaluation.score;
   if (evaluation.label !== undefined) attributes[semconv.evaluationScoreLabel] = evaluation.label;
   if (evaluation.explanation !== undefined)
     attributes[semconv.evaluationExplanation] = evaluation.explanation;
   if (evaluation.responseId !== undefined) attributes[semconv.responseId] = evaluation.responseId;
+  if (evaluation.by !== undefined) attributes[feedbackByAttribute] = evaluation.by;
   return {
     eventName: evaluationEvent,
     timestamp: evaluation.timeMs,

@@ -19,6 +19,7 @@ import { SpanBuilder } from './span-builder.js';
 import { defined } from '@agent-trace/core/util';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { OtlpEvaluations } from './evaluation-logs.js';
+import { feedbackEvaluation } from './feedback-evaluation.js';
 
 /** Options of {@link otlpSink}. */
 export interface OtlpSinkOptions {
@@ -305,6 +306,10 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     },
     write(event: TraceEvent) {
       if (closed) return;
+      if (event.event === 'feedback') {
+        evaluations?.emit([feedbackEvaluation(event)]);
+        return;
+      }
       if (event.event === 'run_end') {
         flushDeadline = sealDeadlines.get(event.run);
         sealDeadlines.delete(event.run);

@@ -112,8 +112,9 @@ export class Recording {
     // its events read alone (a comparison explains its requests from them).
     const whole = start.conversation?.carried === undefined ? undefined : runHistory(events, start);
     if (whole !== undefined) this.#history = whole.map(fromTraceMessage);
+    // People's feedback judges the run; it is not something the run did.
     const own = events
-      .filter(event => event.run === start.run)
+      .filter(event => event.run === start.run && event.event !== 'feedback')
       .map(event =>
         event === start && whole !== undefined ? standaloneStart(start, whole) : event,
       );

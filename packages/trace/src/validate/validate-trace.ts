@@ -19,7 +19,8 @@ export type TraceProblemKind =
   | 'unknown_parent'
   | 'missing_run_end'
   | 'bad_seal'
-  | 'event_after_seal';
+  | 'event_after_seal'
+  | 'feedback_before_end';
 
 /** One broken rule, with where it is. */
 export interface TraceProblem {
@@ -69,13 +70,19 @@ interface RunCheck {
   sealed: boolean;
   stopReason: string | undefined;
   events: number;
+  /** The spans a feedback may judge: the run's own, and its entry agent's. */
+  runSpan?: string;
+  entrySpan?: string;
+  /** The seq of the seal, once sealed. */
+  sealSeq?: number;
 }
 
 /**
  * Checks events against the trace rules, run by run: seq starts at 0 and has no gaps or
  * duplicates; every start has its end (and every end a start of the same kind); parents exist;
  * the run is sealed by a `run_end` whose `last_seq` and counts match; nothing follows the seal,
- * except the next part of a run paused for approval (a `run_start` marked `resumed`).
+ * except the next part of a run paused for approval (a `run_start` marked `resumed`) and people's
+ * `feedback`, which judges the run's entry agent and is numbered on from the seal.
  */
 export class TraceValidator {
   readonly #runs = new Map<string, RunCheck>();
@@ -95,7 +102,14 @@ export class TraceValidator {
 
   /** Checks one event; `line` is where it is in the file, when it comes from one. */
   check(event: TraceEvent, line?: number): void {
+    if (event.event === 'feedback') {
+      this.#checkFeedback(event, line);
+      return;
+    }
     const run = this.#runOf(event, line);
+    if (event.event === 'run_start') run.runSpan ??= event.span_id;
+    else if (event.event === 'agent_start' && event.parent_span_id === run.runSpan)
+      run.entrySpan ??= event.span_id;
     this.#checkSpan(run, event, { line, run: event.run, seq: event.seq });
   }
 
@@ -107,6 +121,34 @@ export class TraceValidator {
     const run = this.#runOf(envelope, line);
     this.#checkParent(run, envelope, { line, run: envelope.run, seq: envelope.seq });
     if (envelope.event.endsWith('_start')) run.known.add(envelope.span_id);
+  }
+
+  /** A feedback follows its run's seal, after its seq, and judges its entry agent (or the run). */
+  #checkFeedback(event: TraceEvent & { event: 'feedback' }, line: number | undefined): void {
+    this.#events++;
+    const at = { line, run: event.run, seq: event.seq };
+    const run = this.#runs.get(event.run);
+    const said = `feedback ${event.id} (seq ${event.seq}) judges run ${event.run}`;
+    if (run === undefined || !run.sealed || run.sealSeq === undefined) {
+      const why = run === undefined ? 'which no earlier line starts' : 'which has not ended by then';
+      this.report({
+        ...at,
+        kind: 'feedback_before_end',
+        message: `${said}, ${why}: a feedback follows its run's run_end.`,
+      });
+    } else if (event.seq <= run.sealSeq) {
+      this.report({
+        ...at,
+        kind: 'seq_duplicate',
+        message: `${said} with a seq not after the seal's (${run.sealSeq}): a feedback is numbered on from its run's last event.`,
+      });
+    } else if (event.parent_span_id !== run.entrySpan && event.parent_span_id !== run.runSpan) {
+      this.report({
+        ...at,
+        kind: 'unknown_parent',
+        message: `${said} and names span ${String(event.parent_span_id)}, which is not the run's nor its entry agent's.`,
+      });
+    }
   }
 
   #runOf(event: TraceEventEnvelope, line: number | undefined): RunCheck {
@@ -256,6 +298,7 @@ export class TraceValidator {
     at: Omit<TraceProblem, 'kind' | 'message'>,
   ): void {
     run.sealed = true;
+    run.sealSeq = event.seq;
     run.stopReason = event.stop_reason;
     compact(run);
     if (event.last_seq !== event.seq) {

@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { RunSummary } from '../../src/viewer-data.js';
+import { tokenHeader, type RunSummary } from '../../src/viewer-data.js';
 import { runKey, type RunModel } from '../model/run-model.js';
 import { LibraryFilters, type LibraryFilter } from './library-filters.js';
 import { listedRun, useServedRun } from './served-run.js';
+import type { SendFeedback } from './feedback-panel.js';
 import { TracePage } from './trace-page.js';
+
 
 /** Moves whenever the server says its files changed (a new file, appended lines). */
 function useChanges(): [number, string | undefined] {
@@ -28,6 +30,18 @@ function readingLine(run: RunModel | undefined): string | undefined {
   return `Reading ${run.file}: ${share}% of ${(of / 2 ** 20).toFixed(0)} MB read, rows added as they are read.`;
 }
 
+/** Posts a feedback on a run to the server, with the page's token; rejects with its words. */
+function feedbackSender(token: string): SendFeedback {
+  return async (run, draft) => {
+    const answer = await fetch('/api/feedback', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [tokenHeader]: token },
+      body: JSON.stringify({ file: run.file, run: run.id, ...draft }),
+    });
+    if (!answer.ok) throw new Error(await answer.text());
+  };
+}
+
 /** The query asking the server for the runs a filter selects. */
 function runsAddress(filter: LibraryFilter): string {
   const query = new URLSearchParams();
@@ -42,7 +56,15 @@ function runsAddress(filter: LibraryFilter): string {
  * (filtered there for a library), kept up to date as files change, and the chosen run's rows
  * fetched in windows.
  */
-export function ServedPage({ title, source }: { title: string; source: 'library' | 'files' }) {
+export function ServedPage({
+  title,
+  source,
+  token,
+}: {
+  title: string;
+  source: 'library' | 'files';
+  token?: string;
+}) {
   const [changes, problem] = useChanges();
   const [filter, setFilter] = useState<LibraryFilter>({});
   const [summaries, setSummaries] = useState<readonly RunSummary[] | undefined>(undefined);
@@ -88,6 +110,7 @@ export function ServedPage({ title, source }: { title: string; source: 'library'
         chosenSummary === undefined ? undefined : runKey(chosenSummary.file, chosenSummary.id)
       }
       onChoose={setChosen}
+      {...(token === undefined ? {} : { sendFeedback: feedbackSender(token) })}
     />
   );
 }

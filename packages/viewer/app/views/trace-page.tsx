@@ -5,6 +5,7 @@ import { count, dollars, duration } from '../../src/format.js';
 import { sumTotals, type RunModel } from '../model/run-model.js';
 import { AgentGraphView } from './agent-graph-view.js';
 import { ConversationView } from './conversation-view.js';
+import { FeedbackPanel, type SendFeedback } from './feedback-panel.js';
 import { Inspector } from './inspector.js';
 import { matches, noFilter, RunList, type RunFilter } from './run-list.js';
 import { Waterfall } from './waterfall.js';
@@ -26,6 +27,8 @@ export interface TracePageProps {
   /** The chosen run's key, when the page that holds the runs chooses (a served page). */
   readonly chosen?: string;
   readonly onChoose?: (key: string) => void;
+  /** Records a feedback on a run (a served page that may); without it, feedback is only shown. */
+  readonly sendFeedback?: SendFeedback;
 }
 
 function Totals({ runs }: { runs: readonly RunModel[] }) {
@@ -135,6 +138,7 @@ export function TracePage(props: TracePageProps) {
               selected={selectedSeq}
               onSelect={setSelectedSeq}
               onOpen={choose}
+              {...(props.sendFeedback === undefined ? {} : { sendFeedback: props.sendFeedback })}
             />
           )}
         </main>
@@ -158,6 +162,7 @@ function RunView({
   selected,
   onSelect,
   onOpen,
+  sendFeedback,
 }: {
   readonly run: RunModel;
   readonly runs: readonly RunModel[];
@@ -165,6 +170,7 @@ function RunView({
   readonly selected: number | undefined;
   readonly onSelect: (seq: number) => void;
   readonly onOpen: (key: string) => void;
+  readonly sendFeedback?: SendFeedback;
 }) {
   const [chosenTab, setTab] = useState<Tab>('waterfall');
   const tab = chosenTab === 'conversation' && run.turn === undefined ? 'waterfall' : chosenTab;
@@ -182,6 +188,7 @@ function RunView({
           {run.file === '' ? '' : ` · ${run.file}`}
         </span>
       </div>
+      <FeedbackPanel run={run} {...(sendFeedback === undefined ? {} : { send: sendFeedback })} />
       {tab === 'conversation' ? (
         <ConversationView
           run={run}

@@ -34,7 +34,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /**
- * An HTTP server answering GET requests with `handle`: bound to `host` (127.0.0.1 unless told),
+ * An HTTP server answering GET and POST requests with `handle`: bound to `host` (127.0.0.1 unless told),
  * and when bound to a loopback address answering only requests addressed to it. A handler that
  * throws answers 500 with its message.
  */
@@ -48,7 +48,8 @@ export async function listen(
     const answer = async (): Promise<void> => {
       if (isLoopback(host) && !isLoopbackHost(request.headers.host, bound))
         return send(response, 403, 'text/plain', `This server answers requests to ${host} only.`);
-      if (request.method !== 'GET') return send(response, 405, 'text/plain', 'GET only.');
+      if (request.method !== 'GET' && request.method !== 'POST')
+        return send(response, 405, 'text/plain', 'GET and POST only.');
       return handle(new URL(request.url ?? '/', 'http://127.0.0.1'), response, request);
     };
     answer().catch((error: unknown) => {

@@ -74,6 +74,8 @@ export class RunOutline {
   add(event: TraceEvent, offset: number, length: number): void {
     this.#version++;
     this.#summarizer.add(event);
+    // People's feedback is the run's summary's, not a row of its tree.
+    if (event.event === 'feedback') return;
     const placement = this.#placer.place(event);
     if (placement.kind === 'end') {
       this.#endOffset[placement.own] = offset;

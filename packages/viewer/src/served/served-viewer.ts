@@ -5,7 +5,9 @@ import { drawnRow, type DrawnRow } from '../drawn-row.js';
 import { viewerHtml } from '../viewer-html.js';
 import { FileOutline } from './file-outline.js';
 import { outlineWorkerPath, outlineWorkerSource } from './outline-worker.js';
-import { listen, send, sendJson } from './http.js';
+import { randomBytes } from 'node:crypto';
+import { answerFeedback } from './feedback-route.js';
+import { isLoopback, listen, send, sendJson } from './http.js';
 import {
   filesSource,
   librarySource,
@@ -48,7 +50,8 @@ const changedEveryMs = 250;
  * index for runs (filtered by agent, tool, model, stop reason, error, cost, duration, time,
  * session or text); a run opened is outlined from its file and its rows are read back in windows
  * by byte offset, so neither the page nor the server ever holds a whole file. New and growing
- * files reach open pages without a reload. Read-only; no file outside the folder is served.
+ * files reach open pages without a reload. It writes only people's feedback on a run (served on a
+ * loopback address, from its own page), into the run's file; no file outside the folder is served.
  */
 export async function serveLibrary(
   folder: string,
@@ -86,9 +89,43 @@ async function answerRuns(
   sendJson(response, runs);
 }
 
+/**
+ * The page the server serves, and the token its feedback comes with: a page served on a loopback
+ * address may record feedback (no page of another site can read the token).
+ */
+function servedPage(source: RunSource, host: string): { page: string; token?: string } {
+  if (!isLoopback(host))
+    return { page: viewerHtml({ mode: 'serve', title: source.title, source: source.kind }) };
+  const token = randomBytes(16).toString('hex');
+  return {
+    page: viewerHtml({ mode: 'serve', title: source.title, source: source.kind, token }),
+    token,
+  };
+}
+
+/** A run's summary, with the rows and version of the outline the page would get now. */
+async function answerRun(
+  source: RunSource,
+  outlines: OutlineCache,
+  query: URLSearchParams,
+  response: ServerResponse,
+): Promise<void> {
+  const opened = await openRun(source, outlines, query, response);
+  if (opened === undefined) return;
+  // Older while a file is read.
+  const tree = opened.run.tree(opened.file.reading);
+  const { scanned, size } = opened.file.progress;
+  sendJson(response, {
+    ...opened.run.summary(),
+    rowCount: tree.order.length,
+    version: tree.version,
+    ...(opened.file.reading ? { reading: { bytes: scanned, of: size } } : {}),
+  });
+}
+
 async function servedViewer(source: RunSource, options: ServeOptions): Promise<ServedViewer> {
   const host = options.host ?? '127.0.0.1';
-  const page = viewerHtml({ mode: 'serve', title: source.title, source: source.kind });
+  const { page, token } = servedPage(source, host);
   const outlines = new OutlineCache(() => changes.changed());
   const changes = new Changes();
   const api: Readonly<
@@ -96,19 +133,7 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
   > = {
     '/api/runs': (query, response) => answerRuns(source, outlines, query, response),
     '/api/facets': async (_query, response) => sendJson(response, await source.facets()),
-    '/api/run': async (query, response) => {
-      const opened = await openRun(source, outlines, query, response);
-      if (opened === undefined) return;
-      // The rows and version of the outline the page would get now (older while a file is read).
-      const tree = opened.run.tree(opened.file.reading);
-      const { scanned, size } = opened.file.progress;
-      sendJson(response, {
-        ...opened.run.summary(),
-        rowCount: tree.order.length,
-        version: tree.version,
-        ...(opened.file.reading ? { reading: { bytes: scanned, of: size } } : {}),
-      });
-    },
+    '/api/run': (query, response) => answerRun(source, outlines, query, response),
     '/api/outline': async (query, response) => {
       const opened = await openRun(source, outlines, query, response);
       if (opened !== undefined) {
@@ -137,14 +162,22 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
     void work.finally(() => working.delete(work)).catch(() => undefined);
     return work;
   };
-  const { server, url } = await listen(host, options.port ?? 0, async (address, response) => {
-    if (address.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
-    if (address.pathname === outlineWorkerPath)
-      return send(response, 200, 'text/javascript; charset=utf-8', outlineWorkerSource);
-    const answer = Object.hasOwn(api, address.pathname) ? api[address.pathname] : undefined;
-    if (answer === undefined) return send(response, 404, 'text/plain', 'Not found.');
-    return track(answer(address.searchParams, response));
-  });
+  const { server, url } = await listen(
+    host,
+    options.port ?? 0,
+    async (address, response, request) => {
+      if (request.method === 'POST')
+        return address.pathname === '/api/feedback'
+          ? track(answerFeedback(source, token, request, response))
+          : send(response, 405, 'text/plain', 'Only /api/feedback takes POST.');
+      if (address.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
+      if (address.pathname === outlineWorkerPath)
+        return send(response, 200, 'text/javascript; charset=utf-8', outlineWorkerSource);
+      const answer = Object.hasOwn(api, address.pathname) ? api[address.pathname] : undefined;
+      if (answer === undefined) return send(response, 404, 'text/plain', 'Not found.');
+      return track(answer(address.searchParams, response));
+    },
+  );
   let polling: Promise<void> | undefined;
   const timer = setInterval(() => {
     polling ??= track(poll(source, outlines, changes)).finally(() => (polling = undefined));

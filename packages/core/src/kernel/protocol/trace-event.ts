@@ -12,6 +12,7 @@ export {
 import { envelope, TraceError } from './trace-envelope.js';
 import { SpanEndEvent, SpanStartEvent } from './plain-span-events.js';
 import { FeatureEvent, TransformEvent } from './feature-trace-events.js';
+import { FeedbackEvent } from './feedback-event.js';
 import {
   PlanEvent,
   WorkflowEndEvent,
@@ -486,6 +487,7 @@ export const TraceEvent = z.discriminatedUnion('event', [
   SpanEndEvent,
   AgentEndEvent,
   RunEndEvent,
+  FeedbackEvent,
 ]);
 export type TraceEvent = z.infer<typeof TraceEvent>;
 
@@ -522,6 +524,7 @@ export const traceEventNames: readonly TraceEventName[] = [
   'span_end',
   'agent_end',
   'run_end',
+  'feedback',
 ];
 
 /**

@@ -1,0 +1,12 @@
+export { addToDataset } from './add-to-dataset.js';
+export type { AddToDatasetOptions, DatasetAddition } from './add-to-dataset.js';
+export { inputKey, sourceOf } from './dataset-case.js';
+export type { CaseSource, ConversationInput, DatasetCase } from './dataset-case.js';
+export { DatasetError } from './dataset-error.js';
+export { datasetVersion, readDataset } from './dataset-file.js';
+export type { DatasetContent, StoredCase } from './dataset-file.js';
+export { datasetAt, versionLog, versionsFolder } from './dataset-versions.js';
+export type { DatasetVersionEntry } from './dataset-versions.js';
+export { diffDatasets } from './diff-datasets.js';
+export type { ChangedCase, DatasetDiff } from './diff-datasets.js';
+export type { PickedRun, RunSelection } from './runs-for-dataset.js';

@@ -1,0 +1,21 @@
+import type { Evaluation, TraceEventOf } from '@agent-trace/core';
+
+/** The attribute naming who gave a feedback (the GenAI conventions have none). */
+export const feedbackByAttribute = 'agent_trace.feedback.by';
+
+/**
+ * A person's feedback as an evaluation named `feedback` of the span it judges: its score, its
+ * label, its comment as the explanation, and who gave it.
+ */
+export function feedbackEvaluation(event: TraceEventOf<'feedback'>): Evaluation {
+  return {
+    name: 'feedback',
+    ...(event.score === undefined ? {} : { score: event.score }),
+    ...(event.label === undefined ? {} : { label: event.label }),
+    ...(event.comment === undefined || event.comment === '' ? {} : { explanation: event.comment }),
+    ...(event.by === undefined ? {} : { by: event.by }),
+    traceId: event.trace_id,
+    spanId: event.parent_span_id ?? event.span_id,
+    timeMs: Date.parse(event.time),
+  };
+}

@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFeedback, recordFeedback } from '@agent-trace/trace';
+import { readDataset } from '@agent-trace/evals';
 import { serveLibrary, traceView, viewerHtml, type ServedViewer } from '@agent-trace/viewer';
 import { writeDeskFolder } from '../support/trace-folder.js';
 import { chromiumForFile, openPage, scratchFolder, text } from './viewer-support.js';
@@ -16,11 +17,13 @@ const browser = chromiumForFile();
 let folder: string;
 let file: string;
 let served: ServedViewer;
+let datasets: string;
 beforeAll(async () => {
   folder = join(scratchFolder(), 'traces');
   await writeDeskFolder(folder, 1, 3);
   file = join(folder, 'desk-00000.jsonl');
-  served = await serveLibrary(folder, { pollMs: 50 });
+  datasets = join(folder, '..', 'evals');
+  served = await serveLibrary(folder, { pollMs: 50, datasets });
 });
 afterAll(async () => {
   await served.close();
@@ -59,7 +62,9 @@ describe('feedback in the served viewer', () => {
     await page.getByLabel('Comment', { exact: true }).fill('The refund never went through.');
     await page.getByLabel('By', { exact: true }).fill('ana');
     await page.getByRole('button', { name: 'Send feedback' }).click();
-    await expect.poll(() => text(page.getByRole('status'))).toBe('Feedback recorded in the trace.');
+    await expect
+      .poll(() => text(page.locator('.feedback-form:not(.dataset-adder) [role="status"]')))
+      .toBe('Feedback recorded in the trace.');
     expect(await readFeedback(file)).toMatchObject([
       {
         run: 'run-000001',
@@ -82,7 +87,9 @@ describe('feedback in the served viewer', () => {
     const before = (await readFeedback(file)).length;
     const page = await openRun('run-000002');
     await page.getByRole('button', { name: 'Send feedback' }).click();
-    await expect.poll(() => text(page.getByRole('status'))).toMatch(/says nothing/);
+    await expect
+      .poll(() => text(page.locator('.feedback-form:not(.dataset-adder) [role="status"]')))
+      .toMatch(/says nothing/);
     expect(await readFeedback(file)).toHaveLength(before);
     await page.close();
   });
@@ -98,6 +105,30 @@ describe('feedback in the served viewer', () => {
     );
     expect(await post('/api/runs', body, headers)).toBe(405);
     expect(await readFeedback(file)).toHaveLength(before);
+  });
+});
+
+describe('Add to dataset in the served viewer', () => {
+  it('adds a finished run to the dataset named, once, with its lineage', async () => {
+    const page = await openRun('run-000001');
+    await page.getByLabel('Dataset', { exact: true }).fill('refunds');
+    await page.getByRole('button', { name: 'Add to dataset' }).click();
+    const status = page.locator('.dataset-adder [role="status"]');
+    await expect.poll(() => text(status)).toMatch(/^Added to refunds\.jsonl \(version \w{12}\)\.$/);
+    const cases = readDataset(join(datasets, 'refunds.jsonl')).cases;
+    expect(cases).toMatchObject([
+      {
+        id: 'run-000001',
+        metadata: { source: { run: 'run-000001', trace: '../traces/desk-00000.jsonl' } },
+      },
+    ]);
+    await page.getByRole('button', { name: 'Add to dataset' }).click();
+    await expect.poll(() => text(status)).toBe('Already in refunds.jsonl (the same input).');
+    await page.getByLabel('Dataset', { exact: true }).fill('../outside');
+    await page.getByRole('button', { name: 'Add to dataset' }).click();
+    await expect.poll(() => text(status)).toMatch(/is not a dataset name/);
+    expect(readDataset(join(datasets, 'refunds.jsonl')).cases).toHaveLength(1);
+    await page.close();
   });
 });
 

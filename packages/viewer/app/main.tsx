@@ -21,6 +21,7 @@ function App({ data }: { data: ViewerData }) {
         title={data.title}
         source={data.source}
         {...(data.token === undefined ? {} : { token: data.token })}
+        datasets={data.datasets === true}
       />
     );
   if (data.mode === 'experiment') return <ExperimentPage data={data} />;

@@ -65,6 +65,8 @@ export interface ServedData {
   readonly source: 'library' | 'files';
   /** What the page sends with a feedback: set when the server records it (on a loopback address). */
   readonly token?: string;
+  /** Set when the server adds runs to datasets ("Add to dataset"). */
+  readonly datasets?: true;
 }
 
 /** What the agent graph reads of a run: its agent starts and its handoffs and delegations. */

@@ -15,7 +15,8 @@ export interface ServeCommandOptions {
 }
 
 /** What is served: a folder's trace library, or some trace files too big for one page. */
-export type Served = { readonly folder: string } | { readonly files: readonly string[] };
+export type Served =
+  { readonly folder: string; readonly datasets?: string } | { readonly files: readonly string[] };
 
 /**
  * `agent-trace serve [folder]` (and `view` of a trace too big for one page): serves the viewer on
@@ -39,6 +40,7 @@ export async function serveCommand(
       'folder' in served
         ? await serveLibrary(served.folder, {
             port,
+            ...(served.datasets === undefined ? {} : { datasets: served.datasets }),
             ...(options.host === undefined ? {} : { host: options.host }),
             onProgress: ({ filesRead, filesToRead }) =>
               options.write(`indexing ${served.folder}: ${filesRead} of ${filesToRead} files`),

@@ -97,16 +97,27 @@ export const addServe: AddCommand = (program, context) => {
   program
     .command('serve')
     .description(
-      "Serve the viewer over a folder of traces: a runs page across every file (filtered by agent, tool, model, stop reason, errors, cost, duration, time, session and words), each run's rows read in windows by byte offset, new and growing files shown as they are written. Read-only; 127.0.0.1 unless --host says otherwise.",
+      "Serve the viewer over a folder of traces: a runs page across every file (filtered by agent, tool, model, stop reason, errors, cost, duration, time, session and words), each run's rows read in windows by byte offset, new and growing files shown as they are written. It writes only what its page asks: people's feedback on a run, into the run's file, and with --datasets a run added to a dataset. 127.0.0.1 unless --host says otherwise (then it writes nothing).",
     )
     .argument('[folder]', 'the folder of traces (its index is kept in <folder>/.agent-trace)', '.')
     .option('--port <port>', 'the port (0: a free one)', Number, 0)
     .option('--host <address>', 'the address to listen on', '127.0.0.1')
+    .option(
+      '--datasets <folder>',
+      'offer "Add to dataset" on each run: it adds the run to <folder>/<name>.jsonl, as agent-trace dataset add',
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace serve traces\n  agent-trace serve traces --port 7400\n\nExit codes: 0 served until stopped, 2 the folder cannot be served.',
+      '\nExamples:\n  agent-trace serve traces\n  agent-trace serve traces --port 7400\n  agent-trace serve traces --datasets evals\n\nExit codes: 0 served until stopped, 2 the folder cannot be served.',
     )
-    .action(async (folder: string, options: { port: number; host: string }) => {
-      context.onResult(await serve({ folder }, options.port, options.host, context));
+    .action(async (folder: string, options: { port: number; host: string; datasets?: string }) => {
+      context.onResult(
+        await serve(
+          { folder, ...defined('datasets', options.datasets) },
+          options.port,
+          options.host,
+          context,
+        ),
+      );
     });
 };

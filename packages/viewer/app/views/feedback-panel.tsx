@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { RunModel } from '../model/run-model.js';
+import { DatasetAdder, type AddToDataset } from './dataset-adder.js';
 
 /** A feedback as the page posts it (the server records it into the run's file). */
 export interface FeedbackDraft {
@@ -12,12 +13,19 @@ export interface FeedbackDraft {
 /** Sends a feedback on a run; rejects with the server's words. */
 export type SendFeedback = (run: RunModel, draft: FeedbackDraft) => Promise<void>;
 
+/** What a served page may write: feedback, and (a library served with datasets) dataset cases. */
+export interface PageWrites {
+  readonly feedback: SendFeedback;
+  readonly dataset?: AddToDataset;
+}
+
 /**
  * A run's feedback: what people said of it, and, on a served page that may record it, thumbs, a
- * label and a comment to give more. A run not ended yet takes none.
+ * label and a comment to give more, and "Add to dataset". A run not ended yet takes none.
  */
-export function FeedbackPanel({ run, send }: { run: RunModel; send?: SendFeedback }) {
+export function FeedbackPanel({ run, writes }: { run: RunModel; writes?: PageWrites }) {
   const given = run.feedback ?? [];
+  const send = writes?.feedback;
   if (given.length === 0 && send === undefined) return null;
   return (
     <section class="feedback" aria-label="Feedback">
@@ -34,6 +42,9 @@ export function FeedbackPanel({ run, send }: { run: RunModel; send?: SendFeedbac
         <p class="muted">Feedback is taken once the run has ended.</p>
       ) : (
         <FeedbackForm key={run.key} run={run} send={send} />
+      )}
+      {writes?.dataset === undefined ? null : (
+        <DatasetAdder key={`${run.key}/dataset`} run={run} add={writes.dataset} />
       )}
     </section>
   );

@@ -3,9 +3,8 @@ import { tokenHeader, type RunSummary } from '../../src/viewer-data.js';
 import { runKey, type RunModel } from '../model/run-model.js';
 import { LibraryFilters, type LibraryFilter } from './library-filters.js';
 import { listedRun, useServedRun } from './served-run.js';
-import type { SendFeedback } from './feedback-panel.js';
+import type { PageWrites } from './feedback-panel.js';
 import { TracePage } from './trace-page.js';
-
 
 /** Moves whenever the server says its files changed (a new file, appended lines). */
 function useChanges(): [number, string | undefined] {
@@ -30,15 +29,37 @@ function readingLine(run: RunModel | undefined): string | undefined {
   return `Reading ${run.file}: ${share}% of ${(of / 2 ** 20).toFixed(0)} MB read, rows added as they are read.`;
 }
 
-/** Posts a feedback on a run to the server, with the page's token; rejects with its words. */
-function feedbackSender(token: string): SendFeedback {
-  return async (run, draft) => {
-    const answer = await fetch('/api/feedback', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [tokenHeader]: token },
-      body: JSON.stringify({ file: run.file, run: run.id, ...draft }),
-    });
-    if (!answer.ok) throw new Error(await answer.text());
+/** Posts to the server with the page's token; rejects with its words. */
+async function post(token: string, path: string, body: unknown): Promise<unknown> {
+  const answer = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [tokenHeader]: token },
+    body: JSON.stringify(body),
+  });
+  if (!answer.ok) throw new Error(await answer.text());
+  return answer.json();
+}
+
+/** What the page writes through its server: feedback, and runs added to datasets. */
+function pageWrites(token: string, datasets: boolean): PageWrites {
+  return {
+    feedback: async (run, draft) => {
+      await post(token, '/api/feedback', { file: run.file, run: run.id, ...draft });
+    },
+    ...(datasets
+      ? {
+          dataset: async (run, dataset) => {
+            const added = (await post(token, '/api/dataset', { run: run.id, dataset })) as {
+              file: string;
+              added: readonly string[];
+              version: string;
+            };
+            return added.added.length === 0
+              ? `Already in ${added.file} (the same input).`
+              : `Added to ${added.file} (version ${added.version}).`;
+          },
+        }
+      : {}),
   };
 }
 
@@ -60,10 +81,12 @@ export function ServedPage({
   title,
   source,
   token,
+  datasets,
 }: {
   title: string;
   source: 'library' | 'files';
   token?: string;
+  datasets?: boolean;
 }) {
   const [changes, problem] = useChanges();
   const [filter, setFilter] = useState<LibraryFilter>({});
@@ -110,7 +133,7 @@ export function ServedPage({
         chosenSummary === undefined ? undefined : runKey(chosenSummary.file, chosenSummary.id)
       }
       onChoose={setChosen}
-      {...(token === undefined ? {} : { sendFeedback: feedbackSender(token) })}
+      {...(token === undefined ? {} : { writes: pageWrites(token, datasets === true) })}
     />
   );
 }

@@ -5,7 +5,7 @@ import { count, dollars, duration } from '../../src/format.js';
 import { sumTotals, type RunModel } from '../model/run-model.js';
 import { AgentGraphView } from './agent-graph-view.js';
 import { ConversationView } from './conversation-view.js';
-import { FeedbackPanel, type SendFeedback } from './feedback-panel.js';
+import { FeedbackPanel, type PageWrites } from './feedback-panel.js';
 import { Inspector } from './inspector.js';
 import { matches, noFilter, RunList, type RunFilter } from './run-list.js';
 import { Waterfall } from './waterfall.js';
@@ -27,8 +27,8 @@ export interface TracePageProps {
   /** The chosen run's key, when the page that holds the runs chooses (a served page). */
   readonly chosen?: string;
   readonly onChoose?: (key: string) => void;
-  /** Records a feedback on a run (a served page that may); without it, feedback is only shown. */
-  readonly sendFeedback?: SendFeedback;
+  /** What the page may write (a served page): feedback, dataset cases; without, feedback is only shown. */
+  readonly writes?: PageWrites;
 }
 
 function Totals({ runs }: { runs: readonly RunModel[] }) {
@@ -138,7 +138,7 @@ export function TracePage(props: TracePageProps) {
               selected={selectedSeq}
               onSelect={setSelectedSeq}
               onOpen={choose}
-              {...(props.sendFeedback === undefined ? {} : { sendFeedback: props.sendFeedback })}
+              {...(props.writes === undefined ? {} : { writes: props.writes })}
             />
           )}
         </main>
@@ -162,7 +162,7 @@ function RunView({
   selected,
   onSelect,
   onOpen,
-  sendFeedback,
+  writes,
 }: {
   readonly run: RunModel;
   readonly runs: readonly RunModel[];
@@ -170,7 +170,7 @@ function RunView({
   readonly selected: number | undefined;
   readonly onSelect: (seq: number) => void;
   readonly onOpen: (key: string) => void;
-  readonly sendFeedback?: SendFeedback;
+  readonly writes?: PageWrites;
 }) {
   const [chosenTab, setTab] = useState<Tab>('waterfall');
   const tab = chosenTab === 'conversation' && run.turn === undefined ? 'waterfall' : chosenTab;
@@ -188,7 +188,7 @@ function RunView({
           {run.file === '' ? '' : ` · ${run.file}`}
         </span>
       </div>
-      <FeedbackPanel run={run} {...(sendFeedback === undefined ? {} : { send: sendFeedback })} />
+      <FeedbackPanel run={run} {...(writes === undefined ? {} : { writes })} />
       {tab === 'conversation' ? (
         <ConversationView
           run={run}

@@ -18,6 +18,8 @@ export type Outlines = (absolute: string, name: string) => Promise<FileOutline>;
 export interface RunSource {
   readonly title: string;
   readonly kind: 'library' | 'files';
+  /** A library's folder (what its runs are added to datasets from). */
+  readonly folder?: string;
   /** The runs the query parameters ask for (the files' every run, for files). */
   runs(query: URLSearchParams, outlines: Outlines): Promise<RunSummary[]>;
   /** Agent, tool and model names and stop reasons, to offer in the filters. */
@@ -151,6 +153,7 @@ export async function librarySource(
   return {
     title: folder,
     kind: 'library',
+    folder: root,
     async runs(query) {
       const { rows } = await library.runs(runFilterOf(fieldsOf(query), Date.now()));
       return rows.map(summaryOf);

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TraceEvent } from '@agent-trace/core';
 import { RunFilterError } from '@agent-trace/trace/library';
 import { drawnRow, type DrawnRow } from '../drawn-row.js';
@@ -7,6 +7,7 @@ import { FileOutline } from './file-outline.js';
 import { outlineWorkerPath, outlineWorkerSource } from './outline-worker.js';
 import { randomBytes } from 'node:crypto';
 import { answerFeedback } from './feedback-route.js';
+import { answerDataset } from './dataset-route.js';
 import { isLoopback, listen, send, sendJson } from './http.js';
 import {
   filesSource,
@@ -26,6 +27,11 @@ export interface ServeOptions {
   readonly host?: string;
   /** How often the files are looked at for new and appended lines, in milliseconds. @defaultValue 500 */
   readonly pollMs?: number;
+  /**
+   * A folder of datasets: a served library's page then offers "Add to dataset", which adds a run
+   * to `<datasets>/<name>.jsonl` (as `agent-trace dataset add`). @defaultValue none: not offered
+   */
+  readonly datasets?: string;
 }
 
 /** A running served viewer. */
@@ -93,14 +99,32 @@ async function answerRuns(
  * The page the server serves, and the token its feedback comes with: a page served on a loopback
  * address may record feedback (no page of another site can read the token).
  */
-function servedPage(source: RunSource, host: string): { page: string; token?: string } {
-  if (!isLoopback(host))
-    return { page: viewerHtml({ mode: 'serve', title: source.title, source: source.kind }) };
+function servedPage(
+  source: RunSource,
+  host: string,
+  datasets: string | undefined,
+): { page: string; token?: string } {
+  const shown = { mode: 'serve', title: source.title, source: source.kind } as const;
+  if (!isLoopback(host)) return { page: viewerHtml(shown) };
   const token = randomBytes(16).toString('hex');
-  return {
-    page: viewerHtml({ mode: 'serve', title: source.title, source: source.kind, token }),
-    token,
-  };
+  const adds = datasets !== undefined && source.folder !== undefined;
+  return { page: viewerHtml({ ...shown, token, ...(adds ? { datasets: true } : {}) }), token };
+}
+
+/** What a page posts: a feedback on a run, or a run to add to a dataset. */
+function answerPost(
+  path: string,
+  source: RunSource,
+  token: string | undefined,
+  options: ServeOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (path === '/api/feedback') return answerFeedback(source, token, request, response);
+  if (path === '/api/dataset')
+    return answerDataset(source, options.datasets, token, request, response);
+  send(response, 405, 'text/plain', 'Only /api/feedback and /api/dataset take POST.');
+  return Promise.resolve();
 }
 
 /** A run's summary, with the rows and version of the outline the page would get now. */
@@ -125,7 +149,7 @@ async function answerRun(
 
 async function servedViewer(source: RunSource, options: ServeOptions): Promise<ServedViewer> {
   const host = options.host ?? '127.0.0.1';
-  const { page, token } = servedPage(source, host);
+  const { page, token } = servedPage(source, host, options.datasets);
   const outlines = new OutlineCache(() => changes.changed());
   const changes = new Changes();
   const api: Readonly<
@@ -167,9 +191,7 @@ async function servedViewer(source: RunSource, options: ServeOptions): Promise<S
     options.port ?? 0,
     async (address, response, request) => {
       if (request.method === 'POST')
-        return address.pathname === '/api/feedback'
-          ? track(answerFeedback(source, token, request, response))
-          : send(response, 405, 'text/plain', 'Only /api/feedback takes POST.');
+        return track(answerPost(address.pathname, source, token, options, request, response));
       if (address.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', page);
       if (address.pathname === outlineWorkerPath)
         return send(response, 200, 'text/javascript; charset=utf-8', outlineWorkerSource);

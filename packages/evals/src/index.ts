@@ -117,3 +117,22 @@ export type {
   RunSelection,
   StoredCase,
 } from './dataset/index.js';
+export {
+  costPerSuccessfulRun,
+  noLoops,
+  repeatedToolCalls,
+  stepEfficiency,
+  timeToFirstTokenAtMost,
+  toolErrorRate,
+  toolRecovery,
+} from './scorers/agent-metric-scorers.js';
+export type { CostPerSuccess } from './scorers/agent-metric-scorers.js';
+export { firstLoop, repeatedCalls, timeToFirstToken, toolErrors } from './scorers/agent-metrics.js';
+export type { RepeatedCall } from './scorers/agent-metrics.js';
+export {
+  goalSuccessJudge,
+  goalSuccessRubric,
+  stepLines,
+  toolArgumentJudge,
+  toolArgumentRubric,
+} from './scorers/agent-judges.js';

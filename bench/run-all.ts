@@ -36,6 +36,11 @@ import {
   formatConversationTurns,
   type ConversationTurnsResult,
 } from './conversation-turns.js';
+import {
+  formatOnlineScoring,
+  onlineScoringTarget,
+  type OnlineScoringResult,
+} from './online-scoring.js';
 import { formatLibrary, measureLibrary } from './library.js';
 import { formatBigTrace, measureBigTrace } from './big-trace.js';
 import { formatWireLevel, formatWireMemory, measureWireLevel, wireShare } from './wire-level.js';
@@ -150,6 +155,21 @@ const conversations = await conversationSection(quick ? [50, 100] : [50, 100, 20
   ),
 );
 console.log(formatConversationTurns(conversations.results));
+console.log(
+  '\nOnline scoring: 1,000 runs traced to JSONL, without and with onlineScoring (3 judge-free scorers, every run), the model answering at once and in 2 ms',
+);
+const onlineWorker = await compiledWorker('bench/pipeline/online-scoring-worker.ts');
+const online: OnlineScoringResult[] = [];
+for (const latency of [0, 2])
+  online.push(
+    await runWorker<OnlineScoringResult>(
+      onlineWorker,
+      ['1000', quick ? '3' : '5', String(latency)],
+      cellCaps.seconds * 1000,
+      cellCaps.memoryMb,
+    ),
+  );
+for (const cell of online) console.log(formatOnlineScoring(cell));
 console.log('');
 const mcpCall = await runWorker<McpCallResult>(
   await compiledWorker('bench/pipeline/mcp-worker.ts'),
@@ -271,6 +291,7 @@ const wireJson = wireShare(wire, 'json');
 const wireStream = wireShare(wire, 'stream');
 const targets = [
   ...conversations.targets,
+  ...online.map(onlineScoringTarget),
   [
     'eval runner ≤ 1.10× running the agent alone, per case',
     evalOverhead.runner / evalOverhead.plain <= 1.1,
@@ -422,6 +443,7 @@ writeFileSync(
       manyRuns,
       replay,
       conversations: conversations.results,
+      onlineScoring: online,
       mcpCall,
       workflowSteps,
       evalOverhead,

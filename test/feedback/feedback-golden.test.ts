@@ -1,6 +1,6 @@
 /**
- * The golden trace of a run a person judged: the run, then the feedback the CLI or an app appends
- * (a score, a label, a comment, who), valid by the trace rules. After an intended change:
+ * The golden trace of a run judged after its end: the run, online scoring's evaluation, then the
+ * feedback the CLI or an app appends (a score, a label, a comment, who), valid by the trace rules. After an intended change:
  * UPDATE_GOLDEN=1, check the diff of golden/, commit it.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -10,23 +10,26 @@ import { fileURLToPath } from 'node:url';
 import { run, sequentialIds, steppingClock, type TraceEvent } from '@agent-trace/core';
 import { compareGoldenTrace } from '@agent-trace/testing';
 import { jsonlSink, recordFeedback, validateTraceFile } from '@agent-trace/trace';
+import { onlineScoring, toolErrorRate } from '@agent-trace/evals';
 import { expect, it } from 'vitest';
 import { smallDesk } from '../fixtures/agents/small-desk.js';
 
 const directory = fileURLToPath(new URL('../../golden', import.meta.url));
 
-it('a run with two people’s feedback matches its golden trace', async () => {
+it('a run scored online, then judged by two people, matches its golden trace', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'feedback-golden-')), 'desk.jsonl');
   const ids = sequentialIds();
   const sink = jsonlSink(file);
+  const now = () => new Date('2026-11-28T09:00:00.000Z');
+  const scoring = onlineScoring({ scorers: [toolErrorRate()], to: sink, now });
   const result = await run(smallDesk(), 'Weather in Paris', {
-    trace: sink,
+    trace: [sink, scoring],
     clock: steppingClock(),
     ids,
     session: 'feedback',
   });
+  await scoring.drain();
   await sink.close();
-  const now = () => new Date('2026-11-28T09:00:00.000Z');
   await recordFeedback(
     file,
     {
@@ -49,5 +52,6 @@ it('a run with two people’s feedback matches its golden trace', async () => {
     .split('\n')
     .map(line => JSON.parse(line) as TraceEvent);
   expect(events.filter(event => event.event === 'feedback')).toHaveLength(2);
+  expect(events.filter(event => event.event === 'evaluation')).toHaveLength(1);
   expect(['matched', 'written']).toContain(compareGoldenTrace('feedback', events, { directory }));
 });

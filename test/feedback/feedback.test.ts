@@ -154,7 +154,7 @@ describe('feedback in the trace', () => {
     const early = join(folder, 'early.jsonl');
     writeFileSync(early, `${[JSON.stringify(event), ...lines.slice(0, -1)].join('\n')}\n`);
     const report = await validateTraceFile(early);
-    expect(report.problems.map(problem => problem.kind)).toContain('feedback_before_end');
+    expect(report.problems.map(problem => problem.kind)).toContain('judgment_before_end');
     const astray = join(folder, 'astray.jsonl');
     const wrong = { ...event, parent_span_id: 'f'.repeat(16) };
     writeFileSync(astray, `${[...lines.slice(0, -1), JSON.stringify(wrong)].join('\n')}\n`);

@@ -95,6 +95,8 @@ export type {
 } from './kernel/trace/trace-sink.js';
 export type { Evaluation } from './kernel/protocol/evaluation.js';
 export { FeedbackEvent, feedbackSources } from './kernel/protocol/feedback-event.js';
+export { EvaluationEvent } from './kernel/protocol/evaluation-event.js';
+export { isJudgment, judgmentKinds } from './kernel/protocol/span-kinds.js';
 
 export { steppingClock, systemClock, virtualClock } from './kernel/util/clock.js';
 export type { Clock, TimedWork } from './kernel/util/clock.js';

@@ -136,3 +136,9 @@ export {
   toolArgumentJudge,
   toolArgumentRubric,
 } from './scorers/agent-judges.js';
+export { inSample, onlineScoring } from './online/online-scoring.js';
+export type {
+  OnlineScoring,
+  OnlineScoringOptions,
+  OnlineScoringStats,
+} from './online/online-scoring.js';

@@ -20,6 +20,7 @@ export { repairTornTail } from './jsonl/repair-torn-tail.js';
 export { TraceFileError } from './jsonl/trace-file-error.js';
 export { TraceParseError } from './jsonl/trace-parse-error.js';
 export { FeedbackError, readFeedback, recordFeedback } from './feedback/index.js';
+export { judgmentEvaluation } from './otlp/judgment-evaluation.js';
 export type { FeedbackInput, RecordFeedbackOptions } from './feedback/index.js';
 export { memorySink } from './memory-sink.js';
 export type { MemorySink } from './memory-sink.js';

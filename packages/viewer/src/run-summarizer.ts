@@ -2,6 +2,7 @@ import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import { emptyTally, feedbackText, tallyEvent } from '@agent-trace/trace/model';
 import type {
   ConversationTurnData,
+  EvaluationData,
   FeedbackData,
   GraphFact,
   RunSummary,
@@ -25,6 +26,7 @@ export class RunSummarizer {
   #stopReason: string | undefined;
   #turn: ConversationTurnData | undefined;
   readonly #feedback: FeedbackData[] = [];
+  readonly #evaluations: EvaluationData[] = [];
 
   constructor(id: string, file: string) {
     this.#id = id;
@@ -34,6 +36,10 @@ export class RunSummarizer {
   add(event: TraceEvent): void {
     if (event.event === 'feedback') {
       this.#feedback.push(feedbackData(event));
+      return;
+    }
+    if (event.event === 'evaluation') {
+      this.#evaluations.push(evaluationData(event));
       return;
     }
     const at = Date.parse(event.time);
@@ -80,6 +86,7 @@ export class RunSummarizer {
       graph: this.#graph,
       ...(this.#turn === undefined ? {} : { turn: this.#turn }),
       ...(this.#feedback.length === 0 ? {} : { feedback: [...this.#feedback] }),
+      ...(this.#evaluations.length === 0 ? {} : { evaluations: [...this.#evaluations] }),
     };
   }
 }
@@ -96,5 +103,18 @@ function feedbackData(event: TraceEventOf<'feedback'>): FeedbackData {
     source,
     at: Date.parse(event.time),
     text: feedbackText(event, 400),
+  };
+}
+
+/** A scorer's evaluation event as the page shows it, on the span it judges. */
+function evaluationData(event: TraceEventOf<'evaluation'>): EvaluationData {
+  const explanation =
+    event.error === undefined ? event.explanation : `threw: ${event.error.message}`;
+  return {
+    spanId: event.parent_span_id ?? event.span_id,
+    name: event.name,
+    ...(event.score === undefined ? {} : { score: event.score }),
+    ...(event.label === undefined ? {} : { label: event.label }),
+    ...(explanation === undefined ? {} : { explanation }),
   };
 }

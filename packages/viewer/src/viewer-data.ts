@@ -108,6 +108,8 @@ export interface RunSummary {
   readonly turn?: ConversationTurnData;
   /** People's feedback on the run, in the order given. */
   readonly feedback?: readonly FeedbackData[];
+  /** Scores of the run (an eval case's, or online scoring's), each on the span it judges. */
+  readonly evaluations?: readonly EvaluationData[];
 }
 
 /** A person's feedback on a run, as the page shows it. */

@@ -1,6 +1,6 @@
-import type { FeedbackEvent, TraceEvent } from '@agent-trace/core';
+import { isJudgment, type TraceEvent, type TraceEventOf } from '@agent-trace/core';
 import { groupRuns } from '@agent-trace/trace';
-import { buildRunTrees, feedbackText } from '@agent-trace/trace/model';
+import { buildRunTrees, judgmentText } from '@agent-trace/trace/model';
 import { plural } from '../render/plural.js';
 import { runNamed } from './select-runs.js';
 import { renderRunTree } from '../render/render-trace.js';
@@ -49,12 +49,19 @@ export async function replayCommand(
   } catch (error) {
     return unreadableTrace(error, file);
   }
-  const feedback = wanted.feedback.filter(event => wanted.takes(event.run));
+  const judged = wanted.judgments.filter(event => wanted.takes(event.run));
+  const feedback = judged.filter(event => event.event === 'feedback');
+  const evaluations = judged.filter(event => event.event === 'evaluation');
   if (options.json === true) {
     await options.write(
-      `],\n  "feedback": ${JSON.stringify(feedback)},\n  "tornTail": ${JSON.stringify(input.tornTail ?? null)},\n  "warnings": ${JSON.stringify(input.warnings)}\n}`,
+      `],\n  "feedback": ${JSON.stringify(feedback)},\n  "evaluations": ${JSON.stringify(evaluations)},\n  "tornTail": ${JSON.stringify(input.tornTail ?? null)},\n  "warnings": ${JSON.stringify(input.warnings)}\n}`,
     );
-  } else if (feedback.length > 0) await options.write(`\n${feedbackLines(feedback, options.style)}`);
+  } else {
+    if (feedback.length > 0)
+      await options.write(judgmentLines('Feedback', feedback, options.style));
+    if (evaluations.length > 0)
+      await options.write(judgmentLines('Evaluations', evaluations, options.style));
+  }
   const missing = wanted.missing();
   if (missing !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: missing };
   return {
@@ -64,12 +71,17 @@ export async function replayCommand(
   };
 }
 
-/** People's feedback on the runs, a line each, after the runs. */
-function feedbackLines(feedback: readonly FeedbackEvent[], style: Style): string {
-  const lines = feedback.map(
-    event => `  ${style.cyan(feedbackText(event))}  ${style.dim(`on run ${event.run}, ${event.time}`)}`,
+/** What judged the runs after their end (people's feedback, scorers' evaluations), a line each. */
+function judgmentLines(
+  title: string,
+  judged: readonly TraceEventOf<'feedback' | 'evaluation'>[],
+  style: Style,
+): string {
+  const lines = judged.map(
+    event =>
+      `  ${style.cyan(judgmentText(event))}  ${style.dim(`on run ${event.run}, ${event.time}`)}`,
   );
-  return `${style.bold('Feedback')}\n${lines.join('\n')}\n`;
+  return `\n${style.bold(title)}\n${lines.join('\n')}\n`;
 }
 
 /**
@@ -79,8 +91,8 @@ function feedbackLines(feedback: readonly FeedbackEvent[], style: Style): string
 class WantedRuns {
   readonly #order: string[] = [];
   readonly #found = new Set<string>();
-  /** The feedback read, which judges runs after their end. */
-  readonly feedback: FeedbackEvent[] = [];
+  /** What judged runs after their end: people's feedback, scorers' evaluations. */
+  readonly judgments: TraceEventOf<'feedback' | 'evaluation'>[] = [];
 
   constructor(readonly names: readonly string[]) {}
 
@@ -88,7 +100,7 @@ class WantedRuns {
   async *watch(events: AsyncIterable<TraceEvent>): AsyncGenerator<TraceEvent> {
     const seen = new Set<string>();
     for await (const event of events) {
-      if (event.event === 'feedback') this.feedback.push(event);
+      if (isJudgment(event)) this.judgments.push(event);
       else if (!seen.has(event.run)) {
         seen.add(event.run);
         this.#order.push(event.run);

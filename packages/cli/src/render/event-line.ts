@@ -2,7 +2,7 @@ import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 import {
   errorKind,
   featureEventText,
-  feedbackText,
+  judgmentText,
   planReasons,
   transformText,
 } from '@agent-trace/trace/model';
@@ -14,17 +14,20 @@ const show = (value: unknown): string => cut(JSON.stringify(value) ?? String(val
 
 /** A feature's own event, its transform, or a person's feedback, in a few words. */
 function pointLine(
-  event: TraceEventOf<'feature' | 'transform' | 'feedback'>,
+  event: TraceEventOf<'feature' | 'transform' | 'feedback' | 'evaluation'>,
   style: Style,
 ): string {
-  if (event.event === 'feedback') return style.cyan(feedbackText(event, 70));
+  if (event.event === 'feedback' || event.event === 'evaluation')
+    return style.cyan(judgmentText(event, 70));
   return event.event === 'feature'
     ? `${style.cyan('feature')} ${featureEventText(event, 70)}`
     : style.yellow(transformText(event, 70));
 }
 
-const pointKinds: ReadonlySet<string> = new Set(['feature', 'transform', 'feedback']);
-const isPoint = (event: TraceEvent): event is TraceEventOf<'feature' | 'transform' | 'feedback'> =>
+const pointKinds: ReadonlySet<string> = new Set(['feature', 'transform', 'feedback', 'evaluation']);
+const isPoint = (
+  event: TraceEvent,
+): event is TraceEventOf<'feature' | 'transform' | 'feedback' | 'evaluation'> =>
   pointKinds.has(event.event);
 
 /** What an event says, in a few words. */

@@ -10,7 +10,7 @@ import {
 } from '@agent-trace/core';
 import { Redactor, type RedactionOptions } from '@agent-trace/core/redaction';
 import { TraceFileError } from '../jsonl/trace-file-error.js';
-import { feedbackEvaluation } from '../otlp/feedback-evaluation.js';
+import { feedbackEvaluation } from '../otlp/judgment-evaluation.js';
 import { FeedbackError } from './feedback-error.js';
 import { runForFeedback } from './run-for-feedback.js';
 

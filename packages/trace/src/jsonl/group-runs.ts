@@ -1,4 +1,4 @@
-import type { TraceEvent } from '@agent-trace/core';
+import { isJudgment, type TraceEvent } from '@agent-trace/core';
 
 /** The events of one run, in file order. */
 export interface TraceRun {
@@ -11,9 +11,9 @@ export interface TraceRun {
 /**
  * Groups a stream of events into runs, yielding each run as soon as its `run_end` is read, and
  * the runs never sealed at the end, in the order they began. Only the runs still open are held,
- * so a file of many runs is read in the memory of its largest run, not of the file. People's
- * `feedback` on a run comes after its seal and is not part of it: it is skipped here (read it with
- * `readFeedback`, or from the events).
+ * so a file of many runs is read in the memory of its largest run, not of the file. What judges
+ * a run (people's `feedback`, scorers' `evaluation`) comes after its seal and is not part of it:
+ * it is skipped here (read it from the events, or with `readFeedback`).
  *
  * @example
  * ```ts
@@ -25,7 +25,7 @@ export async function* groupRuns(
 ): AsyncGenerator<TraceRun, void, undefined> {
   const open = new Map<string, TraceEvent[]>();
   for await (const event of events) {
-    if (event.event === 'feedback') continue;
+    if (isJudgment(event)) continue;
     let held = open.get(event.run);
     if (held === undefined) {
       held = [];

@@ -2,7 +2,7 @@
  * The trace library's tables and the views it documents. Tables hold what the index read: the
  * files (how far each was read) and one row per event with the fields the views need, extracted
  * once. Views are what users query: `runs`, `sessions`, `agents`, `llm_calls`, `tool_calls`,
- * `handoffs`, `feature_events`, `feedback` and `events`, each row with its run id (a session's with its
+ * `handoffs`, `feature_events`, `feedback`, `evaluations` and `events`, each row with its run id (a session's with its
  * session id), file and byte offset.
  */
 
@@ -98,6 +98,7 @@ const lineShape = JSON.stringify({
   comment: 'VARCHAR',
   by: 'VARCHAR',
   source: 'VARCHAR',
+  explanation: 'VARCHAR',
 });
 
 /** A JSON value as text: a string as it is, anything else as its JSON. */
@@ -160,7 +161,7 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
        WHEN j.event LIKE 'workflow_step_%' OR j.event LIKE 'span_%' OR j.event = 'retry' THEN j.name
        WHEN j.event LIKE 'workflow_%' THEN j.workflow
        WHEN j.event = 'guardrail' THEN j.guardrail
-       WHEN j.event = 'feature' THEN j.name
+       WHEN j.event IN ('feature', 'evaluation') THEN j.name
        WHEN j.event = 'transform' THEN j.target
        ELSE j.tool END,
   j.provider, j.stop_reason, coalesce(j.status, j.verdict), j.duration_ms,
@@ -178,6 +179,7 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
        WHEN j.event = 'llm_end' THEN j.text
        WHEN j.event = 'transform' THEN j.content
        WHEN j.event = 'feedback' THEN j.comment
+       WHEN j.event = 'evaluation' THEN j.explanation
        WHEN j.output IS NOT NULL THEN ${asText('j.output')} END,
   coalesce(j.feature, j.error.feature), j.error.refusal, j.conversation.id, j.conversation.turn,
   j.conversation.role, j.score, j.label, j.by, j.source, j.id
@@ -257,6 +259,11 @@ CREATE OR REPLACE VIEW feedback AS
 SELECT run, session, agent, time, score, label, output AS comment, given_by, source,
   feedback_id AS id, f.path AS file, "offset", parent_span_id AS span_id
 FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'feedback';
+
+CREATE OR REPLACE VIEW evaluations AS
+SELECT run, session, agent, time, name AS scorer, score, label, output AS explanation,
+  error_message AS error, cost_usd, f.path AS file, "offset", parent_span_id AS span_id
+FROM trace_events JOIN trace_files f USING (file_id) WHERE event = 'evaluation';
 
 CREATE OR REPLACE VIEW handoffs AS
 SELECT run, from_agent, to_agent, depth, mode, time, duration_ms, error_type, f.path AS file,

@@ -9,6 +9,6 @@ export type { PlacedEvent, Placement, SpanIndex } from './span-placer.js';
 export { emptyTally, runTotals, tallyEvent } from './run-totals.js';
 export { errorKind, errorText } from './error-text.js';
 export { featureEventText, transformText } from './feature-text.js';
-export { feedbackScoreText, feedbackText } from './feedback-text.js';
+export { evaluationText, feedbackScoreText, feedbackText, judgmentText } from './judgment-text.js';
 export { planReasons } from './plan-reasons.js';
 export type { RunTally, RunTotals } from './run-totals.js';

@@ -1,4 +1,5 @@
 import type { TraceEvent } from '@agent-trace/core';
+import { isJudgment } from '@agent-trace/core/spans';
 import { SpanPlacer } from './span-placer.js';
 
 /** A span of a trace with its start, its end (when the trace has one) and its children. */
@@ -33,8 +34,8 @@ export function buildRunTrees(events: Iterable<TraceEvent>): RunTree[] {
   const trees: RunTree[] = [];
   const placer = new SpanPlacer<SpanNode>(node => node.end === undefined);
   for (const event of events) {
-    // People's feedback judges the run after its end: not a part of its tree.
-    if (event.event === 'feedback') continue;
+    // What judges the run after its end (feedback, evaluations) is not a part of its tree.
+    if (isJudgment(event)) continue;
     const placement = placer.place(event);
     if (placement.kind === 'end') {
       placement.own.end = event;

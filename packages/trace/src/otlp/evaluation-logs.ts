@@ -11,7 +11,7 @@ import {
 } from '@opentelemetry/sdk-logs';
 import { bounded, httpSignalUrl, type OtlpSignalOptions } from './otlp-signal.js';
 import { evaluationEvent, semconv } from './semconv.js';
-import { feedbackByAttribute } from './feedback-evaluation.js';
+import { feedbackByAttribute } from './judgment-evaluation.js';
 
 /**
  * An evaluation as the GenAI conventions' `gen_ai.evaluation.result` event: a log record in the

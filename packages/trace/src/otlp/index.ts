@@ -9,7 +9,11 @@ export { finishReason, genAiMetrics, ownAttributes, providerName, semconv } from
 export { SpanBuilder, spanHead } from './span-builder.js';
 export type { SpanMappingOptions } from './span-builder.js';
 export { otelSink } from './otel-sink.js';
-export { feedbackByAttribute, feedbackEvaluation } from './feedback-evaluation.js';
+export {
+  feedbackByAttribute,
+  feedbackEvaluation,
+  judgmentEvaluation,
+} from './judgment-evaluation.js';
 export type { OtelSinkOptions } from './otel-sink.js';
 export {
   GenAiMetrics,

@@ -19,7 +19,7 @@ import { SpanBuilder } from './span-builder.js';
 import { defined } from '@agent-trace/core/util';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { OtlpEvaluations } from './evaluation-logs.js';
-import { feedbackEvaluation } from './feedback-evaluation.js';
+import { judgmentEvaluation } from './judgment-evaluation.js';
 
 /** Options of {@link otlpSink}. */
 export interface OtlpSinkOptions {
@@ -306,8 +306,8 @@ export function otlpSink(options: OtlpSinkOptions = {}): OtlpSink {
     },
     write(event: TraceEvent) {
       if (closed) return;
-      if (event.event === 'feedback') {
-        evaluations?.emit([feedbackEvaluation(event)]);
+      if (event.event === 'feedback' || event.event === 'evaluation') {
+        evaluations?.emit([judgmentEvaluation(event)]);
         return;
       }
       if (event.event === 'run_end') {

@@ -1,5 +1,6 @@
 import {
   ToolCallError,
+  isJudgment,
   toolCallErrorKinds,
   type Message,
   type ModelRequest,
@@ -112,9 +113,9 @@ export class Recording {
     // its events read alone (a comparison explains its requests from them).
     const whole = start.conversation?.carried === undefined ? undefined : runHistory(events, start);
     if (whole !== undefined) this.#history = whole.map(fromTraceMessage);
-    // People's feedback judges the run; it is not something the run did.
+    // What judges the run (feedback, evaluations) is not something the run did.
     const own = events
-      .filter(event => event.run === start.run && event.event !== 'feedback')
+      .filter(event => event.run === start.run && !isJudgment(event))
       .map(event =>
         event === start && whole !== undefined ? standaloneStart(start, whole) : event,
       );

@@ -1,4 +1,4 @@
-import { type TraceEvent } from '@agent-trace/core';
+import { isJudgment, type TraceEvent } from '@agent-trace/core';
 import type { TraceEventEnvelope } from '@agent-trace/core/record';
 import { isSpanEnd, isSpanStart, spanEndFor } from '@agent-trace/core/spans';
 import { describeNewerContent, NewerContentLog, NewerEvent } from '../jsonl/newer-content.js';
@@ -20,7 +20,7 @@ export type TraceProblemKind =
   | 'missing_run_end'
   | 'bad_seal'
   | 'event_after_seal'
-  | 'feedback_before_end';
+  | 'judgment_before_end';
 
 /** One broken rule, with where it is. */
 export interface TraceProblem {
@@ -81,8 +81,9 @@ interface RunCheck {
  * Checks events against the trace rules, run by run: seq starts at 0 and has no gaps or
  * duplicates; every start has its end (and every end a start of the same kind); parents exist;
  * the run is sealed by a `run_end` whose `last_seq` and counts match; nothing follows the seal,
- * except the next part of a run paused for approval (a `run_start` marked `resumed`) and people's
- * `feedback`, which judges the run's entry agent and is numbered on from the seal.
+ * except the next part of a run paused for approval (a `run_start` marked `resumed`) and the
+ * judgments of the run (people's `feedback`, scorers' `evaluation`), which judge its entry agent
+ * and are numbered on from the seal.
  */
 export class TraceValidator {
   readonly #runs = new Map<string, RunCheck>();
@@ -102,8 +103,8 @@ export class TraceValidator {
 
   /** Checks one event; `line` is where it is in the file, when it comes from one. */
   check(event: TraceEvent, line?: number): void {
-    if (event.event === 'feedback') {
-      this.#checkFeedback(event, line);
+    if (isJudgment(event)) {
+      this.#checkJudgment(event, line);
       return;
     }
     const run = this.#runOf(event, line);
@@ -123,24 +124,31 @@ export class TraceValidator {
     if (envelope.event.endsWith('_start')) run.known.add(envelope.span_id);
   }
 
-  /** A feedback follows its run's seal, after its seq, and judges its entry agent (or the run). */
-  #checkFeedback(event: TraceEvent & { event: 'feedback' }, line: number | undefined): void {
+  /**
+   * A judgment (a feedback, an evaluation) follows its run's seal, after its seq, and judges its
+   * entry agent (or the run).
+   */
+  #checkJudgment(
+    event: TraceEvent & { event: 'feedback' | 'evaluation' },
+    line: number | undefined,
+  ): void {
     this.#events++;
     const at = { line, run: event.run, seq: event.seq };
     const run = this.#runs.get(event.run);
-    const said = `feedback ${event.id} (seq ${event.seq}) judges run ${event.run}`;
+    const which = event.event === 'feedback' ? `feedback ${event.id}` : `evaluation ${event.name}`;
+    const said = `${which} (seq ${event.seq}) judges run ${event.run}`;
     if (run === undefined || !run.sealed || run.sealSeq === undefined) {
       const why = run === undefined ? 'which no earlier line starts' : 'which has not ended by then';
       this.report({
         ...at,
-        kind: 'feedback_before_end',
-        message: `${said}, ${why}: a feedback follows its run's run_end.`,
+        kind: 'judgment_before_end',
+        message: `${said}, ${why}: a ${event.event} follows its run's run_end.`,
       });
     } else if (event.seq <= run.sealSeq) {
       this.report({
         ...at,
         kind: 'seq_duplicate',
-        message: `${said} with a seq not after the seal's (${run.sealSeq}): a feedback is numbered on from its run's last event.`,
+        message: `${said} with a seq not after the seal's (${run.sealSeq}): a ${event.event} is numbered on from its run's last event.`,
       });
     } else if (event.parent_span_id !== run.entrySpan && event.parent_span_id !== run.runSpan) {
       this.report({

@@ -57,8 +57,6 @@ export interface RunModel extends RunSummary {
   readonly events: readonly TraceEvent[];
   /** What the agent graph reads: the run's agent starts and handoffs. */
   readonly graph: readonly GraphFact[];
-  /** Scores of the run (an eval case's), each on the span it judges. */
-  readonly evaluations?: readonly EvaluationData[];
 }
 
 /** A run's key among the page's runs. */
@@ -85,7 +83,9 @@ export function buildRuns(
 ): RunModel[] {
   return [...eventsByRun(events).values()].map(run => {
     const built = buildRun(run, file);
-    return evaluations.length === 0 ? built : { ...built, evaluations };
+    return evaluations.length === 0
+      ? built
+      : { ...built, evaluations: [...(built.evaluations ?? []), ...evaluations] };
   });
 }
 

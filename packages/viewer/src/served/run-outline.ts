@@ -1,4 +1,5 @@
 import type { TraceEvent } from '@agent-trace/core';
+import { isJudgment } from '@agent-trace/core/spans';
 import { SpanPlacer } from '@agent-trace/trace/model';
 import { pointKinds, rowKinds, rowKindOf } from '../row-kinds.js';
 import { HashedSpans } from './hashed-spans.js';
@@ -74,8 +75,8 @@ export class RunOutline {
   add(event: TraceEvent, offset: number, length: number): void {
     this.#version++;
     this.#summarizer.add(event);
-    // People's feedback is the run's summary's, not a row of its tree.
-    if (event.event === 'feedback') return;
+    // What judges the run (feedback, evaluations) is its summary's, not a row of its tree.
+    if (isJudgment(event)) return;
     const placement = this.#placer.place(event);
     if (placement.kind === 'end') {
       this.#endOffset[placement.own] = offset;

@@ -26,3 +26,17 @@ const spanEnds: ReadonlySet<string> = new Set(Object.values(spanEndFor));
 export function isSpanEnd(name: string): boolean {
   return spanEnds.has(name);
 }
+
+/**
+ * The kinds of event that judge a run after its end (a person's `feedback`, a scorer's
+ * `evaluation`): not part of what the run did, so its seal does not count them, a rerun does not
+ * compare them and its tree does not hold them.
+ */
+export const judgmentKinds: ReadonlySet<string> = new Set(['feedback', 'evaluation']);
+
+/** True for an event that judges a run after its end (see {@link judgmentKinds}). */
+export function isJudgment<Event extends { readonly event: string }>(
+  event: Event,
+): event is Extract<Event, { readonly event: 'feedback' | 'evaluation' }> {
+  return judgmentKinds.has(event.event);
+}

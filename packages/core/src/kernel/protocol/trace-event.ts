@@ -12,6 +12,7 @@ export {
 import { envelope, TraceError } from './trace-envelope.js';
 import { SpanEndEvent, SpanStartEvent } from './plain-span-events.js';
 import { FeatureEvent, TransformEvent } from './feature-trace-events.js';
+import { EvaluationEvent } from './evaluation-event.js';
 import { FeedbackEvent } from './feedback-event.js';
 import {
   PlanEvent,
@@ -488,6 +489,7 @@ export const TraceEvent = z.discriminatedUnion('event', [
   AgentEndEvent,
   RunEndEvent,
   FeedbackEvent,
+  EvaluationEvent,
 ]);
 export type TraceEvent = z.infer<typeof TraceEvent>;
 
@@ -525,6 +527,7 @@ export const traceEventNames: readonly TraceEventName[] = [
   'agent_end',
   'run_end',
   'feedback',
+  'evaluation',
 ];
 
 /**

@@ -19,3 +19,22 @@ export function feedbackEvaluation(event: TraceEventOf<'feedback'>): Evaluation 
     timeMs: Date.parse(event.time),
   };
 }
+
+/**
+ * A judgment of a run recorded in its trace (a person's feedback, a scorer's evaluation) as the
+ * evaluation a backend is sent of the span it judges.
+ */
+export function judgmentEvaluation(event: TraceEventOf<'feedback' | 'evaluation'>): Evaluation {
+  if (event.event === 'feedback') return feedbackEvaluation(event);
+  const explanation =
+    event.error === undefined ? event.explanation : `the scorer threw: ${event.error.message}`;
+  return {
+    name: event.name,
+    ...(event.score === undefined ? {} : { score: event.score }),
+    ...(event.label === undefined ? {} : { label: event.label }),
+    ...(explanation === undefined || explanation === '' ? {} : { explanation }),
+    traceId: event.trace_id,
+    spanId: event.parent_span_id ?? event.span_id,
+    timeMs: Date.parse(event.time),
+  };
+}

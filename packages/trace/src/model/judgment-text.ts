@@ -26,3 +26,24 @@ export function feedbackText(event: TraceEventOf<'feedback'>, length = 120): str
   const by = event.by === undefined ? `via ${event.source}` : `by ${event.by} via ${event.source}`;
   return `feedback ${[...parts, by].join(' · ')}`;
 }
+
+/**
+ * A scorer's evaluation as lines say it: `evaluation tool_errors 0.5 · 1 of 2 tool calls failed`,
+ * or what the scorer threw.
+ */
+export function evaluationText(event: TraceEventOf<'evaluation'>, length = 120): string {
+  if (event.error !== undefined)
+    return `evaluation ${event.name} failed: ${cut(event.error.message, length)}`;
+  const parts = [
+    `evaluation ${event.name} ${event.score ?? '?'}`,
+    ...(event.explanation === undefined || event.explanation === ''
+      ? []
+      : [cut(event.explanation, length)]),
+  ];
+  return parts.join(' · ');
+}
+
+/** A judgment of a run after its end (a feedback or an evaluation) as lines say it. */
+export function judgmentText(event: TraceEventOf<'feedback' | 'evaluation'>, length = 120): string {
+  return event.event === 'feedback' ? feedbackText(event, length) : evaluationText(event, length);
+}

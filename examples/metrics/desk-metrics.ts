@@ -13,6 +13,7 @@ import {
   toolArgumentJudge,
   toolErrorRate,
   toolRecovery,
+  type Scorer,
 } from '@agent-trace/evals';
 import { fakeLLM } from '@agent-trace/testing';
 import { z } from 'zod';
@@ -36,6 +37,19 @@ function desk() {
   });
 }
 
+/** The scorers: the metrics that need no judge, and the two judges. */
+export function deskScorers(judge: LanguageModel): Scorer[] {
+  return [
+    stepEfficiency(),
+    repeatedToolCalls(),
+    noLoops(),
+    toolErrorRate(),
+    toolRecovery(),
+    goalSuccessJudge({ model: judge }),
+    toolArgumentJudge({ model: judge }),
+  ];
+}
+
 /** The eval: one case, its recorded path as the reference of the step metrics. */
 export function deskMetricsEval(judge: LanguageModel) {
   return defineEval<string>({
@@ -48,14 +62,6 @@ export function deskMetricsEval(judge: LanguageModel) {
       },
     ],
     task: (input: string, { runOptions }) => run(desk(), input, runOptions),
-    scorers: [
-      stepEfficiency(),
-      repeatedToolCalls(),
-      noLoops(),
-      toolErrorRate(),
-      toolRecovery(),
-      goalSuccessJudge({ model: judge }),
-      toolArgumentJudge({ model: judge }),
-    ],
+    scorers: deskScorers(judge),
   });
 }

@@ -34,7 +34,7 @@ describe('judgments in the page model', () => {
     const without = buildRuns(
       events.filter(event => event.event !== 'feedback' && event.event !== 'evaluation'),
     )[0]!;
-    expect(model!.rows.length).toBe(without.rows.length);
+    expect(model!.rows.count).toBe(without.rows.count);
     expect(model!.totals).toEqual(without.totals);
     expect(model!.lastAt).toBe(without.lastAt);
     expect(model!.feedback).toMatchObject([

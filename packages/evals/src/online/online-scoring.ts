@@ -38,6 +38,11 @@ export interface OnlineScoringOptions {
   readonly to: TraceSink | readonly TraceSink[];
   /** The options the scorers' own runs (a judge's) take: prices, a budget. Their trace stays apart. */
   readonly runOptions?: RunOptions;
+  /**
+   * How long a finished run waits to be scored while other runs go on: scoring takes the moments
+   * no run is going on, and after this long it goes ahead anyway. @defaultValue 1000
+   */
+  readonly maxDelayMs?: number;
   /** The clock evaluation events take their time from. @defaultValue the system's */
   readonly now?: () => Date;
 }
@@ -75,8 +80,8 @@ export function inSample(id: string, share: number): boolean {
 /**
  * Scores a live app's finished runs off the hot path. Given to a run as one of its sinks
  * (`trace: [jsonl, otlp, scoring]`), it keeps the events of the runs the sample draws and, once a
- * run has ended, scores it in the background (`concurrency` at a time): the run's result is never
- * delayed, and a scorer that throws is recorded as such and never touches the run. Each score is
+ * run has ended, scores it in the background (`concurrency` at a time), when no run is going on
+ * (or after `maxDelayMs`): the run's result is never delayed, and a scorer that throws is recorded as such and never touches the run. Each score is
  * an `evaluation` event written to the `to` sinks after the run's end: in its JSONL trace, and
  * over OTLP next to its spans. `drain()` before the process ends (and before closing the sinks).
  *
@@ -93,7 +98,14 @@ export function onlineScoring(options: OnlineScoringOptions): OnlineScoring {
   const to: readonly TraceSink[] = Array.isArray(options.to)
     ? (options.to as readonly TraceSink[])
     : [options.to as TraceSink];
-  const queue = new ScoringQueue(options.concurrency ?? 2, options.maxQueued ?? 1000);
+  // Runs going on now: scoring waits for a quiet moment (at most `maxDelayMs`).
+  let live = 0;
+  const queue = new ScoringQueue(
+    options.concurrency ?? 2,
+    options.maxQueued ?? 1000,
+    () => live === 0,
+    options.maxDelayMs ?? 1000,
+  );
   const held = new Map<string, TraceEvent[]>();
   const counts = { sampled: 0, scored: 0, failedScorers: 0, overBudget: 0, dropped: 0, costUsd: 0 };
   const ended = (events: TraceEvent[]): void => {
@@ -118,7 +130,9 @@ export function onlineScoring(options: OnlineScoringOptions): OnlineScoring {
   return {
     version: traceSinkVersion,
     write(event) {
+      if (event.event === 'run_end' && --live === 0) queue.poke();
       if (event.event === 'run_start') {
+        live++;
         if (!inSample(event.run, share)) return;
         counts.sampled += event.resumed === undefined ? 1 : 0;
         held.set(event.run, [event]);

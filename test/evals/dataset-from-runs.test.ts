@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { runCli } from '@agent-trace/cli';
 import {
   belowThreshold,
   defineEval,
@@ -21,17 +20,7 @@ import { recordFeedback } from '@agent-trace/trace';
 import { TraceLibrary } from '@agent-trace/trace/library';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deskRunLines, type DeskRun } from '../support/trace-folder.js';
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [stdout, stderr]: [string[], string[]] = [[], []];
-  const code = await runCli(args, {
-    stdout: text => void stdout.push(text),
-    stderr: text => void stderr.push(text),
-    env: { NO_COLOR: '1' },
-    isTTY: false,
-  });
-  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-}
+import { cli } from '../support/cli.js';
 
 const kinds: DeskRun[] = ['refunded', 'refund_fails', 'answered'];
 

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, run, tool, type TraceEvent } from '@agent-trace/core';
 import { defaultPrices } from '@agent-trace/core/cost';
-import { runCli } from '@agent-trace/cli';
 import { inSample, llmJudge, onlineScoring, scorer, toolErrorRate } from '@agent-trace/evals';
 import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink, validateTraceFile } from '@agent-trace/trace';
@@ -19,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { receiver } from '../otlp/otlp-fixtures.js';
 import { answer, appScoring } from '../../examples/metrics/online-app.js';
+import { cli } from '../support/cli.js';
 
 const lookup = tool({
   name: 'lookup',
@@ -197,14 +197,3 @@ describe('onlineScoring', () => {
     expect(() => onlineScoring({ scorers: [], sample: 2, to: [] })).toThrow(/from 0 to 1/);
   });
 });
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [stdout, stderr]: [string[], string[]] = [[], []];
-  const code = await runCli(args, {
-    stdout: text => void stdout.push(text),
-    stderr: text => void stderr.push(text),
-    env: { NO_COLOR: '1' },
-    isTTY: false,
-  });
-  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-}

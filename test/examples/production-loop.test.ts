@@ -8,23 +8,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '@agent-trace/cli';
 import { belowThreshold, readDataset, runEval } from '@agent-trace/evals';
 import { readTrace } from '@agent-trace/trace';
 import { describe, expect, it } from 'vitest';
 import { deskEval } from '../../examples/production-loop/desk-eval.js';
 import { production, thumbsDown } from '../../examples/production-loop/production.js';
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [stdout, stderr]: [string[], string[]] = [[], []];
-  const code = await runCli(args, {
-    stdout: text => void stdout.push(text),
-    stderr: text => void stderr.push(text),
-    env: { NO_COLOR: '1' },
-    isTTY: false,
-  });
-  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-}
+import { cli } from '../support/cli.js';
 
 const marked = 'run IN (SELECT run FROM feedback WHERE score < 0)';
 

@@ -9,7 +9,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type TraceEvent } from '@agent-trace/core';
-import { runCli } from '@agent-trace/cli';
 import {
   FeedbackError,
   jsonlSink,
@@ -23,19 +22,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { smallDesk } from '../fixtures/agents/small-desk.js';
 import { receiver } from '../otlp/otlp-fixtures.js';
 import { answer, thumbsDown } from '../../examples/feedback/thumbs.js';
+import { cli } from '../support/cli.js';
 
 const desk = 'test/fixtures/agents/small-desk.ts';
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [stdout, stderr]: [string[], string[]] = [[], []];
-  const code = await runCli(args, {
-    stdout: text => void stdout.push(text),
-    stderr: text => void stderr.push(text),
-    env: { NO_COLOR: '1' },
-    isTTY: false,
-  });
-  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
-}
 
 const eventsOf = (file: string): TraceEvent[] =>
   readFileSync(file, 'utf8')

@@ -70,7 +70,7 @@ interface RunCheck {
   sealed: boolean;
   stopReason: string | undefined;
   events: number;
-  /** The spans a feedback may judge: the run's own, and its entry agent's. */
+  /** The spans a judgment may judge: the run's own, and its entry agent's. */
   runSpan?: string;
   entrySpan?: string;
   /** The seq of the seal, once sealed. */

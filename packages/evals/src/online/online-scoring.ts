@@ -9,7 +9,12 @@ import { hashString } from '@agent-trace/core/util';
 import { judgmentEvaluation, memorySink } from '@agent-trace/trace';
 import { runTotals } from '@agent-trace/trace/model';
 import { asScore, type Scorer, type ScorerInput } from '../scorer.js';
-import { evaluationEvents, scoredRun, type ScorerOutcome } from './evaluation-events.js';
+import {
+  evaluationEvents,
+  scoredRun,
+  type ScoredRun,
+  type ScorerOutcome,
+} from './evaluation-events.js';
 import { ScoringQueue } from './scoring-queue.js';
 
 /** Options of {@link onlineScoring}. */
@@ -114,14 +119,15 @@ export function onlineScoring(options: OnlineScoringOptions): OnlineScoring {
       return;
     }
     const queued = queue.add(async () => {
-      const outcomes = await scoreRun(events, options);
+      // Its events begin with its run_start and end with its run_end: never undefined.
+      const run = scoredRun(events);
+      if (run === undefined) return;
+      const outcomes = await scoreRun(run, events, options);
       for (const outcome of outcomes) {
         counts.costUsd += outcome.costUsd ?? 0;
         if (outcome.error !== undefined) counts.failedScorers++;
       }
       counts.scored++;
-      const run = scoredRun(events);
-      if (run === undefined) return;
       for (const event of evaluationEvents(run, outcomes, options.now?.() ?? new Date()))
         deliver(event, to);
     });
@@ -156,15 +162,15 @@ export function onlineScoring(options: OnlineScoringOptions): OnlineScoring {
 
 /** Each scorer's outcome for a finished run: its score, or what it threw; never throws. */
 async function scoreRun(
+  run: ScoredRun,
   events: readonly TraceEvent[],
   options: OnlineScoringOptions,
 ): Promise<ScorerOutcome[]> {
-  const run = scoredRun(events);
   const input: Omit<ScorerInput, 'runOptions'> = {
-    case: { id: run?.start.run ?? '', input: run?.start.input ?? '' },
-    output: run?.end.output,
+    case: { id: run.start.run, input: run.start.input },
+    output: run.end.output,
     trace: events,
-    durationMs: run?.end.duration_ms ?? 0,
+    durationMs: run.end.duration_ms,
   };
   return Promise.all(
     options.scorers.map(async scorer => {

@@ -67,13 +67,15 @@ export function goalSuccessJudge({
     name,
     goalSuccessRubric,
     model,
-    ({ case: evalCase, trace, output }) =>
-      [
+    ({ case: evalCase, trace, output }) => {
+      const steps = stepLines(trace);
+      return [
         `Request: ${text(evalCase.input)}`,
         'Steps:',
-        ...(stepLines(trace).length === 0 ? ['(none)'] : stepLines(trace)),
+        ...(steps.length === 0 ? ['(none)'] : steps),
         `Answer: ${text(output)}`,
-      ].join('\n'),
+      ].join('\n');
+    },
     '',
   );
 }

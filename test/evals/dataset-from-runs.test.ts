@@ -32,7 +32,11 @@ function copies(lines: readonly string[], n: number): string {
       event.run = `run-${String(n).padStart(5, '0')}`;
       event.session = event.run;
       event.time = new Date(Date.parse(String(event.time)) + n * 60_000).toISOString();
-      if (event.event === 'run_start') event.input = `${String(event.input)} (#${n})`;
+      if (event.event === 'run_start') {
+        event.input = `${String(event.input)} (#${n})`;
+        // The app's release the run was made by, as `run(…, { release })` writes it.
+        event.release = `commit-${n % 4}`;
+      }
       return `${JSON.stringify(event)}\n`;
     })
     .join('');
@@ -70,6 +74,10 @@ describe('dataset add from a library of 2,000 runs', () => {
     expect(
       Number((await new TraceLibrary(traces).query('SELECT count(*) AS n FROM runs')).rows[0]!.n),
     ).toBe(2000);
+    const byRelease = await new TraceLibrary(traces).query(
+      "SELECT count(*) AS n FROM runs WHERE release = 'commit-1'",
+    );
+    expect(Number(byRelease.rows[0]!.n)).toBe(500);
     expect(rows.length).toBeGreaterThan(50);
     const file = join(work, 'evals', 'desk.jsonl');
     const first = await cli(['dataset', 'add', file, '--from', traces, '--where', where]);
@@ -94,6 +102,8 @@ describe('dataset add from a library of 2,000 runs', () => {
       .slice(offset)
       .split('\n')[0]!;
     expect(JSON.parse(line)).toMatchObject({ event: 'run_start', run: one.id });
+    for (const each of cases)
+      expect(each.metadata.source.release).toBe(`commit-${Number(each.id.slice(4)) % 4}`);
     const again = await cli(['dataset', 'add', file, '--from', traces, '--where', where]);
     expect(again.stdout).toContain(`0 added, ${rows.length} already in it`);
     expect(again.stdout).toContain('(unchanged)');

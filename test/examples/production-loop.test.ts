@@ -52,6 +52,8 @@ describe('from a bad run in production to a test that keeps it fixed', () => {
     expect(added.stdout).toContain('3 runs picked, 3 added, 0 already in it');
     const before = readDataset(dataset);
     expect(before.cases.map(each => each.id)).toEqual([runs[4], runs[9], runs[14]]);
+    for (const each of before.cases)
+      expect(each.metadata).toMatchObject({ source: { run: each.id, release: 'c0ffee1' } });
     // 4. A person corrects what the desk should have said.
     writeFileSync(
       dataset,

@@ -27,6 +27,7 @@ it('a run scored online, then judged by two people, matches its golden trace', a
     clock: steppingClock(),
     ids,
     session: 'feedback',
+    release: '3f2a9c1',
   });
   await scoring.drain();
   await sink.close();

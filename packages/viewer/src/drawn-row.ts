@@ -113,7 +113,9 @@ function summaryOf(start: TraceEvent, end: TraceEvent | undefined): string {
     return `✗ ${errorText({ ...end.error, message: cut(end.error.message, 100) })}`;
   switch (start.event) {
     case 'run_start':
-      return [runOrigin(start), runSummary(start, end)].filter(part => part !== '').join(' · ');
+      return [runOrigin(start), runSummary(start, end), releaseOf(start)]
+        .filter(part => part !== '')
+        .join(' · ');
     case 'agent_start':
       return end?.event === 'agent_end' ? agentSummary(start, end) : `${start.model} · running`;
     case 'llm_start':
@@ -183,6 +185,11 @@ function runOrigin(start: TraceEventOf<'run_start'>): string {
   if (start.resumed !== undefined) return `resumed after seq ${start.resumed.after_seq}`;
   if (start.forked_from === undefined) return '';
   return `forked from run ${start.forked_from.run.slice(0, 8)} after step ${start.forked_from.after_step}`;
+}
+
+/** The application's release the run was made by, when it gave one. */
+function releaseOf(start: TraceEventOf<'run_start'>): string {
+  return start.release === undefined ? '' : `release ${start.release}`;
 }
 
 function runSummary(start: TraceEventOf<'run_start'>, end: TraceEvent | undefined): string {

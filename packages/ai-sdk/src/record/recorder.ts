@@ -41,7 +41,7 @@ export class Recorder {
       return;
     }
     const tracer = this.#runs.open(agent);
-    const runSpan = tracer.start('run_start', agent, null, { input });
+    const runSpan = this.#runs.startRun(tracer, agent, input);
     this.operations.set(
       callId,
       new RecordedOperation(tracer, agent, null, { prices: this.#runs.prices, runSpan }),

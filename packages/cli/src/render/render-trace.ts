@@ -92,6 +92,7 @@ class TreeRenderer {
           `forked from run ${start.forked_from.run} after step ${start.forked_from.after_step}`,
         ),
       );
+    if (start.release !== undefined) parts.push(s.dim(`release ${start.release}`));
     if (start.conversation !== undefined)
       parts.splice(
         2,

@@ -89,6 +89,7 @@ function caseOf(run: PickedRun, found: Gathered, datasetFolder: string): Dataset
         session: run.session,
         agent: run.agent,
         ...(found.version === undefined ? {} : { version: found.version }),
+        ...(found.start.release === undefined ? {} : { release: found.start.release }),
         ...(run.stopReason === undefined ? {} : { stopReason: run.stopReason }),
         ...(run.conversation === undefined
           ? {}

@@ -19,6 +19,8 @@ export interface CaseSource {
   /** The run's entry agent, and its version when the application gave one. */
   readonly agent: string;
   readonly version?: string;
+  /** The release of the application that made the run (a git commit, …), when it gave one. */
+  readonly release?: string;
   /** How the run ended. */
   readonly stopReason?: string;
   /** For a turn of a conversation: its id and turn. */

@@ -197,7 +197,7 @@ export class AgentTraceCallbackHandler extends BaseCallbackHandler {
 
   #newRun(name: string, input: string): GraphScope {
     const tracer = this.#recorded.open(name);
-    const runSpan = tracer.start('run_start', name, null, { input });
+    const runSpan = this.#recorded.startRun(tracer, name, input);
     return new GraphScope(
       tracer,
       name,

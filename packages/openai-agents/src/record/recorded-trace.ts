@@ -1,10 +1,10 @@
 import type { StopReason } from '@agent-trace/core';
-import type { PriceTable } from '@agent-trace/core/cost';
 import {
   jsonOrText,
   type OpenSpan,
   type RunTracer,
   bridgedRunTally,
+  type BridgedRuns,
 } from '@agent-trace/core/record';
 import { conversationOf } from '../to-model-request.js';
 import type { ResponseSpanData } from './response-call.js';
@@ -65,7 +65,8 @@ export class RecordedTrace {
 
   constructor(
     readonly tracer: RunTracer,
-    private readonly prices: PriceTable,
+    /** The recorder's runs: their prices, and how a run's span starts. */
+    private readonly runs: BridgedRuns,
     private readonly waitForInput = false,
   ) {}
 
@@ -168,7 +169,7 @@ export class RecordedTrace {
       this.tracer,
       name,
       parent,
-      { prices: this.prices, runTally: this.#runTally },
+      { prices: this.runs.prices, runTally: this.#runTally },
       [...(from?.path ?? []), name],
     );
     this.#root ??= agent;
@@ -179,7 +180,7 @@ export class RecordedTrace {
   /** The run starts before its first agent's first event, with the input known by then. */
   #ensureRun(agent: SdkAgent, input: string): void {
     if (agent !== this.#root || agent.runSpan !== undefined) return;
-    agent.sealsRun(this.tracer.start('run_start', agent.agent, null, { input }));
+    agent.sealsRun(this.runs.startRun(this.tracer, agent.agent, input));
   }
 
   /** A handoff span ended: the agent's handoff opens, and the next agent of its task hangs under it. */

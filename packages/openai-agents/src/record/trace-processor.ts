@@ -129,7 +129,7 @@ export function recordingProcessor(
       const open = () =>
         new RecordedTrace(
           runs.open(trace.name, trace.groupId ?? undefined),
-          runs.prices,
+          runs,
           waitForInput,
         );
       const close = (run: RecordedTrace) => runs.closed(run.tracer);

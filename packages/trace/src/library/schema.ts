@@ -37,6 +37,7 @@ ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS label VARCHAR;
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS given_by VARCHAR;
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS source VARCHAR;
 ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS feedback_id VARCHAR;
+ALTER TABLE trace_events ADD COLUMN IF NOT EXISTS release VARCHAR;
 CREATE TABLE IF NOT EXISTS library_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS staged_lines (
   file_id INTEGER, "offset" DOUBLE, length INTEGER, line VARCHAR);
@@ -99,6 +100,7 @@ const lineShape = JSON.stringify({
   by: 'VARCHAR',
   source: 'VARCHAR',
   explanation: 'VARCHAR',
+  release: 'VARCHAR',
 });
 
 /** A JSON value as text: a string as it is, anything else as its JSON. */
@@ -182,7 +184,7 @@ SELECT file_id, "offset", length, j.run, j.session, j.seq, j.event,
        WHEN j.event = 'evaluation' THEN j.explanation
        WHEN j.output IS NOT NULL THEN ${asText('j.output')} END,
   coalesce(j.feature, j.error.feature), j.error.refusal, j.conversation.id, j.conversation.turn,
-  j.conversation.role, j.score, j.label, j.by, j.source, j.id
+  j.conversation.role, j.score, j.label, j.by, j.source, j.id, j.release
 FROM parsed_lines
 WHERE NOT (${notAnEvent})`;
 
@@ -198,7 +200,7 @@ WITH starts AS (
   SELECT file_id, run, arg_min(session, seq) AS session, arg_min(agent, seq) AS entry_agent,
     min(time) AS started_at, arg_min("offset", seq) AS "offset", arg_min(input, seq) AS input,
     arg_min(conversation, seq) AS conversation, arg_min(turn, seq) AS turn,
-    arg_min(conversation_role, seq) AS conversation_role
+    arg_min(conversation_role, seq) AS conversation_role, arg_min(release, seq) AS release
   FROM trace_events WHERE event = 'run_start' GROUP BY file_id, run),
 ends AS (
   SELECT file_id, run, arg_max(time, seq) AS ended_at, arg_max(stop_reason, seq) AS stop_reason,
@@ -215,7 +217,7 @@ SELECT s.run, s.session, s.entry_agent, s.started_at, e.ended_at, e.stop_reason,
   CASE WHEN e.unpriced_calls > 0 THEN NULL ELSE e.cost_usd END AS cost_usd,
   e.unpriced_calls, e.llm_calls, e.tool_calls,
   e.tool_errors, e.error_type, e.error_message, s.input, e.output, s.conversation, s.turn,
-  s.conversation_role, f.path AS file, s."offset"
+  s.conversation_role, s.release, f.path AS file, s."offset"
 FROM starts s LEFT JOIN ends e USING (file_id, run) JOIN trace_files f USING (file_id);
 
 CREATE OR REPLACE VIEW sessions AS

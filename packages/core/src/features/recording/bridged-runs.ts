@@ -1,5 +1,7 @@
 import type { TraceSink } from '../../kernel/trace/trace-sink.js';
-import { RunTracer } from '../../kernel/trace/run-tracer.js';
+import { RunTracer, type OpenSpan } from '../../kernel/trace/run-tracer.js';
+import { assertRelease } from '../../kernel/errors/assert-release.js';
+import { defined } from '../../kernel/util/defined.js';
 import { systemClock, type Clock } from '../../kernel/util/clock.js';
 import { randomIds, type IdGenerator } from '../../kernel/util/ids.js';
 import { PriceTable, type ModelPrice } from '../cost/prices.js';
@@ -11,6 +13,11 @@ export interface BridgeRecordingOptions {
   readonly trace: TraceSink | readonly TraceSink[];
   /** The session every run's events carry. @defaultValue what the framework names, else each run's id */
   readonly session?: string;
+  /**
+   * The release of the application making the runs (a git commit, a tag, a build id), written on
+   * every `run_start`, as `run()`'s `release` option. @defaultValue none
+   */
+  readonly release?: string;
   /** Secrets replaced before any sink sees them; `false` turns it off. @defaultValue the known shapes */
   readonly redaction?: RedactionOptions | false;
   /**
@@ -43,6 +50,7 @@ export class BridgedRuns {
       ? (options.trace as readonly TraceSink[])
       : [options.trace as TraceSink];
     this.prices = new PriceTable(options.prices);
+    assertRelease(options.release);
   }
 
   /** A new run's tracer, named after its entry agent; its session is the options', else `session`. */
@@ -62,6 +70,11 @@ export class BridgedRuns {
     });
     this.#open.add(tracer);
     return tracer;
+  }
+
+  /** Starts a run's span on its tracer: `run_start` with its input and the options' `release`. */
+  startRun(tracer: RunTracer, name: string, input: string): OpenSpan<'run_start'> {
+    return tracer.start('run_start', name, null, { input, ...defined('release', this.options.release) });
   }
 
   /** The run has ended: its events are flushed to the sinks. */

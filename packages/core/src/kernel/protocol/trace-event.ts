@@ -86,6 +86,11 @@ const RunStartEvent = z.object({
   /** The run's deadline (its `timeoutMs`), when it has one: a rerun decides it again from this. */
   timeout_ms: z.number().positive().optional(),
   /**
+   * The release of the application that made the run, as it names it (its `release` option: a git
+   * commit, a tag, a build): where the run came from. A rerun never compares it.
+   */
+  release: z.string().min(1).max(200).optional(),
+  /**
    * Set when the run goes on from a pause (`resume`): the seq of the `run_end` that paused it. The
    * run keeps its id and its seq runs on, so both parts read as one run.
    */

@@ -97,6 +97,12 @@ export interface KernelOptions {
   overrides?: RunOverrides;
   /** A session id written on every event. @defaultValue the run id */
   session?: string;
+  /**
+   * The release of the application making the run: a git commit, a tag or a build id, written on
+   * `run_start` (e.g. `process.env.GIT_COMMIT`). Datasets made of runs keep it in each case's
+   * lineage; a rerun never compares it. At most 200 characters. @defaultValue none
+   */
+  release?: string;
   /** Where times come from; pass `steppingClock()` for reproducible traces. @defaultValue the system clock */
   clock?: Clock;
   /** Where ids come from; pass `sequentialIds()` for reproducible traces. @defaultValue random ids */

@@ -21,6 +21,7 @@ import { toTraceError } from './to-trace-error.js';
 import { systemClock } from '../../util/clock.js';
 import { deadline } from '../../util/deadline.js';
 import { defined } from '../../util/defined.js';
+import { assertRelease } from '../../errors/assert-release.js';
 
 /**
  * A run as `run()`, `runWorkflow()` and `planAndRun()` all open and seal it: its shared state, its
@@ -52,6 +53,7 @@ export async function openRun<Options extends object>(
     readonly resumed?: ResumedFrom | undefined;
   },
 ): Promise<RunFrame> {
+  assertRelease(options.release);
   const sinks = runSinks(options);
   const resumed = how.resumed === undefined ? undefined : { ...how.resumed, fork: options.fork };
 
@@ -83,6 +85,7 @@ export async function openRun<Options extends object>(
     ...resumedFields(resumed),
     ...more,
     ...defined('timeout_ms', options.timeoutMs),
+    ...defined('release', options.release),
   });
   const stop = stopPlace(limit.signal, tracer);
   return {

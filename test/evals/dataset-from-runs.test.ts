@@ -192,7 +192,11 @@ describe('an eval over a dataset made of runs', () => {
     for (const each of failing) {
       const trace = relative(process.cwd(), join(traces, `desk-0.jsonl`));
       expect(each.source).toMatchObject({ run: each.id, trace });
-      expect(said).toContain(`from run ${each.id} (`);
+      expect(said).toMatch(
+        new RegExp(
+          `from run ${each.id} \\([^)]*, release commit-${Number(each.id.slice(4)) % 4}\\)`,
+        ),
+      );
       expect(said).toContain(`agent-trace replay ${trace} --run ${each.id}`);
     }
   }, 60_000);

@@ -34,7 +34,7 @@ function transcriptUnder(output: unknown): string {
 function lineageUnder(source: CaseSource | undefined): string {
   return source === undefined
     ? ''
-    : `\n      from run ${source.run} (${source.time}): agent-trace replay ${source.trace} --run ${source.run}`;
+    : `\n      from run ${source.run} (${source.time}${source.release === undefined ? '' : `, release ${source.release}`}): agent-trace replay ${source.trace} --run ${source.run}`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { ownAttributes } from '../otlp/semconv.js';
+
 /**
  * A span read back from an OpenTelemetry backend (an OTLP JSON file, Jaeger), in one shape
  * whatever its source: ids in hex, times in milliseconds, attributes as plain values.
@@ -17,6 +19,15 @@ export interface ForeignSpan {
   readonly service?: string;
   /** Its OpenTelemetry kind; absent for `internal` (or unspecified). */
   readonly kind?: ForeignSpanKind;
+  /** Its span events (a Jaeger span's logs), when it has any. */
+  readonly events?: readonly ForeignSpanEvent[];
+}
+
+/** A span event: its name, when it happened, its attributes. */
+export interface ForeignSpanEvent {
+  readonly name: string;
+  readonly timeMs: number;
+  readonly attributes: Readonly<Record<string, unknown>>;
 }
 
 /** The span kinds other than `internal`. */
@@ -66,4 +77,19 @@ export function json(span: ForeignSpan, key: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Orders spans as they started: by start time and, at the same time, by the seq agent-trace
+ * recorded on its own spans (`agent_trace.seq`), those before the spans without one. A backend
+ * answers a trace's spans in an order of its own, and spans of a fast run share their
+ * millisecond, so the time alone would put a model call before the tool call it followed.
+ */
+export function byStart(a: ForeignSpan, b: ForeignSpan): number {
+  if (a.startMs !== b.startMs) return a.startMs - b.startMs;
+  const seqA = a.attributes[ownAttributes.seq];
+  const seqB = b.attributes[ownAttributes.seq];
+  const known = (typeof seqA === 'number' ? 0 : 1) - (typeof seqB === 'number' ? 0 : 1);
+  if (known !== 0 || typeof seqA !== 'number' || typeof seqB !== 'number') return known;
+  return seqA - seqB;
 }

@@ -1,6 +1,6 @@
 import type { TraceEvent } from '@agent-trace/core';
 import { memorySink } from '../memory-sink.js';
-import { json, text, type ForeignSpan } from './foreign-span.js';
+import { byStart, json, text, type ForeignSpan } from './foreign-span.js';
 import { messagesOf } from './genai-messages.js';
 import { ImportedRun, type SpanNode } from './imported-run.js';
 import { semconv } from '../otlp/semconv.js';
@@ -79,7 +79,7 @@ function treeOf(
 ): SpanNode {
   const nodes = new Map(spans.map(span => [span.spanId, { span, children: [] as SpanNode[] }]));
   const roots: SpanNode[] = [];
-  for (const node of [...nodes.values()].sort((a, b) => a.span.startMs - b.span.startMs)) {
+  for (const node of [...nodes.values()].sort((a, b) => byStart(a.span, b.span))) {
     const { parentSpanId } = node.span;
     const parent = parentSpanId === undefined ? undefined : nodes.get(parentSpanId);
     if (parentSpanId !== undefined && parent === undefined)
@@ -123,7 +123,7 @@ function runName(root: SpanNode): string {
 function inputOf(spans: readonly ForeignSpan[]): string {
   const calls = spans
     .filter(span => span.attributes[semconv.inputMessages] !== undefined)
-    .sort((a, b) => a.startMs - b.startMs);
+    .sort(byStart);
   for (const call of calls) {
     const user = messagesOf(json(call, semconv.inputMessages)).messages.find(
       message => message.role === 'user',

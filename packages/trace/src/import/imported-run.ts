@@ -20,6 +20,8 @@ import {
 } from './genai-messages.js';
 import { ownAttributes, semconv } from '../otlp/semconv.js';
 import { firstChunkMsOf, requestOf } from './imported-request.js';
+import { comesBefore, pointsOf, type ImportedPoint } from './imported-points.js';
+import { importedInput } from './imported-input.js';
 
 /** A span with its children, in time order. */
 export interface SpanNode {
@@ -42,8 +44,8 @@ interface Context {
 
 /** An agent of the imported run, with what the import keeps between its calls. */
 class ImportedAgent extends RecordedAgent {
-  /** The last call's whole input, to tell whether the next one only grows it. */
-  previous: readonly Message[] = [];
+  /** The messages of its conversation so far, to tell what a call's input adds to it. */
+  readonly conversation: Message[] = [];
   /** The agent it handed the conversation to (pass_control): its answer is this agent's. */
   handedTo: string | undefined;
 }
@@ -73,6 +75,11 @@ export class ImportedRun {
   #answer = '';
   /** Agents made for model calls outside an agent span, by the span they hang under. */
   readonly #implicit = new Map<string, ImportedAgent>();
+  /**
+   * The call ids of the tool calls that failed: the conventions' tool messages carry no error
+   * flag, so a later request's tool message is an error when its call's span was one.
+   */
+  readonly #failedCalls = new Set<string>();
 
   constructor(traceId: string, runId: string, name: string, sinks: readonly TraceSink[]) {
     const clock = { at: 0, now: () => clock.at };
@@ -120,12 +127,25 @@ export class ImportedRun {
 
   /** Visits a span's children under `context`, then ends the agent made for calls outside one. */
   #children(node: SpanNode, context: Context): void {
-    for (const child of node.children) this.#visit(child, context);
+    // The span's own events (its guardrails' verdicts) go between its children, as they happened.
+    const points = pointsOf(node.span);
+    let next = 0;
+    for (const child of node.children) {
+      while (next < points.length && comesBefore(points[next]!, child.span))
+        this.#point(points[next++]!, context);
+      this.#visit(child, context);
+    }
+    while (next < points.length) this.#point(points[next++]!, context);
     const implicit = this.#implicit.get(context.parent.spanId);
     if (implicit === undefined) return;
     this.#implicit.delete(context.parent.spanId);
     this.#at(node.span.endMs);
     implicit.ended({ stopReason: 'completed', output: implicit.lastText });
+  }
+
+  #point(point: ImportedPoint, context: Context): void {
+    this.#at(point.timeMs);
+    this.tracer.point('guardrail', context.parent, point.fields);
   }
 
   #visit(node: SpanNode, context: Context): void {
@@ -206,15 +226,15 @@ export class ImportedRun {
     const answeredBy = text(span, semconv.responseModel);
     const model = answeredBy ?? text(span, semconv.requestModel) ?? '';
     const agent = context.agent ?? this.#implicitAgent(node, context, provider, model);
-    const { instructions, messages } = messagesOf(json(span, semconv.inputMessages));
-    // A call that repeats the agent's last input and adds to it (the whole conversation each time)
-    // is recorded with what it added; one that does not (only its new messages) as it is.
-    const grows =
-      agent.previous.length > 0 &&
-      messages.length >= agent.previous.length &&
-      JSON.stringify(messages.slice(0, agent.previous.length)) === JSON.stringify(agent.previous);
-    const fresh = grows ? messages.slice(agent.previous.length) : messages;
-    agent.previous = messages;
+    const read = messagesOf(json(span, semconv.inputMessages));
+    const { instructions } = read;
+    const messages = read.messages.map(message =>
+      message.role === 'tool' && this.#failedCalls.has(message.callId)
+        ? { ...message, isError: true }
+        : message,
+    );
+    const { fresh, window } = importedInput(agent.conversation, messages);
+    agent.conversation.push(...fresh);
     this.#at(span.startMs, span.spanId);
     agent.modelCallStarted({
       ...defined('parent', between(context)),
@@ -224,6 +244,7 @@ export class ImportedRun {
         instructionsOf(json(span, semconv.systemInstructions)) ?? instructions.join('\n\n'),
       tools: toolDefinitionsOf(json(span, semconv.toolDefinitions)),
       messages: fresh,
+      ...defined('window', window),
       ...requestOf(span),
     });
     const answer = answerOf(json(span, semconv.outputMessages));
@@ -278,6 +299,7 @@ export class ImportedRun {
     );
     this.#children(node, { parent: toolSpan, caller: agent.agent });
     this.#at(span.endMs);
+    if (span.error !== undefined) this.#failedCalls.add(callId);
     agent.toolEnded(
       callId,
       span.error === undefined

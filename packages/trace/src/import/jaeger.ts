@@ -1,4 +1,4 @@
-import { spanKindOf, type ForeignSpan } from './foreign-span.js';
+import { spanKindOf, type ForeignSpan, type ForeignSpanEvent } from './foreign-span.js';
 
 /** A span as Jaeger's query API (`/api/traces`) returns it. */
 interface JaegerSpan {
@@ -16,6 +16,11 @@ interface JaegerSpan {
     readonly value: unknown;
   }>;
   readonly processID?: string;
+  /** The span's events: each field is an attribute, `event` its name. */
+  readonly logs?: ReadonlyArray<{
+    readonly timestamp: number;
+    readonly fields?: ReadonlyArray<{ readonly key: string; readonly value: unknown }>;
+  }>;
 }
 
 /** What Jaeger's query API answers: traces, each with its spans and the processes that made them. */
@@ -126,7 +131,19 @@ export function spansFromJaeger(response: JaegerResponse): ForeignSpan[] {
         ...(failed ? { error: typeof status === 'string' ? status : '' } : {}),
         ...(service === undefined ? {} : { service }),
         ...(kind === undefined ? {} : { kind }),
+        ...(span.logs === undefined || span.logs.length === 0
+          ? {}
+          : { events: span.logs.map(eventOfLog) }),
       };
     }),
   );
+}
+
+/** A Jaeger span's log as the span event it was: its `event` field is the name. */
+function eventOfLog(log: NonNullable<JaegerSpan['logs']>[number]): ForeignSpanEvent {
+  const attributes: Record<string, unknown> = {};
+  for (const field of log.fields ?? []) attributes[field.key] = field.value;
+  const name = typeof attributes.event === 'string' ? attributes.event : '';
+  delete attributes.event;
+  return { name, timeMs: log.timestamp / 1000, attributes };
 }

@@ -28,6 +28,11 @@ interface OtlpSpan {
   readonly endTimeUnixNano?: string | number;
   readonly attributes?: readonly KeyValue[];
   readonly status?: { readonly code?: number | string; readonly message?: string };
+  readonly events?: ReadonlyArray<{
+    readonly timeUnixNano?: string | number;
+    readonly name?: string;
+    readonly attributes?: readonly KeyValue[];
+  }>;
 }
 
 interface OtlpLogRecord {
@@ -195,6 +200,15 @@ function foreignSpan(span: OtlpSpan, service: string | undefined): ForeignSpan {
     ...(errorCode ? { error: span.status?.message ?? '' } : {}),
     ...(service === undefined ? {} : { service }),
     ...(kind === undefined ? {} : { kind }),
+    ...(span.events === undefined || span.events.length === 0
+      ? {}
+      : {
+          events: span.events.map(event => ({
+            name: event.name ?? '',
+            timeMs: nanosToMs(event.timeUnixNano),
+            attributes: attributesOf(event.attributes),
+          })),
+        }),
   };
 }
 

@@ -70,6 +70,8 @@ export function agentId(start: TraceEventOf<'agent_start'>): string {
 export class AgentMemory {
   readonly #descriptions = new Map<string, Map<string, string>>();
   readonly #conversations = new Map<string, TraceMessage[]>();
+  /** Each agent's input: the last user message its first request held (a window keeps it). */
+  readonly #inputs = new Map<string, number>();
   /** Conversations' histories: a turn records only what its previous turn's did not hold. */
   readonly #histories = new RunHistories(conversationsKept);
   /** Each open run's whole history, for its entry agent's first request (`from_history`). */
@@ -117,17 +119,34 @@ export class AgentMemory {
       this.#runs.get(start.run),
     );
     this.#conversations.set(key, conversation);
-    const count = start.message_count;
-    return count < conversation.length
-      ? conversation.slice(conversation.length - count)
-      : conversation;
+    if (!this.#inputs.has(key))
+      this.#inputs.set(key, conversation.findLastIndex(message => message.role === 'user'));
+    return windowSent(conversation, start.message_count, this.#inputs.get(key) ?? -1);
   }
 
   /** An agent's span ended: its conversation is no longer needed. */
   ended(agentSpanId: string): void {
     this.#conversations.delete(agentSpanId);
+    this.#inputs.delete(agentSpanId);
   }
 }
 
 /** The most conversations an exporter keeps the last turns of (see {@link AgentMemory}). */
 export const conversationsKept = 1000;
+
+/**
+ * The `count` messages a request with a memory window sent, as the loop chose them: the newest
+ * messages, and the agent's input (at `inputIndex`) before them when it is older than they are.
+ */
+function windowSent(
+  conversation: readonly TraceMessage[],
+  count: number,
+  inputIndex: number,
+): readonly TraceMessage[] {
+  if (count >= conversation.length) return conversation;
+  const firstShown = conversation.length - count;
+  const input = conversation[inputIndex];
+  if (inputIndex >= firstShown || input === undefined || count === 0)
+    return conversation.slice(firstShown);
+  return [input, ...conversation.slice(firstShown + 1)];
+}

@@ -111,7 +111,10 @@ export class SpanBuilder {
       case 'plan': {
         const parent =
           event.parent_span_id === null ? undefined : this.#pending.get(event.parent_span_id);
-        parent?.events.push(this.#pointEvent(event));
+        const point = this.#pointEvent(event);
+        // Its seq places it among the span's children again when the spans are imported.
+        point.attributes = { ...point.attributes, [ownAttributes.seq]: event.seq };
+        parent?.events.push(point);
         return undefined;
       }
       default: {
@@ -274,7 +277,7 @@ export class SpanBuilder {
     if (start.event !== 'span_start') {
       attributes[semconv.conversationId] = start.session;
       // A span followed live has no seq yet (-1): the trace gives it when the event is written.
-      if (start.seq >= 0) attributes['agent_trace.seq'] = start.seq;
+      if (start.seq >= 0) attributes[ownAttributes.seq] = start.seq;
     }
     const name = this.#endAttributes(start, end, attributes) ?? head.name;
     const error = (end as { error?: TraceEventOf<'tool_end'>['error'] }).error;

@@ -35,6 +35,11 @@ export interface BridgedCallStart {
   readonly tools: readonly ToolDefinition[];
   /** The messages new since the agent's previous call: the conversation only grows. */
   readonly messages: readonly Message[];
+  /**
+   * Set when the request held only the newest messages of the conversation (a memory window):
+   * the messages it held, the new ones last. The request is hashed over them, as a run's is.
+   */
+  readonly window?: readonly Message[];
   /** The span it hangs under, when one stands between it and the agent's; else the agent's. */
   readonly parent?: OpenSpan;
   /** The model's settings (temperature, output token limit, …), when the framework says. */
@@ -190,16 +195,20 @@ export class RecordedAgent {
         `${this.#conversation.hash}\n${JSON.stringify(message)}`,
       );
     this.#conversation.count += call.messages.length;
-    const messagesHash = this.#conversation.hash;
     const head = this.#requestHead(call.instructions, JSON.stringify(call.tools));
+    // A windowed request is hashed whole (bounded by the window), as the loop hashes one.
+    const windowText = call.window === undefined ? undefined : JSON.stringify(call.window);
+    const messagesHash =
+      windowText === undefined ? this.#conversation.hash : hashString(windowText);
+    const requestHash = hashString(`${head.hash}\n${windowText ?? messagesHash}`);
     this.#model = { model: call.model, provider: call.provider };
     const fields: TraceEventFields<'llm_start'> = {
       model: call.model,
       provider: call.provider,
       step: ++this.#step,
       messages: call.messages.map(toTraceMessage),
-      message_count: this.#conversation.count,
-      request_hash: hashString(`${head.hash}\n${messagesHash}`),
+      message_count: call.window?.length ?? this.#conversation.count,
+      request_hash: requestHash,
       request_parts: { instructions: head.instructions, tools: head.tools, messages: messagesHash },
     };
     if (call.settings !== undefined && Object.keys(call.settings).length > 0)

@@ -8,6 +8,8 @@ export default defineConfig({
       'test/**/*.test.ts',
       'docs/examples/**/*.test.ts',
     ],
+    // The backend tests start real Jaeger and Phoenix: `pnpm test:backends` runs them.
+    exclude: ['**/node_modules/**', 'test/backends/**'],
     testTimeout: 20_000,
     setupFiles: ['@agent-trace/testing/vitest'],
     globalSetup: ['test/support/global-setup.ts'],

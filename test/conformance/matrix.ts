@@ -70,7 +70,10 @@ export const matrix = {
       langgraphParallel,
     ];
   },
-  imported: async () => [await one(import('./shapes/imported-otlp.js'))],
+  imported: async () => [
+    await one(import('./shapes/imported-otlp.js')),
+    await one(import('./shapes/imported-backend.js')),
+  ],
   found: async () => (await import('./found/index.js')).foundShapes(),
 } satisfies Record<string, () => Promise<Shape[]>>;
 

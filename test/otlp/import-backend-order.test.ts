@@ -6,7 +6,7 @@
  * a tool message an error when its call failed: the run reruns as the same. Each was a false
  * divergence of a run pulled back from a real Jaeger.
  */
-import { agent, run, tool } from '@agent-trace/core';
+import { agent, run, tool, type TraceEvent } from '@agent-trace/core';
 import type { Guardrail } from '@agent-trace/core/guardrail';
 import { fakeLLM } from '@agent-trace/testing';
 import { memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
@@ -86,5 +86,51 @@ describe('a run exported, its spans answered in any order at one millisecond', (
       }),
       { numRuns: 20, seed: 63 },
     );
+  });
+});
+
+describe('a run of an agent with a memory window, exported and imported', () => {
+  it('reruns as the same: each windowed request comes back as the loop chose it', async () => {
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Look an order up',
+      input: z.object({ order: z.string() }),
+      execute: ({ order }) => `${order}: shipped`,
+    });
+    const windowed = () =>
+      agent({
+        name: 'clerk',
+        instructions: 'Look orders up.',
+        tools: [lookup],
+        memory: { window: 3 },
+        model: fakeLLM(
+          [
+            ...['A-1', 'A-2', 'A-3', 'A-4'].map(order => ({
+              toolCalls: [{ name: 'lookup', args: { order } }],
+            })),
+            { text: 'All four shipped.' },
+          ],
+          { allowUnusedSteps: true },
+        ),
+      });
+    const exporter = new InMemorySpanExporter();
+    const sink = otlpSink({ exporter, captureContent: true });
+    const recorded = memorySink();
+    await run(windowed(), 'Where are A-1 to A-4?', { trace: [recorded, sink] });
+    await sink.forceFlush();
+    /** Each request as `llm_start` records it: how many messages it sent, its hash, what was new. */
+    const requests = (trace: readonly TraceEvent[]) =>
+      trace.flatMap(event =>
+        event.event === 'llm_start'
+          ? [[event.message_count, event.request_hash, event.messages.length]]
+          : [],
+      );
+    expect(requests(recorded.events).map(([count]) => count)).toEqual([1, 3, 3, 3, 3]);
+    const json = new TextDecoder().decode(
+      JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans()),
+    );
+    const { events } = importSpans(spansFromOtlpJson(json));
+    expect(requests(events)).toEqual(requests(recorded.events));
+    expect((await rerunTrace(events, windowed())).differences).toEqual([]);
   });
 });

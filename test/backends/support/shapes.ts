@@ -19,12 +19,6 @@ export interface Shape {
   readonly name: string;
   readonly record: RecordShape;
   readonly module: string;
-  /**
-   * False where the rerun of the import does not say *same* yet: the demo's coordinator has a
-   * memory window, and its windowed requests do not come back from the spans as they were sent.
-   * Its spans are still checked in full, and its import validated.
-   */
-  readonly reruns: boolean;
 }
 
 export const shapes: readonly Shape[] = [
@@ -33,13 +27,11 @@ export const shapes: readonly Shape[] = [
     record: (trace, ids) =>
       run(reviewDesk(), `Review this draft: ${draft}`, { trace, ids, session: 'demo' }),
     module: 'examples/document-review/agents.ts',
-    reruns: false,
   },
   {
     name: 'handoff',
     record: (trace, ids) => run(smallDesk(), 'Weather in Paris, then a refund', { trace, ids }),
     module: 'test/fixtures/agents/small-desk.ts',
-    reruns: true,
   },
   {
     name: 'evaluated',
@@ -49,24 +41,20 @@ export const shapes: readonly Shape[] = [
       await scoring.drain();
     },
     module: 'test/fixtures/agents/small-desk.ts',
-    reruns: true,
   },
   {
     name: 'ai-sdk',
     record: trace => recordForecast(trace),
     module: 'test/fixtures/agents/ai-sdk-forecaster.ts',
-    reruns: true,
   },
   {
     name: 'openai-agents',
     record: (trace, ids) => recordDesk(trace, ids),
     module: 'test/fixtures/agents/openai-agents-desk.ts',
-    reruns: true,
   },
   {
     name: 'langgraph',
     record: (trace, ids) => recordForecaster(trace, ids),
     module: 'test/fixtures/agents/langgraph-desk.ts',
-    reruns: true,
   },
 ];

@@ -21,7 +21,7 @@ import {
 import { ownAttributes, semconv } from '../otlp/semconv.js';
 import { firstChunkMsOf, requestOf } from './imported-request.js';
 import { comesBefore, pointsOf, type ImportedPoint } from './imported-points.js';
-import { importedInput } from './imported-input.js';
+import { newMessages } from './imported-input.js';
 
 /** A span with its children, in time order. */
 export interface SpanNode {
@@ -46,6 +46,10 @@ interface Context {
 class ImportedAgent extends RecordedAgent {
   /** The messages of its conversation so far, to tell what a call's input adds to it. */
   readonly conversation: Message[] = [];
+  /** Whether each of its tool calls failed, by call id. */
+  readonly toolFailed = new Map<string, boolean>();
+  /** True for an agent with a memory window (`agent_trace.memory.window`). */
+  windowed = false;
   /** The agent it handed the conversation to (pass_control): its answer is this agent's. */
   handedTo: string | undefined;
 }
@@ -76,10 +80,11 @@ export class ImportedRun {
   /** Agents made for model calls outside an agent span, by the span they hang under. */
   readonly #implicit = new Map<string, ImportedAgent>();
   /**
-   * The call ids of the tool calls that failed: the conventions' tool messages carry no error
-   * flag, so a later request's tool message is an error when its call's span was one.
+   * Whether each tool call failed, by tool and call id: the conventions' tool messages carry no
+   * error flag, so a later request's tool message is an error when its call's span was one. An
+   * agent's own calls are looked up first (call ids repeat across agents).
    */
-  readonly #failedCalls = new Set<string>();
+  readonly #toolFailed = new Map<string, boolean>();
 
   constructor(traceId: string, runId: string, name: string, sinks: readonly TraceSink[]) {
     const clock = { at: 0, now: () => clock.at };
@@ -195,11 +200,17 @@ export class ImportedRun {
     const name = text(span, semconv.agentName) ?? span.name.replace(/^invoke_agent\s*/, '');
     const description = text(span, semconv.agentDescription);
     const version = text(span, semconv.agentVersion);
+    const memoryWindow = count(span, ownAttributes.memoryWindow);
     const agent = new ImportedAgent(this.tracer, name, context.parent, {
       prices: this.#prices,
       runTally: this.#tally,
-      start: { ...defined('description', description), ...defined('version', version) },
+      start: {
+        ...defined('description', description),
+        ...defined('version', version),
+        ...defined('memoryWindow', memoryWindow),
+      },
     });
+    agent.windowed = memoryWindow !== undefined;
     this.#at(span.startMs, span.spanId);
     const agentSpan = agent.startAgent(
       {
@@ -229,11 +240,13 @@ export class ImportedRun {
     const read = messagesOf(json(span, semconv.inputMessages));
     const { instructions } = read;
     const messages = read.messages.map(message =>
-      message.role === 'tool' && this.#failedCalls.has(message.callId)
+      message.role === 'tool' &&
+      (agent.toolFailed.get(message.callId) ??
+        this.#toolFailed.get(`${message.toolName}\n${message.callId}`) === true)
         ? { ...message, isError: true }
         : message,
     );
-    const { fresh, window } = importedInput(agent.conversation, messages);
+    const fresh = newMessages(agent.conversation, messages);
     agent.conversation.push(...fresh);
     this.#at(span.startMs, span.spanId);
     agent.modelCallStarted({
@@ -244,7 +257,8 @@ export class ImportedRun {
         instructionsOf(json(span, semconv.systemInstructions)) ?? instructions.join('\n\n'),
       tools: toolDefinitionsOf(json(span, semconv.toolDefinitions)),
       messages: fresh,
-      ...defined('window', window),
+      // An agent with a memory window hashes each request over what it sent, as the loop does.
+      ...(agent.windowed ? { window: messages } : {}),
       ...requestOf(span),
     });
     const answer = answerOf(json(span, semconv.outputMessages));
@@ -299,7 +313,8 @@ export class ImportedRun {
     );
     this.#children(node, { parent: toolSpan, caller: agent.agent });
     this.#at(span.endMs);
-    if (span.error !== undefined) this.#failedCalls.add(callId);
+    agent.toolFailed.set(callId, span.error !== undefined);
+    this.#toolFailed.set(`${tool}\n${callId}`, span.error !== undefined);
     agent.toolEnded(
       callId,
       span.error === undefined

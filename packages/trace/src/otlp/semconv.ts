@@ -149,6 +149,8 @@ export const ownAttributes = Object.freeze({
   transferTargetName: 'agent_trace.transfer.target.name',
   runId: 'agent_trace.run_id',
   seq: 'agent_trace.seq',
+  /** An agent's memory window (`memory.window`): how many recent messages each request holds. */
+  memoryWindow: 'agent_trace.memory.window',
   stopReason: 'agent_trace.stop_reason',
   step: 'agent_trace.step',
   attempt: 'agent_trace.attempt',

@@ -57,6 +57,8 @@ export function agentEndAttributes(
   if (start.description !== undefined) attributes[semconv.agentDescription] = start.description;
   if (start.version !== undefined) attributes[semconv.agentVersion] = start.version;
   if (start.tool_calling !== undefined) attributes['agent_trace.tool_calling'] = start.tool_calling;
+  if (start.memory_window !== undefined)
+    attributes[ownAttributes.memoryWindow] = start.memory_window;
   if (content !== undefined && start.instructions !== '')
     attributes[semconv.systemInstructions] = content([
       { type: 'text', content: start.instructions },

@@ -105,6 +105,11 @@ export interface BridgedAgentStart {
   readonly description?: string;
   /** The agent's version, when the framework says. */
   readonly version?: string;
+  /**
+   * The agent's memory window (how many recent messages each request holds), when it has one:
+   * each of its calls then gives its `window`, and is hashed over it.
+   */
+  readonly memoryWindow?: number;
 }
 
 /**
@@ -390,6 +395,7 @@ export class RecordedAgent {
           ? {}
           : { description: this.#start.description }),
         ...defined('version', this.#start.version),
+        ...defined('memory_window', this.#start.memoryWindow),
         tools: tools.map(tool => tool.name),
         ...(this.#start.handoffs === undefined || this.#start.handoffs.length === 0
           ? {}

@@ -11,6 +11,8 @@ export default tseslint.config(
       'traces/**',
       'golden/**',
       'bench/results/**',
+      // The backends the backend tests build and install (Jaeger, Phoenix's virtual environment)
+      '.cache/**',
       // A separate project (its own package.json), type-checked and run by scripts/check-user-project.sh
       'scripts/user-project/**',
     ],

@@ -55,6 +55,8 @@ export interface BackendStart {
   readonly program: string;
   readonly args: (folder: string) => readonly string[];
   readonly env?: NodeJS.ProcessEnv;
+  /** An environment variable the backend reads its working folder from: set to the temporary one. */
+  readonly workingDirEnv?: string;
   /** Resolves true once the backend answers (polled every 200 ms). */
   readonly ready: () => Promise<boolean>;
   /** @defaultValue 60 s */
@@ -74,7 +76,11 @@ export async function startBackend(start: BackendStart): Promise<BackendProcess>
   const out = openSync(logFile, 'a');
   const child = spawn(start.program, start.args(folder), {
     cwd: folder,
-    env: { ...process.env, ...start.env },
+    env: {
+      ...process.env,
+      ...start.env,
+      ...(start.workingDirEnv === undefined ? {} : { [start.workingDirEnv]: folder }),
+    },
     stdio: ['ignore', out, out],
   });
   const log = () => readFileSync(logFile, 'utf8');

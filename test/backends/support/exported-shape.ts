@@ -33,7 +33,9 @@ export async function exportShape(
   const memory = new InMemorySpanExporter();
   const shared = { captureContent: true, serviceName: `agent-trace-${name}` } as const;
   const backend = otlpSink({ ...shared, ...otlp });
-  const kept = otlpSink({ ...shared, exporter: memory });
+  // The same mapping, kept in memory: every option but where the spans go.
+  const { endpoint: _endpoint, protocol: _protocol, exporter: _exporter, ...mapping } = otlp;
+  const kept = otlpSink({ ...shared, ...mapping, exporter: memory });
   await record([jsonl, backend, kept], randomIds);
   await jsonl.close();
   await Promise.all([backend.shutdown(), kept.forceFlush()]);

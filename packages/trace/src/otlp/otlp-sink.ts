@@ -10,6 +10,7 @@ import { Metadata } from '@grpc/grpc-js';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { SEMRESATTRS_PROJECT_NAME } from '@arizeai/openinference-semantic-conventions';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { ExportPipeline } from './export-pipeline.js';
@@ -42,6 +43,13 @@ export interface OtlpSinkOptions {
    * @defaultValue true when `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true` or `SPAN_ONLY` / `SPAN_AND_EVENT`
    */
   captureContent?: boolean;
+  /**
+   * Also write the OpenInference attributes (`openinference.span.kind`, `input.value`,
+   * `llm.token_count.prompt`, …) that Arize Phoenix reads to show agent, LLM and tool spans with
+   * their inputs, outputs and tokens, and file them under the project named `serviceName`. The
+   * GenAI attributes stay. @defaultValue false
+   */
+  openInference?: boolean;
   /** The most characters of one content attribute; longer ones are cut with a marker. @defaultValue 65536 */
   maxAttributeLength?: number;
   /**
@@ -231,13 +239,17 @@ function sinkParts(options: OtlpSinkOptions): {
     batchDelayMs = 500,
     maxConcurrentExports = 2,
   } = options;
+  const serviceName = options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace';
   const resource = resourceFromAttributes({
-    'service.name': options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace',
+    'service.name': serviceName,
+    // Phoenix files the spans under the project this names.
+    ...(options.openInference === true ? { [SEMRESATTRS_PROJECT_NAME]: serviceName } : {}),
   });
   const builder = new SpanBuilder({
     captureContent: options.captureContent ?? contentCaptureFromEnvironment(environment),
     maxAttributeLength: options.maxAttributeLength ?? 65_536,
     resource,
+    openInference: options.openInference === true,
   });
   const metrics = sinkMetrics(options, { endpoint, protocol, resource, exportTimeoutMs });
   const pipeline = new ExportPipeline(

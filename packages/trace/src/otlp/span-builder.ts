@@ -27,6 +27,7 @@ import {
   type SpanAttributes,
 } from './semconv.js';
 import { AgentMemory, agentId, requestAttributes } from './genai-request.js';
+import { addOpenInference } from './open-inference.js';
 
 /** Options of the span mapping. */
 export interface SpanMappingOptions {
@@ -35,6 +36,8 @@ export interface SpanMappingOptions {
   /** The most characters of one content attribute; longer ones are cut with a marker. */
   readonly maxAttributeLength: number;
   readonly resource: Resource;
+  /** Add the OpenInference attributes (for Arize Phoenix) beside the GenAI ones. */
+  readonly openInference?: boolean;
 }
 
 /** An assistant turn in the conventions' message shape: its text, then its tool calls. */
@@ -289,6 +292,8 @@ export class SpanBuilder {
         if (error.refusal !== undefined) attributes[ownAttributes.refusalKind] = error.refusal;
       }
     }
+    if (this.#options.openInference === true)
+      addOpenInference(start, end, attributes, this.#options.captureContent);
     return readableSpan({ ...head, name }, pending, end, error, this.#options.resource);
   }
 

@@ -11,7 +11,11 @@ import { otlpSink } from '@agent-trace/trace/otlp';
 import { reviewDesk } from '../examples/document-review/agents.js';
 import { draft } from '../examples/document-review/draft.js';
 import { findChromium, launchBrowser } from '../test/support/browser.js';
-import { readPhoenixTrace, startPhoenix } from '../test/backends/support/phoenix.js';
+import {
+  phoenixTracePage,
+  readPhoenixTrace,
+  startPhoenix,
+} from '../test/backends/support/phoenix.js';
 
 const out = resolve('docs/images');
 const project = 'agent-trace-demo';
@@ -32,14 +36,11 @@ try {
   await sink.shutdown();
   const traceId = memory.events.find(event => event.run === result.runId)!.trace_id;
   await readPhoenixTrace(phoenix.url, project, traceId, 37);
-  const projects = (await (await fetch(`${phoenix.url}/v1/projects`)).json()) as {
-    data: { name: string; id: string }[];
-  };
-  const id = projects.data.find(each => each.name === project)!.id;
+  const traceView = await phoenixTracePage(phoenix.url, project, traceId);
   const browser = await launchBrowser(await findChromium());
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 860 } });
-    await page.goto(`${phoenix.url}/projects/${id}/traces/${traceId}`);
+    await page.goto(traceView);
     await page.getByText('invoke_workflow coordinator', { exact: true }).first().waitFor();
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(out, 'phoenix-trace.png') });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium, launchBrowser } from '../support/browser.js';
 import { exportShape, type ExportedShape } from './support/exported-shape.js';
 import {
+  phoenixTracePage,
   readPhoenixTrace,
   startPhoenix,
   type Phoenix,
@@ -173,14 +174,11 @@ describe("Phoenix's UI", () => {
       serviceName: project,
     });
     await readPhoenixTrace(phoenix.url, project, exported.traceId, exported.sent.length);
-    const projects = (await (await fetch(`${phoenix.url}/v1/projects`)).json()) as {
-      data: { name: string; id: string }[];
-    };
-    const id = projects.data.find(each => each.name === project)!.id;
+    const traceView = await phoenixTracePage(phoenix.url, project, exported.traceId);
     const browser = await launchBrowser(await findChromium());
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 860 } });
-      await page.goto(`${phoenix.url}/projects/${id}/traces/${exported.traceId}`);
+      await page.goto(traceView);
       for (const name of ['invoke_workflow coordinator', 'invoke_agent coordinator', 'chat gpt-4o'])
         await page.getByText(name, { exact: true }).first().waitFor({ timeout: 30_000 });
     } finally {

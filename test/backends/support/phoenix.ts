@@ -39,6 +39,20 @@ export async function startPhoenix(): Promise<Phoenix> {
   return { ...started, url, otlpGrpc: `http://127.0.0.1:${grpc}` };
 }
 
+/** The address of a trace's page in Phoenix's UI: the project's id is asked of its REST API. */
+export async function phoenixTracePage(
+  url: string,
+  project: string,
+  traceId: string,
+): Promise<string> {
+  const projects = (await (await fetch(`${url}/v1/projects`)).json()) as {
+    data: { name: string; id: string }[];
+  };
+  const id = projects.data.find(each => each.name === project)?.id;
+  if (id === undefined) throw new Error(`Phoenix has no project ${project}`);
+  return `${url}/projects/${id}/traces/${traceId}`;
+}
+
 /** A span as Phoenix's REST API (`/v1/projects/{project}/spans`) returns it. */
 export interface PhoenixSpan {
   readonly name: string;

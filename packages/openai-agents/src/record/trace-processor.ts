@@ -127,11 +127,7 @@ export function recordingProcessor(
   return {
     onTraceStart(trace: Trace) {
       const open = () =>
-        new RecordedTrace(
-          runs.open(trace.name, trace.groupId ?? undefined),
-          runs,
-          waitForInput,
-        );
+        new RecordedTrace(runs.open(trace.name, trace.groupId ?? undefined), runs, waitForInput);
       const close = (run: RecordedTrace) => runs.closed(run.tracer);
       traces.set(trace.traceId, new TraceRuns(open, close, run => void parked.push(run)));
       return Promise.resolve();

@@ -120,7 +120,10 @@ export class AgentMemory {
     );
     this.#conversations.set(key, conversation);
     if (!this.#inputs.has(key))
-      this.#inputs.set(key, conversation.findLastIndex(message => message.role === 'user'));
+      this.#inputs.set(
+        key,
+        conversation.findLastIndex(message => message.role === 'user'),
+      );
     return windowSent(conversation, start.message_count, this.#inputs.get(key) ?? -1);
   }
 

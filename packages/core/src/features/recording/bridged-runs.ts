@@ -74,7 +74,10 @@ export class BridgedRuns {
 
   /** Starts a run's span on its tracer: `run_start` with its input and the options' `release`. */
   startRun(tracer: RunTracer, name: string, input: string): OpenSpan<'run_start'> {
-    return tracer.start('run_start', name, null, { input, ...defined('release', this.options.release) });
+    return tracer.start('run_start', name, null, {
+      input,
+      ...defined('release', this.options.release),
+    });
   }
 
   /** The run has ended: its events are flushed to the sinks. */

@@ -3,14 +3,28 @@
  * (the demo's multi-agent run, a handoff, a scored run, a run of each bridge) are exported to it
  * over OTLP gRPC and HTTP with `openInference: true`, and read back through its REST API: every span under its parent, shown as what it is (the run a chain, agents, LLM calls
  * with their messages and tokens, tools), the run's input and output on its trace, filed under
- * the project the service names. Its UI shows the trace in Chromium.
+ * the project the service names. The same from a recorded file (`agent-trace export
+ * --open-inference`) and from `otelSink` through the application's own tracer provider. Its UI
+ * shows the trace in Chromium.
  */
-import { SemanticConventions as oi } from '@arizeai/openinference-semantic-conventions';
-import { semconv } from '@agent-trace/trace/otlp';
+import {
+  SEMRESATTRS_PROJECT_NAME,
+  SemanticConventions as oi,
+} from '@arizeai/openinference-semantic-conventions';
+import { run } from '@agent-trace/core';
+import { memorySink } from '@agent-trace/trace';
+import { otelSink, semconv } from '@agent-trace/trace/otlp';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findChromium, launchBrowser } from '../support/browser.js';
+import { cli } from '../support/cli.js';
 import { exportShape, type ExportedShape } from './support/exported-shape.js';
 import {
   phoenixTracePage,
@@ -19,6 +33,7 @@ import {
   type Phoenix,
   type PhoenixSpan,
 } from './support/phoenix.js';
+import { smallDesk } from '../fixtures/agents/small-desk.js';
 import { shapes } from './support/shapes.js';
 
 let phoenix: Phoenix;
@@ -65,6 +80,30 @@ function phoenixProblems(exported: ExportedShape, stored: readonly PhoenixSpan[]
   return problems;
 }
 
+/**
+ * Reads the trace back from `project` and checks it shows what was sent: every span under its
+ * parent as its kind, and the run's span a chain with its input, output and session.
+ */
+async function expectShownAsSent(project: string, exported: ExportedShape): Promise<void> {
+  const stored = await readPhoenixTrace(
+    phoenix.url,
+    project,
+    exported.traceId,
+    exported.sent.length,
+  );
+  expect(phoenixProblems(exported, stored)).toEqual([]);
+  const root = stored.find(span => span.parent_id === null)!;
+  const start = exported.events.find(event => event.event === 'run_start')!;
+  const end = exported.events.find(event => event.event === 'run_end')!;
+  expect(root.span_kind).toBe('CHAIN');
+  expect(root.attributes[oi.INPUT_VALUE]).toBe(start.event === 'run_start' ? start.input : '');
+  const output = end.event === 'run_end' ? end.output : undefined;
+  expect(root.attributes[oi.OUTPUT_VALUE]).toBe(
+    typeof output === 'string' ? output : JSON.stringify(output),
+  );
+  expect(root.attributes[oi.SESSION_ID]).toBe(start.session);
+}
+
 describe.each(['grpc', 'http'] as const)('Phoenix, over OTLP %s', protocol => {
   it.each(shapes)(
     '$name: every span under its parent, shown as what it is, with inputs, outputs and tokens',
@@ -77,23 +116,7 @@ describe.each(['grpc', 'http'] as const)('Phoenix, over OTLP %s', protocol => {
         openInference: true,
         serviceName: project,
       });
-      const stored = await readPhoenixTrace(
-        phoenix.url,
-        project,
-        exported.traceId,
-        exported.sent.length,
-      );
-      expect(phoenixProblems(exported, stored)).toEqual([]);
-      const root = stored.find(span => span.parent_id === null)!;
-      const start = exported.events.find(event => event.event === 'run_start')!;
-      const end = exported.events.find(event => event.event === 'run_end')!;
-      expect(root.span_kind).toBe('CHAIN');
-      expect(root.attributes[oi.INPUT_VALUE]).toBe(start.event === 'run_start' ? start.input : '');
-      const output = end.event === 'run_end' ? end.output : undefined;
-      expect(root.attributes[oi.OUTPUT_VALUE]).toBe(
-        typeof output === 'string' ? output : JSON.stringify(output),
-      );
-      expect(root.attributes[oi.SESSION_ID]).toBe(start.session);
+      await expectShownAsSent(project, exported);
     },
   );
 });
@@ -161,6 +184,53 @@ describe('Phoenix, without the OpenInference option', () => {
     );
     const named = await fetch(`${phoenix.url}/v1/projects/agent-trace-plain/spans`);
     expect(named.status).toBe(404);
+  });
+});
+
+describe('Phoenix, from a recorded trace', () => {
+  it('agent-trace export --open-inference shows it as the live export does, under its project', async () => {
+    // Recorded with no backend; the spans kept in memory are what a live export would send.
+    const exported = await exportShape('demo', demo.record, {
+      exporter: new InMemorySpanExporter(),
+      openInference: true,
+    });
+    vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'true');
+    const project = 'agent-trace-exported';
+    const flags = ['--protocol', 'http', '--open-inference', '--service-name', project];
+    const sent = await cli(['export', exported.file, '--otlp', phoenix.url, ...flags]);
+    vi.unstubAllEnvs();
+    expect(sent.code).toBe(0);
+    await expectShownAsSent(project, exported);
+  });
+});
+
+describe("Phoenix, through the application's own SDK", () => {
+  it('otelSink({ openInference: true }): the run a chain, under the project its resource names', async () => {
+    const project = 'agent-trace-app-sdk';
+    const memory = new InMemorySpanExporter();
+    const grpc = new OTLPTraceExporter({ url: phoenix.otlpGrpc });
+    const tracerProvider = new TracerProvider({
+      resource: resourceFromAttributes({
+        'service.name': 'app',
+        [SEMRESATTRS_PROJECT_NAME]: project,
+      }),
+      spanProcessors: [memory, grpc].map(exporter => new SimpleSpanProcessor({ exporter })),
+    });
+    const jsonl = memorySink();
+    const sink = otelSink({ tracerProvider, openInference: true, captureContent: true });
+    await run(smallDesk(), 'Weather in Paris', { trace: [jsonl, sink], session: 's-app' });
+    await tracerProvider.forceFlush();
+    const sent = memory.getFinishedSpans();
+    await tracerProvider.shutdown();
+    const traceId = jsonl.events[0]!.trace_id;
+    const stored = await readPhoenixTrace(phoenix.url, project, traceId, sent.length);
+    const shown = new Map(stored.map(span => [span.context.span_id, span.span_kind]));
+    expect(sent.map(span => shown.get(span.spanContext().spanId))).toEqual(
+      sent.map(span => kinds[String(span.attributes[semconv.operationName])]),
+    );
+    const root = stored.find(span => span.parent_id === null)!;
+    expect(root.attributes[oi.INPUT_VALUE]).toBe('Weather in Paris');
+    expect(root.attributes[oi.SESSION_ID]).toBe('s-app');
   });
 });
 

@@ -1,4 +1,5 @@
-import { otlpSink } from '@agent-trace/trace/otlp';
+import { ConfigurationError } from '@agent-trace/core';
+import { otlpSink, type OtlpSink } from '@agent-trace/trace/otlp';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
 import { TraceInput, unreadableTrace } from './trace-input.js';
@@ -7,6 +8,13 @@ import { TraceInput, unreadableTrace } from './trace-input.js';
 export interface ExportCommandOptions {
   readonly endpoint: string;
   readonly protocol: 'grpc' | 'http';
+  /** `service.name` of the spans. @defaultValue `OTEL_SERVICE_NAME`, else 'agent-trace' */
+  readonly serviceName?: string;
+  /**
+   * Also write the OpenInference attributes Arize Phoenix reads (see `otlpSink`'s option).
+   * @defaultValue true when `TRACE_OTLP_OPENINFERENCE` is `true`, else false
+   */
+  readonly openInference?: boolean;
   /** Longest wait for the collector at the end. @defaultValue 10000 */
   readonly flushTimeoutMs?: number;
   readonly style: Style;
@@ -36,15 +44,14 @@ export async function exportCommand(
       stderr: `Invalid --otlp '${options.endpoint}': expected the collector's URL, e.g. http://127.0.0.1:4317 (gRPC) or http://127.0.0.1:4318 (HTTP).`,
     };
   }
-  const flushTimeoutMs = options.flushTimeoutMs ?? 10_000;
-  const sink = otlpSink({
-    endpoint: options.endpoint,
-    protocol: options.protocol,
-    flushTimeoutMs,
-    exportTimeoutMs: Math.max(500, flushTimeoutMs - 500),
-    // A recorded trace's metrics would carry the time of the export, not of the run.
-    metrics: false,
-  });
+  let sink: OtlpSink;
+  try {
+    sink = exportSink(options);
+  } catch (error) {
+    // The environment's OTLP settings (a protocol, TRACE_OTLP_OPENINFERENCE) it cannot use.
+    if (!(error instanceof ConfigurationError)) throw error;
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
+  }
   let events = 0;
   const input = new TraceInput(file);
   try {
@@ -76,6 +83,21 @@ export async function exportCommand(
     stdout: `${options.style.red('✗')} ${summary}; ${failed} failed, ${dropped} dropped`,
     stderr: `${torn === '' ? '' : `${torn}\n`}The collector at ${options.endpoint} did not take every span: is it running and listening for OTLP/${options.protocol === 'grpc' ? 'gRPC (port 4317)' : 'HTTP (port 4318)'}?`,
   };
+}
+
+/** The sink that sends the trace: spans only, with the command's timing and naming. */
+function exportSink(options: ExportCommandOptions): OtlpSink {
+  const flushTimeoutMs = options.flushTimeoutMs ?? 10_000;
+  return otlpSink({
+    endpoint: options.endpoint,
+    protocol: options.protocol,
+    flushTimeoutMs,
+    exportTimeoutMs: Math.max(500, flushTimeoutMs - 500),
+    // A recorded trace's metrics would carry the time of the export, not of the run.
+    metrics: false,
+    ...(options.serviceName === undefined ? {} : { serviceName: options.serviceName }),
+    ...(options.openInference === undefined ? {} : { openInference: options.openInference }),
+  });
 }
 
 function isHttpUrl(text: string): boolean {

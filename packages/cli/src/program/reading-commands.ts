@@ -117,6 +117,14 @@ export const addStats: AddCommand = (program, { io, style, onResult }) => {
     });
 };
 
+/** The flags of `agent-trace export`, as commander parses them. */
+interface ExportFlags {
+  readonly otlp: string;
+  readonly protocol: string;
+  readonly serviceName?: string;
+  readonly openInference?: boolean;
+}
+
 /** `agent-trace export`: a recorded trace to an OTLP collector. */
 export const addExport: AddCommand = (program, { style, onResult }) => {
   program
@@ -130,16 +138,26 @@ export const addExport: AddCommand = (program, { style, onResult }) => {
       'the collector, e.g. http://127.0.0.1:4317 (gRPC) or http://127.0.0.1:4318 (HTTP)',
     )
     .option('--protocol <protocol>', 'grpc or http', 'grpc')
+    .option(
+      '--service-name <name>',
+      'service.name of the spans (and the Phoenix project with --open-inference); default OTEL_SERVICE_NAME, else agent-trace',
+    )
+    .option(
+      '--open-inference',
+      'also write the OpenInference attributes Arize Phoenix reads (span kinds, session, the run input and output, the project); default TRACE_OTLP_OPENINFERENCE',
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4317\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4318 --protocol http\n\nExit codes: 0 all spans sent, 1 some not accepted, 2 unreadable.',
+      '\nExamples:\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4317\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:4318 --protocol http\n  agent-trace export traces/demo.jsonl --otlp http://127.0.0.1:6006 --protocol http --open-inference --service-name demo\n\nExit codes: 0 all spans sent, 1 some not accepted, 2 unreadable.',
     )
-    .action(async (file: string, options: { otlp: string; protocol: string }) => {
+    .action(async (file: string, options: ExportFlags) => {
       const { exportCommand } = await load.export();
       onResult(
         await exportCommand(file, {
           endpoint: options.otlp,
           protocol: options.protocol as 'grpc' | 'http',
+          ...(options.serviceName === undefined ? {} : { serviceName: options.serviceName }),
+          ...(options.openInference === true ? { openInference: true } : {}),
           style,
         }),
       );

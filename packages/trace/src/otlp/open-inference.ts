@@ -11,7 +11,7 @@ import {
   OpenInferenceSpanKind,
   SemanticConventions as oi,
 } from '@arizeai/openinference-semantic-conventions';
-import type { TraceEvent } from '@agent-trace/core';
+import { ConfigurationError, type TraceEvent } from '@agent-trace/core';
 import type { Attributes } from '@opentelemetry/api';
 import { semconv, type SpanAttributes } from './semconv.js';
 
@@ -60,4 +60,23 @@ export function addOpenInference(
     }
   }
   Object.assign(attributes, added);
+}
+
+/**
+ * Whether the environment asks for the OpenInference attributes: `TRACE_OTLP_OPENINFERENCE` set
+ * to `true` (`false` or unset: no). For a program that exports without a code change
+ * (`node --import @agent-trace/trace/register`) and for `agent-trace export`; an exporter's own
+ * `openInference` option wins over it.
+ */
+export function openInferenceFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const value = environment.TRACE_OTLP_OPENINFERENCE;
+  if (value === undefined || value === '') return false;
+  const flag = value.toLowerCase();
+  if (flag === 'true' || flag === 'false') return flag === 'true';
+  throw new ConfigurationError({
+    option: 'openInference',
+    message: `TRACE_OTLP_OPENINFERENCE is '${value}': set it to true (add the OpenInference attributes Arize Phoenix reads) or false, or unset it.`,
+  });
 }

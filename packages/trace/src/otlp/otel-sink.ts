@@ -24,6 +24,7 @@ import { GenAiMetrics, meterProviderRegistered } from './genai-metrics.js';
 import { SpanBuilder, spanHead, workflowSpanHead } from './span-builder.js';
 import { logs } from '@opentelemetry/api-logs';
 import { emitEvaluations } from './evaluation-logs.js';
+import { openInferenceFromEnvironment } from './open-inference.js';
 
 /** Options of {@link otelSink}. */
 export interface OtelSinkOptions {
@@ -44,6 +45,13 @@ export interface OtelSinkOptions {
    * @defaultValue the global one, looked up when each run starts
    */
   meterProvider?: MeterProvider | false;
+  /**
+   * Also write the OpenInference attributes (`openinference.span.kind`, `session.id`, the run's
+   * `input.value` and `output.value`) that Arize Phoenix reads, beside the GenAI ones. The project
+   * Phoenix files the spans under is the application's: `openinference.project.name` on the
+   * resource it gives its SDK. @defaultValue true when `TRACE_OTLP_OPENINFERENCE` is `true`, else false
+   */
+  openInference?: boolean;
 }
 
 /** A live span and the context that makes it the active one. */
@@ -128,6 +136,7 @@ class LiveSpanMapping implements LiveSpans {
       captureContent: options.captureContent ?? contentCaptureFromEnvironment(),
       maxAttributeLength: options.maxAttributeLength ?? 65_536,
       resource: emptyResource(),
+      openInference: options.openInference ?? openInferenceFromEnvironment(),
     });
   }
 

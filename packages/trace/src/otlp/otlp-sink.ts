@@ -21,6 +21,7 @@ import { defined } from '@agent-trace/core/util';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { OtlpEvaluations } from './evaluation-logs.js';
 import { judgmentEvaluation } from './judgment-evaluation.js';
+import { openInferenceFromEnvironment } from './open-inference.js';
 
 /** Options of {@link otlpSink}. */
 export interface OtlpSinkOptions {
@@ -47,7 +48,7 @@ export interface OtlpSinkOptions {
    * Also write the OpenInference attributes (`openinference.span.kind`, `input.value`,
    * `llm.token_count.prompt`, …) that Arize Phoenix reads to show agent, LLM and tool spans with
    * their inputs, outputs and tokens, and file them under the project named `serviceName`. The
-   * GenAI attributes stay. @defaultValue false
+   * GenAI attributes stay. @defaultValue true when `TRACE_OTLP_OPENINFERENCE` is `true`, else false
    */
   openInference?: boolean;
   /** The most characters of one content attribute; longer ones are cut with a marker. @defaultValue 65536 */
@@ -240,16 +241,17 @@ function sinkParts(options: OtlpSinkOptions): {
     maxConcurrentExports = 2,
   } = options;
   const serviceName = options.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'agent-trace';
+  const openInference = options.openInference ?? openInferenceFromEnvironment(environment);
   const resource = resourceFromAttributes({
     'service.name': serviceName,
     // Phoenix files the spans under the project this names.
-    ...(options.openInference === true ? { [SEMRESATTRS_PROJECT_NAME]: serviceName } : {}),
+    ...(openInference ? { [SEMRESATTRS_PROJECT_NAME]: serviceName } : {}),
   });
   const builder = new SpanBuilder({
     captureContent: options.captureContent ?? contentCaptureFromEnvironment(environment),
     maxAttributeLength: options.maxAttributeLength ?? 65_536,
     resource,
-    openInference: options.openInference === true,
+    openInference,
   });
   const metrics = sinkMetrics(options, { endpoint, protocol, resource, exportTimeoutMs });
   const pipeline = new ExportPipeline(

@@ -22,7 +22,7 @@ import {
   TracerProvider,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findChromium, launchBrowser } from '../support/browser.js';
 import { cli } from '../support/cli.js';
 import { exportShape, type ExportedShape } from './support/exported-shape.js';
@@ -41,6 +41,9 @@ beforeAll(async () => {
   phoenix = await startPhoenix();
 }, 600_000);
 afterAll(() => phoenix?.stop());
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 const kinds: Record<string, string> = {
   invoke_workflow: 'CHAIN',
@@ -198,7 +201,6 @@ describe('Phoenix, from a recorded trace', () => {
     const project = 'agent-trace-exported';
     const flags = ['--protocol', 'http', '--open-inference', '--service-name', project];
     const sent = await cli(['export', exported.file, '--otlp', phoenix.url, ...flags]);
-    vi.unstubAllEnvs();
     expect(sent.code).toBe(0);
     await expectShownAsSent(project, exported);
   });

@@ -65,6 +65,16 @@ export function createProgram(io: CliIo, onResult: (result: CommandResult) => vo
 }
 
 /**
+ * True for a `ConfigurationError` from any copy of `@agent-trace/core` (an environment variable or
+ * option a command cannot use, e.g. `TRACE_OTLP_OPENINFERENCE=yes`): its message says what to fix,
+ * so it is printed without a stack. Core is loaded only on this path, so a command starts without it.
+ */
+async function isConfigurationError(error: unknown): Promise<boolean> {
+  const { AgentTraceError } = await import('@agent-trace/core');
+  return AgentTraceError.isInstance(error) && error.name === 'ConfigurationError';
+}
+
+/**
  * Runs the CLI on `argv` (without the node and script entries) and returns the exit code.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -74,8 +84,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof MissingPackageError) {
-      io.stderr(error.message);
+    if (error instanceof MissingPackageError || (await isConfigurationError(error))) {
+      io.stderr((error as Error).message);
       return 2;
     }
     throw error;

@@ -1,4 +1,3 @@
-import { ConfigurationError } from '@agent-trace/core';
 import { otlpSink, type OtlpSink } from '@agent-trace/trace/otlp';
 import type { Style } from '../render/style.js';
 import { exitCodes, type CommandResult } from './command-result.js';
@@ -44,14 +43,7 @@ export async function exportCommand(
       stderr: `Invalid --otlp '${options.endpoint}': expected the collector's URL, e.g. http://127.0.0.1:4317 (gRPC) or http://127.0.0.1:4318 (HTTP).`,
     };
   }
-  let sink: OtlpSink;
-  try {
-    sink = exportSink(options);
-  } catch (error) {
-    // The environment's OTLP settings (a protocol, TRACE_OTLP_OPENINFERENCE) it cannot use.
-    if (!(error instanceof ConfigurationError)) throw error;
-    return { exitCode: exitCodes.unreadable, stdout: '', stderr: error.message };
-  }
+  const sink = exportSink(options);
   let events = 0;
   const input = new TraceInput(file);
   try {

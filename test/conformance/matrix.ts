@@ -27,6 +27,7 @@ export const matrix = {
       one(import('./shapes/handoff-chain.js')),
       one(import('./shapes/agent-as-tool.js')),
       one(import('./shapes/router.js')),
+      one(import('./shapes/delegate-stopped.js')),
     ]),
   features: async () =>
     Promise.all([

@@ -50,7 +50,8 @@ export const matrix = {
     ]),
   conversations: async () => {
     const { shape, acrossProcesses } = await import('./shapes/conversation.js');
-    return [shape, acrossProcesses];
+    const { shape: simulated } = await import('./shapes/simulated-user.js');
+    return [shape, acrossProcesses, simulated];
   },
   aiSdk: async () => {
     const { aiSdkShape } = await import('./shapes/ai-sdk-desk.js');

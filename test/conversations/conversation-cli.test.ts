@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conversation } from '@agent-trace/core/conversation';
+import { converse, simulatedUser } from '@agent-trace/evals';
+import { fakeLLM } from '@agent-trace/testing';
 import { jsonlSink } from '@agent-trace/trace';
 import { TraceLibrary } from '@agent-trace/trace/library';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,5 +57,45 @@ describe("a conversation's trace", () => {
     const turns = await library.query('SELECT turn FROM runs ORDER BY turn');
     expect(turns.rows.map(row => row.turn)).toEqual([1, 2, 3]);
     await library.settled();
+  });
+
+  it("reruns a conversation held with a simulated user: the user's replies replayed, never rerun against the agent", async () => {
+    const file = join(folder, 'held.jsonl');
+    const trace = jsonlSink(file);
+    const ana = simulatedUser({
+      name: 'ana',
+      model: fakeLLM([...customerTurns.map(text => ({ text })), { text: 'DONE' }]),
+    });
+    await converse(orderDesk(), ana, { trace, id: 'held-1' });
+    await trace.close();
+    const rerun = await cli(['rerun', file, '--agent', 'examples/conversations/desk.ts'], {
+      NO_COLOR: '1',
+    });
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toContain("(4 runs of the simulated user 'user-ana' replayed, not rerun");
+    expect(rerun.stdout).toContain('✓ all 3 runs: same behaviour');
+    const asJson = await cli([
+      'rerun',
+      file,
+      '--agent',
+      'examples/conversations/desk.ts',
+      '--json',
+    ]);
+    const report = JSON.parse(asJson.stdout) as { same: boolean; userRuns: { agent: string }[] };
+    expect(report.same).toBe(true);
+    expect(report.userRuns.map(each => each.agent)).toEqual(Array(4).fill('user-ana'));
+    // The user's first reply is the file's first run: naming it says what it is.
+    const named = await cli([
+      'rerun',
+      file,
+      '--agent',
+      'examples/conversations/desk.ts',
+      '--run',
+      '1',
+    ]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(
+      /--run 1: run \S+ is a simulated user's reply \('user-ana'\).*Name a run of the agent: 2\. /,
+    );
   });
 });

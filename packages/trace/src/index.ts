@@ -53,6 +53,7 @@ export {
   rerunConversation,
   rerunReport,
   rerunTrace,
+  simulatedUserRuns,
 } from './rerun/index.js';
 export type {
   AlignedStep,

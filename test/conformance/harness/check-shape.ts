@@ -12,6 +12,7 @@ import {
   recordedRuns,
   rerunConversation,
   rerunTrace,
+  simulatedUserRuns,
   validateTraceFile,
   type BridgedAgent,
   type Divergence,
@@ -44,7 +45,8 @@ async function rerunAll(
     });
     reports.push(...rerun.turns.map(turn => turn.report));
   }
-  for (const runId of recordedRuns(events).filter(each => !turns.has(each)))
+  const users = simulatedUserRuns(events);
+  for (const runId of recordedRuns(events).filter(each => !turns.has(each) && !users.has(each)))
     reports.push(
       isBridgedAgent(target)
         ? await target.rerun(file, { liveTools, runId })
@@ -107,7 +109,7 @@ export function checkShape(shape: Shape): void {
     it('records a trace that validates', async () => {
       const report = await validateTraceFile(file);
       expect(report.problems).toEqual([]);
-      expect(report.runs).toHaveLength(shape.runs ?? 1);
+      expect(report.runs).toHaveLength((shape.runs ?? 1) + (shape.userRuns ?? 0));
       shape.holds?.(events);
     });
 

@@ -48,8 +48,10 @@ export interface Shape {
   readonly holds?: (events: readonly TraceEvent[]) => void;
   /** What today's code runs the agent with (prices, limits), as the module exports it. */
   readonly runOptions?: Omit<RunOptions, 'trace' | 'overrides'>;
-  /** How many runs the recording holds. @defaultValue 1 */
+  /** How many runs of the agent the recording holds. @defaultValue 1 */
   readonly runs?: number;
+  /** How many runs of a simulated user it holds beside them (replayed, never rerun). @defaultValue 0 */
+  readonly userRuns?: number;
   /**
    * The shape's tools do the same when run again: it also reruns unchanged as the same with the
    * real tools (`liveTools`). @defaultValue false

@@ -56,7 +56,7 @@ export async function takeTurns(file: string, turns: readonly string[], id = 'ch
   }
 }
 
-const conversationChecks = {
+export const conversationChecks = {
   build,
   runs: 3,
   changes: everyChange('desk', { changed: 'order', removed: 'refund' }),

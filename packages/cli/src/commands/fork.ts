@@ -60,7 +60,7 @@ export async function forkCommand(
       liveTools: options.liveTools,
       run: module.runOptions,
       ...defined('decisions', options.decisions),
-      ...defined('runId', runs[0]),
+      ...defined('runId', runs.runs[0]),
     });
     if (options.out !== undefined)
       await writeFile(

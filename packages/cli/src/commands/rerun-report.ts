@@ -16,6 +16,19 @@ interface ReportOptions {
   readonly json: boolean;
   readonly style: Style;
   readonly html?: string;
+  /** The simulated users' runs left out (their id → the name their model ran as). */
+  readonly users?: ReadonlyMap<string, string>;
+}
+
+/**
+ * The line saying which simulated users' runs were replayed, not rerun; none when there were none.
+ */
+function usersLine({ users }: ReportOptions): string[] {
+  if (users === undefined || users.size === 0) return [];
+  const names = [...new Set(users.values())].map(name => `'${name}'`).join(', ');
+  return [
+    `(${plural(users.size, 'run')} of the simulated user ${names} replayed, not rerun: what the person said)`,
+  ];
 }
 
 /** Which turn of which conversation a recorded run was, as a run's line says it; '' for none. */
@@ -45,9 +58,13 @@ export function describeReruns(
   if (options.json)
     return { exitCode, stdout: JSON.stringify(jsonReport(reruns, file, options), null, 2) };
   if (reruns.length === 1 && reruns[0] !== undefined)
-    return { exitCode, stdout: describeOne(reruns[0].report, file, options).join('\n') };
+    return {
+      exitCode,
+      stdout: [...describeOne(reruns[0].report, file, options), ...usersLine(options)].join('\n'),
+    };
   const lines = [
     `Reran ${file} (${plural(reruns.length, 'run')}) against ${options.agentModule}${options.liveTools ? ' with live tools' : ''}`,
+    ...usersLine(options),
   ];
   reruns.forEach(({ run, report }, index) => {
     lines.push(
@@ -81,6 +98,9 @@ function jsonReport(reruns: readonly RunRerun[], file: string, options: ReportOp
     ...(options.html === undefined ? {} : { html: options.html }),
     agentModule: options.agentModule,
     same: runs.every(run => run.same),
+    ...(options.users === undefined || options.users.size === 0
+      ? {}
+      : { userRuns: [...options.users].map(([run, agent]) => ({ run, agent })) }),
   };
   // One run: its report's fields at the top too, as before several runs were rerun.
   return runs.length === 1 ? { ...head, ...runs[0], runs } : { ...head, runs };

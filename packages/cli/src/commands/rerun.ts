@@ -44,8 +44,10 @@ export interface RerunOptions {
 export async function rerunCommand(file: string, options: RerunOptions): Promise<CommandResult> {
   const loaded = await loadTrace(file);
   if (!loaded.ok) return loaded.result;
-  const runs = selectRuns(loaded.events, options.runs ?? []);
-  if (typeof runs === 'string') return { exitCode: exitCodes.unreadable, stdout: '', stderr: runs };
+  const selected = selectRuns(loaded.events, options.runs ?? []);
+  if (typeof selected === 'string')
+    return { exitCode: exitCodes.unreadable, stdout: '', stderr: selected };
+  const { runs, users } = selected;
   // A module that connects to its MCP servers as it loads finds a gone server in the recording.
   if (!options.liveTools) useRecordedServers(recordedServers(loaded.events));
   const module = await loadAgent(options.agentModule, {
@@ -76,7 +78,7 @@ export async function rerunCommand(file: string, options: RerunOptions): Promise
     .join('\n');
   const page = await writePage(reruns, file, options.html);
   if (page !== undefined) return { exitCode: exitCodes.unreadable, stdout: '', stderr: page };
-  const result = describeReruns(reruns, file, options);
+  const result = describeReruns(reruns, file, { ...options, users });
   return options.html === undefined || options.json
     ? { ...result, stderr }
     : { ...result, stdout: `${result.stdout}\nwrote ${options.html}`, stderr };

@@ -7,7 +7,7 @@ export { rerunReport, rerunTrace } from './rerun-trace.js';
 export type { RerunReport, RerunTraceOptions } from './rerun-trace.js';
 export { isPlanTarget } from './rerun-target.js';
 export type { PlanTarget, RerunTarget, TargetResult } from './rerun-target.js';
-export { recordedEvents, recordedRuns, Recording } from './recording.js';
+export { recordedEvents, recordedRuns, Recording, simulatedUserRuns } from './recording.js';
 export type { RecordedCall } from './recording.js';
 export { recordedModel } from './recorded-model.js';
 export { isBridgedAgent, rerunBridged } from './bridged-agent.js';

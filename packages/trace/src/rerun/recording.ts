@@ -331,6 +331,20 @@ export function recordedRuns(events: readonly TraceEvent[]): string[] {
   return [...runs];
 }
 
+/**
+ * The runs of a trace that are a simulated user's replies (`run_start.conversation.role` is
+ * `'user'`), each with the name its model ran as (`user-<name>`). They are what the person said:
+ * a rerun of the conversation replays them into the agent's turns and never reruns them against
+ * the agent.
+ */
+export function simulatedUserRuns(events: readonly TraceEvent[]): ReadonlyMap<string, string> {
+  const users = new Map<string, string>();
+  for (const event of events)
+    if (event.event === 'run_start' && event.conversation?.role === 'user')
+      users.set(event.run, event.agent);
+  return users;
+}
+
 /** A recording's events: as given, or read from the JSONL trace file at `trace`. */
 export async function recordedEvents(
   trace: readonly TraceEvent[] | string,

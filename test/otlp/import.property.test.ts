@@ -4,6 +4,7 @@
  * every span comes back once, mapped or plain; and what it reads of a model call, the export
  * writes back.
  */
+import type { TraceEvent } from '@agent-trace/core';
 import { validateTrace } from '@agent-trace/trace';
 import { importSpans, type ForeignSpan } from '@agent-trace/trace/import';
 import { SpanBuilder } from '@agent-trace/trace/otlp';
@@ -14,11 +15,15 @@ import { describe, expect, it } from 'vitest';
 const kinds = ['agent', 'chat', 'tool', 'handoff', 'plain'] as const;
 type Kind = (typeof kinds)[number];
 
-/** A span of the generated tree: its parent (an earlier node, none for the root), kind, error. */
+/**
+ * A span of the generated tree: its parent (an earlier node, none for the root), kind, error, and
+ * whether its exporter captured content (arguments, messages; opt-in in the conventions).
+ */
 interface Shape {
   readonly parent: number;
   readonly kind: Kind;
   readonly failed: boolean;
+  readonly captured: boolean;
 }
 
 const shapes = fc
@@ -27,6 +32,7 @@ const shapes = fc
       parent: fc.nat(),
       kind: fc.constantFrom(...kinds),
       failed: fc.boolean(),
+      captured: fc.boolean(),
     }),
     { minLength: 1, maxLength: 24 },
   )
@@ -38,7 +44,7 @@ const shapes = fc
     })),
   );
 
-const attributesOf = (kind: Kind, index: number): Record<string, unknown> => {
+const attributesOf = (kind: Kind, index: number, captured: boolean): Record<string, unknown> => {
   switch (kind) {
     case 'agent':
       return { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': `agent-${index}` };
@@ -46,15 +52,19 @@ const attributesOf = (kind: Kind, index: number): Record<string, unknown> => {
       return {
         'gen_ai.operation.name': 'chat',
         'gen_ai.request.model': 'm',
-        'gen_ai.output.messages': JSON.stringify([
-          { role: 'assistant', parts: [{ type: 'text', content: `answer ${index}` }] },
-        ]),
+        ...(captured
+          ? {
+              'gen_ai.output.messages': JSON.stringify([
+                { role: 'assistant', parts: [{ type: 'text', content: `answer ${index}` }] },
+              ]),
+            }
+          : {}),
       };
     case 'tool':
       return {
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': `tool-${index}`,
-        'gen_ai.tool.call.arguments': '{}',
+        ...(captured ? { 'gen_ai.tool.call.arguments': '{}' } : {}),
       };
     case 'handoff':
       return {
@@ -86,7 +96,7 @@ function spansOf(nodes: readonly Shape[]): ForeignSpan[] {
     name: `${node.kind} ${index}`,
     startMs: times.get(index)![0],
     endMs: times.get(index)![1],
-    attributes: attributesOf(node.kind, index),
+    attributes: attributesOf(node.kind, index, node.captured),
     ...(node.failed ? { error: `failed ${index}` } : {}),
   }));
 }
@@ -98,6 +108,9 @@ describe('agent-trace import terminates in a valid run', () => {
         const spans = spansOf(nodes);
         const { events, plainSpans } = importSpans(spans);
         expect(validateTrace(events).problems).toEqual([]);
+        // As a file reads it back, where a field left undefined is gone.
+        const written = events.map(event => JSON.parse(JSON.stringify(event)) as TraceEvent);
+        expect(validateTrace(written).problems).toEqual([]);
         expect(events.at(-1)?.event).toBe('run_end');
         const starts = events.filter(event => event.event.endsWith('_start'));
         const ids = new Set(starts.map(event => event.span_id));

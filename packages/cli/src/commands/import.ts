@@ -1,6 +1,6 @@
 import { loadOptional } from '../program/optional-package.js';
 import { readFile, writeFile } from 'node:fs/promises';
-import { validateTrace } from '@agent-trace/trace';
+import { validateTraceFile } from '@agent-trace/trace';
 import type { Evaluation, TraceEvent } from '@agent-trace/core';
 import {
   fetchJaegerSpans,
@@ -66,7 +66,9 @@ export async function importCommand(options: ImportCommandOptions): Promise<Comm
     };
   const { events, traces, plainSpans, orphans } = importSpans(spans);
   await writeFile(options.out, events.map(event => `${JSON.stringify(event)}\n`).join(''));
-  const { problems } = validateTrace(events);
+  // What was written, as `agent-trace validate` reads it back: a field left undefined in memory
+  // is gone from the file.
+  const { problems } = await validateTraceFile(options.out);
   const lines = [
     `imported ${spans.length} spans of ${traces.length} trace${traces.length === 1 ? '' : 's'} into ${options.out}: ${events.length} events`,
     ...(plainSpans.length === 0

@@ -6,6 +6,7 @@ import {
   type TraceEvent as TraceEventType,
 } from '@agent-trace/core';
 import { knownTraceFields, TraceEventEnvelope } from '@agent-trace/core/record';
+import type { z } from 'zod';
 import { NewerEvent, type NewerContentLog } from './newer-content.js';
 import { maxNestingDepth, nestsDeeperThan } from './nesting-depth.js';
 import { TraceParseError } from './trace-parse-error.js';
@@ -96,20 +97,33 @@ function checkTraceValue(value: unknown, file: string, line: number): TraceEvent
   if (isTraceEvent(value)) return value; // the fast path; zod explains the others
   checkVersion(value, file, line);
   const checked = TraceEvent.safeParse(value);
-  if (!checked.success) {
-    const issues = checked.error.issues
-      .slice(0, 3)
-      .map(issue => `${issue.path.length > 0 ? issue.path.join('.') : '(event)'}: ${issue.message}`)
-      .join('; ');
-    const name = (value as { event?: unknown } | null)?.event;
+  if (!checked.success)
     throw new TraceParseError({
       file,
       line,
       cause: checked.error,
-      reason: `not a valid trace event${typeof name === 'string' ? ` ('${name}')` : ''}: ${issues}. The line does not match the agent-trace event schema.`,
+      reason: `${schemaIssues(value, checked.error)} The line does not match the agent-trace event schema.`,
     });
-  }
   return value as TraceEventType;
+}
+
+/**
+ * What is wrong with a value that is no trace event (`not a valid trace event ('tool_start'):
+ * args: …`), or undefined for a valid one: the words `validateTrace` and the reader share.
+ */
+export function schemaProblem(value: unknown): string | undefined {
+  if (isTraceEvent(value)) return undefined;
+  const checked = TraceEvent.safeParse(value);
+  return checked.success ? undefined : schemaIssues(value, checked.error);
+}
+
+function schemaIssues(value: unknown, error: z.ZodError): string {
+  const issues = error.issues
+    .slice(0, 3)
+    .map(issue => `${issue.path.length > 0 ? issue.path.join('.') : '(event)'}: ${issue.message}`)
+    .join('; ');
+  const name = (value as { event?: unknown } | null)?.event;
+  return `not a valid trace event${typeof name === 'string' ? ` ('${name}')` : ''}: ${issues}.`;
 }
 
 function checkVersion(value: unknown, file: string, line: number): void {

@@ -2,13 +2,14 @@ import { isJudgment, type TraceEvent } from '@agent-trace/core';
 import type { TraceEventEnvelope } from '@agent-trace/core/record';
 import { isSpanEnd, isSpanStart, spanEndFor } from '@agent-trace/core/spans';
 import { describeNewerContent, NewerContentLog, NewerEvent } from '../jsonl/newer-content.js';
-import { readTraceLine } from '../jsonl/parse-trace-line.js';
+import { readTraceLine, schemaProblem } from '../jsonl/parse-trace-line.js';
 import { readTraceLineBatches } from '../jsonl/read-trace-lines.js';
 import { TraceParseError } from '../jsonl/trace-parse-error.js';
 
 /** What kind of rule a trace breaks. */
 export type TraceProblemKind =
   | 'invalid_line'
+  | 'invalid_event'
   | 'torn_tail'
   | 'not_utf8'
   | 'seq_gap'
@@ -138,7 +139,8 @@ export class TraceValidator {
     const which = event.event === 'feedback' ? `feedback ${event.id}` : `evaluation ${event.name}`;
     const said = `${which} (seq ${event.seq}) judges run ${event.run}`;
     if (run === undefined || !run.sealed || run.sealSeq === undefined) {
-      const why = run === undefined ? 'which no earlier line starts' : 'which has not ended by then';
+      const why =
+        run === undefined ? 'which no earlier line starts' : 'which has not ended by then';
       this.report({
         ...at,
         kind: 'judgment_before_end',
@@ -355,7 +357,19 @@ function resumes(run: RunCheck, event: TraceEventEnvelope): boolean {
 /** Validates events already in memory (e.g. a `memorySink`'s). */
 export function validateTrace(events: Iterable<TraceEvent>): TraceValidationReport {
   const validator = new TraceValidator();
-  for (const event of events) validator.check(event);
+  for (const event of events) {
+    // Against the schema too, as a file's lines are: an event that would not read back is found
+    // here, not first by `agent-trace validate`.
+    const wrong = schemaProblem(event);
+    if (wrong !== undefined)
+      validator.report({
+        kind: 'invalid_event',
+        ...(typeof event.run === 'string' ? { run: event.run } : {}),
+        ...(typeof event.seq === 'number' ? { seq: event.seq } : {}),
+        message: `${wrong} A file of it would not read back.`,
+      });
+    validator.check(event);
+  }
   return validator.finish();
 }
 

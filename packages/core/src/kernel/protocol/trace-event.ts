@@ -266,7 +266,11 @@ const ToolStartEvent = z.object({
   event: z.literal('tool_start'),
   tool: z.string(),
   call_id: z.string(),
-  args: z.unknown(),
+  /**
+   * The arguments as the model gave them. Absent only where they were never recorded: a call
+   * imported from spans exported without captured content.
+   */
+  args: z.unknown().optional(),
   /** Absent for a first attempt. */
   attempt: z.number().int().positive().optional(),
   /** Set for a tool served by an MCP server. */
@@ -285,8 +289,11 @@ const ToolEndEvent = z.object({
   event: z.literal('tool_end'),
   tool: z.string(),
   call_id: z.string(),
-  /** The arguments as the model gave them (its JSON parsed; the text when it was not JSON). */
-  args: z.unknown(),
+  /**
+   * The arguments as the model gave them (its JSON parsed; the text when it was not JSON). Absent
+   * only where they were never recorded (spans imported without captured content).
+   */
+  args: z.unknown().optional(),
   /**
    * What the tool's schema made of `args` and the tool ran with (defaults filled in, transforms
    * applied), when that is not the same JSON as `args`.

@@ -23,6 +23,7 @@ import { dateNote } from '../../examples/features/date-note.js';
 import { desk as customerDesk } from '../../examples/features/desk.js';
 import { scrubEmails } from '../../examples/features/scrub-emails.js';
 import { toolQuota } from '../../examples/features/tool-quota.js';
+import { dailyQuota } from '../../examples/features/daily-quota.js';
 import { toolAllowList } from '../../examples/features/tool-allow-list.js';
 
 const lookup = tool({
@@ -182,4 +183,33 @@ it('gives a run its features, and a rerun the same ones', async () => {
   const features = [...standardFeatures, dateNote(), scrubEmails(), toolQuota(2)];
   const replayed = customerDesk(fakeLLM([], { allowUnusedSteps: true }));
   expect((await rerunTrace(trace.events, replayed, { run: { features } })).same).toBe(true);
+});
+
+it('keeps what a run read of state that outlives it, and a rerun reads it back', async () => {
+  const trace = memorySink();
+  const quota = dailyQuota(4);
+  // Two runs share the quota: the second finds three calls of 'orders' used; two of its three go past.
+  const first = await run(customerDesk(), 'Customer 7?', {
+    features: [...standardFeatures, quota],
+    trace,
+  });
+  const second = await run(customerDesk(), 'Customer 7 again?', {
+    features: [...standardFeatures, quota],
+    trace,
+  });
+  expect(first.toolCalls.filter(call => call.error !== undefined)).toHaveLength(0);
+  expect(second.toolCalls.filter(call => call.error !== undefined)).toHaveLength(2);
+  const kept = trace.events.filter(event => event.event === 'feature' && event.name === 'kept');
+  expect(kept[0]).toMatchObject({
+    feature: 'daily-quota',
+    data: { key: 'tool customer', read: 1, value: 1 },
+  });
+  // A rerun of the second run alone, with a quota no run has used: it decides as it did.
+  const runId = trace.events.filter(event => event.event === 'run_start')[1]!.run;
+  const replayed = customerDesk(fakeLLM([], { allowUnusedSteps: true }));
+  const rerun = await rerunTrace(trace.events, replayed, {
+    runId,
+    run: { features: [...standardFeatures, dailyQuota(4)] },
+  });
+  expect(rerun.same).toBe(true);
 });

@@ -39,7 +39,9 @@ export const matrix = {
     ]),
   limits: async () => {
     const { shape, sharedBudget } = await import('./shapes/budget-stop.js');
-    return [shape, sharedBudget];
+    const { shape: breakerRuns, acrossTurns } = await import('./shapes/breaker-across-runs.js');
+    const { shape: concurrentBudget } = await import('./shapes/concurrent-budget.js');
+    return [shape, sharedBudget, concurrentBudget, breakerRuns, acrossTurns];
   },
   approvals: async () => (await import('./shapes/approvals.js')).approvalShapes,
   workflows: async () =>

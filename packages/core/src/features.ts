@@ -15,6 +15,7 @@ export type {
   FeatureSetup,
   FinalAnswerAt,
   Interrupt,
+  KeptState,
   LlmIdentity,
   MaybePromise,
   ModelAttemptHold,
@@ -43,6 +44,8 @@ export type {
   TurnStartAt,
 } from './kernel/run/seam/feature.js';
 export { featureVersion } from './kernel/run/seam/feature.js';
+export { keptEventName } from './kernel/run/seam/kept-state.js';
+export type { RecordedKeptState } from './kernel/run/seam/kept-state.js';
 export type { FeatureRefusal } from './kernel/errors/feature-refusal.js';
 export { addAgentOptionCheck } from './kernel/agent/agent-option-checks.js';
 export type { AgentOptionCheck } from './kernel/agent/agent-option-checks.js';

@@ -3,6 +3,7 @@ import { canonicalJson, defined } from '@agent-trace/core/util';
 import { errorKind, featureEventText, transformText } from '../model/index.js';
 import { inCallOrder } from './call-order.js';
 import { refusedModelCall } from './decided-kinds.js';
+import { isKeptRead } from './recorded-kept-state.js';
 import { explainRequest, type RequestChange } from './explain-request.js';
 import { requestContexts, type RequestContext } from './request-context.js';
 
@@ -71,7 +72,8 @@ function describe(event: TraceEvent): string | undefined {
         : `tool '${event.tool}'${ran} fails: ${errorKind(event.error)}`;
     }
     case 'feature':
-      return `feature event ${featureEventText(event)}`;
+      // A read of kept state is an input of the run (what other runs left), not what it did.
+      return isKeptRead(event) ? undefined : `feature event ${featureEventText(event)}`;
     case 'transform':
       return `${transformText(event)} in '${event.agent}'`;
     case 'handoff_start':

@@ -1,12 +1,14 @@
 import type { RunOptions, TraceEvent } from '@agent-trace/core';
 import { costBudget, type CostBudget } from '@agent-trace/core/cost';
+import { isKeptRead } from './recorded-kept-state.js';
 
 /**
  * The cost limits of a recorded run's rerun. A run stopped by `maxCostUsd` reruns under the same
  * limit when the caller sets none. A shared budget (`costBudget`) is never the caller's object,
  * which other runs (a regress of many) would spend: it is a budget of that name and limit (the
  * caller's, or the recorded one), spent as much as the runs before this one had when the recording
- * says so (it stopped the run), else nothing. Prices come from the rerun's options (`prices`) or
+ * says so (it stopped the run), else nothing; a run that read the budget as kept state (what other
+ * runs had spent, at each decision on it) reruns from those reads instead. Prices come from the rerun's options (`prices`) or
  * the known ones, as they did.
  */
 export function recordedLimits(
@@ -27,6 +29,9 @@ export function recordedLimits(
     (given?.budget !== undefined && given.budget.name !== limit.name)
   )
     return fresh;
+  // The run read the budget as kept state: its reads say what other runs had spent, read by read.
+  if (recorded.some(event => isKeptRead(event) && event.feature === 'cost'))
+    return { budget: startedAt(given?.budget ?? { name: limit.name, limitUsd: limit.value }, 0) };
   const spentByRun = end?.event === 'run_end' ? (end.cost?.usd ?? 0) : 0;
   // Stopped after an answer (its tools not run): the budget was past its limit then, which the
   // recorded spend says unless it rounds to the limit itself (then a hair more puts it past; more

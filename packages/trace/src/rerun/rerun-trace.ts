@@ -20,6 +20,7 @@ import {
 import { memorySink } from '../memory-sink.js';
 import { compareTraces, type Divergence } from './compare-traces.js';
 import { recordedEvents, Recording } from './recording.js';
+import { recordedKeptState } from './recorded-kept-state.js';
 import { recordedLimits } from './recorded-limits.js';
 import { recordedRateLimits } from './recorded-rate-limits.js';
 import { withoutStopTiming } from './stop-timing.js';
@@ -132,6 +133,8 @@ export async function rerunTrace(
     },
     // Steps of parts that went on side by side wait for the times they were made.
     ...(recording.pace === undefined ? {} : { pace: recording.pace.wait.bind(recording.pace) }),
+    // State that outlives a run (a shared breaker, a shared budget) as the recording read it.
+    keptState: recordedKeptState(recorded),
     ...(options.liveTools === true
       ? {}
       : {

@@ -30,9 +30,11 @@ export interface BudgetState {
 export function budgetsOf(
   options: CostRunOptions,
   totals: { readonly cost: CostTally },
+  /** The shared budget (`options.budget`) as the run reads it: kept state. */
+  shared: Pick<BudgetLimit, 'name' | 'limitUsd' | 'spentUsd'> | undefined,
 ): BudgetLimit[] {
   const budgets: BudgetLimit[] = [];
-  const { maxCostUsd, budget } = options;
+  const { maxCostUsd } = options;
   if (maxCostUsd !== undefined) {
     if (!Number.isFinite(maxCostUsd) || maxCostUsd < 0)
       throw new ConfigurationError({
@@ -46,11 +48,11 @@ export function budgetsOf(
       shared: false,
     });
   }
-  if (budget !== undefined)
+  if (shared !== undefined)
     budgets.push({
-      name: budget.name,
-      limitUsd: budget.limitUsd,
-      spentUsd: () => budget.spentUsd,
+      name: shared.name,
+      limitUsd: shared.limitUsd,
+      spentUsd: () => shared.spentUsd(),
       shared: true,
     });
   return budgets;

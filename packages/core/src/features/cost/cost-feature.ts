@@ -1,5 +1,12 @@
 import type { ModelResponse } from '../../kernel/model/language-model.js';
-import type { Feature, FeatureHooks, LlmIdentity } from '../../kernel/run/seam/feature.js';
+import type {
+  Feature,
+  FeatureContext,
+  FeatureHooks,
+  KeptState,
+  LlmIdentity,
+} from '../../kernel/run/seam/feature.js';
+import { roundDollars } from '../../kernel/protocol/cost-tally.js';
 import type { CostBudget } from './budget.js';
 import {
   budgetsOf,
@@ -24,18 +31,19 @@ const defaultPriceTable = new PriceTable();
 export const costFeature: Feature<CostRunOptions> = {
   name: 'cost',
   version: 2,
-  forRun({ options, totals }) {
+  forRun({ options, totals, kept }) {
     const prices =
       options.prices === undefined
         ? defaultPriceTable
         : options.prices instanceof PriceTable
           ? options.prices
           : new PriceTable(options.prices);
-    const budgets = budgetsOf(options, totals);
+    const shared = options.budget === undefined ? undefined : new KeptBudget(options.budget, kept);
+    const budgets = budgetsOf(options, totals, shared);
     const hooks: FeatureHooks = {
-      priceCall: ({ identity, response }) => priceCall(identity, response, prices, options.budget),
+      priceCall: ({ identity, response }) => priceCall(identity, response, prices, shared),
     };
-    if (budgets.length > 0) limitSpending(hooks, prices, budgets);
+    if (budgets.length > 0) limitSpending(hooks, prices, budgets, shared);
     return hooks;
   },
 };
@@ -45,13 +53,61 @@ function limitSpending(
   hooks: FeatureHooks,
   prices: PriceTable,
   budgets: readonly BudgetLimit[],
+  shared: KeptBudget | undefined,
 ): void {
-  hooks.beforeModelCall = ({ agent, model, request }) =>
-    estimatedBudgetStop(agent, model, request, prices, budgets);
-  hooks.toolCheck = () => {
+  hooks.beforeModelCall = at => {
+    shared?.read(at);
+    return estimatedBudgetStop(at.agent, at.model, at.request, prices, budgets);
+  };
+  hooks.toolCheck = at => {
+    shared?.read(at);
     const over = overBudget(budgets);
     return over === undefined ? undefined : overBudgetCheck(over);
   };
+}
+
+/**
+ * A shared budget as one run sees it: kept state, which other runs spend too. The run reads it
+ * (through `kept`) before each decision on it, so the recording keeps what other runs had spent
+ * then, and a rerun decides on that; what the run spends itself it adds.
+ */
+class KeptBudget {
+  readonly #key: string;
+  /** What the run knows is spent: as last read, with its own spending since. */
+  #spentUsd: number;
+
+  constructor(
+    readonly budget: CostBudget,
+    private readonly kept: KeptState,
+  ) {
+    this.#key = `budget ${budget.name}`;
+    this.#spentUsd = kept.replaying ? 0 : budget.spentUsd;
+  }
+
+  get name(): string {
+    return this.budget.name;
+  }
+
+  get limitUsd(): number {
+    return this.budget.limitUsd;
+  }
+
+  /** What is spent, for a decision. */
+  spentUsd(): number {
+    return this.#spentUsd;
+  }
+
+  /** Reads what the budget's runs have spent, before a decision on it. */
+  read(at: FeatureContext): void {
+    this.#spentUsd = this.kept.read(at, this.#key, this.budget.spentUsd, 0);
+  }
+
+  /** The run spent `usd` of it. */
+  spend(usd: number): void {
+    this.budget.spend(usd);
+    this.#spentUsd = roundDollars(this.#spentUsd + usd);
+    this.kept.wrote(this.#key, this.#spentUsd);
+  }
 }
 
 /** What an answered call cost (undefined: the model has no price), told to a shared budget. */
@@ -59,7 +115,7 @@ function priceCall(
   identity: LlmIdentity,
   response: ModelResponse,
   prices: PriceTable,
-  shared: CostBudget | undefined,
+  shared: KeptBudget | undefined,
 ): number | undefined {
   const priced = prices.priceOf(identity.provider, identity.model);
   // An answer from a cache costs nothing, priced or not.

@@ -6,6 +6,19 @@ export interface CircuitBreakerOptions {
   cooldownMs: number;
 }
 
+/**
+ * A breaker's state as a trace keeps it: its consecutive failures, when it opened (on the run's
+ * clock, while it is open or half open), and whether a trial call is under way.
+ */
+export interface BreakerSnapshot {
+  readonly failures: number;
+  readonly opened_at_ms?: number;
+  readonly trial?: boolean;
+}
+
+/** A breaker that nothing has failed through: closed. */
+export const closedBreaker: BreakerSnapshot = Object.freeze({ failures: 0 });
+
 /** `closed`: calls go through; `open`: calls are refused; `half_open`: one trial call goes through. */
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
@@ -55,6 +68,22 @@ export class CircuitBreaker {
     this.#trialInFlight = false;
   }
 
+  /** What the breaker holds, as a JSON value a trace keeps (see `restore`). */
+  snapshot(): BreakerSnapshot {
+    return {
+      failures: this.#failures,
+      ...(this.#openedAtMs === undefined ? {} : { opened_at_ms: this.#openedAtMs }),
+      ...(this.#trialInFlight ? { trial: true } : {}),
+    };
+  }
+
+  /** Takes the state `snapshot` says it held. */
+  restore(snapshot: BreakerSnapshot): void {
+    this.#failures = snapshot.failures;
+    this.#openedAtMs = snapshot.opened_at_ms;
+    this.#trialInFlight = snapshot.trial === true;
+  }
+
   /** Milliseconds until an open circuit lets a call through again. */
   retryInMs(nowMs: number): number {
     return this.#openedAtMs === undefined
@@ -64,21 +93,22 @@ export class CircuitBreaker {
 }
 
 /**
- * The circuit breakers of one scope (an agent, or one run of it), one per model or tool, all
- * with the scope's settings. Nothing is shared between scopes: two agents with different settings
- * keep theirs, and separate runs (or tests) of `run`-scoped agents start closed.
+ * The circuit breakers of one scope (an agent, or one run of it), one per model or tool, by name
+ * (a model by its provider and id, so a feature's wrapper of it keeps its breaker), all with the
+ * scope's settings. Nothing is shared between scopes: two agents with different settings keep
+ * theirs, and separate runs (or tests) of `run`-scoped agents start closed.
  */
 export class CircuitBreakers {
-  readonly #breakers = new WeakMap<object, CircuitBreaker>();
+  readonly #breakers = new Map<string, CircuitBreaker>();
 
   constructor(readonly options: CircuitBreakerOptions) {}
 
-  /** The breaker of a model or tool, made on first use. */
-  for(target: object): CircuitBreaker {
-    let breaker = this.#breakers.get(target);
+  /** The breaker of the model or tool named `name`, made on first use. */
+  for(name: string): CircuitBreaker {
+    let breaker = this.#breakers.get(name);
     if (breaker === undefined) {
       breaker = new CircuitBreaker(this.options);
-      this.#breakers.set(target, breaker);
+      this.#breakers.set(name, breaker);
     }
     return breaker;
   }

@@ -5,6 +5,7 @@ import type { Message } from '../../protocol/message.js';
 import type { TraceSink } from '../../trace/trace-sink.js';
 import type { Clock } from '../../util/clock.js';
 import type { IdGenerator } from '../../util/ids.js';
+import type { RecordedKeptState } from '../seam/kept-state.js';
 
 /** A tool call as an override sees it. */
 export interface ToolCallContext {
@@ -41,6 +42,12 @@ export interface RunOverrides {
    * stop from outside the step never got past) ends the turn with it.
    */
   pace?: (step: PacedStep) => Promise<void> | undefined;
+  /**
+   * In a rerun: called once as each part of the run starts (a resumed run has two), what the
+   * recording's part read of the features' kept state. The features then keep their state for
+   * this run alone and read what outlives it from here.
+   */
+  keptState?: () => RecordedKeptState;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { CostTally } from '../../protocol/cost-tally.js';
 import type { KernelOptions } from '../frame/kernel-options.js';
 import { featureVersion, type Feature, type FeatureSetup } from './feature.js';
 import { emitFeatureEvent } from './feature-context.js';
+import { keptEventName, KeptStateLog, type RecordedKeptState } from './kept-state.js';
 import type { RunFeature } from './seam.js';
 
 /** What a run gives each feature as it starts. */
@@ -24,9 +25,11 @@ export function featuresForRun<Options extends object>(
   start: RunStart<Options>,
 ): RunFeature[] {
   const taking: RunFeature[] = [];
+  // In a rerun, what the recording's part of the run read of the features' kept state.
+  const recorded = start.options.overrides?.keptState?.();
   for (const feature of features) {
     checkFeature(feature);
-    const hooks = feature.forRun(featureSetup(feature.name, start));
+    const hooks = feature.forRun(featureSetup(feature.name, start, recorded));
     if (hooks !== undefined) taking.push({ name: feature.name, hooks });
   }
   return taking;
@@ -50,12 +53,19 @@ function checkFeature(feature: Feature<object>): void {
 function featureSetup<Options extends object>(
   name: string,
   { options, totals }: RunStart<Options>,
+  recorded: RecordedKeptState | undefined,
 ): FeatureSetup<Options> {
   return {
     options,
     totals,
+    kept: new KeptStateLog(name, recorded),
     emit: (at, event, data) => {
       ownName(name, event, 'event');
+      if (event === keptEventName)
+        throw new ConfigurationError({
+          option: 'features',
+          message: `Feature '${name}' gave the event name '${keptEventName}', which records reads of kept state (setup.kept.read). Name the event otherwise.`,
+        });
       emitFeatureEvent(
         at.record,
         data === undefined ? { feature: name, name: event } : { feature: name, name: event, data },

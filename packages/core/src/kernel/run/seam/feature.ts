@@ -5,6 +5,7 @@ import type { CostTally } from '../../protocol/cost-tally.js';
 import type { KernelOptions } from '../frame/kernel-options.js';
 import type { FeatureHooks } from './feature-hooks.js';
 import type { FeatureContext } from './hook-context.js';
+import type { KeptState } from './kept-state.js';
 
 export type {
   AnswerAt,
@@ -38,6 +39,7 @@ export type {
   MaybePromise,
   RecordEvent,
 } from './hook-context.js';
+export type { KeptState } from './kept-state.js';
 export type { LlmIdentity } from '../turn/llm-event-fields.js';
 export type { Interrupt, Stop, ToolCheck, ToolStep } from '../turn/next-step.js';
 export type { ToolCallingMode, AnswerReading } from '../turn/tool-calling.js';
@@ -100,4 +102,10 @@ export interface FeatureSetup<Options extends object = object> {
   }) => ToolCallError;
   /** The error a model call this feature refuses ends with (kind `refused`, as `refuseTool`). */
   readonly refuseModel: (refusal: { kind: string; message: string }) => ModelCallError;
+  /**
+   * State the feature keeps beyond this run that its decisions read (shared by runs, or left by
+   * earlier ones): read it through here, so the recording keeps what the run read and a rerun
+   * reads it back (see {@link KeptState}).
+   */
+  readonly kept: KeptState;
 }

@@ -47,6 +47,7 @@ export const matrix = {
   workflows: async () =>
     Promise.all([
       one(import('./shapes/workflow.js')),
+      import('./shapes/workflow.js').then(module => module.freshParts),
       one(import('./shapes/planned-run.js')),
       one(import('./shapes/several-runs.js')),
     ]),

@@ -9,13 +9,22 @@ import { build } from './approval.js';
 const exec = promisify(execFile);
 const processScript = 'test/conformance/shapes/approval-process.ts';
 
-function approvalShape(decision: 'approve' | 'reject' | 'edit'): Shape {
+function approvalShape(decision: 'approve' | 'reject' | 'edit', fresh = false): Shape {
+  const own = fresh ? ['x', 'fresh'] : [];
   return {
-    name: `approval (${decision}) across two processes`,
+    name: `approval (${decision}) across two processes${fresh ? ', each with its own counting ids and stepping clock' : ''}`,
     module: 'test/conformance/shapes/approval.ts',
     record: async file => {
       const state = `${file}.state.json`;
-      await exec(process.execPath, ['--import', 'tsx', processScript, 'pause', file, state]);
+      await exec(process.execPath, [
+        '--import',
+        'tsx',
+        processScript,
+        'pause',
+        file,
+        state,
+        ...own,
+      ]);
       await exec(process.execPath, [
         '--import',
         'tsx',
@@ -24,6 +33,7 @@ function approvalShape(decision: 'approve' | 'reject' | 'edit'): Shape {
         file,
         state,
         decision,
+        ...own.slice(1),
       ]);
     },
     build: change => build(change),
@@ -55,12 +65,25 @@ function approvalShape(decision: 'approve' | 'reject' | 'edit'): Shape {
         decision: recorded,
       });
       expect(events.filter(e => e.event === 'run_start')).toHaveLength(2);
+      if (fresh) goesOnAfterPause(events);
     },
   };
+}
+
+/**
+ * A run resumed in a new process goes on after its paused part: no span id given twice, and no
+ * time earlier than the pause.
+ */
+export function goesOnAfterPause(events: Parameters<NonNullable<Shape['holds']>>[0]): void {
+  const starts = events.filter(e => e.event.endsWith('_start') || e.event === 'approval_resolved');
+  expect(new Set(starts.map(e => e.span_id)).size).toBe(starts.length);
+  const times = events.map(e => Date.parse(e.time));
+  expect(times).toEqual([...times].sort((a, b) => a - b));
 }
 
 export const approvalShapes = [
   approvalShape('approve'),
   approvalShape('reject'),
   approvalShape('edit'),
+  approvalShape('approve', true),
 ];

@@ -2,7 +2,7 @@
  * A workflow: a tool step, then two steps at once (a tool, and an agent whose refund waits for a
  * person), then a sign-off step that waits too, then publishing. Paused twice, resumed twice.
  */
-import { agent, tool } from '@agent-trace/core';
+import { agent, sequentialIds, steppingClock, tool } from '@agent-trace/core';
 import { resumeWorkflow, runWorkflow, workflow } from '@agent-trace/core/workflow';
 import { jsonlSink } from '@agent-trace/trace';
 import { expect } from 'vitest';
@@ -67,38 +67,59 @@ export function build(change?: Change, part: 'first' | 'resumed' = 'first') {
   });
 }
 
+/**
+ * Records the workflow: run, paused twice, resumed twice; with `fresh`, each part with counting
+ * ids and a stepping clock of its own that start over, as a new process's do.
+ */
+async function recordWorkflow(file: string, fresh: boolean): Promise<void> {
+  const own = () => (fresh ? { ids: sequentialIds(), clock: steppingClock() } : {});
+  let sink = jsonlSink(file);
+  const first = await runWorkflow(build(), { source: 'inbox' }, { trace: sink, ...own() });
+  await sink.close();
+  expect(first.status).toBe('interrupted');
+  sink = jsonlSink(file);
+  const second = await resumeWorkflow(build(undefined, 'resumed'), first.state!, {
+    decisions: first.interruptions.map(call => ({
+      callId: call.callId,
+      decision: 'approve',
+      by: 'ana',
+    })),
+    trace: sink,
+    ...own(),
+  });
+  await sink.close();
+  expect(second.status).toBe('interrupted');
+  sink = jsonlSink(file);
+  const third = await resumeWorkflow(build(undefined, 'resumed'), second.state!, {
+    decisions: [{ callId: 'sign-off', decision: 'approve', by: 'lee' }],
+    trace: sink,
+    ...own(),
+  });
+  await sink.close();
+  expect(third.status).toBe('completed');
+}
+
 export const shape: Shape = {
   name: 'workflow (steps at once, an agent step that pauses, a sign-off)',
   module: 'test/conformance/shapes/workflow.ts',
-  record: async file => {
-    let sink = jsonlSink(file);
-    const first = await runWorkflow(build(), { source: 'inbox' }, { trace: sink });
-    await sink.close();
-    expect(first.status).toBe('interrupted');
-    sink = jsonlSink(file);
-    const second = await resumeWorkflow(build(undefined, 'resumed'), first.state!, {
-      decisions: first.interruptions.map(call => ({
-        callId: call.callId,
-        decision: 'approve',
-        by: 'ana',
-      })),
-      trace: sink,
-    });
-    await sink.close();
-    expect(second.status).toBe('interrupted');
-    sink = jsonlSink(file);
-    const third = await resumeWorkflow(build(undefined, 'resumed'), second.state!, {
-      decisions: [{ callId: 'sign-off', decision: 'approve', by: 'lee' }],
-      trace: sink,
-    });
-    await sink.close();
-    expect(third.status).toBe('completed');
-  },
+  record: file => recordWorkflow(file, false),
   build: change => build(change),
   changes: everyChange('refunder', { changed: 'lookup', removed: 'lookup' }),
   holds: events => {
     expect(events.filter(e => e.event === 'run_start')).toHaveLength(3);
     expect(events.filter(e => e.event === 'approval_resolved')).toHaveLength(2);
+  },
+};
+
+/** The same workflow, each part resumed as a new process would: ids and clock starting over. */
+export const freshParts: Shape = {
+  ...shape,
+  name: 'workflow resumed twice, each part with its own counting ids and stepping clock',
+  record: file => recordWorkflow(file, true),
+  holds: events => {
+    shape.holds?.(events);
+    const spans = events.filter(e => e.event.endsWith('_start'));
+    expect(new Set(spans.map(e => e.span_id)).size).toBe(spans.length);
   },
 };
 

@@ -3,6 +3,9 @@ import { RunTracer } from '../../trace/run-tracer.js';
 import type { TraceSink } from '../../trace/trace-sink.js';
 import { systemClock } from '../../util/clock.js';
 import { randomIds } from '../../util/ids.js';
+import { countedIds } from '../../util/continued-ids.js';
+import { continuedClock } from '../../util/continued-clock.js';
+import { defined } from '../../util/defined.js';
 import { ChunkSequence } from './chunk-sequence.js';
 import { emptyTally, type CostTally } from '../../protocol/cost-tally.js';
 import type { Feature } from '../seam/feature.js';
@@ -20,6 +23,8 @@ export type PausedRun = Pick<
   | 'session'
   | 'traceId'
   | 'pausedAtSeq'
+  | 'pausedAtMs'
+  | 'ids'
   | 'counts'
   | 'usage'
   | 'cost'
@@ -39,6 +44,9 @@ export function pausedRun(state: RunState): PausedRun {
     session: tracer.session,
     traceId: tracer.traceId,
     pausedAtSeq: tracer.nextSeq - 1,
+    // The clock's last reading and the span ids drawn: a resume in a new process goes on after them.
+    pausedAtMs: state.clock.now(),
+    ...defined('ids', state.ids.drawn()),
     counts: { ...tracer.counts },
     usage: state.totals.usage,
     cost: {
@@ -86,8 +94,13 @@ export function createRunState<Options extends object>({
   sinks,
   features,
 }: RunStateInput<Options>): RunState {
-  const { clock = systemClock, ids = randomIds } = options;
   const continued = resumed?.fork === true ? undefined : resumed;
+  // A part that goes on from a pause goes on after the paused part's ids and times, whatever
+  // generator and clock the new process gives it.
+  const ids = countedIds(options.ids ?? randomIds, continued?.run.ids);
+  const given = options.clock ?? systemClock;
+  const pausedAtMs = continued?.run.pausedAtMs;
+  const clock = pausedAtMs === undefined ? given : continuedClock(given, pausedAtMs);
   const runId = continued?.run.id ?? ids.runId();
   const totals = { usage: resumed?.run.usage ?? zeroUsage, cost: restoredTally(resumed) };
   const seam = new Seam(featuresForRun(features, { options, totals }));
@@ -118,6 +131,7 @@ export function createRunState<Options extends object>({
     signal,
     streaming,
     clock,
+    ids,
     random: options.random ?? Math.random,
     steps: [...(resumed?.run.steps ?? [])],
     toolCalls: [...(resumed?.run.toolCalls ?? [])],

@@ -1,3 +1,4 @@
+import type { CountedIds } from '../../util/continued-ids.js';
 import type { GuardrailFinding } from '../../agent/guardrail.js';
 import type { Usage } from '../../protocol/usage.js';
 import type { CostTally } from '../../protocol/cost-tally.js';
@@ -16,6 +17,8 @@ export interface RunState {
   readonly signal: AbortSignal | undefined;
   readonly streaming: boolean;
   readonly clock: Clock;
+  /** Where the run's ids come from, counted: a pause keeps what it drew. */
+  readonly ids: CountedIds;
   /** A number in [0, 1) for retry jitter. */
   readonly random: () => number;
   readonly steps: StepResult[];
@@ -48,6 +51,7 @@ export function withTracer(state: RunState, tracer: RunTracer): RunState {
     signal: state.signal,
     streaming: state.streaming,
     clock: state.clock,
+    ids: state.ids,
     random: state.random,
     steps: state.steps,
     toolCalls: state.toolCalls,

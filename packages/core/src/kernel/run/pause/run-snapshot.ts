@@ -4,6 +4,7 @@ import type { HandoffRecord, StepResult, ToolCallRecord } from '../../protocol/r
 import type { Usage } from '../../protocol/usage.js';
 import type { TraceCounts } from '../../trace/run-tracer.js';
 import { canonicalJson } from '../../util/canonical-json.js';
+import type { DrawnIds } from '../../util/continued-ids.js';
 import type { PausedTurn } from '../turn/agent-outcome.js';
 
 /** The format name and version a run state carries; a state of another version is refused. */
@@ -29,6 +30,13 @@ export interface RunStateSnapshot {
     readonly entryAgent: string;
     /** The seq of the `run_end` that paused the run; a resumed run goes on after it. */
     readonly pausedAtSeq: number;
+    /**
+     * The run's clock when it paused: a resume goes on from there, even on a clock that starts
+     * over (a new process's). Absent in states of earlier releases.
+     */
+    readonly pausedAtMs?: number;
+    /** The span ids the run drew: a resume draws after them. Absent in states of earlier releases. */
+    readonly ids?: DrawnIds;
     readonly counts: TraceCounts;
     readonly usage: Usage;
     /** What the model calls cost so far (US dollars), and the calls with no price. */

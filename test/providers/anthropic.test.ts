@@ -190,3 +190,25 @@ describe('anthropic() served from a script', () => {
     }
   });
 });
+
+describe("Anthropic's errors, typed", () => {
+  it('a 404 (no such model) is not_found, not retried', async () => {
+    let calls = 0;
+    server.use(
+      http.post(`${baseURL}/v1/messages`, () => {
+        calls++;
+        return Response.json(
+          {
+            type: 'error',
+            error: { type: 'not_found_error', message: 'model: claude-nonexistent' },
+          },
+          { status: 404 },
+        );
+      }),
+    );
+    const result = await run(agent({ name: 'desk', model: claude() }), 'Hi');
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toMatchObject({ kind: 'not_found', status: 404 });
+    expect(calls).toBe(1);
+  });
+});

@@ -317,3 +317,120 @@ describe('openai() served from a script', () => {
     }
   });
 });
+
+describe('a refusal is what the model said instead of an answer', () => {
+  const refusal = "I'm sorry, I can't help with that.";
+  const chunk = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-r', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+  it('Chat Completions, streamed and not: its text, finish content_filter', async () => {
+    server.use(
+      http.post(`${baseURL}/chat/completions`, async ({ request: sent }) => {
+        const body = (await sent.json()) as { stream?: boolean };
+        if (body.stream !== true)
+          return Response.json({
+            id: 'chatcmpl-r',
+            object: 'chat.completion',
+            created: 1,
+            model: 'gpt-4o-mini',
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: null, refusal },
+                finish_reason: 'stop',
+              },
+            ],
+            usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 },
+          });
+        return sseResponse(
+          `${chunk({ role: 'assistant', content: null, refusal: '' }, null)}${chunk({ refusal: "I'm sorry, " }, null)}${chunk({ refusal: "I can't help with that." }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`,
+        );
+      }),
+    );
+    const { response } = await streamed(chat());
+    expect(response).toMatchObject({ text: refusal, finishReason: 'content_filter' });
+    expect(await chat().generate(request())).toMatchObject({
+      text: refusal,
+      finishReason: 'content_filter',
+    });
+  });
+
+  it('Responses, streamed and not: its text, finish content_filter', async () => {
+    const output = [
+      {
+        type: 'message',
+        id: 'msg_r',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'refusal', refusal }],
+      },
+    ];
+    const completed = {
+      id: 'resp_r',
+      object: 'response',
+      status: 'completed',
+      model: 'gpt-4o-mini',
+      output,
+      usage: { input_tokens: 12, output_tokens: 9, total_tokens: 21 },
+    };
+    server.use(
+      http.post(`${baseURL}/responses`, async ({ request: sent }) => {
+        const body = (await sent.json()) as { stream?: boolean };
+        if (body.stream !== true) return Response.json(completed);
+        const event = (data: object) => `data: ${JSON.stringify(data)}\n\n`;
+        return sseResponse(
+          event({
+            type: 'response.refusal.delta',
+            item_id: 'msg_r',
+            output_index: 0,
+            content_index: 0,
+            delta: "I'm sorry, ",
+          }) +
+            event({
+              type: 'response.refusal.delta',
+              item_id: 'msg_r',
+              output_index: 0,
+              content_index: 0,
+              delta: "I can't help with that.",
+            }) +
+            event({ type: 'response.completed', response: completed }),
+        );
+      }),
+    );
+    const { response } = await streamed(responses());
+    expect(response).toMatchObject({ text: refusal, finishReason: 'content_filter' });
+    expect(await responses().generate(request())).toMatchObject({
+      text: refusal,
+      finishReason: 'content_filter',
+    });
+  });
+});
+
+describe('a used-up quota', () => {
+  it('as a 429 is quota_exceeded, not retried: no wait makes it pass', async () => {
+    let calls = 0;
+    server.use(
+      http.post(`${baseURL}/chat/completions`, () => {
+        calls++;
+        return Response.json(
+          {
+            error: {
+              message:
+                'You exceeded your current quota, please check your plan and billing details.',
+              type: 'insufficient_quota',
+              param: null,
+              code: 'insufficient_quota',
+            },
+          },
+          { status: 429 },
+        );
+      }),
+    );
+    const result = await run(agent({ name: 'desk', model: chat() }), 'Hi', {
+      clock: steppingClock(),
+    });
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toMatchObject({ kind: 'quota_exceeded', status: 429 });
+    expect(calls).toBe(1);
+  });
+});

@@ -1,5 +1,6 @@
 import { ModelCallError } from '../../kernel/errors/model-call-error.js';
 import { defined } from '../../kernel/util/defined.js';
+import { saysUsedUpQuota } from './sse-json.js';
 
 interface SdkErrorShape {
   name?: unknown;
@@ -33,8 +34,9 @@ export function retryAfterMs(headers: unknown, nowMs = Date.now()): number | und
 /**
  * Maps an error thrown by an official SDK client (OpenAI, Anthropic) to a typed
  * {@link ModelCallError}: 429 → rate limit (with retry-after), 408 and time-outs → timeout,
- * 5xx and overloaded → server (retryable); 400/401/403/404 → not retryable, with the provider's
- * message. An error that arrives inside a stream (no status) is a server failure, retryable.
+ * 5xx and overloaded → server (retryable); a used-up quota (a 429 or a stream's error event that
+ * says `insufficient_quota`) → quota_exceeded, 404 → not_found, 400/401/403 → not retryable, with
+ * the provider's message. An error that arrives inside a stream (no status) is a server failure, retryable.
  * The loop decides retries: SDK clients run with `maxRetries: 0`.
  */
 export function toModelCallError(error: unknown, provider: string): unknown {
@@ -61,6 +63,15 @@ export function toModelCallError(error: unknown, provider: string): unknown {
     return new ModelCallError({
       kind: 'server',
       message: `${provider} could not be reached: ${message}`,
+      cause: error,
+    });
+  }
+  // The SDKs' API errors carry the body's code and type, and the body in `error`.
+  if (saysUsedUpQuota(error)) {
+    return new ModelCallError({
+      kind: 'quota_exceeded',
+      ...(typeof shape.status === 'number' ? { status: shape.status } : {}),
+      message: `${provider} refused the call: the account's quota is used up (${message}). Retrying will not help: add credit or raise the quota, or use another key.`,
       cause: error,
     });
   }

@@ -47,6 +47,12 @@ function parseData(message: EventSourceMessage, provider: string): unknown {
   }
   const failure = streamedError(message.event, data);
   if (failure !== undefined) {
+    // A used-up quota can come as an error event of a 200 stream: no retry makes it pass.
+    if (saysUsedUpQuota(data))
+      throw new ModelCallError({
+        kind: 'quota_exceeded',
+        message: `${provider} refused the call mid-stream: the account's quota is used up (${failure}). Retrying will not help: add credit or raise the quota, or use another key.`,
+      });
     throw new ModelCallError({
       kind: 'server',
       message: `${provider} failed mid-stream: ${failure}`,
@@ -65,4 +71,12 @@ function streamedError(event: string | undefined, data: unknown): string | undef
   };
   const message = typeof detail.message === 'string' ? detail.message : 'no message';
   return typeof detail.type === 'string' ? `${detail.type}: ${message}` : message;
+}
+
+/** True when a stream's event (or its `error` object) has the code or type `insufficient_quota`. */
+export function saysUsedUpQuota(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const own = data as { code?: unknown; type?: unknown; error?: unknown };
+  if (own.code === 'insufficient_quota' || own.type === 'insufficient_quota') return true;
+  return own.error !== data && saysUsedUpQuota(own.error);
 }

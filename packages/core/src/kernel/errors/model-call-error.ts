@@ -8,6 +8,10 @@ export type ModelCallErrorKind =
   | 'server'
   | 'bad_request'
   | 'authentication'
+  /** The account's quota or credit is used up (OpenAI's `insufficient_quota`): waiting will not help. */
+  | 'quota_exceeded'
+  /** The model (or the endpoint) does not exist for this key: a 404. */
+  | 'not_found'
   | 'stream_interrupted'
   | 'script_exhausted'
   | 'circuit_open'
@@ -21,6 +25,8 @@ const kinds: Readonly<Record<ModelCallErrorKind, true>> = {
   server: true,
   bad_request: true,
   authentication: true,
+  quota_exceeded: true,
+  not_found: true,
   stream_interrupted: true,
   script_exhausted: true,
   circuit_open: true,
@@ -85,6 +91,7 @@ export class ModelCallError extends AgentTraceError {
     if (status === 429) return 'rate_limit';
     if (status === 408) return 'timeout';
     if (status === 401 || status === 403) return 'authentication';
+    if (status === 404) return 'not_found';
     if (status >= 500) return 'server';
     if (status >= 400) return 'bad_request';
     return 'unknown';

@@ -39,6 +39,20 @@ function toUsage(usage: AnthropicUsage, outputTokens = usage.output_tokens ?? 0)
   };
 }
 
+/** `start`'s counts, with those `delta` gives (not null) in their place. */
+function finalUsage(start: AnthropicUsage, delta: AnthropicUsage): AnthropicUsage {
+  const counts: AnthropicUsage = { ...start };
+  for (const key of [
+    'input_tokens',
+    'cache_creation_input_tokens',
+    'cache_read_input_tokens',
+  ] as const) {
+    const count = delta[key];
+    if (typeof count === 'number') counts[key] = count;
+  }
+  return counts;
+}
+
 /** A model served by Anthropic's Messages API through the official `@anthropic-ai/sdk` client. */
 export function anthropicMessagesModel(
   modelId: string,
@@ -166,6 +180,9 @@ async function* streamMessages(
         case 'message_delta':
           stopReason = event.delta.stop_reason;
           outputTokens = event.usage.output_tokens;
+          // The final counts: a message_delta's usage is cumulative, and its input and cache
+          // tokens (when it gives them) replace message_start's early estimate.
+          startUsage = finalUsage(startUsage, event.usage);
           break;
         case 'message_stop':
           stopped = true;

@@ -80,10 +80,13 @@ export function openaiChatModel(modelId: string, options: OpenAIModelOptions = {
               ]
             : [],
         );
+        // A refusal is what the model said instead of an answer: its text, withheld output.
+        const refusal = choice?.message.refusal ?? undefined;
         return {
-          text: choice?.message.content ?? '',
+          text: choice?.message.content ?? refusal ?? '',
           toolCalls,
-          finishReason: mapOpenAIFinishReason(choice?.finish_reason),
+          finishReason:
+            refusal === undefined ? mapOpenAIFinishReason(choice?.finish_reason) : 'content_filter',
           usage: openaiUsage(completion.usage),
           ...defined('responseId', completion.id || undefined),
           ...defined('responseModel', completion.model || undefined),
@@ -103,6 +106,7 @@ async function* streamChat(
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const callIds = new Map<number, string>();
   let finishReason: string | null | undefined;
+  let refused = false;
   let usage = { promptTokens: 0, completionTokens: 0 };
   const answered: { id?: string; model?: string } = {};
   try {
@@ -121,6 +125,11 @@ async function* streamChat(
       if (choice === undefined) continue;
       if (typeof choice.delta.content === 'string' && choice.delta.content !== '') {
         yield { type: 'text-delta', text: choice.delta.content };
+      }
+      const { refusal } = choice.delta;
+      if (typeof refusal === 'string' && refusal !== '') {
+        refused = true;
+        yield { type: 'text-delta', text: refusal };
       }
       for (const fragment of choice.delta.tool_calls ?? []) {
         const known = callIds.get(fragment.index);
@@ -143,7 +152,7 @@ async function* streamChat(
   for (const callId of callIds.values()) yield { type: 'tool-call-end', callId };
   yield {
     type: 'finish',
-    finishReason: mapOpenAIFinishReason(finishReason),
+    finishReason: refused ? 'content_filter' : mapOpenAIFinishReason(finishReason),
     usage,
     ...defined('responseId', answered.id),
     ...defined('responseModel', answered.model),

@@ -11,7 +11,7 @@ import { IncrementalConverter } from '../incremental-conversion.js';
 import { modelSettings } from '../model-settings.js';
 import { ModelCallError } from '../../../kernel/errors/model-call-error.js';
 import { toModelCallError } from '../provider-error.js';
-import { readSseJson } from '../sse-json.js';
+import { readSseJson, saysUsedUpQuota } from '../sse-json.js';
 import { appendResponsesItems, toResponsesTools } from './convert-to-openai-responses.js';
 import { lazyOpenAIClient } from './openai-client.js';
 import { jsonSchemaFormat, samplingParams } from './openai-request.js';
@@ -74,10 +74,18 @@ export function openaiResponsesModel(
           defined('signal', request.abortSignal),
         );
         let text = '';
+        let refused = false;
         const toolCalls: ToolCallRequest[] = [];
         for (const item of response.output) {
           if (item.type === 'message') {
-            for (const part of item.content) if (part.type === 'output_text') text += part.text;
+            for (const part of item.content) {
+              if (part.type === 'output_text') text += part.text;
+              // What the model said instead of an answer: its text, withheld output.
+              else if (part.type === 'refusal') {
+                text += part.refusal;
+                refused = true;
+              }
+            }
           } else if (item.type === 'function_call') {
             toolCalls.push({
               callId: item.call_id,
@@ -89,7 +97,7 @@ export function openaiResponsesModel(
         return {
           text,
           toolCalls,
-          finishReason: finishReasonOf(response, toolCalls.length > 0),
+          finishReason: refused ? 'content_filter' : finishReasonOf(response, toolCalls.length > 0),
           usage: openaiUsage(response.usage),
           ...defined('responseId', response.id || undefined),
           ...defined('responseModel', response.model || undefined),
@@ -108,6 +116,7 @@ async function* streamResponses(
   abortSignal: AbortSignal | undefined,
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const callIdByItem = new Map<string, string>();
+  let refused = false;
   let finish:
     | {
         finishReason: FinishReason;
@@ -124,6 +133,10 @@ async function* streamResponses(
       const event = data as OpenAI.Responses.ResponseStreamEvent;
       switch (event.type) {
         case 'response.output_text.delta':
+          if (event.delta !== '') yield { type: 'text-delta', text: event.delta };
+          break;
+        case 'response.refusal.delta':
+          refused = true;
           if (event.delta !== '') yield { type: 'text-delta', text: event.delta };
           break;
         case 'response.output_item.added':
@@ -145,7 +158,9 @@ async function* streamResponses(
         case 'response.completed':
         case 'response.incomplete':
           finish = {
-            finishReason: finishReasonOf(event.response, callIdByItem.size > 0),
+            finishReason: refused
+              ? 'content_filter'
+              : finishReasonOf(event.response, callIdByItem.size > 0),
             usage: openaiUsage(event.response.usage),
             ...defined('responseId', event.response.id || undefined),
             ...defined('responseModel', event.response.model || undefined),
@@ -153,9 +168,12 @@ async function* streamResponses(
           break;
         case 'response.failed':
         case 'error':
-          // A failure inside the stream has no status: a server failure, worth trying again.
+          // A failure inside the stream has no status: a server failure, worth trying again,
+          // unless it says the quota is used up.
           throw new ModelCallError({
-            kind: 'server',
+            kind: saysUsedUpQuota(event.type === 'error' ? event : event.response.error)
+              ? 'quota_exceeded'
+              : 'server',
             message: `OpenAI failed mid-stream: ${event.type === 'error' ? event.message : (event.response.error?.message ?? 'response failed')}`,
           });
         default:

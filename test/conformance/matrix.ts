@@ -17,6 +17,7 @@ export const matrix = {
       one(import('./shapes/tool-retries.js')),
       one(import('./shapes/tool-refusal.js')),
       one(import('./shapes/live-record.js')),
+      one(import('./shapes/collection-results.js')),
     ]),
   mcp: async () => {
     const { mcpStdio, mcpHttp, mcpGone } = await import('./shapes/mcp.js');

@@ -28,6 +28,7 @@ import {
   type Outcome,
 } from './workflow-agent-step.js';
 import { defined } from '../kernel/util/defined.js';
+import { asJsonValue } from '../kernel/util/json-collections.js';
 
 /** How the attempts of a step's tool or agent ended: the last attempt's outcome, and how many. */
 type Attempted = Outcome & { readonly attempts: number };
@@ -163,7 +164,10 @@ function endStep(tracer: RunTracer, span: OpenSpan, record: WorkflowStepRecord):
     name: record.name,
     status: record.status,
   };
-  if (record.output !== undefined) fields.output = record.output;
+  // As a JSON trace reads it back (a Map's entries, a sparse array's holes null), as a tool's
+  // result is recorded.
+  if (record.output !== undefined)
+    fields.output = tracer.recording ? asJsonValue(record.output) : record.output;
   if (record.error !== undefined) fields.error = record.error;
   fields.attempts = record.attempts;
   if (record.reason !== undefined) fields.reason = record.reason;
@@ -430,10 +434,17 @@ async function toolAttempt(
     return outcome;
   } finally {
     const { name } = tool;
+    const { recording } = state.tracer;
     state.tracer.end(
       toolSpan,
       outcome?.ok === true
-        ? { tool: name, call_id: callId, args: item, result: outcome.output, attempt }
+        ? {
+            tool: name,
+            call_id: callId,
+            args: item,
+            result: recording ? asJsonValue(outcome.output) : outcome.output,
+            attempt,
+          }
         : {
             tool: name,
             call_id: callId,

@@ -24,8 +24,9 @@ export function messagesOf(value: unknown): { instructions: string[]; messages: 
   for (const message of (Array.isArray(value) ? value : []) as SemconvMessage[]) {
     const parts = message.parts ?? [];
     const texts = parts.filter(part => part.type === 'text').map(part => textOf(part.content));
-    if (message.role === 'system') instructions.push(texts.join(''));
-    else if (message.role === 'user') messages.push({ role: 'user', content: texts.join('') });
+    // Parts are pieces of their own: a line apart, not run together.
+    if (message.role === 'system') instructions.push(texts.join('\n'));
+    else if (message.role === 'user') messages.push({ role: 'user', content: texts.join('\n') });
     else if (message.role === 'assistant') {
       const toolCalls = parts
         .filter(part => part.type === 'tool_call')
@@ -37,14 +38,14 @@ export function messagesOf(value: unknown): { instructions: string[]; messages: 
             argumentsText: argumentsText(part.arguments),
           };
         });
-      messages.push({ role: 'assistant', content: texts.join(''), toolCalls });
+      messages.push({ role: 'assistant', content: texts.join('\n'), toolCalls });
     }
     for (const part of parts)
       if (part.type === 'tool_call_response')
         messages.push({
           role: 'tool',
           callId: part.id ?? '',
-          toolName: toolNames.get(part.id ?? '') ?? message.name ?? '',
+          toolName: toolNames.get(part.id ?? '') ?? part.name ?? message.name ?? '',
           content: textOf(part.response ?? part.result),
           isError: false,
         });

@@ -1,3 +1,4 @@
+import { ATTR_EXCEPTION_MESSAGE, ATTR_EXCEPTION_TYPE } from '@opentelemetry/semantic-conventions';
 import type { TraceEvent } from '@agent-trace/core';
 import { memorySink } from '../memory-sink.js';
 import { byStart, json, text, type ForeignSpan } from './foreign-span.js';
@@ -41,7 +42,8 @@ export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
   const sink = memorySink();
   const plain = new Map<string, number>();
   const byTrace = new Map<string, ForeignSpan[]>();
-  for (const span of spans) {
+  for (const read of spans) {
+    const span = withExceptionMessage(read);
     const list = byTrace.get(span.traceId);
     if (list === undefined) byTrace.set(span.traceId, [span]);
     else list.push(span);
@@ -67,6 +69,21 @@ export function importSpans(spans: readonly ForeignSpan[]): ImportResult {
     plainSpans: [...plain].map(([name, count]) => ({ name, count })),
     orphans,
   };
+}
+
+/**
+ * A failed span whose status says nothing (OpenTelemetry's `recordException` puts the error in an
+ * `exception` event, and many instrumentations set no status message): its error is the
+ * exception's `type: message`. Any other span as it is.
+ */
+function withExceptionMessage(span: ForeignSpan): ForeignSpan {
+  if (span.error === undefined || span.error !== '') return span;
+  const exception = span.events?.find(event => event.name === 'exception')?.attributes;
+  if (exception === undefined) return span;
+  const type = exception[ATTR_EXCEPTION_TYPE];
+  const message = exception[ATTR_EXCEPTION_MESSAGE];
+  const said = [type, message].filter(part => typeof part === 'string' && part !== '');
+  return said.length === 0 ? span : { ...span, error: said.join(': ') };
 }
 
 /**

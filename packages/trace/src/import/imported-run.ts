@@ -52,6 +52,16 @@ class ImportedAgent extends RecordedAgent {
   windowed = false;
   /** The agent it handed the conversation to (pass_control): its answer is this agent's. */
   handedTo: string | undefined;
+  /** The error of its last model call, when that call failed (an agent made for calls outside one ends with it). */
+  lastError: Error | undefined;
+
+  /** The tools its model's answers called, by call id. */
+  readonly called = new Map<string, string>();
+
+  /** The tool an earlier answer of its model called with id `callId`; '' when none did. */
+  toolNameOf(callId: string): string {
+    return this.called.get(callId) ?? '';
+  }
 }
 
 /** The model call operations of the GenAI conventions. */
@@ -145,7 +155,12 @@ export class ImportedRun {
     if (implicit === undefined) return;
     this.#implicit.delete(context.parent.spanId);
     this.#at(node.span.endMs);
-    implicit.ended({ stopReason: 'completed', output: implicit.lastText });
+    // Its last call failed: so did it, as a loop's agent whose model call fails does.
+    implicit.ended(
+      implicit.lastError === undefined
+        ? { stopReason: 'completed', output: implicit.lastText }
+        : { stopReason: 'error', output: implicit.lastText, error: implicit.lastError },
+    );
   }
 
   #point(point: ImportedPoint, context: Context): void {
@@ -239,13 +254,18 @@ export class ImportedRun {
     const agent = context.agent ?? this.#implicitAgent(node, context, provider, model);
     const read = messagesOf(json(span, semconv.inputMessages));
     const { instructions } = read;
-    const messages = read.messages.map(message =>
-      message.role === 'tool' &&
-      (agent.toolFailed.get(message.callId) ??
-        this.#toolFailed.get(`${message.toolName}\n${message.callId}`) === true)
-        ? { ...message, isError: true }
-        : message,
-    );
+    const messages = read.messages.map(message => {
+      if (message.role !== 'tool') return message;
+      // A result whose call is not among this span's messages: named by the agent's earlier call.
+      const named =
+        message.toolName === ''
+          ? { ...message, toolName: agent.toolNameOf(message.callId) }
+          : message;
+      return (agent.toolFailed.get(named.callId) ??
+        this.#toolFailed.get(`${named.toolName}\n${named.callId}`) === true)
+        ? { ...named, isError: true }
+        : named;
+    });
     const fresh = newMessages(agent.conversation, messages);
     agent.conversation.push(...fresh);
     this.#at(span.startMs, span.spanId);
@@ -286,6 +306,8 @@ export class ImportedRun {
       ...defined('firstChunkMs', firstChunkMsOf(span)),
       ...(span.error === undefined ? {} : { error: new Error(span.error) }),
     });
+    agent.lastError = span.error === undefined ? undefined : new Error(span.error);
+    for (const call of answer.toolCalls) agent.called.set(call.callId, call.toolName);
     if (span.error === undefined) this.#answer = answer.text;
     this.#children(node, { parent: agent.span ?? context.parent, agent });
   }
@@ -366,7 +388,14 @@ export class ImportedRun {
       },
     );
     this.#at(node.span.startMs);
-    agent.startAgent({ provider, model }, '', []);
+    // What the call's span says the model was told and offered: the agent's instructions and tools.
+    const { span } = node;
+    agent.startAgent(
+      { provider, model },
+      instructionsOf(json(span, semconv.systemInstructions)) ??
+        messagesOf(json(span, semconv.inputMessages)).instructions.join('\n\n'),
+      toolDefinitionsOf(json(span, semconv.toolDefinitions)),
+    );
     this.#implicit.set(context.parent.spanId, agent);
     return agent;
   }

@@ -258,9 +258,9 @@ export class RecordedAgent {
     this.runTally.completion += usage.completionTokens;
     const priced = this.#prices.priceOf(call.provider, call.model);
     const cost = priced === undefined ? undefined : costOf(usage, priced.price);
-    // A failed call is not counted, as the loop does not count one.
-    if (call.error === undefined)
-      countCost([this.#cost, this.runTally.cost], cost, `${call.provider}/${call.model}`);
+    // What its tokens cost, failed or not: the run's cost is its calls' (a failed call that says
+    // it used tokens was billed for them).
+    countCost([this.#cost, this.runTally.cost], cost, `${call.provider}/${call.model}`);
     const fields: Omit<TraceEventFields<'llm_end'>, 'duration_ms'> = {
       model: call.model,
       provider: call.provider,

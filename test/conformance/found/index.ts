@@ -8,6 +8,7 @@ export const foundShapes = async (): Promise<Shape[]> =>
     import('./breaker-parallel-order.js').then(module => module.shape),
     import('./budget-between-parallel-answers.js').then(module => module.shape),
     import('./cassette-hits-under-budget.js').then(module => module.shape),
+    import('./conversation-turn-resumed-after-approval.js').then(module => module.shape),
     import('./deadline-stops-one-workflow-part-between-answers.js').then(module => module.shape),
     import('./final-answer-retry-under-budget.js').then(module => module.shape),
     import('./for-each-item-cut-by-deadline.js').then(module => module.shape),

@@ -131,6 +131,16 @@ function valueOf(kind: Extract<Outcome, { kind: 'value' }>['value'], name: strin
       return 10n;
     case 'nested':
       return { a: { b: { c: [1, { d: 'e', f: null }] } } };
+    case 'map':
+      return new Map<unknown, unknown>([
+        [name, { n: 1 }],
+        [2, new Set(['x'])],
+      ]);
+    case 'set':
+      return new Set([name, 1, { n: 2 }]);
+    case 'sparse':
+      // eslint-disable-next-line no-sparse-arrays
+      return [1, , 3, , { name }];
   }
 }
 
@@ -256,7 +266,7 @@ function buildAgent(
         ? false
         : {
             failureThreshold: spec.breaker + (planted === 'breaker threshold' ? 10 : 0),
-            scope: 'run',
+            scope: spec.breakerShared === true ? 'agent' : 'run',
           },
     guardrails: guardrailsOf(spec.guardrail, planted === 'guardrail action'),
     ...(spec.structured === true ? { output: z.object({ answer: z.string() }) } : {}),

@@ -166,6 +166,16 @@ async function checkChange(
   return undefined;
 }
 
+/** The first model call of `events` whose request was sent (not refused before it was). */
+function firstSent(events: readonly TraceEvent[]): TraceEvent | undefined {
+  const refused = new Set(
+    events.flatMap(event =>
+      event.event === 'llm_end' && event.error?.type === 'circuit_open' ? [event.span_id] : [],
+    ),
+  );
+  return events.find(event => event.event === 'llm_start' && !refused.has(event.span_id));
+}
+
 /**
  * A changed turn of the conversation: the second run rerun from a history whose first user
  * message says something else diverges at its first model call, naming that message.
@@ -177,7 +187,8 @@ async function checkTurn(
   runId: string,
 ): Promise<string | undefined> {
   const recording = new Recording(events, runId);
-  const at = recording.events.find(event => event.event === 'llm_start');
+  // The first request sent: one a breaker refused (kept open by an earlier turn) sent nothing.
+  const at = firstSent(recording.events);
   const asked = recording.history.findIndex(message => message.role === 'user');
   if (at === undefined || asked < 0) return undefined;
   const history = recording.history.map((message, index) =>
@@ -189,7 +200,7 @@ async function checkTurn(
   });
   const first = report.firstDivergence;
   if (first === undefined) return 'P4 (conversation turn): the rerun says same';
-  const rerunAt = report.rerun.find(event => event.event === 'llm_start');
+  const rerunAt = firstSent(report.rerun);
   if (first.kind !== 'changed' || first.seq !== rerunAt?.seq)
     return `P4 (conversation turn): the first divergence is not the second run's first model call (seq ${at.seq} recorded):\n${formatDivergence(first)}`;
   if (!saidBy(first).some(text => text?.includes(`message ${asked + 1} (user)`) === true))

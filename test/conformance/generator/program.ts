@@ -35,7 +35,10 @@ export type ValueKind =
   | 'null'
   | 'big'
   | 'bigint'
-  | 'nested';
+  | 'nested'
+  | 'map'
+  | 'set'
+  | 'sparse';
 
 export interface ToolSpec {
   readonly name: string;
@@ -75,6 +78,11 @@ export interface AgentSpec {
   readonly toolRetries: number;
   /** The breakers' threshold, or off. */
   readonly breaker: number | false;
+  /**
+   * The breakers are shared by every run of the agent object (`circuitBreaker.scope: 'agent'`):
+   * a conversation's earlier turn leaves them for the next. @defaultValue each run its own
+   */
+  readonly breakerShared?: boolean;
   readonly guardrail:
     'none' | 'input-warn' | 'input-block' | 'output-warn' | 'tool-warn' | 'tool-block';
   /** A fallback model that answers these when the agent's own fails for good. */
@@ -176,6 +184,9 @@ const outcome: fc.Arbitrary<Outcome> = fc.oneof(
         'big',
         'bigint',
         'nested',
+        'map',
+        'set',
+        'sparse',
       ),
     }),
   },
@@ -265,6 +276,7 @@ const agentSpec = (index: number, count: number): fc.Arbitrary<AgentSpec> => {
         modelAttempts: fc.integer({ min: 1, max: 3 }),
         toolRetries: fc.integer({ min: 0, max: 2 }),
         breaker: fc.oneof(fc.constant(false as const), fc.integer({ min: 1, max: 4 })),
+        breakerShared: fc.constant(true),
         guardrail: fc.constantFrom(
           'none',
           'none',

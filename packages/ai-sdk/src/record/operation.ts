@@ -10,6 +10,16 @@ export interface ModelCallStart {
   readonly instructions?: unknown;
   readonly messages: readonly unknown[];
   readonly tools?: ReadonlyArray<Record<string, unknown>>;
+  /** The call's settings that change the model's answers (temperature, the output limit, …). */
+  readonly temperature?: number;
+  readonly maxOutputTokens?: number;
+  readonly topP?: number;
+  readonly topK?: number;
+  readonly presencePenalty?: number;
+  readonly frequencyPenalty?: number;
+  readonly stopSequences?: readonly string[];
+  readonly seed?: number;
+  readonly reasoning?: unknown;
 }
 
 /** What it says at its end. */
@@ -49,6 +59,8 @@ export class RecordedOperation extends RecordedAgent {
   #seen = 0;
   /** The instructions of the previous call, as given and as text: they rarely change. */
   #instructions: { readonly given: unknown; readonly text: string } | undefined;
+  /** The tool choice of the step under way. */
+  #toolChoice: unknown;
 
   /** An AI SDK model call starts: only the prompt's new messages are converted. */
   aiSdkCallStarted(call: ModelCallStart): void {
@@ -77,7 +89,21 @@ export class RecordedOperation extends RecordedAgent {
       instructions,
       tools,
       messages: fresh.messages,
+      settings: this.#settingsOf(call),
     });
+  }
+
+  /** A step starts: what it may answer with (its tool choice), for its model call. */
+  aiSdkStepStarted(step: { readonly toolChoice?: unknown }): void {
+    this.#toolChoice = step.toolChoice;
+  }
+
+  /** The settings of a model call that change what it answers, as the trace keeps them. */
+  #settingsOf(call: ModelCallStart): Record<string, unknown> {
+    const settings: Record<string, unknown> = {};
+    for (const key of settingKeys) if (call[key] !== undefined) settings[key] = call[key];
+    if (this.#toolChoice !== undefined) settings.toolChoice = this.#toolChoice;
+    return settings;
   }
 
   /** An AI SDK model call ends. */
@@ -107,6 +133,19 @@ export class RecordedOperation extends RecordedAgent {
     });
   }
 }
+
+/** The call settings that change a model's answers, as the AI SDK names them. */
+const settingKeys = [
+  'temperature',
+  'maxOutputTokens',
+  'topP',
+  'topK',
+  'presencePenalty',
+  'frequencyPenalty',
+  'stopSequences',
+  'seed',
+  'reasoning',
+] as const;
 
 /** The AI SDK's instructions (text, a system message, or several) as system messages. */
 function systemMessages(instructions: unknown): PromptMessage[] {

@@ -39,6 +39,11 @@ export function agentTraceTelemetry(options: AgentTraceTelemetryOptions): AgentT
       const { callId, functionId } = event as { callId: string; functionId?: string };
       recorder.begin(callId, functionId, inputOf(event as { messages?: readonly unknown[] }));
     },
+    onStepStart(event) {
+      // The step's tool choice (prepareStep's, else the call's): it shapes what the model may answer.
+      const { callId, toolChoice } = event as { callId: string; toolChoice?: unknown };
+      recorder.operations.get(callId)?.aiSdkStepStarted({ toolChoice });
+    },
     onLanguageModelCallStart(event) {
       recorder.operations.get(event.callId)?.aiSdkCallStarted(event);
     },

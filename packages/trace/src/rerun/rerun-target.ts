@@ -113,9 +113,12 @@ async function resumeTarget(
   decisions: readonly ApprovalDecision[],
   options: RunOptions,
 ): Promise<TargetResult> {
-  // A paused run goes on from its state, which holds its conversation.
-  const { forkedFrom: _unused, history: _started, ...resumeOptions } = options;
-  const given = { ...resumeOptions, decisions: [...decisions] };
+  // A paused run goes on from its state, which holds its conversation: no history is given, so
+  // none of it is carried from an earlier turn either.
+  const { forkedFrom: _unused, history: _started, conversation, ...resumeOptions } = options;
+  const { carried: _none, ...turnOf } = conversation ?? {};
+  const turn = conversation === undefined ? {} : { conversation: turnOf as typeof conversation };
+  const given = { ...resumeOptions, ...turn, decisions: [...decisions] };
   if ('toolRegistry' in target) return resume(target, state as never, given);
   const { resumePlan, resumeWorkflow } = await import('@agent-trace/core/workflow');
   if (isPlanTarget(target)) {

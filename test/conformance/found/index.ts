@@ -14,6 +14,7 @@ export const foundShapes = async (): Promise<Shape[]> =>
     import('./for-each-item-cut-by-deadline.js').then(module => module.shape),
     import('./fork-backoff-under-deadline.js').then(module => module.shape),
     import('./fork-before-point-under-real-deadline.js').then(module => module.shape),
+    import('./quota-refusal-before-retries-of-parallel-calls.js').then(module => module.shape),
     import('./found-2-mwzk7mq8.js').then(module => module.shape),
     import('./one-agent-two-turns-alike.js').then(module => module.shape),
     import('./outside-abort-before-workflow-starts-next-step.js').then(module => module.shape),

@@ -15,9 +15,9 @@ interface SpanNode {
  * spans, and spans that ran at the same time under one parent (the tool calls of one model answer,
  * a graph's parallel nodes) are written in the order they finished, which a rerun need not
  * repeat. This walks the tree, each span's events whole, and reads the tool calls of one model
- * answer (a retry's attempts included) together, in the order the answer asked for them (their
- * place in its `tool_calls`); every other span where it started, so each sequential step reads as
- * it happened.
+ * answer (a retry's attempts included) together, round by round and in each round in the order
+ * the answer asked for them (their place in its `tool_calls`); every other span where it started,
+ * so each sequential step reads as it happened.
  */
 export function inCallOrder(events: readonly TraceEvent[]): TraceEvent[] {
   // A call id is the model's word and can come back in another answer: a tool span belongs to
@@ -128,8 +128,22 @@ function sideBySide<Unit extends { first: number; nodes: SpanNode[] }>(units: Un
 /** A handoff an answer asked for happens after its tool calls (the loop runs them first). */
 const handsOff = (node: SpanNode): number => (node.own[0]?.event === 'handoff_start' ? 1 : 0);
 
+/** Which round of calls a tool span ran in: its attempt (a retry runs in the next round). */
+const roundOf = (node: SpanNode): number => {
+  const first = node.own[0];
+  return first?.event === 'tool_start' ? (first.attempt ?? 1) : 1;
+};
+
+/**
+ * The calls of one answer round by round, as the loop runs them (every call's first attempt, then
+ * the retries), each round in the order the answer asked: a change that shows in a call of the
+ * first round comes before what it changed in the retries.
+ */
 const byCall = (a: SpanNode, b: SpanNode): number =>
-  handsOff(a) - handsOff(b) || (a.call?.rank ?? 0) - (b.call?.rank ?? 0) || a.first - b.first;
+  handsOff(a) - handsOff(b) ||
+  roundOf(a) - roundOf(b) ||
+  (a.call?.rank ?? 0) - (b.call?.rank ?? 0) ||
+  a.first - b.first;
 
 /** Writes `node`'s events and its children's, each child's subtree whole, into `out`. */
 function walk(node: SpanNode, out: TraceEvent[]): void {

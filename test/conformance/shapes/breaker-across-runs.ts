@@ -8,23 +8,11 @@ import { agent, run, steppingClock } from '@agent-trace/core';
 import { conversation } from '@agent-trace/core/conversation';
 import { jsonlSink } from '@agent-trace/trace';
 import { expect } from 'vitest';
-import { z } from 'zod';
-import { everyChange, instructions, plantedTool, plantedTools, script } from '../harness/plant.js';
+import { everyChange, instructions, script } from '../harness/plant.js';
 import type { Change, Shape } from '../harness/shape.js';
+import { deskTools } from './conversation.js';
 
 export function build(change?: Change) {
-  const order = plantedTool(change, {
-    name: 'order',
-    description: 'An order by id',
-    input: z.object({ id: z.number() }),
-    execute: ({ id }) => ({ id, status: 'shipped' }),
-  });
-  const refund = plantedTool(change, {
-    name: 'refund',
-    description: 'Refunds an order',
-    input: z.object({ id: z.number() }),
-    execute: ({ id }) => ({ id, refunded: true }),
-  });
   return agent({
     name: 'desk',
     instructions: instructions(change, 'Help customers with orders.'),
@@ -47,7 +35,7 @@ export function build(change?: Change) {
     ),
     retry: { modelAttempts: 2, baseDelayMs: 10 },
     circuitBreaker: { failureThreshold: 2, cooldownMs: 60_000 },
-    tools: plantedTools(change, 'refund', [order, refund]),
+    tools: deskTools(change),
   });
 }
 

@@ -18,7 +18,8 @@ const exec = promisify(execFile);
 /** What the customer says, turn by turn. */
 export const customerTurns = ['Is order 42 here?', 'And order 43?', 'Thanks!'] as const;
 
-export function build(change?: Change) {
+/** The desk's tools, `change` planted: an order's status, and a refund. */
+export function deskTools(change?: Change) {
   const order = plantedTool(change, {
     name: 'order',
     description: 'An order by id',
@@ -31,6 +32,10 @@ export function build(change?: Change) {
     input: z.object({ id: z.number() }),
     execute: ({ id }) => ({ id, refunded: true }),
   });
+  return plantedTools(change, 'refund', [order, refund]);
+}
+
+export function build(change?: Change) {
   return agent({
     name: 'desk',
     instructions: instructions(change, 'Help customers with orders.'),
@@ -41,7 +46,7 @@ export function build(change?: Change) {
       { text: 'Order 43 has shipped.' },
       { text: 'You are welcome.' },
     ]),
-    tools: plantedTools(change, 'refund', [order, refund]),
+    tools: deskTools(change),
   });
 }
 

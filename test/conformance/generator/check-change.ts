@@ -31,9 +31,12 @@ function decisionAt(
       event => event.agent === entry && event.event === 'guardrail' && event.verdict === 'warn',
     );
   if (change === 'feature option')
-    // The call the quota refused, in the quota's own name and kind.
+    // The call the quota refused, in the quota's own name and kind, or the quota's own word that
+    // it was used up, written as the round that went past it was checked: whichever came first.
     return events.find(
-      event => event.event === 'tool_end' && event.error?.feature === 'tool-quota',
+      event =>
+        (event.event === 'tool_end' && event.error?.feature === 'tool-quota') ||
+        (event.event === 'feature' && event.feature === 'tool-quota'),
     );
   if (change === 'request rewrite')
     // The first request the scrub changed: its new messages hold the scrub's mark.
@@ -97,7 +100,8 @@ const words: Record<PlantedChange, RegExp> = {
   'step limit': /max_steps/,
   'breaker threshold': /fails: circuit_open/,
   'guardrail action': /says block/,
-  'feature option': /refused by feature 'tool-quota' \(quota_exceeded\)/,
+  'feature option':
+    /refused by feature 'tool-quota' \(quota_exceeded\)|feature event tool-quota\.used_up/,
   'request rewrite': new RegExp(scrubMarks.planted),
 };
 
@@ -117,6 +121,8 @@ function atDecision(step: TraceEvent, first: Divergence): boolean {
     return first.expected.startsWith(`model call ${step.step} of '${step.agent}'`);
   if (step.event === 'tool_end' && step.error?.feature !== undefined)
     return first.expected.includes(`refused by feature '${step.error.feature}'`);
+  if (step.event === 'feature')
+    return first.expected.startsWith(`feature event ${step.feature}.${step.name}`);
   return first.expected.includes('circuit_open');
 }
 

@@ -119,10 +119,19 @@ function atDecision(step: TraceEvent, first: Divergence): boolean {
     );
   if (step.event === 'llm_start')
     return first.expected.startsWith(`model call ${step.step} of '${step.agent}'`);
-  if (step.event === 'tool_end' && step.error?.feature !== undefined)
-    return first.expected.includes(`refused by feature '${step.error.feature}'`);
-  if (step.event === 'feature')
-    return first.expected.startsWith(`feature event ${step.feature}.${step.name}`);
+  // A feature's decision shows at its refusal or at its own word about it, whichever the rerun
+  // parts from first.
+  const feature =
+    step.event === 'feature'
+      ? step.feature
+      : step.event === 'tool_end'
+        ? step.error?.feature
+        : undefined;
+  if (feature !== undefined)
+    return (
+      first.expected.includes(`refused by feature '${feature}'`) ||
+      first.expected.startsWith(`feature event ${feature}.`)
+    );
   return first.expected.includes('circuit_open');
 }
 

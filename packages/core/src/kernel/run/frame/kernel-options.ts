@@ -5,7 +5,6 @@ import type { Message } from '../../protocol/message.js';
 import type { TraceSink } from '../../trace/trace-sink.js';
 import type { Clock } from '../../util/clock.js';
 import type { IdGenerator } from '../../util/ids.js';
-import type { RecordedKeptState } from '../seam/kept-state.js';
 
 /** A tool call as an override sees it. */
 export interface ToolCallContext {
@@ -49,6 +48,13 @@ export interface RunOverrides {
    */
   keptState?: () => RecordedKeptState;
 }
+
+/**
+ * In a rerun: what the recording read of each feature's kept state (`<feature>.kept` events), for
+ * one part of the run (a resumed run has two), by feature, key and read (from 1); undefined where
+ * it recorded none.
+ */
+export type RecordedKeptState = (feature: string, key: string, read: number) => unknown;
 
 /**
  * A step of an agent's turn about to be made, or a workflow's step about to start, as

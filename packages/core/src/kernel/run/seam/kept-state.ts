@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../util/canonical-json.js';
 import type { FeatureContext } from './hook-context.js';
 import { emitFeatureEvent } from './feature-context.js';
+import type { RecordedKeptState } from '../frame/kernel-options.js';
 
 /** The name of the `feature` event that records a read of kept state: `<feature>.kept`. */
 export const keptEventName = 'kept';
@@ -30,11 +31,7 @@ export interface KeptState {
   wrote(key: string, value: unknown): void;
 }
 
-/**
- * In a rerun: what the recording read of each feature's kept state, for one part of the run (a
- * resumed run has two), by feature, key and read (from 1); undefined where it recorded none.
- */
-export type RecordedKeptState = (feature: string, key: string, read: number) => unknown;
+export type { RecordedKeptState } from '../frame/kernel-options.js';
 
 /** The kept state of feature `name` in one run, recorded or replayed. */
 export class KeptStateLog implements KeptState {

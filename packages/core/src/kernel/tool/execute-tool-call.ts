@@ -4,7 +4,7 @@ import { ToolCallError } from '../errors/tool-call-error.js';
 import { ToolRefusal } from '../errors/tool-refusal.js';
 import type { ToolCallRequest } from '../protocol/message.js';
 import { raceAbort } from '../util/abort.js';
-import { collectionsAsJson } from '../util/json-collections.js';
+import { jsonText } from '../util/json-collections.js';
 import { timerOn, type Clock } from '../util/clock.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { AnyTool } from './tool.js';
@@ -254,7 +254,7 @@ function toContent(toolName: string, result: unknown): string {
       const stands: unknown = typeof toJSON === 'function' ? toJSON.call(result) : undefined;
       if (typeof stands === 'string') return stands;
     }
-    return JSON.stringify(result, collectionsAsJson);
+    return jsonText(result) as string;
   } catch (error) {
     throw new ToolCallError({
       kind: 'execution_failed',

@@ -15,6 +15,18 @@ export function collectionsAsJson(_key: string, value: unknown): unknown {
 }
 
 /**
+ * `value` as JSON text, Maps and Sets written as {@link collectionsAsJson} writes them. JSON alone
+ * writes either as `{}`, so only text that holds `{}` is written again with the replacer, which
+ * costs a call a member: a tool's result is written on every call.
+ */
+export function jsonText(value: unknown): string | undefined {
+  const text = JSON.stringify(value);
+  return text !== undefined && text.includes('{}')
+    ? JSON.stringify(value, collectionsAsJson)
+    : text;
+}
+
+/**
  * `value` as a JSON trace keeps it and reads it back: Maps and Sets written as
  * {@link collectionsAsJson} writes them, a sparse array's holes `null`. A value JSON cannot write
  * (a cycle, a BigInt) is given back as it is, for the writer to report.
@@ -22,7 +34,7 @@ export function collectionsAsJson(_key: string, value: unknown): unknown {
 export function asJsonValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   try {
-    const text = JSON.stringify(value, collectionsAsJson);
+    const text = jsonText(value);
     return text === undefined ? value : (JSON.parse(text) as unknown);
   } catch {
     return value;

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../util/canonical-json.js';
+import { sameJson } from '../../util/same-json.js';
 import type { FeatureContext } from './hook-context.js';
 import { emitFeatureEvent } from './feature-context.js';
 import type { RecordedKeptState } from '../frame/kernel-options.js';
@@ -57,7 +57,7 @@ export class KeptStateLog implements KeptState {
       return replayed;
     }
     const known = this.#known.has(key) ? this.#known.get(key) : initial;
-    if (canonicalJson(known) !== canonicalJson(live)) this.#record(at, key, read, live);
+    if (!sameJson(known, live)) this.#record(at, key, read, live);
     else this.#known.set(key, live);
     return live;
   }

@@ -10,6 +10,7 @@ import { readdirSync } from 'node:fs';
 import { agent, run, stream, tool, type LanguageModel, type TraceEvent } from '@agent-trace/core';
 import { anthropic } from '@agent-trace/core/anthropic';
 import { openai } from '@agent-trace/core/openai';
+import { defined } from '@agent-trace/core/util';
 import { memorySink, rerunTrace, validateTrace } from '@agent-trace/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -19,7 +20,12 @@ import {
   expectedAnswer,
   type RecordedApi,
 } from '../support/real-wire/expected.js';
-import { realWireFolder, WireServer, type Recorded } from '../support/real-wire/wire-server.js';
+import {
+  answerCount,
+  realWireFolder,
+  WireServer,
+  type Recorded,
+} from '../support/real-wire/wire-server.js';
 
 /** The corpus's error answers: the status each came with, and the kind it must be. */
 const errors: Readonly<Record<string, { status: number; kind: string }>> = {
@@ -90,7 +96,12 @@ const deskFor = (recorded: Recorded, model: LanguageModel) =>
 async function runRecorded(recorded: Recorded) {
   const api = apiOf(recorded.file);
   const streamed = recorded.as !== 'json';
-  wire.answer(recorded, followUp(api, streamed), followUp(api, streamed));
+  // A file of several answers (a run's calls, recorded in turn) answers the calls in turn.
+  const answers = Array.from({ length: answerCount(recorded) }, (_, answer) => ({
+    ...recorded,
+    answer,
+  }));
+  wire.answer(...answers, followUp(api, streamed), followUp(api, streamed));
   const trace = memorySink();
   if (streamed) {
     const running = stream(deskFor(recorded, modelOf(api)), 'Go', { trace });
@@ -104,12 +115,29 @@ async function runRecorded(recorded: Recorded) {
   const rerun = await rerunTrace(events, deskFor(recorded, modelOf(api)));
   expect(rerun.differences).toEqual([]);
   expect(wire.requests, 'the rerun called the server').toBe(0);
-  return { events, requests, answer: events.find(event => event.event === 'llm_end') };
+  const ends = events.filter(event => event.event === 'llm_end');
+  return { events, requests, answers, ends, answer: ends[0] };
 }
 
 describe('the real-wire corpus', () => {
-  it('holds at least 35 recorded responses of the three APIs, streamed and not', () => {
-    expect(corpus.length).toBeGreaterThanOrEqual(35);
+  it('holds at least 40 recorded responses: 10 streamed with tool calls, 5 refusals or errors, 5 with reasoning', () => {
+    const answers = corpus.flatMap(recorded =>
+      Array.from({ length: answerCount(recorded) }, (_, answer) => ({ ...recorded, answer })),
+    );
+    const said = answers
+      .filter(each => errors[each.file] === undefined)
+      .map(each => ({ streamed: each.as !== 'json', said: expectedAnswer(each) }));
+    expect(answers.length).toBeGreaterThanOrEqual(40);
+    expect(
+      said.filter(each => each.streamed && each.said.calls.length > 0).length,
+    ).toBeGreaterThanOrEqual(10);
+    expect(
+      Object.keys(errors).length +
+        said.filter(each => each.said.finish === 'content_filter').length,
+    ).toBeGreaterThanOrEqual(5);
+    expect(
+      said.filter(each => each.said.reasoning.some(part => part.text !== '')).length,
+    ).toBeGreaterThanOrEqual(5);
     expect(new Set(corpus.map(each => apiOf(each.file)))).toEqual(
       new Set(['anthropic', 'openai-chat', 'openai-responses']),
     );
@@ -119,7 +147,7 @@ describe('the real-wire corpus', () => {
     it(`${recorded.file}: what the response says`, async () => {
       // Split at other offsets answer by answer: one byte, three, seven, 64.
       wire.piece = [1, 3, 7, 64][index % 4] as number;
-      const { requests, answer } = await runRecorded(recorded);
+      const { requests, answers, ends, answer } = await runRecorded(recorded);
       const error = errors[recorded.file];
       if (error !== undefined) {
         expect(answer).toMatchObject({ error: { type: error.kind } });
@@ -127,20 +155,27 @@ describe('the real-wire corpus', () => {
         expect(requests).toBe(1);
         return;
       }
-      const expected = expectedAnswer(recorded);
-      expect(answer).toMatchObject({
-        finish_reason: expected.finish,
-        tok_prompt: expected.promptTokens,
-        tok_completion: expected.completionTokens,
-      });
-      expect(answer?.event === 'llm_end' ? (answer.text ?? '') : undefined).toBe(expected.text);
-      const calls = answer?.event === 'llm_end' ? (answer.tool_calls ?? []) : [];
-      expect(
-        calls.map(call => ({
-          id: call.call_id,
-          name: call.tool,
-          args: JSON.parse(call.arguments || '{}'),
-        })),
-      ).toEqual(expected.calls);
+      for (const [at, each] of answers.entries()) expectSaid(ends[at], expectedAnswer(each));
     });
 });
+
+/** `end` says what the response says: text, reasoning, tool calls, finish and tokens. */
+function expectSaid(end: TraceEvent | undefined, expected: ReturnType<typeof expectedAnswer>) {
+  if (end?.event !== 'llm_end') throw new Error(`no llm_end where the answer was: ${JSON.stringify(end)}`);
+  expect(end).toMatchObject({
+    finish_reason: expected.finish,
+    tok_prompt: expected.promptTokens,
+    tok_completion: expected.completionTokens,
+  });
+  expect(end.text ?? '').toBe(expected.text);
+  expect(
+    (end.reasoning ?? []).map(part => ({ text: part.text, ...defined('opaque', part.opaque) })),
+  ).toEqual(expected.reasoning);
+  expect(
+    (end.tool_calls ?? []).map(call => ({
+      id: call.call_id,
+      name: call.tool,
+      args: JSON.parse(call.arguments || '{}'),
+    })),
+  ).toEqual(expected.calls);
+}

@@ -107,6 +107,87 @@ describe('real Anthropic responses through the native adapter', () => {
   });
 });
 
+describe('real reasoning: kept on llm_end, sent back as the provider requires', () => {
+  it('Anthropic thinking is kept, and goes back signed before the answer in the next request', async () => {
+    wire.answer(
+      { file: 'anthropic-clear-thinking.1.json', as: 'json' },
+      { file: 'anthropic-text.json', as: 'json' },
+    );
+    const trace = memorySink();
+    const first = await run(desk(claude()), 'What is 925 / 5?', { trace });
+    const [answer] = trace.events.filter(event => event.event === 'llm_end');
+    expect(answer).toMatchObject({
+      text: '925 ÷ 5 = 185',
+      reasoning: [{ text: '925 divided by 5 = 185', provider: 'anthropic' }],
+    });
+    expect(first.output).toBe('925 ÷ 5 = 185');
+    await run(desk(claude()), 'And again?', { history: first.messages });
+    const sent = wire.bodies[1] as { messages: { role: string; content: unknown }[] };
+    expect(sent.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        {
+          type: 'thinking',
+          thinking: '925 divided by 5 = 185',
+          signature: expect.stringMatching(/^Er4BCkYI/) as unknown,
+        },
+        { type: 'text', text: '925 ÷ 5 = 185' },
+      ],
+    });
+  });
+
+  it('OpenAI reasoning items, streamed over four calls, go back encrypted before their tool call', async () => {
+    const file = 'openai-responses-openai-reasoning-encrypted-content.1.chunks.txt';
+    wire.answer(...[0, 1, 2, 3].map(answer => ({ file, as: 'openai-sse' as const, answer })));
+    const calculator = tool({
+      name: 'calculator',
+      description: 'Calculates',
+      input: z.object({ a: z.number(), b: z.number(), op: z.string() }),
+      execute: ({ a, b, op }) => (op === 'add' ? a + b : a * b),
+    });
+    const model = () =>
+      openai.responses('gpt-5-mini', {
+        apiKey: 'test-key',
+        baseURL: `${url}/v1`,
+        reasoning: { effort: 'high', summary: 'detailed' },
+      });
+    const make = () =>
+      agent({ name: 'calc', instructions: 'Use the tool.', model: model(), tools: [calculator] });
+    const trace = memorySink();
+    const running = stream(make(), 'What is (12 + 7) * 3 * 10?', { trace });
+    for await (const chunk of running) void chunk;
+    const result = await running.result;
+    expect(result.toolCalls.map(call => call.result)).toEqual([19, 57, 570]);
+    const [firstRequest, secondRequest] = wire.bodies as {
+      input: { type?: string; id?: string; encrypted_content?: string }[];
+      include?: string[];
+      reasoning?: unknown;
+    }[];
+    expect(firstRequest).toMatchObject({
+      include: ['reasoning.encrypted_content'],
+      reasoning: { effort: 'high', summary: 'detailed' },
+    });
+    const [answer] = trace.events.filter(event => event.event === 'llm_end');
+    const thought = answer?.event === 'llm_end' ? answer.reasoning?.[0] : undefined;
+    expect(thought?.text).toMatch(/^\*\*Calculating step-by-step/);
+    const sentBack = secondRequest?.input.filter(item => item.type === 'reasoning');
+    expect(sentBack).toEqual([
+      {
+        type: 'reasoning',
+        id: thought?.id,
+        encrypted_content: thought?.opaque,
+        summary: [{ type: 'summary_text', text: thought?.text }],
+      },
+    ]);
+    const types = secondRequest?.input.map(item => item.type ?? 'message');
+    expect(types?.indexOf('reasoning')).toBeLessThan(types?.indexOf('function_call') ?? -1);
+    expect(validateTrace(trace.events).problems).toEqual([]);
+    wire.answer();
+    expect((await rerunTrace(trace.events, make())).differences).toEqual([]);
+    expect(wire.requests).toBe(0);
+  });
+});
+
 describe('real OpenAI responses through the native adapters', () => {
   it('a used-up quota inside a 200 stream is quota_exceeded, not retried', async () => {
     wire.answer(

@@ -59,6 +59,7 @@ export type {
   ToolResultMessage,
   UserMessage,
 } from './kernel/protocol/message.js';
+export type { ReasoningPart } from './kernel/protocol/reasoning.js';
 export type { Usage } from './kernel/protocol/usage.js';
 
 export { AgentTraceError } from './kernel/errors/agent-trace-error.js';

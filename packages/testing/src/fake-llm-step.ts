@@ -1,4 +1,4 @@
-import type { FinishReason, ModelRequest, Usage } from '@agent-trace/core';
+import type { FinishReason, ModelRequest, ReasoningPart, Usage } from '@agent-trace/core';
 
 /** A tool call in a FakeLLM step. */
 export interface FakeToolCall {
@@ -16,6 +16,12 @@ export interface FakeToolCall {
 export interface FakeAnswerStep {
   text?: string;
   toolCalls?: readonly FakeToolCall[];
+  /**
+   * What the model thought before it answered, as a reasoning model says it: a text (one piece),
+   * or the pieces themselves (with what a provider would want back). Streamed word by word before
+   * the text. @defaultValue none
+   */
+  reasoning?: string | readonly ReasoningPart[];
   /** @defaultValue a rough, deterministic estimate from the request and the answer */
   usage?: Partial<Usage>;
   /** @defaultValue `tool_calls` when there are tool calls, else `stop` */

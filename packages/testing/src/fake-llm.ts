@@ -243,6 +243,11 @@ async function* streamAnswer(
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const { response, step } = await answering;
   const { text, toolCalls, finishReason, usage, responseModel } = response;
+  for (const { text: thought, ...marks } of response.reasoning ?? []) {
+    for (const piece of splitText(thought, undefined))
+      yield { type: 'reasoning-delta', text: piece };
+    yield { type: 'reasoning-end', ...marks };
+  }
   const pieces = splitText(text, step.deltas);
   for (const [index, piece] of pieces.entries()) {
     if (step.cutAfterDeltas !== undefined && index === step.cutAfterDeltas) {

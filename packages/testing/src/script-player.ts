@@ -173,9 +173,12 @@ export function toResponse(
     toolName: call.name,
     argumentsText: call.argumentsText ?? JSON.stringify(call.args ?? {}),
   }));
+  const reasoning =
+    typeof step.reasoning === 'string' ? [{ text: step.reasoning }] : step.reasoning;
   return {
     text,
     toolCalls,
+    ...(reasoning === undefined || reasoning.length === 0 ? {} : { reasoning }),
     finishReason: step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: estimateUsage(step.usage, request, text, toolCalls),
     ...defined('responseModel', step.responseModel ?? modelId),

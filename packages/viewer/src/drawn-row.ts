@@ -207,7 +207,8 @@ function agentSummary(start: TraceEventOf<'agent_start'>, end: TraceEventOf<'age
 function llmSummary(end: TraceEventOf<'llm_end'>): string {
   const calls = (end.tool_calls ?? []).map(call => call.tool);
   const text = end.text === undefined || end.text === '' ? '' : JSON.stringify(cut(end.text, 60));
-  const answer = [text, calls.length === 0 ? '' : `calls ${calls.join(', ')}`]
+  const reasoning = end.reasoning === undefined || end.reasoning.length === 0 ? '' : 'reasoned';
+  const answer = [reasoning, text, calls.length === 0 ? '' : `calls ${calls.join(', ')}`]
     .filter(part => part !== '')
     .join(' + ');
   return `${end.tok_prompt}→${end.tok_completion} tok · ${answer || '(no answer)'}`;

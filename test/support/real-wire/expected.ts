@@ -4,7 +4,7 @@
  * its tool calls, its finish, its token counts, or the error it is. The corpus test checks the
  * adapters' `llm_end` against this.
  */
-import { recordedText, type Recorded } from './wire-server.js';
+import { recordedText, streamAnswers, type Recorded } from './wire-server.js';
 
 /** A tool call as the response gives it: its id, the tool, and the arguments (parsed). */
 export interface ExpectedCall {
@@ -13,9 +13,16 @@ export interface ExpectedCall {
   readonly args: unknown;
 }
 
+/** A piece of what the model thought: its text, and what the provider wants back unread. */
+export interface ExpectedReasoning {
+  readonly text: string;
+  readonly opaque?: string;
+}
+
 /** What the response says the model answered. */
 export interface ExpectedAnswer {
   readonly text: string;
+  readonly reasoning: readonly ExpectedReasoning[];
   readonly calls: readonly ExpectedCall[];
   readonly finish: 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
   readonly promptTokens: number;
@@ -26,11 +33,8 @@ export interface ExpectedAnswer {
 type Json = Record<string, any>;
 
 const parsed = (text: string): unknown => (text.trim() === '' ? {} : JSON.parse(text));
-const lines = (file: string): Json[] =>
-  recordedText(file)
-    .split('\n')
-    .filter(line => line.trim() !== '')
-    .map(line => JSON.parse(line) as Json);
+const lines = (recorded: Recorded): Json[] =>
+  (streamAnswers(recorded.file)[recorded.answer ?? 0] ?? []).map(line => JSON.parse(line) as Json);
 
 const anthropicFinish = (reason: string | null | undefined): ExpectedAnswer['finish'] =>
   (
@@ -56,6 +60,13 @@ function anthropicMessage(message: Json): ExpectedAnswer {
       .filter(block => block.type === 'text')
       .map(block => block.text as string)
       .join(''),
+    reasoning: content.flatMap(block =>
+      block.type === 'thinking'
+        ? [{ text: block.thinking, opaque: block.signature }]
+        : block.type === 'redacted_thinking'
+          ? [{ text: '', opaque: block.data }]
+          : [],
+    ),
     calls: content
       .filter(block => block.type === 'tool_use')
       .map(block => ({ id: block.id, name: block.name, args: block.input })),
@@ -72,7 +83,17 @@ function anthropicStream(events: readonly Json[]): ExpectedAnswer {
   let reason: string | undefined;
   let text = '';
   const calls = new Map<number, { id: string; name: string; json: string }>();
+  const thinking = new Map<number, { text: string; opaque: string }>();
   for (const event of events) {
+    const block = event.content_block;
+    if (event.type === 'content_block_start' && block.type === 'thinking')
+      thinking.set(event.index, { text: block.thinking, opaque: block.signature });
+    else if (event.type === 'content_block_start' && block.type === 'redacted_thinking')
+      thinking.set(event.index, { text: '', opaque: block.data });
+    else if (event.type === 'content_block_delta' && event.delta.type === 'thinking_delta')
+      (thinking.get(event.index) ?? { text: '' }).text += event.delta.thinking;
+    else if (event.type === 'content_block_delta' && event.delta.type === 'signature_delta')
+      (thinking.get(event.index) ?? { opaque: '' }).opaque += event.delta.signature;
     if (event.type === 'message_start') {
       usage = { ...event.message.usage };
       output = event.message.usage.output_tokens;
@@ -96,6 +117,9 @@ function anthropicStream(events: readonly Json[]): ExpectedAnswer {
   }
   return {
     text,
+    reasoning: [...thinking.values()].map(part =>
+      part.opaque === '' ? { text: part.text } : part,
+    ),
     calls: [...calls.values()].map(call => ({
       id: call.id,
       name: call.name,
@@ -128,6 +152,7 @@ function chatCompletion(completion: Json): ExpectedAnswer {
   const refusal = message.refusal as string | null | undefined;
   return {
     text: message.content ?? refusal ?? '',
+    reasoning: [],
     calls: ((message.tool_calls ?? []) as Json[]).map(call => ({
       id: call.id,
       name: call.function.name,
@@ -168,6 +193,7 @@ function chatStream(chunks: readonly Json[]): ExpectedAnswer {
   }
   return {
     text,
+    reasoning: [],
     calls: [...calls.values()].map(call => ({
       id: call.id,
       name: call.name,
@@ -184,7 +210,18 @@ function response(body: Json): ExpectedAnswer {
   let text = '';
   let refused = false;
   const calls: ExpectedCall[] = [];
+  const reasoning: ExpectedReasoning[] = [];
   for (const item of (body.output ?? []) as Json[]) {
+    if (item.type === 'reasoning') {
+      // One piece a summary part; the item's encrypted content goes with its first.
+      const texts = (item.summary as Json[]).map(part => part.text as string);
+      for (const [index, text] of (texts.length === 0 ? [''] : texts).entries())
+        reasoning.push(
+          index === 0 && typeof item.encrypted_content === 'string'
+            ? { text, opaque: item.encrypted_content }
+            : { text },
+        );
+    }
     if (item.type === 'message')
       for (const part of item.content as Json[]) {
         if (part.type === 'output_text') text += part.text;
@@ -207,6 +244,7 @@ function response(body: Json): ExpectedAnswer {
           : 'other';
   return {
     text,
+    reasoning,
     calls,
     finish,
     promptTokens: body.usage?.input_tokens ?? 0,
@@ -235,16 +273,23 @@ export function expectedAnswer(recorded: Recorded): ExpectedAnswer {
         ? chatCompletion(body)
         : response(body);
   }
-  const events = lines(recorded.file);
+  const events = lines(recorded);
   if (api === 'anthropic') return anthropicStream(events);
   if (api === 'openai-chat') return chatStream(events);
   const completed = events.findLast(
     event => event.type === 'response.completed' || event.type === 'response.incomplete',
   );
-  return response(completed?.response ?? {});
+  // Its items as each was done: a reasoning item's encrypted content is sealed anew each time the
+  // API writes it, so the completed response holds other bytes of the same item.
+  const done = events.filter(event => event.type === 'response.output_item.done');
+  return response({ ...completed?.response, output: done.map(event => event.item) });
 }
 
-/** The tools a recorded answer calls, by name. */
+/** The tools the answers of a recorded file call, by name. */
 export const calledTools = (recorded: Recorded): string[] => [
-  ...new Set(expectedAnswer(recorded).calls.map(call => call.name)),
+  ...new Set(
+    (recorded.as === 'json' ? [0] : streamAnswers(recorded.file).map((_, index) => index)).flatMap(
+      answer => expectedAnswer({ ...recorded, answer }).calls.map(call => call.name),
+    ),
+  ),
 ];

@@ -11,24 +11,47 @@ import { join } from 'node:path';
 /** Where the recorded responses are kept. */
 export const realWireFolder = join(import.meta.dirname, '../../fixtures/real-wire');
 
-/** A recorded answer: its file, how the provider sent it, and the HTTP status it came with. */
+/**
+ * A recorded answer: its file, how the provider sent it, the HTTP status it came with, and, in a
+ * stream file that holds several answers one after another (a run's model calls, recorded in
+ * turn), which one (from 0).
+ */
 export interface Recorded {
   readonly file: string;
   readonly as: 'anthropic-sse' | 'openai-sse' | 'json';
   readonly status?: number;
+  readonly answer?: number;
 }
 
 /** The text of a recorded file. */
 export const recordedText = (file: string): string =>
   readFileSync(join(realWireFolder, file), 'utf8');
 
+/** The event that opens an answer of a stream. */
+const opening = (line: string): boolean => {
+  const type = (JSON.parse(line) as { type?: string }).type;
+  return type === 'response.created' || type === 'message_start';
+};
+
+/** The answers a stream file holds, each as its recorded payload lines, in order. */
+export function streamAnswers(file: string): string[][] {
+  const answers: string[][] = [];
+  for (const line of recordedText(file).split('\n')) {
+    if (line.trim() === '') continue;
+    if (answers.length === 0 || opening(line)) answers.push([]);
+    answers.at(-1)?.push(line);
+  }
+  return answers;
+}
+
+/** How many answers `recorded`'s file holds (a JSON body: one). */
+export const answerCount = (recorded: Recorded): number =>
+  recorded.as === 'json' ? 1 : streamAnswers(recorded.file).length;
+
 /** The body of `recorded` as the provider sent it on the wire. */
-export function bodyOf({ file, as }: Recorded): string {
-  const text = recordedText(file);
-  if (as === 'json') return text;
-  return text
-    .split('\n')
-    .filter(line => line.trim() !== '')
+export function bodyOf({ file, as, answer = 0 }: Recorded): string {
+  if (as === 'json') return recordedText(file);
+  return (streamAnswers(file)[answer] ?? [])
     .map(line => {
       const type = (JSON.parse(line) as { type?: string }).type;
       return as === 'anthropic-sse' ? `event: ${type}\ndata: ${line}\n\n` : `data: ${line}\n\n`;
@@ -41,11 +64,18 @@ export class WireServer {
   readonly #server: Server;
   #queue: Recorded[] = [];
   requests = 0;
+  /** The bodies of the requests since the last {@link answer}, parsed. */
+  readonly bodies: unknown[] = [];
   piece = 7;
 
   constructor() {
     this.#server = createServer((request, response) => {
-      request.resume();
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        this.bodies.push(text === '' ? undefined : (JSON.parse(text) as unknown));
+      });
       this.requests++;
       const next = this.#queue.shift();
       if (next === undefined) {
@@ -73,6 +103,7 @@ export class WireServer {
   answer(...recorded: Recorded[]): void {
     this.#queue = [...recorded];
     this.requests = 0;
+    this.bodies.length = 0;
   }
 
   async stop(): Promise<void> {

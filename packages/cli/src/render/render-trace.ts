@@ -5,6 +5,7 @@ import {
   featureEventText,
   isSpanNode,
   planReasons,
+  reasoningText,
   transformText,
   type RunTree,
   type SpanNode,
@@ -139,6 +140,8 @@ class TreeRenderer {
     else {
       const calls = end.tool_calls ?? [];
       const answer: string[] = [];
+      const reasoning = reasoningText(end.reasoning);
+      if (reasoning !== undefined) parts.push(s.dim(`reasoning ${this.#quote(reasoning)}`));
       if (end.text !== undefined && end.text !== '') answer.push(this.#quote(end.text));
       if (calls.length > 0) answer.push(`calls ${calls.map(call => call.tool).join(', ')}`);
       parts.push(`→ ${answer.length > 0 ? answer.join(' + ') : s.dim('(empty)')}`);

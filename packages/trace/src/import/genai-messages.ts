@@ -38,7 +38,15 @@ export function messagesOf(value: unknown): { instructions: string[]; messages: 
             argumentsText: argumentsText(part.arguments),
           };
         });
-      messages.push({ role: 'assistant', content: texts.join('\n'), toolCalls });
+      const reasoning = parts
+        .filter(part => part.type === 'reasoning')
+        .map(part => ({ text: textOf(part.content) }));
+      messages.push({
+        role: 'assistant',
+        content: texts.join('\n'),
+        toolCalls,
+        ...(reasoning.length === 0 ? {} : { reasoning }),
+      });
     }
     for (const part of parts)
       if (part.type === 'tool_call_response')
@@ -53,10 +61,14 @@ export function messagesOf(value: unknown): { instructions: string[]; messages: 
   return { instructions, messages };
 }
 
-/** The answer of a model call from `gen_ai.output.messages`: its text, tool calls and finish reason. */
+/**
+ * The answer of a model call from `gen_ai.output.messages`: its text, tool calls, reasoning (its
+ * `reasoning` parts) and finish reason.
+ */
 export function answerOf(value: unknown): {
   text: string;
   toolCalls: { callId: string; toolName: string; argumentsText: string }[];
+  reasoning: { text: string }[];
   finishReason: string | undefined;
 } {
   const output = (Array.isArray(value) ? value : []) as SemconvMessage[];
@@ -64,6 +76,11 @@ export function answerOf(value: unknown): {
   return {
     text: messages.map(message => message.content).join(''),
     toolCalls: messages.flatMap(message => (message.role === 'assistant' ? message.toolCalls : [])),
+    reasoning: messages.flatMap(message =>
+      message.role === 'assistant'
+        ? (message.reasoning ?? []).map(part => ({ text: part.text }))
+        : [],
+    ),
     finishReason: output.at(-1)?.finish_reason,
   };
 }

@@ -293,6 +293,7 @@ export class ImportedRun {
       model,
       text: answer.text,
       toolCalls: answer.toolCalls,
+      ...(answer.reasoning.length === 0 ? {} : { reasoning: answer.reasoning }),
       finishReason: finishReasonOf(reason, answer.toolCalls.length > 0),
       usage: {
         promptTokens: count(span, semconv.inputTokens) ?? 0,

@@ -11,4 +11,5 @@ export { errorKind, errorText } from './error-text.js';
 export { featureEventText, transformText } from './feature-text.js';
 export { evaluationText, feedbackScoreText, feedbackText, judgmentText } from './judgment-text.js';
 export { planReasons } from './plan-reasons.js';
+export { reasoningText } from './reasoning-text.js';
 export type { RunTally, RunTotals } from './run-totals.js';

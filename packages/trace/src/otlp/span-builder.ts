@@ -4,7 +4,6 @@ import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
 
 /** A tool call as `llm_end` and assistant messages record it. */
-type TraceToolCall = NonNullable<TraceEventOf<'llm_end'>['tool_calls']>[number];
 import {
   agentEndAttributes,
   handoffAttributes,
@@ -28,6 +27,7 @@ import {
 } from './semconv.js';
 import { AgentMemory, agentId, requestAttributes } from './genai-request.js';
 import { addOpenInference } from './open-inference.js';
+import { assistantParts } from './genai-parts.js';
 
 /** Options of the span mapping. */
 export interface SpanMappingOptions {
@@ -38,19 +38,6 @@ export interface SpanMappingOptions {
   readonly resource: Resource;
   /** Add the OpenInference attributes (for Arize Phoenix) beside the GenAI ones. */
   readonly openInference?: boolean;
-}
-
-/** An assistant turn in the conventions' message shape: its text, then its tool calls. */
-function assistantParts(text: string, toolCalls: readonly TraceToolCall[]): object[] {
-  return [
-    ...(text === '' ? [] : [{ type: 'text', content: text }]),
-    ...toolCalls.map(call => ({
-      type: 'tool_call',
-      id: call.call_id,
-      name: call.tool,
-      arguments: call.arguments,
-    })),
-  ];
 }
 
 interface PendingSpan {
@@ -364,7 +351,10 @@ export class SpanBuilder {
           parts: [{ type: 'tool_call_response', id: message.call_id, response: message.content }],
         };
       if (message.role === 'assistant')
-        return { role: 'assistant', parts: assistantParts(message.content, message.tool_calls) };
+        return {
+          role: 'assistant',
+          parts: assistantParts(message.content, message.tool_calls, message.reasoning),
+        };
       return { role: 'user', parts: [{ type: 'text', content: message.content }] };
     });
     const output =
@@ -372,7 +362,7 @@ export class SpanBuilder {
         ? [
             {
               role: 'assistant',
-              parts: assistantParts(end.text ?? '', end.tool_calls ?? []),
+              parts: assistantParts(end.text ?? '', end.tool_calls ?? [], end.reasoning),
               finish_reason: finishReason(end.finish_reason ?? 'stop'),
             },
           ]

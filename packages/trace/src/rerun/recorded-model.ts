@@ -39,6 +39,7 @@ function answerOf(recorded: RecordedCall): ModelResponse {
       toolName: call.tool,
       argumentsText: call.arguments,
     })),
+    ...(end.reasoning === undefined ? {} : { reasoning: end.reasoning.map(part => ({ ...part })) }),
     finishReason: (end.finish_reason ?? 'stop') as FinishReason,
     usage: {
       promptTokens: end.tok_prompt,

@@ -1,4 +1,5 @@
 import type { TraceEvent, TraceEventOf } from '@agent-trace/core';
+import { reasoningText } from '@agent-trace/trace/model';
 import { count, dollars, prettyJsonText } from '../../src/format.js';
 import type { Row } from '../model/run-model.js';
 import { ErrorField, Field, Section, Text, Timing } from './inspector-parts.js';
@@ -32,7 +33,20 @@ function MessageView({ message }: { message: Message }) {
       {message.content === '' ? null : (
         <Text>{message.role === 'tool' ? prettyJsonText(message.content) : message.content}</Text>
       )}
+      {message.role === 'assistant' && message.reasoning !== undefined ? (
+        <Reasoning parts={message.reasoning} />
+      ) : null}
       {message.role === 'assistant' ? <Calls calls={message.tool_calls} /> : null}
+    </div>
+  );
+}
+
+/** What the model thought before it answered, apart from the answer. */
+function Reasoning({ parts }: { parts: TraceEventOf<'llm_end'>['reasoning'] }) {
+  const text = reasoningText(parts);
+  return text === undefined ? null : (
+    <div class="reasoning" data-testid="reasoning">
+      <Text label="reasoning">{text}</Text>
     </div>
   );
 }
@@ -92,6 +106,7 @@ export function ModelCall({
       </Section>
       <Section title="Answer">
         <div data-testid="answer">
+          <Reasoning parts={answer?.reasoning} />
           {answer?.text === undefined || answer.text === '' ? null : (
             <Text label="answer text">{answer.text}</Text>
           )}

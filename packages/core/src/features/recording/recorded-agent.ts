@@ -1,5 +1,10 @@
 import type { FinishReason } from '../../kernel/protocol/finish-reason.js';
-import type { Message } from '../../kernel/protocol/message.js';
+import { toTraceReasoning, type ReasoningPart } from '../../kernel/protocol/reasoning.js';
+import {
+  hashedMessageJson,
+  hashedMessagesJson,
+  type Message,
+} from '../../kernel/protocol/message.js';
 import type { StopReason } from '../../kernel/protocol/stop-reason.js';
 import type { TraceError } from '../../kernel/protocol/trace-envelope.js';
 import type { ToolDefinition } from '../../kernel/model/language-model.js';
@@ -60,6 +65,8 @@ export interface BridgedCallEnd {
     readonly toolName: string;
     readonly argumentsText: string;
   }>;
+  /** What the model thought before it answered, when the framework gives it. */
+  readonly reasoning?: readonly ReasoningPart[];
   readonly finishReason: FinishReason;
   readonly usage: {
     readonly promptTokens: number;
@@ -197,12 +204,12 @@ export class RecordedAgent {
     const agentSpan = this.startAgent(call, call.instructions, call.tools);
     for (const message of call.messages)
       this.#conversation.hash = hashString(
-        `${this.#conversation.hash}\n${JSON.stringify(message)}`,
+        `${this.#conversation.hash}\n${hashedMessageJson(message)}`,
       );
     this.#conversation.count += call.messages.length;
     const head = this.#requestHead(call.instructions, JSON.stringify(call.tools));
     // A windowed request is hashed whole (bounded by the window), as the loop hashes one.
-    const windowText = call.window === undefined ? undefined : JSON.stringify(call.window);
+    const windowText = call.window === undefined ? undefined : hashedMessagesJson(call.window);
     const messagesHash =
       windowText === undefined ? this.#conversation.hash : hashString(windowText);
     const requestHash = hashString(`${head.hash}\n${windowText ?? messagesHash}`);
@@ -275,6 +282,8 @@ export class RecordedAgent {
       tok_prompt: usage.promptTokens,
       tok_completion: usage.completionTokens,
     };
+    if (call.reasoning !== undefined && call.reasoning.length > 0)
+      fields.reasoning = toTraceReasoning(call.reasoning);
     // Field by field, in the order written: this runs once a model call.
     if (usage.cacheReadTokens !== undefined) fields.tok_cache_read = usage.cacheReadTokens;
     if (usage.cacheWriteTokens !== undefined) fields.tok_cache_write = usage.cacheWriteTokens;

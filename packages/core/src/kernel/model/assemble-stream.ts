@@ -2,6 +2,7 @@ import { ModelCallError } from '../errors/model-call-error.js';
 import type { FinishReason } from '../protocol/finish-reason.js';
 import type { ModelResponse, ModelStreamPart } from './language-model.js';
 import type { ToolCallRequest } from '../protocol/message.js';
+import { reasoningMarks, type ReasoningPart } from '../protocol/reasoning.js';
 import { zeroUsage, type Usage } from '../protocol/usage.js';
 
 /**
@@ -16,6 +17,9 @@ export class StreamAssembler {
   #usage: Usage = zeroUsage;
   #responseId: string | undefined;
   #responseModel: string | undefined;
+  readonly #reasoning: ReasoningPart[] = [];
+  /** The text of the reasoning part still open (a `reasoning-delta` came, its end not yet). */
+  #thinking: string | undefined;
 
   /** Takes one part into the response. */
   add(part: ModelStreamPart): void {
@@ -38,6 +42,13 @@ export class StreamAssembler {
         return;
       }
       case 'tool-call-end':
+        return;
+      case 'reasoning-delta':
+        this.#thinking = (this.#thinking ?? '') + part.text;
+        return;
+      case 'reasoning-end':
+        this.#reasoning.push({ text: this.#thinking ?? '', ...reasoningMarks(part) });
+        this.#thinking = undefined;
         return;
       case 'finish':
         this.#finishReason = part.finishReason;
@@ -62,9 +73,13 @@ export class StreamAssembler {
     for (const [callId, call] of this.#calls) {
       toolCalls.push({ callId, toolName: call.toolName, argumentsText: call.argumentsText });
     }
+    // A part whose end never came (a provider that sends no closing event) is kept as it stands.
+    if (this.#thinking !== undefined) this.#reasoning.push({ text: this.#thinking });
+    this.#thinking = undefined;
     return {
       text: this.#text,
       toolCalls,
+      ...(this.#reasoning.length === 0 ? {} : { reasoning: [...this.#reasoning] }),
       finishReason: this.#finishReason,
       usage: this.#usage,
       ...(this.#cacheHit ? { cacheHit: true as const } : {}),

@@ -1,5 +1,6 @@
 import type { FinishReason } from '../protocol/finish-reason.js';
 import type { Message, ToolCallRequest } from '../protocol/message.js';
+import type { ReasoningPart } from '../protocol/reasoning.js';
 import type { Usage } from '../protocol/usage.js';
 
 /** A tool as the model sees it: name, description and a JSON Schema of its input. */
@@ -47,6 +48,8 @@ export interface ModelRequest {
 export interface ModelResponse {
   readonly text: string;
   readonly toolCalls: readonly ToolCallRequest[];
+  /** What the model thought before it answered, in the order it came; absent: nothing said. */
+  readonly reasoning?: readonly ReasoningPart[];
   readonly finishReason: FinishReason;
   readonly usage: Usage;
   /** Set when the answer came from a cache (`cachedModel`): it cost nothing. */
@@ -66,6 +69,16 @@ export type ModelStreamPart =
   | { readonly type: 'tool-call-start'; readonly callId: string; readonly toolName: string }
   | { readonly type: 'tool-call-delta'; readonly callId: string; readonly argumentsDelta: string }
   | { readonly type: 'tool-call-end'; readonly callId: string }
+  /** A piece of a reasoning part's text; the part stays open until its `reasoning-end`. */
+  | { readonly type: 'reasoning-delta'; readonly text: string }
+  /** Closes the open reasoning part (or adds one with no text) with what the provider wants back. */
+  | {
+      readonly type: 'reasoning-end';
+      readonly provider?: string;
+      readonly id?: string;
+      readonly opaque?: string;
+      readonly redacted?: true;
+    }
   | {
       readonly type: 'finish';
       readonly finishReason: FinishReason;

@@ -1,3 +1,5 @@
+import type { ReasoningPart } from './reasoning.js';
+
 /** A tool call the LLM asked for, as it stands in the conversation history. */
 export interface ToolCallRequest {
   /** The id the provider gave the call (or a generated one); tool results refer to it. */
@@ -19,6 +21,8 @@ export interface AssistantMessage {
   readonly role: 'assistant';
   readonly content: string;
   readonly toolCalls: readonly ToolCallRequest[];
+  /** What the model thought before this answer, sent back as its provider requires. */
+  readonly reasoning?: readonly ReasoningPart[];
 }
 
 /** The result of one tool call, sent back to the LLM. */
@@ -45,4 +49,22 @@ export function appendToolCall(messages: Message[], call: ToolCallRequest): void
   if (last?.role === 'assistant')
     messages[messages.length - 1] = { ...last, toolCalls: [...last.toolCalls, call] };
   else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+}
+
+/**
+ * A message's JSON as a request's hash takes it: without what the model thought. Reasoning is
+ * the outside world's (the model's) and provider-private, carried back, not decided by the code:
+ * another thought to the same answer is the same request, and a rerun, which replays it, is too.
+ */
+export function hashedMessageJson(message: Message): string {
+  return message.role === 'assistant' && message.reasoning !== undefined
+    ? JSON.stringify({ role: message.role, content: message.content, toolCalls: message.toolCalls })
+    : JSON.stringify(message);
+}
+
+/** Messages' JSON as a request's hash takes it (see {@link hashedMessageJson}). */
+export function hashedMessagesJson(messages: readonly Message[]): string {
+  return messages.some(message => message.role === 'assistant' && message.reasoning !== undefined)
+    ? `[${messages.map(hashedMessageJson).join(',')}]`
+    : JSON.stringify(messages);
 }

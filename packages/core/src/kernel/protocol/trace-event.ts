@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { finishReasons } from './finish-reason.js';
 import { malformedAnswerProblems } from './malformed-answer.js';
 import { stopReasons } from './stop-reason.js';
+import { TraceReasoningPart } from './reasoning.js';
 
 export { isSpanEnd, isSpanStart, spanEndFor, type SpanStartName } from './span-kinds.js';
 export {
@@ -29,6 +30,8 @@ export const TraceMessage = z.discriminatedUnion('role', [
     role: z.literal('assistant'),
     content: z.string(),
     tool_calls: z.array(z.object({ call_id: z.string(), tool: z.string(), arguments: z.string() })),
+    /** What the model thought before this answer (its `llm_end`'s `reasoning`), sent back. */
+    reasoning: z.array(TraceReasoningPart).optional(),
   }),
   z.object({
     role: z.literal('tool'),
@@ -241,6 +244,11 @@ const LlmEndEvent = z.object({
     .array(z.object({ call_id: z.string(), tool: z.string(), arguments: z.string() }))
     .optional(),
   finish_reason: z.enum(finishReasons as [string, ...string[]]).optional(),
+  /**
+   * What the model thought before it answered (thinking blocks, reasoning items), apart from
+   * `text`: shown, exported and sent back, never compared as the answer.
+   */
+  reasoning: z.array(TraceReasoningPart).optional(),
   ...tokens,
   /** Prompt tokens read from / written to the provider's cache (part of `tok_prompt`). */
   tok_cache_read: z.number().int().nonnegative().optional(),

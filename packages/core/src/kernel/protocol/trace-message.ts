@@ -1,5 +1,6 @@
 import type { Message } from './message.js';
 import type { TraceMessage } from './trace-event.js';
+import { fromTraceReasoning, toTraceReasoning } from './reasoning.js';
 
 /** A message in the trace's snake_case vocabulary. */
 export function toTraceMessage(message: Message): TraceMessage {
@@ -15,6 +16,9 @@ export function toTraceMessage(message: Message): TraceMessage {
           tool: call.toolName,
           arguments: call.argumentsText,
         })),
+        ...(message.reasoning === undefined || message.reasoning.length === 0
+          ? {}
+          : { reasoning: toTraceReasoning(message.reasoning) }),
       };
     case 'tool':
       return {
@@ -41,6 +45,9 @@ export function fromTraceMessage(message: TraceMessage): Message {
           toolName: call.tool,
           argumentsText: call.arguments,
         })),
+        ...(message.reasoning === undefined
+          ? {}
+          : { reasoning: fromTraceReasoning(message.reasoning) }),
       };
     case 'tool':
       return {

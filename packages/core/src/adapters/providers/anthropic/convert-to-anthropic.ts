@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolDefinition } from '../../../kernel/model/language-model.js';
 import type { Message } from '../../../kernel/protocol/message.js';
+import type { ReasoningPart } from '../../../kernel/protocol/reasoning.js';
 
 type MessageParam = Anthropic.MessageParam;
 type Block = Anthropic.ContentBlockParam;
@@ -29,7 +30,25 @@ function pushTurn(params: MessageParam[], role: 'user' | 'assistant', blocks: Bl
 }
 
 /**
- * Appends one message in the Messages API format: text and `tool_use` blocks for the assistant,
+ * The thinking blocks of an assistant turn, as Anthropic wrote them: it requires them back, signed,
+ * before the turn's `tool_use` blocks when thinking is on. Pieces another provider wrote, or
+ * without their signature, cannot be sent and are left out.
+ */
+function thinkingBlocks(reasoning: readonly ReasoningPart[] | undefined): Block[] {
+  const blocks: Block[] = [];
+  for (const part of reasoning ?? []) {
+    if (part.provider !== 'anthropic' || part.opaque === undefined) continue;
+    blocks.push(
+      part.redacted === true
+        ? { type: 'redacted_thinking', data: part.opaque }
+        : { type: 'thinking', thinking: part.text, signature: part.opaque },
+    );
+  }
+  return blocks;
+}
+
+/**
+ * Appends one message in the Messages API format: thinking, text and `tool_use` blocks for the assistant,
  * `tool_result` blocks in a user turn for tool results (consecutive results share one turn).
  */
 export function appendAnthropicMessage(params: MessageParam[], message: Message): void {
@@ -38,7 +57,7 @@ export function appendAnthropicMessage(params: MessageParam[], message: Message)
       pushTurn(params, 'user', [{ type: 'text', text: message.content }]);
       return;
     case 'assistant': {
-      const blocks: Block[] = [];
+      const blocks: Block[] = thinkingBlocks(message.reasoning);
       if (message.content !== '') blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls) {
         blocks.push({

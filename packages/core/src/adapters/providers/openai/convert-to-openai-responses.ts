@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ToolDefinition } from '../../../kernel/model/language-model.js';
 import type { Message } from '../../../kernel/protocol/message.js';
+import { reasoningInputItems } from './read-responses-output.js';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type FunctionTool = OpenAI.Responses.FunctionTool;
@@ -12,6 +13,7 @@ export function appendResponsesItems(items: InputItem[], message: Message): void
       items.push({ role: 'user', content: message.content });
       return;
     case 'assistant':
+      items.push(...reasoningInputItems(message.reasoning));
       if (message.content !== '') items.push({ role: 'assistant', content: message.content });
       for (const call of message.toolCalls) {
         items.push({

@@ -14,4 +14,13 @@ export interface OpenAIModelOptions {
   temperature?: number;
   /** The most tokens an answer may have. @defaultValue the provider's default */
   maxOutputTokens?: number;
+  /**
+   * A reasoning model's effort, and whether it should say a summary of what it thought
+   * (`openai.responses` only). When set, the answer's reasoning comes back encrypted too, kept on
+   * `llm_end`'s `reasoning` and sent back with the next request. @defaultValue the model's own
+   */
+  reasoning?: {
+    effort?: 'minimal' | 'low' | 'medium' | 'high';
+    summary?: 'auto' | 'concise' | 'detailed';
+  };
 }

@@ -6,7 +6,6 @@ import type {
   ModelResponse,
   ModelStreamPart,
 } from '../../../kernel/model/language-model.js';
-import type { ToolCallRequest } from '../../../kernel/protocol/message.js';
 import { IncrementalConverter } from '../incremental-conversion.js';
 import { modelSettings } from '../model-settings.js';
 import { ModelCallError } from '../../../kernel/errors/model-call-error.js';
@@ -16,6 +15,7 @@ import { appendResponsesItems, toResponsesTools } from './convert-to-openai-resp
 import { lazyOpenAIClient } from './openai-client.js';
 import { jsonSchemaFormat, samplingParams } from './openai-request.js';
 import { openaiUsage } from './openai-usage.js';
+import { readResponsesOutput, reasoningItemStreamParts } from './read-responses-output.js';
 import type { OpenAIModelOptions } from './openai-options.js';
 import { defined } from '../../../kernel/util/defined.js';
 import { serverOf } from '../server-of.js';
@@ -58,6 +58,15 @@ export function openaiResponsesModel(
             text: { format: { type: 'json_schema', ...jsonSchemaFormat(request.responseFormat) } },
           }),
       ...samplingParams(options, 'max_output_tokens'),
+      ...(options.reasoning === undefined
+        ? {}
+        : {
+            reasoning: {
+              ...defined('effort', options.reasoning.effort),
+              ...defined('summary', options.reasoning.summary),
+            },
+            include: ['reasoning.encrypted_content'],
+          }),
     };
   }
 
@@ -65,7 +74,10 @@ export function openaiResponsesModel(
     specificationVersion: 'v1',
     provider: 'openai.responses',
     modelId,
-    settings: modelSettings(options),
+    settings: modelSettings(options, {
+      reasoningEffort: options.reasoning?.effort,
+      reasoningSummary: options.reasoning?.summary,
+    }),
     ...defined('server', serverOf(options.client?.baseURL ?? options.baseURL, openaiBaseURL)),
     async generate(request): Promise<ModelResponse> {
       try {
@@ -73,30 +85,11 @@ export function openaiResponsesModel(
           { ...params(request), stream: false },
           defined('signal', request.abortSignal),
         );
-        let text = '';
-        let refused = false;
-        const toolCalls: ToolCallRequest[] = [];
-        for (const item of response.output) {
-          if (item.type === 'message') {
-            for (const part of item.content) {
-              if (part.type === 'output_text') text += part.text;
-              // What the model said instead of an answer: its text, withheld output.
-              else if (part.type === 'refusal') {
-                text += part.refusal;
-                refused = true;
-              }
-            }
-          } else if (item.type === 'function_call') {
-            toolCalls.push({
-              callId: item.call_id,
-              toolName: item.name,
-              argumentsText: item.arguments,
-            });
-          }
-        }
+        const { text, refused, toolCalls, reasoning } = readResponsesOutput(response.output);
         return {
           text,
           toolCalls,
+          ...(reasoning.length === 0 ? {} : { reasoning }),
           finishReason: refused ? 'content_filter' : finishReasonOf(response, toolCalls.length > 0),
           usage: openaiUsage(response.usage),
           ...defined('responseId', response.id || undefined),
@@ -138,6 +131,9 @@ async function* streamResponses(
         case 'response.refusal.delta':
           refused = true;
           if (event.delta !== '') yield { type: 'text-delta', text: event.delta };
+          break;
+        case 'response.output_item.done':
+          if (event.item.type === 'reasoning') yield* reasoningItemStreamParts(event.item);
           break;
         case 'response.output_item.added':
           if (event.item.type === 'function_call') {

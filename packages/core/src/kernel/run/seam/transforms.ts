@@ -1,5 +1,6 @@
 import type { ModelResponse } from '../../model/language-model.js';
 import type { TraceEventFields } from '../../trace/run-tracer.js';
+import { hashedMessagesJson } from '../../protocol/message.js';
 import { hashString } from '../../util/hash.js';
 import type {
   AnswerAt,
@@ -153,5 +154,7 @@ function changedParts(before: ModelCallRequest, after: ModelCallRequest): string
 
 /** The hash of what a transformed request holds. */
 function requestHash({ instructions, messages, tools }: ModelCallRequest): string {
-  return hashString(JSON.stringify([instructions, tools, messages]));
+  return hashString(
+    `[${JSON.stringify(instructions)},${JSON.stringify(tools)},${hashedMessagesJson(messages)}]`,
+  );
 }

@@ -1,4 +1,4 @@
-import type { Message } from '../../protocol/message.js';
+import { hashedMessageJson, hashedMessagesJson, type Message } from '../../protocol/message.js';
 import type { Redaction } from '../../trace/redaction.js';
 import { toTraceMessage } from '../../protocol/trace-message.js';
 import type { TraceMessage } from '../../protocol/trace-event.js';
@@ -48,7 +48,7 @@ export class Conversation {
         this.#rollingHash = known.after;
         continue;
       }
-      const text = this.#hashable(JSON.stringify(message));
+      const text = this.#hashable(hashedMessageJson(message));
       const after = hashString(`${this.#rollingHash}\n${text}`);
       memo?.set(message, { before: this.#rollingHash, after });
       this.#rollingHash = after;
@@ -58,12 +58,12 @@ export class Conversation {
 
   /** A hash of `messages` alone (a memory window: bounded, so hashed whole) with `preambleHash`. */
   windowHash(preambleHash: string, messages: readonly Message[]): string {
-    return hashString(`${preambleHash}\n${this.#hashable(JSON.stringify(messages))}`);
+    return hashString(`${preambleHash}\n${this.#hashable(hashedMessagesJson(messages))}`);
   }
 
   /** A hash of the messages of a memory window, alone. */
   windowMessagesHash(messages: readonly Message[]): string {
-    return hashString(this.#hashable(JSON.stringify(messages)));
+    return hashString(this.#hashable(hashedMessagesJson(messages)));
   }
 
   /** Hashes are taken over redacted text, so a redacted recording replays with the same hashes. */

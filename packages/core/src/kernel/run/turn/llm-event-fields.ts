@@ -2,6 +2,7 @@ import type { ModelResponse } from '../../model/language-model.js';
 import type { TraceEventFields } from '../../trace/run-tracer.js';
 import type { TraceError } from '../../protocol/trace-event.js';
 import type { Writable } from '../../util/writable.js';
+import { toTraceReasoning } from '../../protocol/reasoning.js';
 
 /**
  * Which model call an `llm_start` / `llm_end` is about. The event fields are built property by
@@ -96,6 +97,8 @@ export function llmEndFields(
     arguments: call.argumentsText,
   }));
   fields.finish_reason = response.finishReason;
+  if (response.reasoning !== undefined && response.reasoning.length > 0)
+    fields.reasoning = toTraceReasoning(response.reasoning);
   fields.tok_prompt = response.usage.promptTokens;
   fields.tok_completion = response.usage.completionTokens;
   if (response.usage.cacheReadTokens !== undefined)

@@ -73,7 +73,8 @@ export async function* streamModelResponse(
       if (
         timing !== undefined &&
         next.value.type !== 'finish' &&
-        next.value.type !== 'tool-call-end'
+        next.value.type !== 'tool-call-end' &&
+        next.value.type !== 'reasoning-end'
       )
         timing.chunk();
       assembler.add(next.value);

@@ -50,11 +50,15 @@ export interface ToolCallingMode {
 export const nativeToolCalling: ToolCallingMode = {
   name: 'native',
   carried: messages => messages,
-  assistantMessage: response => ({
-    role: 'assistant',
-    content: response.text,
-    toolCalls: response.toolCalls,
-  }),
+  assistantMessage: response =>
+    response.reasoning === undefined || response.reasoning.length === 0
+      ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
+      : {
+          role: 'assistant',
+          content: response.text,
+          toolCalls: response.toolCalls,
+          reasoning: response.reasoning,
+        },
   read: response => ({ response }),
   resultMessage: (call, content, isError) => ({
     role: 'tool',
